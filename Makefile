@@ -1,0 +1,42 @@
+# Two commands: `make run` (install, migrate, first admin, serve on 127.0.0.1:5000) and
+# `make test` (install test tools, lint, type-check the rules engine, run every test).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.stamp-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+FLASK := $(BIN)/flask --app dealer_assist
+
+.PHONY: run test install lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/pip install -q -e '.[test]'
+	rm -f $(VENV)/.stamp-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(FLASK) init-db
+	$(FLASK) create-admin --if-none
+	$(FLASK) run --host 127.0.0.1 --port 5000
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/mypy --strict dealer_assist/rules
+
+test: install
+	@bash scripts/system-deps.sh || echo "make test: system packages missing (see above); browser/PostgreSQL tests will fail"
+	$(BIN)/ruff check .
+	$(BIN)/mypy --strict dealer_assist/rules
+	$(BIN)/pytest -n 2 --dist loadfile
+
+bench: install
+	$(BIN)/pip install -q -r benchmarks/requirements.txt
+	$(BIN)/python benchmarks/evaluator.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

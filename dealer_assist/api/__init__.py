@@ -1,0 +1,7 @@
+"""The JSON API (``/api/v1``), documented in ``docs/api.md``."""
+
+from flask import Blueprint
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+from . import calculator  # noqa: E402,F401  (registers routes on bp)

@@ -1,0 +1,39 @@
+"""The application factory: one function that reads as a list of registrations."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from .config import PROJECT_ROOT, load_config
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app. ``templates/``, ``static/`` and ``instance/`` sit at the project's top level."""
+    app = Flask(
+        "dealer_assist",
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+        instance_path=str(PROJECT_ROOT / "instance"),
+        instance_relative_config=True,
+    )
+    load_config(app, test_config)
+    register_blueprints(app)
+    register_errorhandlers(app)
+    return app
+
+
+def register_blueprints(app: Flask) -> None:
+    from .api import bp as api_bp
+    from .web import bp as web_bp
+
+    app.register_blueprint(web_bp)
+    app.register_blueprint(api_bp)
+
+
+def register_errorhandlers(app: Flask) -> None:
+    from .api.errors import init_app as init_api_errors
+
+    init_api_errors(app)

@@ -1,0 +1,62 @@
+"""Layered configuration: defaults, then ``instance/config.py``, then ``DEALER_ASSIST_*``
+environment variables (plus ``DATABASE_URL``), then the test mapping."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+ENV_PREFIX = "DEALER_ASSIST_"
+
+
+def defaults(instance_path: str) -> dict[str, Any]:
+    return {
+        "DATABASE_URL": "sqlite:///" + os.path.join(instance_path, "dealer_assist.sqlite3"),
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "MAX_CONTENT_LENGTH": 1024 * 1024,
+        "JSON_SORT_KEYS": False,
+    }
+
+
+def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
+    """Apply the four layers in order; later layers win."""
+    app.config.from_mapping(defaults(app.instance_path))
+    app.config.from_pyfile("config.py", silent=True)
+    for key, raw in os.environ.items():
+        if key.startswith(ENV_PREFIX):
+            app.config[key[len(ENV_PREFIX):]] = _parse_env(raw)
+    if os.environ.get("DATABASE_URL"):
+        app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+    if test_config:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
+
+
+def _parse_env(raw: str) -> Any:
+    """``true``/``123``/``["a"]`` become JSON values; anything else stays a string."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def _instance_secret(instance_path: str) -> str:
+    """A per-installation secret key, generated once and kept in ``instance/secret_key``."""
+    path = Path(instance_path) / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key

@@ -1,0 +1,414 @@
+"""Exact hand evaluation for every ranking, with an integer fast path for bulk work.
+
+``rank_key(cards, ranking)`` returns an ``int``; a higher key is a better hand and equal keys are
+exactly the hands that tie. Layout: ``strength << 24 | ranks << 4 | suit``, where ``strength`` is
+the category's position in the ranking's order, ``ranks`` are five 4-bit tie-break ranks (most
+significant first) and ``suit`` is the suit tie-break digit of the 32-card games (0 elsewhere).
+
+The n-card path (5..17 cards) never enumerates five-card subsets: one pass over the cards builds
+the rank multiplicity masks (seen once, twice, three, four times) and one rank mask per suit, and
+every category is read off those masks with bit operations. Five cards in a ranking without suit
+tie-breaks take a lookup path (flush masks and prime products, as in Cactus Kev's evaluator).
+
+``evaluate`` decodes the key into a :class:`HandValue` with the five cards used, the significant
+cards and a human label. Both validate their input: count, duplicates and deck membership.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+
+from .cards import RANK_NAME, RANK_PLURAL, SUITS, Card, parse_cards
+from .errors import CardCountError, CardNotInDeckError, CardParseError, DuplicateCardError
+from .ranking import Category, Ranking
+
+C = Category
+_ACE = 1 << 14
+_KING = 1 << 13
+
+
+def _top5_table() -> list[int]:
+    """For every rank mask (bits 2..14): its five highest ranks packed as nibbles, left-aligned."""
+    table = [0] * (1 << 15)
+    for mask in range(1 << 15):
+        packed, m, shift = 0, mask, 16
+        while m and shift >= 0:
+            r = m.bit_length() - 1
+            packed |= r << shift
+            m ^= 1 << r
+            shift -= 4
+        table[mask] = packed
+    return table
+
+
+_TOP5 = _top5_table()
+
+
+class _Tables:
+    """Per-ranking constants and the five-card lookup tables (built once per ranking)."""
+
+    def __init__(self, ranking: Ranking) -> None:
+        self.ranking = ranking
+        base = {cat: ranking.strength(cat) << 24 for cat in ranking.order}
+        self.b_high = base[C.high_card]
+        self.b_ak = base.get(C.ace_king, -1)
+        self.b_pair = base[C.one_pair]
+        self.b_two = base[C.two_pairs]
+        self.b_trips = base[C.three_of_a_kind]
+        self.b_straight = base[C.straight]
+        self.b_flush = base[C.flush]
+        self.b_full = base[C.full_house]
+        self.b_quads = base[C.four_of_a_kind]
+        self.b_sf = base[C.straight_flush]
+        self.b_royal = base.get(C.royal_flush, self.b_sf)
+        self.low_ace_shift = ranking.straights[0][-2] - 1  # bit just below the wheel's lowest card
+        self.deck_mask = ranking.deck.mask
+        # suit tie-break digit per suit index (0 when the game has no suit tie-breaks)
+        self.suit_digit = [ranking.suit_strength(s) for s in SUITS]
+        self.suit_pref = (
+            [s.index for s in ranking.suit_order] if ranking.suit_order else [0, 1, 2, 3]
+        )
+        self.uses_suits = ranking.suit_order is not None
+        self.flush5: dict[int, int] = {}
+        self.multi: dict[int, int] = {}
+        if not self.uses_suits:
+            self._build_tables()
+
+    def _build_tables(self) -> None:
+        """Keys for every five-card flush (by card mask) and every rank multiset of 5..7 cards.
+
+        In a ranking without suit tie-breaks a hand that holds no flush is worth exactly what its
+        rank multiset is worth, so one dictionary look-up on the packed rank counters evaluates it.
+        """
+        from itertools import combinations, combinations_with_replacement
+
+        deck_ranks = self.ranking.deck.ranks
+        by_rs = {(c.rank, c.suit_index): c for c in self.ranking.deck.cards}
+        for si in range(4):
+            for ranks in combinations(deck_ranks, 5):
+                cards = [by_rs[(r, si)] for r in ranks]
+                self.flush5[sum(c.mask for c in cards)] = _key_any(cards, self)
+        for n in range(5, 8):
+            for ranks in combinations_with_replacement(deck_ranks, n):
+                s = p = tr = q = counts = 0
+                for r in ranks:
+                    b = 1 << r
+                    q |= tr & b
+                    tr |= p & b
+                    p |= s & b
+                    s |= b
+                    counts += 1 << (3 * (r - 2))
+                if all(ranks.count(r) <= 4 for r in set(ranks)):  # no five of a kind
+                    self.multi[counts] = _key_ranks(s, p, tr, q, (), self)
+
+
+_TABLES: dict[Ranking, _Tables] = {}
+
+
+def _tables(ranking: Ranking) -> _Tables:
+    try:
+        return _TABLES[ranking]
+    except KeyError:
+        t = _TABLES[ranking] = _Tables(ranking)
+        return t
+
+
+def _best_suit_of_rank(cards: Sequence[Card], rank: int, t: _Tables) -> int:
+    """Suit tie-break digit of the best card of one rank (32-card games)."""
+    return max(t.suit_digit[c.suit_index] for c in cards if c.rank == rank)
+
+
+def _straight_top(mask: int, low_ace_shift: int) -> int:
+    """Highest card of the best straight in a rank mask, 0 if none (the ace also plays low)."""
+    m = mask | ((mask >> 14) & 1) << low_ace_shift
+    runs = m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4)
+    return runs.bit_length() + 3 if runs else 0
+
+
+# A suit counter holds one byte per suit, started at 3: a byte reaches 8 (bit 3 or 4 set) exactly
+# when that suit has five or more cards, so one AND tells whether any flush is possible.
+_SUIT_COUNTER_START = 0x03030303
+_FLUSH_BITS = 0x18181818
+
+
+def _key_any(cards: Sequence[Card], t: _Tables) -> int:
+    """The key of the best five of any number of cards, from multiplicity and suit masks."""
+    s = p = tr = q = 0
+    sc = _SUIT_COUNTER_START
+    for c in cards:
+        b = c.bit
+        q |= tr & b
+        tr |= p & b
+        p |= s & b
+        s |= b
+        sc += c.sinc
+    best = _key_ranks(s, p, tr, q, cards, t)
+    if sc & _FLUSH_BITS:
+        best = max(best, _best_flush(cards, t))
+    return best
+
+
+def _key_ranks(s: int, p: int, tr: int, q: int, cards: Sequence[Card], t: _Tables) -> int:
+    """The best key that does not need a flush, from the ranks seen at least 1, 2, 3, 4 times.
+
+    ``cards`` is read only for the suit tie-breaks of the 32-card games.
+    """
+    top5 = _TOP5
+    if t.uses_suits:
+        best = t.b_high | top5[s] << 4 | _best_suit_of_rank(cards, s.bit_length() - 1, t)
+    elif s & _ACE and s & _KING and t.b_ak >= 0:
+        best = t.b_ak | top5[s] << 4
+    else:
+        best = t.b_high | top5[s] << 4
+    if p:
+        top = p.bit_length() - 1
+        rest_p = p ^ (1 << top)
+        if rest_p:  # two pairs
+            second = rest_p.bit_length() - 1
+            kick = s & ~(1 << top) & ~(1 << second)
+            k = t.b_two | top << 20 | second << 16 | (top5[kick] >> 16) << 12
+        else:
+            kick = s ^ (1 << top)
+            k = t.b_pair | top << 20 | (top5[kick] >> 8) << 8
+        if t.uses_suits and kick:
+            k |= _best_suit_of_rank(cards, kick.bit_length() - 1, t)
+        best = max(best, k)
+        if tr:
+            top = tr.bit_length() - 1
+            best = max(best, t.b_trips | top << 20 | (top5[s ^ (1 << top)] >> 12) << 12)
+            pairs = p ^ (1 << top)
+            if pairs:
+                best = max(best, t.b_full | top << 20 | (pairs.bit_length() - 1) << 16)
+            if q:
+                top = q.bit_length() - 1
+                kicker = (s ^ (1 << top)).bit_length() - 1
+                best = max(best, t.b_quads | top << 20 | kicker << 16)
+    high = _straight_top(s, t.low_ace_shift)
+    if high:
+        k = t.b_straight | high << 20
+        if t.uses_suits:
+            k |= _best_suit_of_rank(cards, high, t)
+        best = max(best, k)
+    return best
+
+
+def _best_flush(cards: Sequence[Card], t: _Tables) -> int:
+    """The best straight flush or flush key among suits holding five or more cards."""
+    best = 0
+    for si in range(4):
+        m = 0
+        for c in cards:
+            if c.suit_index == si:
+                m |= c.bit
+        if m.bit_count() >= 5:
+            high = _straight_top(m, t.low_ace_shift)
+            if high:
+                k = (t.b_royal if high == 14 else t.b_sf) | high << 20
+            else:
+                k = t.b_flush | _TOP5[m] << 4
+            best = max(best, k | t.suit_digit[si])
+    return best
+
+
+def _validate(cards: Sequence[Card], t: _Tables) -> None:
+    n = len(cards)
+    if not 5 <= n <= 17:
+        raise CardCountError(n, "5 to 17", "hand")
+    union = 0
+    for pos, c in enumerate(cards, start=1):
+        if not isinstance(c, Card):
+            raise CardParseError(repr(c), pos, "not a Card; use parse_cards")
+        if union & c.mask:
+            raise DuplicateCardError(c.code, pos, "in the hand")
+        union |= c.mask
+    t.ranking.deck.check(cards)
+
+
+_COUNTS = (1 << 39) - 1
+_ACC_START = _SUIT_COUNTER_START << 40
+_acc = attrgetter("acc")
+
+
+def rank_key(cards: Sequence[Card], ranking: Ranking) -> int:
+    """The integer strength of the best five of ``cards``; equal keys exactly when hands tie.
+
+    Input is validated on every call (count, duplicates, deck): the checks ride on the same
+    packed sum the evaluation needs. Each card contributes ``mask << 80 | suit counter << 40 |
+    rank counter`` to one sum; a sum whose mask part has fewer bits than cards means a duplicate
+    (a carry), the suit counters tell whether a flush is possible, and the rank counters index the
+    precomputed table of rank multisets.
+    """
+    try:
+        t = _TABLES[ranking]
+    except KeyError:
+        t = _tables(ranking)
+    n = len(cards)
+    if t.multi and 5 <= n <= 7:
+        try:
+            if n == 5:
+                a, b, c, d, e = cards
+                acc = _ACC_START + a.acc + b.acc + c.acc + d.acc + e.acc
+            else:
+                acc = sum(map(_acc, cards), _ACC_START)
+        except (AttributeError, TypeError):
+            _validate(cards, t)
+            raise
+        union = acc >> 80
+        if union.bit_count() != n or union & ~t.deck_mask:
+            _validate(cards, t)
+        if (acc >> 40) & _FLUSH_BITS:
+            if n == 5:
+                return t.flush5[union]
+            return max(t.multi[acc & _COUNTS], _best_flush(cards, t))
+        return t.multi[acc & _COUNTS]
+    _validate(cards, t)
+    return _key_any(cards, t)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class HandValue:
+    """An ordered, hashable hand value: higher is better, equal exactly when the hands tie."""
+
+    key: int
+    category: Category
+    cards: tuple[Card, ...]
+    significant: tuple[Card, ...]
+    label: str
+    ranking: Ranking
+
+    def _other(self, other: object) -> HandValue:
+        if not isinstance(other, HandValue):
+            raise TypeError(f"cannot compare a hand value with {type(other).__name__}")
+        if other.ranking is not self.ranking:
+            raise TypeError(f"cannot compare {self.ranking.name} and {other.ranking.name} hands")
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return self.key == self._other(other).key
+
+    def __hash__(self) -> int:
+        return hash((self.ranking.name, self.key))
+
+    def __lt__(self, other: object) -> bool:
+        return self.key < self._other(other).key
+
+    def __le__(self, other: object) -> bool:
+        return self.key <= self._other(other).key
+
+    def __gt__(self, other: object) -> bool:
+        return self.key > self._other(other).key
+
+    def __ge__(self, other: object) -> bool:
+        return self.key >= self._other(other).key
+
+    def __repr__(self) -> str:
+        return f"<{self.label}: {' '.join(c.code for c in self.cards)}>"
+
+
+def evaluate(cards: Sequence[Card] | str, ranking: Ranking) -> HandValue:
+    """The best five-card hand of 5..17 cards under ``ranking``, with cards and a label."""
+    hand = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+    key = rank_key(hand, ranking)
+    return _decode(key, hand, _tables(ranking))
+
+
+def _decode(key: int, hand: tuple[Card, ...], t: _Tables) -> HandValue:
+    ranking = t.ranking
+    category = ranking.order[key >> 24]
+    r = [(key >> shift) & 15 for shift in (20, 16, 12, 8, 4)]
+    pref = {si: n for n, si in enumerate(t.suit_pref)}
+    ordered = sorted(hand, key=lambda c: (-c.rank, pref[c.suit_index]))
+
+    def take(rank: int, k: int, pool: list[Card]) -> list[Card]:
+        got = [c for c in pool if c.rank == rank][:k]
+        for c in got:
+            pool.remove(c)
+        return got
+
+    pool = list(ordered)
+    if category in (C.royal_flush, C.straight_flush, C.flush):
+        suit = _flush_suit(hand, key, t)
+        pool = [c for c in ordered if c.suit_index == suit]
+    if category in (C.royal_flush, C.straight_flush, C.straight):
+        ranks = next(s for s in ranking.straights if s[0] == r[0])
+        used = [take(x, 1, pool)[0] for x in ranks]
+        sig = used
+    elif category == C.four_of_a_kind:
+        sig = take(r[0], 4, pool)
+        used = sig + take(r[1], 1, pool)
+    elif category == C.full_house:
+        used = sig = take(r[0], 3, pool) + take(r[1], 2, pool)
+    elif category == C.three_of_a_kind:
+        sig = take(r[0], 3, pool)
+        used = sig + take(r[1], 1, pool) + take(r[2], 1, pool)
+    elif category == C.two_pairs:
+        sig = take(r[0], 2, pool) + take(r[1], 2, pool)
+        used = sig + take(r[2], 1, pool)
+    elif category == C.one_pair:
+        sig = take(r[0], 2, pool)
+        used = sig + [take(x, 1, pool)[0] for x in r[1:4]]
+    else:  # flush, ace_king, high card: five distinct ranks
+        used = [take(x, 1, pool)[0] for x in r]
+        sig = used if category == C.flush else used[:2] if category == C.ace_king else used[:1]
+    return HandValue(key, category, tuple(used), tuple(sig), _label(category, r), ranking)
+
+
+def _flush_suit(hand: tuple[Card, ...], key: int, t: _Tables) -> int:
+    """The suit index whose cards alone reproduce the key (the best flush suit)."""
+    for si in t.suit_pref:
+        suited = [c for c in hand if c.suit_index == si]
+        if len(suited) >= 5 and _best_flush(suited, t) == key:
+            return si
+    raise AssertionError("flush key without a matching suit")  # pragma: no cover
+
+
+def _label(category: Category, r: list[int]) -> str:
+    n, pl = RANK_NAME, RANK_PLURAL
+    if category == C.royal_flush:
+        return "Royal flush"
+    if category in (C.straight_flush, C.straight, C.flush):
+        return f"{category.label}, {n[r[0]]} high"
+    if category == C.four_of_a_kind:
+        return f"Four of a kind, {pl[r[0]]}, {n[r[1]]} kicker"
+    if category == C.full_house:
+        return f"Full house, {pl[r[0]]} over {pl[r[1]]}"
+    if category == C.three_of_a_kind:
+        return f"Three of a kind, {pl[r[0]]}"
+    if category == C.two_pairs:
+        return f"Two pairs, {pl[r[0]]} and {pl[r[1]]}, {n[r[2]]} kicker"
+    if category == C.one_pair:
+        return f"One pair, {pl[r[0]]}, {n[r[1]]} kicker"
+    if category == C.ace_king:
+        return f"Ace-King, {n[r[2]]} kicker"
+    return f"High card, {n[r[0]]}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SmallHandValue:
+    """A two-card Small Hand (Big/Small game): a pair beats no pair, then high card, then second.
+
+    Suits never matter; ``key`` orders the values.
+    """
+
+    key: int
+    category: Category
+    cards: tuple[Card, ...]
+    label: str
+
+
+def evaluate_small(cards: Sequence[Card] | str) -> SmallHandValue:
+    """Value of a two-card Small Hand; ``CardCountError`` unless exactly two distinct cards."""
+    hand = parse_cards(cards, what="small hand") if isinstance(cards, str) else \
+        parse_cards(list(cards), what="small hand")
+    if len(hand) != 2:
+        raise CardCountError(len(hand), "2", "small hand")
+    hi, lo = sorted(hand, key=lambda c: -c.rank)
+    if hi.rank == lo.rank:
+        return SmallHandValue(1 << 8 | hi.rank << 4 | hi.rank, C.one_pair, (hi, lo),
+                              f"Pair of {RANK_PLURAL[hi.rank]}")
+    return SmallHandValue(hi.rank << 4 | lo.rank, C.high_card, (hi, lo),
+                          f"{RANK_NAME[hi.rank].capitalize()}-{RANK_NAME[lo.rank]} high")

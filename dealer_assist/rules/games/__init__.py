@@ -1,0 +1,5 @@
+"""One module per game; importing this package registers every game in ``GAMES``."""
+
+from .registry import GAMES, GameSpec, get_game, register
+
+__all__ = ["GAMES", "GameSpec", "get_game", "register"]

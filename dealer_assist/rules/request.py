@@ -1,0 +1,102 @@
+"""Reading a round from plain JSON-like data with precise, field-named errors.
+
+Every game's ``parse_*`` function uses these getters, so that a calculator request or a stored
+event with a wrong type or value fails with a ``RulesError`` naming the field path
+(``boxes[0].ante``) and the value, never a ``KeyError`` or ``TypeError`` (which would be a 500).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import Card, parse_cards
+from .errors import RulesError
+
+
+class RequestError(RulesError):
+    """A field is missing or has the wrong type or value."""
+
+    code = "invalid_field"
+
+
+def need_mapping(value: Any, path: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise RequestError(f"{path or 'the body'} must be a JSON object", field=path or None,
+                           value=_show(value))
+    return value
+
+
+def get_field(data: Mapping[str, Any], name: str, path: str, default: Any = ...) -> Any:
+    full = f"{path}.{name}" if path else name
+    if name not in data or data[name] is None:
+        if default is ...:
+            raise RequestError(f"{full} is required", field=full)
+        return default
+    return data[name]
+
+
+def get_int(data: Mapping[str, Any], name: str, path: str = "", default: Any = ...,
+            minimum: int | None = 0) -> int:
+    """An integer field (money, counts). Booleans and floats are refused: money is an int."""
+    full = f"{path}.{name}" if path else name
+    value = get_field(data, name, path, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RequestError(f"{full} must be a whole number, got {_show(value)}", field=full,
+                           value=_show(value))
+    if minimum is not None and value < minimum:
+        raise RequestError(f"{full} must be at least {minimum}, got {value}", field=full,
+                           value=value)
+    return value
+
+
+def get_str(data: Mapping[str, Any], name: str, path: str = "", default: Any = ...,
+            choices: Sequence[str] | None = None) -> str:
+    full = f"{path}.{name}" if path else name
+    value = get_field(data, name, path, default)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)  # box "1" or 1: both fine
+    if not isinstance(value, str):
+        raise RequestError(f"{full} must be a string, got {_show(value)}", field=full,
+                           value=_show(value))
+    if choices is not None and value not in choices:
+        allowed = ", ".join(f"'{c}'" for c in choices)
+        raise RequestError(f"{full} must be one of {allowed}, got '{value}'", field=full,
+                           value=value)
+    return value
+
+
+def get_list(data: Mapping[str, Any], name: str, path: str = "", default: Any = ...) -> list[Any]:
+    full = f"{path}.{name}" if path else name
+    value = get_field(data, name, path, default)
+    if not isinstance(value, list):
+        raise RequestError(f"{full} must be a list, got {_show(value)}", field=full,
+                           value=_show(value))
+    return value
+
+
+def get_cards(data: Mapping[str, Any], name: str, path: str = "", default: Any = ...,
+              count: int | None = None) -> tuple[Card, ...]:
+    """A list of card codes (or one space-separated string); errors carry the field path."""
+    full = f"{path}.{name}" if path else name
+    value = get_field(data, name, path, default)
+    if isinstance(value, tuple):
+        value = list(value)
+    if not isinstance(value, list | str) or (
+        isinstance(value, list) and not all(isinstance(v, str | Card) for v in value)
+    ):
+        raise RequestError(f"{full} must be a list of cards such as [\"As\", \"10h\"]",
+                           field=full, value=_show(value))
+    try:
+        return parse_cards(value, count=count, what=full)
+    except RulesError as err:
+        raise err.at(full) from None
+
+
+def _show(value: Any) -> Any:
+    """A JSON-safe, short rendering of an offending value for the problem body."""
+    if value is None or isinstance(value, bool | int | str):
+        return value if not isinstance(value, str) or len(value) <= 80 else value[:77] + "..."
+    if isinstance(value, float):
+        return repr(value)
+    return type(value).__name__
