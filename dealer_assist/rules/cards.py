@@ -27,8 +27,10 @@ class Suit(StrEnum):
     def symbol(self) -> str:
         return _SUIT_SYMBOL[self]
 
+    # ``index`` shadows ``str.index`` on purpose (0..3, the evaluator's suit number); mypy flags
+    # the signature change, which is intended.
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]
         return _SUIT_INDEX[self]
 
 

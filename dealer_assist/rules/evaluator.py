@@ -17,11 +17,11 @@ cards and a human label. Both validate their input: count, duplicates and deck m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter
 
 from .cards import RANK_NAME, RANK_PLURAL, SUITS, Card, parse_cards
-from .errors import CardCountError, CardNotInDeckError, CardParseError, DuplicateCardError
+from .errors import CardCountError, CardParseError, DuplicateCardError
 from .ranking import Category, Ranking
 
 C = Category
@@ -91,16 +91,16 @@ class _Tables:
                 cards = [by_rs[(r, si)] for r in ranks]
                 self.flush5[sum(c.mask for c in cards)] = _key_any(cards, self)
         for n in range(5, 8):
-            for ranks in combinations_with_replacement(deck_ranks, n):
+            for multiset in combinations_with_replacement(deck_ranks, n):
                 s = p = tr = q = counts = 0
-                for r in ranks:
+                for r in multiset:
                     b = 1 << r
                     q |= tr & b
                     tr |= p & b
                     p |= s & b
                     s |= b
                     counts += 1 << (3 * (r - 2))
-                if all(ranks.count(r) <= 4 for r in set(ranks)):  # no five of a kind
+                if all(multiset.count(r) <= 4 for r in set(multiset)):  # no five of a kind
                     self.multi[counts] = _key_ranks(s, p, tr, q, (), self)
 
 
@@ -391,13 +391,14 @@ def _label(category: Category, r: list[int]) -> str:
 class SmallHandValue:
     """A two-card Small Hand (Big/Small game): a pair beats no pair, then high card, then second.
 
-    Suits never matter; ``key`` orders the values.
+    Suits never matter: ``key`` alone orders, equates and hashes the values (``Ah Kd`` equals
+    ``As Kc``, and an equal Small Hand counts for the player).
     """
 
     key: int
-    category: Category
-    cards: tuple[Card, ...]
-    label: str
+    category: Category = field(compare=False)
+    cards: tuple[Card, ...] = field(compare=False)
+    label: str = field(compare=False)
 
 
 def evaluate_small(cards: Sequence[Card] | str) -> SmallHandValue:
