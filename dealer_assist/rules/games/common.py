@@ -1,0 +1,222 @@
+"""Machinery shared by the banked poker games (Russian, Caribbean stud, Oasis, Big/Small).
+
+Pure functions over cards, ints and profiles; every check raises a named ``RulesError`` whose
+``field`` is relative to the object being checked (``ante``, ``cards``, ``draw``) so that the
+caller can prefix it with ``err.at("boxes[0]")``. What other game modules may rely on (stable;
+only additive changes):
+
+* :class:`Table` (``min_ante``, ``max_ante``, ``max_payout``), :func:`table_from_profile`,
+  :func:`parse_table` (a request's optional ``table`` object over the profile's defaults).
+* :func:`check_ante` (table limits), :func:`check_bet` (BET = multiple x ANTE),
+  :func:`check_equal_antes` and :func:`check_boxes_per_seat` (one player's boxes).
+* :func:`check_unique_cards` (round-wide uniqueness and deck membership, naming the field path
+  of the second occurrence) and :func:`add_cards` (the same check, incrementally, for events).
+* :func:`dealer_qualifies` and :func:`buy_game` (the dealer's highest card replaced by the next
+  cards of the deck, with the optional free second replacement on the same rank).
+* :func:`cap_amount` / :func:`apply_cap` (the maximum table payout).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card
+from ..decks import DeckSpec
+from ..errors import (
+    CardCountError,
+    CardNotInDeckError,
+    DuplicateCardError,
+    IllegalActionError,
+    StakeError,
+)
+from ..evaluator import HandValue, evaluate
+from ..profiles import HouseProfile
+from ..ranking import Category, Ranking
+from ..request import get_int, need_mapping
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The limits of one table: ANTE range and the maximum payout on one box."""
+
+    min_ante: int
+    max_ante: int
+    max_payout: int
+
+    def __post_init__(self) -> None:
+        if self.min_ante < 1:
+            raise StakeError("the table minimum must be at least 1", field="min_ante",
+                             value=self.min_ante)
+        if self.max_ante < self.min_ante:
+            raise StakeError(f"the table maximum {self.max_ante} is below the minimum "
+                             f"{self.min_ante}", field="max_ante", value=self.max_ante)
+        if self.max_payout < 1:
+            raise StakeError("the maximum payout must be at least 1", field="max_payout",
+                             value=self.max_payout)
+
+    def to_dict(self) -> dict[str, int]:
+        return {"min_ante": self.min_ante, "max_ante": self.max_ante,
+                "max_payout": self.max_payout}
+
+
+def table_from_profile(profile: HouseProfile) -> Table:
+    return Table(profile.min_ante, profile.max_ante, profile.max_payout)
+
+
+def parse_table(data: Any, profile: HouseProfile, path: str = "table") -> Table:
+    """A request's ``table`` object; each missing limit falls back to the profile's default."""
+    if data is None:
+        return table_from_profile(profile)
+    body = need_mapping(data, path)
+    try:
+        return Table(
+            get_int(body, "min_ante", path, default=profile.min_ante, minimum=1),
+            get_int(body, "max_ante", path, default=profile.max_ante, minimum=1),
+            get_int(body, "max_payout", path, default=profile.max_payout, minimum=1),
+        )
+    except StakeError as err:
+        raise err.at(path) from None
+
+
+def check_ante(ante: int, table: Table, field: str = "ante") -> None:
+    """ANTE within the table limits."""
+    if not table.min_ante <= ante <= table.max_ante:
+        raise StakeError(f"ANTE {ante} is outside the table limits {table.min_ante}.."
+                         f"{table.max_ante}", field=field, value=ante)
+
+
+def check_bet(bet: int, ante: int, multiple: int, field: str = "bet") -> None:
+    """BET (raise) is exactly ``multiple`` x ANTE."""
+    if bet != multiple * ante:
+        raise StakeError(f"BET must be {multiple} x ANTE = {multiple * ante}, got {bet}",
+                         field=field, value=bet)
+
+
+def check_equal_antes(boxes: Iterable[tuple[str, int, str]]) -> None:
+    """All boxes of one player carry equal antes. ``boxes``: ``(seat, ante, field path)``."""
+    first: dict[str, int] = {}
+    for seat, ante, path in boxes:
+        expected = first.setdefault(seat, ante)
+        if ante != expected:
+            raise StakeError(f"all boxes of seat {seat} must carry the same ANTE ({expected}), "
+                             f"got {ante}", field=path, value=ante)
+
+
+def check_boxes_per_seat(boxes: Iterable[tuple[str, str]], limit: int = 4) -> None:
+    """One player plays at most ``limit`` boxes. ``boxes``: ``(seat, field path)``."""
+    count: dict[str, int] = {}
+    for seat, path in boxes:
+        count[seat] = count.get(seat, 0) + 1
+        if count[seat] > limit:
+            raise IllegalActionError(f"seat {seat} may play at most {limit} boxes", field=path,
+                                     value=seat)
+
+
+def add_cards(used: Mapping[Card, str], cards: Sequence[Card], field: str,
+              deck: DeckSpec) -> dict[Card, str]:
+    """Cards named at ``field`` join the round; a card already named (or not in the deck) fails.
+
+    ``used`` maps every card named so far to the field that named it; a new mapping is returned.
+    """
+    out = dict(used)
+    for pos, card in enumerate(cards, start=1):
+        if card not in deck:
+            raise CardNotInDeckError(card.code, deck.name, pos).at(field)
+        first = out.get(card)
+        if first is not None:
+            where = "in the same hand" if first == field else f"(first named in {first})"
+            raise DuplicateCardError(card.code, pos, where).at(field)
+        out[card] = field
+    return out
+
+
+def check_unique_cards(groups: Mapping[str, Sequence[Card]], deck: DeckSpec) -> dict[Card, str]:
+    """Every card of a round is unique across all hands, draws and replacements.
+
+    ``groups`` maps a field path (``boxes[0].cards``, ``dealer.draw``) to its cards, in the order
+    the cards appear; the error names the path of the second occurrence and the first place.
+    """
+    used: dict[Card, str] = {}
+    for path, cards in groups.items():
+        used = add_cards(used, cards, path, deck)
+    return used
+
+
+def dealer_qualifies(hand: HandValue, qualifier: Category, ranking: Ranking) -> bool:
+    """The dealer "has a game" with the qualifier category or better."""
+    return ranking.strength(hand.category) >= ranking.strength(qualifier)
+
+
+@dataclass(frozen=True, slots=True)
+class BoughtGame:
+    """The dealer's hand after a bought game: what was replaced, drawn, and the new hand."""
+
+    replaced: tuple[Card, ...]
+    drawn: tuple[Card, ...]
+    cards: tuple[Card, ...]
+    hand: HandValue
+    qualified: bool
+
+
+def _highest(cards: Sequence[Card]) -> int:
+    """Index of the highest card (the first of equal ranks)."""
+    best = 0
+    for i, card in enumerate(cards):
+        if card.rank > cards[best].rank:
+            best = i
+    return best
+
+
+def buy_game(cards: Sequence[Card], draw: Sequence[Card], ranking: Ranking, qualifier: Category,
+             *, free_second_replacement: bool) -> BoughtGame:
+    """Replace the dealer's highest card with ``draw[0]``.
+
+    With ``free_second_replacement``: when the drawn card has the rank of the card it replaced
+    and the dealer still has no game, the (new) highest card is replaced once more, free, with
+    ``draw[1]``. A same-rank card that makes a game (a flush) stays. ``draw`` may hold more cards
+    than needed; they are used in order. Too few raise ``CardCountError`` on ``draw``.
+    """
+    hand_cards = list(cards)
+    replaced: list[Card] = []
+    drawn: list[Card] = []
+    for _ in range(2):
+        if len(drawn) >= len(draw):
+            raise CardCountError(len(draw), f"at least {len(drawn) + 1}",
+                                 "dealer draw").at("draw")
+        i = _highest(hand_cards)
+        replaced.append(hand_cards[i])
+        drawn.append(draw[len(drawn)])
+        hand_cards[i] = drawn[-1]
+        hand = evaluate(hand_cards, ranking)
+        qualified = dealer_qualifies(hand, qualifier, ranking)
+        same_rank = drawn[-1].rank == replaced[-1].rank
+        if qualified or not (free_second_replacement and same_rank and len(drawn) == 1):
+            break
+    return BoughtGame(tuple(replaced), tuple(drawn), tuple(hand_cards), hand, qualified)
+
+
+def cap_amount(amount: int, cap: int) -> tuple[int, bool]:
+    """``(min(amount, cap), capped?)`` for one winning amount."""
+    return (cap, True) if amount > cap else (amount, False)
+
+
+def apply_cap(amounts: Sequence[int], cap: int) -> tuple[tuple[int, ...], bool]:
+    """Cap the sum of several winnings of one box; earlier amounts keep priority.
+
+    The amounts are in the order they were won; when the total exceeds ``cap`` the later ones
+    are reduced first. Negative amounts (losses) pass through untouched and do not count.
+    """
+    room = cap
+    out: list[int] = []
+    capped = False
+    for amount in amounts:
+        if amount <= 0:
+            out.append(amount)
+            continue
+        paid = min(amount, max(room, 0))
+        capped = capped or paid < amount
+        room -= paid
+        out.append(paid)
+    return tuple(out), capped

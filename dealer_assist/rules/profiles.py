@@ -1,0 +1,194 @@
+"""House-rules profiles: frozen, validated data that says how a casino runs a game.
+
+A profile is a frozen dataclass; constructing one (directly, through ``dataclasses.replace`` or
+from plain data with :meth:`HouseProfile.from_mapping`) validates every field and raises
+:class:`HouseRulesError` whose ``field`` names the offending entry (``pay_table.flush``,
+``bonus_unit``). A new casino variant is a new profile, never a new ``if``.
+
+What other game modules (Oasis, Caribbean stud, Big/Small) may rely on, kept stable:
+
+* :class:`HouseProfile` -- the base: ``name``, ``game``, ``ranking`` (a :class:`Ranking`; a
+  ranking name is accepted and resolved), ``qualifier`` (a :class:`Category`; a name is accepted),
+  ``pay_table`` (``Category -> int`` multiplier, read-only), table defaults ``min_ante``,
+  ``max_ante``, ``max_payout`` and ``bet_multiple`` (BET = bet_multiple x ANTE). Subclass it with
+  ``@dataclass(frozen=True, kw_only=True)`` and extend :meth:`HouseProfile.validate` (call
+  ``super().validate()``); override :meth:`HouseProfile.pay_categories` to say which categories
+  the pay table must hold.
+* Validation helpers ``check_int``, ``check_bool``, ``check_category``, ``check_pay_table``: each
+  returns the normalised value or raises ``HouseRulesError(field=...)``.
+* ``PayTable`` (the type of a pay table) and the registry ``register_profile`` / ``get_profile``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from .errors import HouseRulesError
+from .ranking import Category, Ranking, get_ranking
+
+#: a pay table: category -> integer multiplier ("n:1" pays n times the stake)
+PayTable = Mapping[Category, int]
+
+P = TypeVar("P", bound="HouseProfile")
+
+
+def check_int(value: Any, name: str, *, minimum: int | None = 0,
+              maximum: int | None = None) -> int:
+    """An integer house-rule value within bounds (booleans and floats are refused)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HouseRulesError(f"{name} must be a whole number, got {value!r}", field=name,
+                              value=repr(value))
+    if minimum is not None and value < minimum:
+        raise HouseRulesError(f"{name} must be at least {minimum}, got {value}", field=name,
+                              value=value)
+    if maximum is not None and value > maximum:
+        raise HouseRulesError(f"{name} must be at most {maximum}, got {value}", field=name,
+                              value=value)
+    return value
+
+
+def check_bool(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise HouseRulesError(f"{name} must be true or false, got {value!r}", field=name,
+                              value=repr(value))
+    return value
+
+
+def check_category(value: Any, name: str, ranking: Ranking | None = None) -> Category:
+    """A :class:`Category` (or its name), optionally one that exists in ``ranking``."""
+    try:
+        category = Category(value)
+    except ValueError:
+        raise HouseRulesError(f"{name}: unknown category {value!r}", field=name,
+                              value=str(value)) from None
+    if ranking is not None and category not in ranking.order:
+        raise HouseRulesError(f"{name}: {category.value} does not exist in the {ranking.name} "
+                              "ranking", field=name, value=category.value)
+    return category
+
+
+def check_pay_table(table: Any, name: str, *, required: Iterable[Category] = (),
+                    ranking: Ranking | None = None, minimum: int = 0) -> PayTable:
+    """A read-only ``Category -> int`` table: known categories, int multipliers >= ``minimum``.
+
+    Every category in ``required`` must be present ("missing category" names
+    ``<name>.<category>``). Keys may be categories or their names.
+    """
+    if not isinstance(table, Mapping):
+        raise HouseRulesError(f"{name} must be a mapping of category to multiplier", field=name,
+                              value=type(table).__name__)
+    out: dict[Category, int] = {}
+    for key, mult in table.items():
+        category = check_category(key, f"{name}.{key}", ranking)
+        out[category] = check_int(mult, f"{name}.{category.value}", minimum=minimum)
+    for category in required:
+        if category not in out:
+            raise HouseRulesError(f"{name} has no multiplier for {category.value}",
+                                  field=f"{name}.{category.value}", value=None)
+    return MappingProxyType(out)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HouseProfile:
+    """The fields every banked poker game shares. Validated on construction."""
+
+    name: str
+    game: str
+    ranking: Ranking = field(default_factory=lambda: get_ranking("standard"))
+    #: the dealer "has a game" with this category or better
+    qualifier: Category = Category.ace_king
+    #: BET/raise multipliers by category
+    pay_table: PayTable = field(default_factory=dict)
+    #: default table limits (a request's ``table`` may override them)
+    min_ante: int = 10
+    max_ante: int = 1000
+    max_payout: int = 50000
+    #: BET (raise) = bet_multiple x ANTE
+    bet_multiple: int = 2
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def _set(self, name: str, value: Any) -> None:
+        """Normalise a field during validation (the dataclass is frozen)."""
+        object.__setattr__(self, name, value)
+
+    def validate(self) -> None:
+        """Check and normalise every field; subclasses extend this and call ``super()``."""
+        for name in ("name", "game"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise HouseRulesError(f"{name} must be a non-empty string", field=name,
+                                      value=repr(getattr(self, name)))
+        if isinstance(self.ranking, str):
+            self._set("ranking", get_ranking(self.ranking))
+        if not isinstance(self.ranking, Ranking):
+            raise HouseRulesError("ranking must be a ranking name", field="ranking",
+                                  value=repr(self.ranking))
+        self._set("qualifier", check_category(self.qualifier, "qualifier", self.ranking))
+        self._set("pay_table", check_pay_table(self.pay_table, "pay_table",
+                                               required=self.pay_categories(),
+                                               ranking=self.ranking))
+        check_int(self.min_ante, "min_ante", minimum=1)
+        check_int(self.max_ante, "max_ante", minimum=self.min_ante)
+        check_int(self.max_payout, "max_payout", minimum=1)
+        check_int(self.bet_multiple, "bet_multiple", minimum=1)
+
+    def pay_categories(self) -> tuple[Category, ...]:
+        """Categories the pay table must price: by default the qualifier and every better one."""
+        start = self.ranking.strength(self.qualifier)
+        return self.ranking.order[start:]
+
+    def multiplier(self, category: Category) -> int:
+        """The pay-table multiplier of ``category`` (0 when the table does not pay it)."""
+        return self.pay_table.get(category, 0)
+
+    def qualifies(self, category: Category) -> bool:
+        """Whether a hand of ``category`` is a game (qualifier or better)."""
+        return self.ranking.strength(category) >= self.ranking.strength(self.qualifier)
+
+    @classmethod
+    def from_mapping(cls: type[P], data: Mapping[str, Any]) -> P:
+        """Load a profile from plain data (JSON, a config file); names the first bad field."""
+        if not isinstance(data, Mapping):
+            raise HouseRulesError("a profile must be a mapping", field=None,
+                                  value=type(data).__name__)
+        known = {f.name: f for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise HouseRulesError(f"unknown profile field '{key}'", field=str(key),
+                                      value=str(key))
+        for name, f in known.items():
+            if name not in data and f.default is MISSING and f.default_factory is MISSING:
+                raise HouseRulesError(f"the profile has no {name}", field=name)
+        return cls(**data)
+
+
+_PROFILES: dict[str, HouseProfile] = {}
+
+
+def register_profile(profile: HouseProfile) -> HouseProfile:
+    """Make a validated profile available by name (one name, one profile)."""
+    existing = _PROFILES.get(profile.name)
+    if existing is not None and existing is not profile:
+        raise HouseRulesError(f"profile '{profile.name}' is already registered", field="name",
+                              value=profile.name)
+    _PROFILES[profile.name] = profile
+    return profile
+
+
+def get_profile(name: str, game: str | None = None) -> HouseProfile:
+    """The registered profile ``name``; with ``game``, it must be a profile of that game."""
+    profile = _PROFILES.get(name)
+    if profile is None or (game is not None and profile.game != game):
+        known = sorted(p.name for p in _PROFILES.values() if game is None or p.game == game)
+        raise HouseRulesError(f"unknown profile '{name}' (known: {', '.join(known) or 'none'})",
+                              field="profile", value=name)
+    return profile
+
+
+def profiles(game: str | None = None) -> tuple[HouseProfile, ...]:
+    """Every registered profile (of one game), for pickers in the UI."""
+    return tuple(p for p in _PROFILES.values() if game is None or p.game == game)
