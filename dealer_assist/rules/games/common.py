@@ -115,20 +115,22 @@ def check_boxes_per_seat(boxes: Iterable[tuple[str, str]], limit: int = 4) -> No
 
 
 def add_cards(used: Mapping[Card, str], cards: Sequence[Card], field: str,
-              deck: DeckSpec) -> dict[Card, str]:
+              deck: DeckSpec, label: str | None = None) -> dict[Card, str]:
     """Cards named at ``field`` join the round; a card already named (or not in the deck) fails.
 
-    ``used`` maps every card named so far to the field that named it; a new mapping is returned.
+    ``used`` maps every card named so far to a label of the place that named it (``label``,
+    by default the field path, e.g. "box 3 cards"); a new mapping is returned.
     """
     out = dict(used)
+    place = label or field
     for pos, card in enumerate(cards, start=1):
         if card not in deck:
             raise CardNotInDeckError(card.code, deck.name, pos).at(field)
         first = out.get(card)
         if first is not None:
-            where = "in the same hand" if first == field else f"(first named in {first})"
+            where = "in the same hand" if first == place else f"(first named in {first})"
             raise DuplicateCardError(card.code, pos, where).at(field)
-        out[card] = field
+        out[card] = place
     return out
 
 
