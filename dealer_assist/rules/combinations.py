@@ -96,8 +96,8 @@ def may_pair(first: Combination, second: Combination) -> bool:
 
 
 def best_combinations(found: Sequence[Combination], multiplier: Callable[[Category], int],
-                      ranking: Ranking) -> tuple[Combination, ...]:
-    """The one or two combinations paying the highest total (empty when none pays).
+                      ranking: Ranking, limit: int = 2) -> tuple[Combination, ...]:
+    """The one or two (``limit``) combinations paying the highest total (empty when none pays).
 
     Ties are broken deterministically: stronger categories, then higher cards, come first.
     """
@@ -111,6 +111,8 @@ def best_combinations(found: Sequence[Combination], multiplier: Callable[[Catego
     for i, (m1, c1) in enumerate(priced):
         if m1 > best_total:
             best, best_total = (c1,), m1
+        if limit < 2:
+            break
         for m2, c2 in priced[i + 1:]:
             if m1 + m2 <= best_total:
                 break  # sorted by multiplier: no later partner can do better
@@ -120,6 +122,6 @@ def best_combinations(found: Sequence[Combination], multiplier: Callable[[Catego
 
 
 def paid_combinations(cards: Sequence[Card], multiplier: Callable[[Category], int],
-                      ranking: Ranking) -> tuple[Combination, ...]:
-    """The combinations a winning box with ``cards`` is paid for (at most two)."""
-    return best_combinations(find_combinations(cards, ranking), multiplier, ranking)
+                      ranking: Ranking, limit: int = 2) -> tuple[Combination, ...]:
+    """The combinations a winning box with ``cards`` is paid for (at most ``limit``)."""
+    return best_combinations(find_combinations(cards, ranking), multiplier, ranking, limit)

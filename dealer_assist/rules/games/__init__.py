@@ -1,5 +1,6 @@
 """One module per game; importing this package registers every game in ``GAMES``."""
 
+from . import russian  # noqa: F401  (importing a game module registers it)
 from .registry import GAMES, GameSpec, get_game, register
 
 __all__ = ["GAMES", "GameSpec", "get_game", "register"]
