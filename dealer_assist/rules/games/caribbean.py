@@ -1,0 +1,160 @@
+"""Caribbean stud (profile ``caribbean-classic``) and the settlement it shares with Oasis poker.
+
+RULES.md "Oasis poker and Caribbean stud" (source: Wizard of Odds, "Caribbean Stud Poker"):
+"ANTE, raise = 2 x ANTE or fold. Dealer qualifies with AK or better. No game: ANTE 1:1, raise
+returned. Player wins: ANTE 1:1 and raise by the pay table (AK/pair 1, two pair 2, trips 3,
+straight 4, flush 5, full house 7, quads 20, straight flush 50, royal 100). Dealer wins: both
+lose. Tie: push." The raise is the ``bet`` wager (BET = 2 x ANTE), as in the Russian poker API.
+
+Oasis poker is the same game plus a paid card replacement before the decision; its profiles are
+:class:`CaribbeanProfile` instances with a non-empty ``replace_fees`` (see ``oasis.py``).
+
+Live table: ``new_round(profile, table)``, then ``apply(state, action)`` with the actions of
+``house_round`` (``PlaceBox``, ``DealBox``, ``DealDealer``, ``Bet``, ``Fold``, ``RevealDealer``,
+``TakeAnte``, ``BuyGame``, ``DealerDraw``), their ``verify_*``/``can_*``, and ``settle(state)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import HouseRulesError
+from ..evaluator import HandValue, evaluate
+from ..profiles import PayTable, check_bool, check_int, register_profile
+from ..ranking import Category
+from ..settlement import BoxSettlement, PaidCombination, Settlement, WagerResult
+from .common import apply_cap
+from .house_request import round_from_request
+from .house_round import (
+    BoxState,
+    DealerOutcome,
+    GenericAction,
+    RoundState,
+    StudProfile,
+    apply_generic,
+    dealer_result,
+    fee_wagers,
+    folded_wagers,
+    no_game_wagers,
+    opponent,
+    resolve_dealer,
+)
+from .registry import GameSpec, register
+
+C = Category
+
+#: RULES.md: "AK/pair 1, two pair 2, trips 3, straight 4, flush 5, full house 7, quads 20,
+#: straight flush 50, royal 100"
+CLASSIC_RAISE_TABLE: dict[Category, int] = {
+    C.royal_flush: 100, C.straight_flush: 50, C.four_of_a_kind: 20, C.full_house: 7,
+    C.flush: 5, C.straight: 4, C.three_of_a_kind: 3, C.two_pairs: 2, C.one_pair: 1,
+    C.ace_king: 1,
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaribbeanProfile(StudProfile):
+    """Caribbean stud / Oasis poker house rules. Fees are in units of the box's ANTE.
+
+    ``replace_fees`` maps the number of cards replaced (1..5) to its fee; an empty schedule
+    (Caribbean stud) allows no replacement, and a count missing from it is refused.
+    """
+
+    game: str = "caribbean"
+    pay_table: PayTable = field(default_factory=lambda: dict(CLASSIC_RAISE_TABLE))
+    #: whether a winning box's ANTE is paid 1:1 as well (Caribbean: yes)
+    ante_paid_on_win: bool = True
+    replace_fees: Mapping[int, int] = field(default_factory=dict)
+    #: replacing this many cards (all five) obliges the box to raise; 0 = never
+    forced_raise_replacing: int = 0
+
+    def validate(self) -> None:
+        super().validate()
+        if self.game not in ("caribbean", "oasis"):
+            raise HouseRulesError(f"a Caribbean/Oasis profile must have game 'caribbean' or "
+                                  f"'oasis', got '{self.game}'", field="game", value=self.game)
+        check_bool(self.ante_paid_on_win, "ante_paid_on_win")
+        if not isinstance(self.replace_fees, Mapping):
+            raise HouseRulesError("replace_fees must map a card count to a fee in ANTEs",
+                                  field="replace_fees", value=type(self.replace_fees).__name__)
+        fees: dict[int, int] = {}
+        for count, fee in self.replace_fees.items():
+            n = check_int(int(count) if isinstance(count, str) and count.isdigit() else count,
+                          f"replace_fees.{count}", minimum=1, maximum=5)
+            fees[n] = check_int(fee, f"replace_fees.{count}")
+        self._set("replace_fees", MappingProxyType(dict(sorted(fees.items()))))
+        check_int(self.forced_raise_replacing, "forced_raise_replacing", maximum=5)
+
+
+CARIBBEAN_CLASSIC = register_profile(CaribbeanProfile(name="caribbean-classic"))
+
+
+def apply(state: RoundState, action: GenericAction) -> RoundState:
+    """Caribbean stud has only the generic actions."""
+    return apply_generic(state, action)
+
+
+def settle(state: RoundState) -> Settlement:
+    """Settle a revealed Caribbean stud or Oasis round (pure: same state, same result)."""
+    outcome = resolve_dealer(state)
+    boxes = tuple(settle_box(state, box, outcome) for box in state.boxes)
+    return Settlement(state.profile.game, state.profile.name, dealer_result(state, outcome),
+                      boxes)
+
+
+def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome) -> BoxSettlement:
+    profile = state.profile
+    hand = evaluate(box.hand_cards, profile.ranking)
+    n = len(box.improvement.discard) if box.improvement else 0
+    fees = fee_wagers(box, f"fee for replacing {n} card{'s' if n != 1 else ''}: kept by the "
+                           "house whatever happens")
+    combos: tuple[PaidCombination, ...] = ()
+    capped = False
+    if box.folded:
+        wagers = folded_wagers(box)
+    else:
+        no_game = no_game_wagers(state, box, outcome)
+        if no_game is not None:
+            wagers, capped = no_game
+        else:
+            wagers, combos, capped = _compare(state, box, hand, opponent(outcome))
+    return BoxSettlement(box.box, box.seat, {**wagers, **fees}, combos, capped, hand,
+                         folded=box.folded)
+
+
+def _compare(state: RoundState, box: BoxState, hand: HandValue, dealer: HandValue,
+             ) -> tuple[dict[str, WagerResult], tuple[PaidCombination, ...], bool]:
+    """A playing box against a qualified dealer hand."""
+    profile = state.profile
+    assert isinstance(profile, CaribbeanProfile)
+    if hand < dealer:
+        why = f"{dealer.label} beats {hand.label}"
+        return ({"ante": WagerResult.lost("ante", box.ante, why),
+                 "bet": WagerResult.lost("bet", box.bet, why)}, (), False)
+    if hand == dealer:
+        why = f"tie: {hand.label} against {dealer.label}, push"
+        return ({"ante": WagerResult.pushed("ante", box.ante, why),
+                 "bet": WagerResult.pushed("bet", box.bet, why)}, (), False)
+    mult = profile.multiplier(hand.category)
+    ante_mult = 1 if profile.ante_paid_on_win else 0
+    (ante_win, bet_win), capped = apply_cap([box.ante * ante_mult, box.bet * mult],
+                                            state.table.max_payout)
+    cap_note = f", capped at the maximum payout {state.table.max_payout}" if capped else ""
+    why = f"{hand.label} beats {dealer.label}"
+    wagers = {
+        "ante": WagerResult.won("ante", box.ante, ante_win, f"{why}: ANTE paid {ante_mult}:1"),
+        "bet": WagerResult.won("bet", box.bet, bet_win, f"{why}: raise paid {mult}:1{cap_note}"),
+    }
+    combo = PaidCombination(hand.category, hand.significant, mult)
+    return wagers, (combo,), capped
+
+
+def settle_request(body: Mapping[str, Any]) -> Settlement:
+    """``POST /api/v1/caribbean/settle``: one complete round in, its settlement out."""
+    return settle(round_from_request(body, "caribbean", CARIBBEAN_CLASSIC.name))
+
+
+register(GameSpec("caribbean", "Caribbean stud poker", CARIBBEAN_CLASSIC.name, settle_request))

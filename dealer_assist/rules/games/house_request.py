@@ -1,0 +1,114 @@
+"""A calculator request (one complete round as JSON) folded into a round through the actions.
+
+Caribbean stud, Oasis and Big/Small share the request shape of the Russian poker API::
+
+    {"profile": "...", "table": {...}, "dealer": {"cards": [...], "draw": [...]},
+     "boxes": [{"box": "1", "seat": "A", "ante": 100, "cards": [...],
+                "decision": "bet", "on_no_game": "take_ante"}]}
+
+The request is replayed as the croupier's actions (place, deal, improve, bet/fold, reveal,
+no-game choices, dealer draw), so the calculator and the live table run the same checks. A game
+adds its own per-box improvement (``improve``) and dealer step after the draw (``finish``).
+Errors name the full field path (``boxes[1].improvement.replace.discard``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..errors import HouseRulesError, RulesError
+from ..profiles import get_profile
+from ..request import RequestError, get_cards, get_field, get_int, get_list, get_str, need_mapping
+from .common import parse_table
+from .house_round import (
+    BET,
+    BUY_GAME,
+    FOLD,
+    TAKE_ANTE,
+    Bet,
+    BuyGame,
+    DealBox,
+    DealDealer,
+    DealerDraw,
+    Fold,
+    PlaceBox,
+    RevealDealer,
+    RoundState,
+    StudProfile,
+    TakeAnte,
+    apply_generic,
+    new_round,
+)
+
+#: a game's per-box step between the deal and the decision: (state, box index, box body) -> state
+Improve = Callable[[RoundState, int, Mapping[str, Any]], RoundState]
+#: a game's dealer step after the draw: (state, dealer body) -> state
+Finish = Callable[[RoundState, Mapping[str, Any]], RoundState]
+
+
+def _at(prefix: str, step: Callable[..., RoundState], *args: Any) -> RoundState:
+    """``step(*args)``, with the field path of any error prefixed by ``prefix``."""
+    try:
+        return step(*args)
+    except RulesError as err:
+        raise err.at(prefix) from None
+
+
+def load_profile(body: Mapping[str, Any], game: str, default: str) -> StudProfile:
+    name = get_str(body, "profile", default=default)
+    profile = get_profile(name, game)
+    if not isinstance(profile, StudProfile):  # pragma: no cover - registry holds our types
+        raise HouseRulesError(f"profile '{name}' is not a {game} profile", field="profile",
+                              value=name)
+    return profile
+
+
+def round_from_request(body: Mapping[str, Any], game: str, default_profile: str,
+                       improve: Improve | None = None,
+                       finish: Finish | None = None) -> RoundState:
+    """Replay a complete round described by ``body``; raises ``RulesError`` naming the field."""
+    profile = load_profile(body, game, default_profile)
+    state = new_round(profile, parse_table(body.get("table"), profile))
+    dealer = need_mapping(get_field(body, "dealer", ""), "dealer")
+    boxes = [need_mapping(b, f"boxes[{i}]") for i, b in enumerate(get_list(body, "boxes"))]
+    if not boxes:
+        raise RequestError("a round needs at least one box", field="boxes", value=0)
+    names: list[str] = []
+    for i, b in enumerate(boxes):
+        path = f"boxes[{i}]"
+        name = get_str(b, "box", path, default=str(i + 1))
+        seat = get_str(b, "seat", path, default=name)
+        ante = get_int(b, "ante", path)
+        names.append(name)
+        state = _at(path, apply_generic, state, PlaceBox(name, seat, ante))
+    for i, b in enumerate(boxes):
+        path = f"boxes[{i}]"
+        cards = get_cards(b, "cards", path)
+        state = _at(path, apply_generic, state, DealBox(names[i], cards))
+    dealer_cards = get_cards(dealer, "cards", "dealer")
+    state = _at("dealer", apply_generic, state, DealDealer(dealer_cards))
+    for i, b in enumerate(boxes):
+        path = f"boxes[{i}]"
+        if improve is not None:
+            state = _at(path, improve, state, i, b)
+        decision = get_str(b, "decision", path, choices=(BET, FOLD))
+        if decision == BET:
+            amount = get_int(b, "bet", path, default=state.boxes[i].ante * profile.bet_multiple)
+            state = _at(path, apply_generic, state, Bet(names[i], amount))
+        else:
+            state = _at(path, apply_generic, state, Fold(names[i]))
+    state = apply_generic(state, RevealDealer())
+    for i, b in enumerate(boxes):
+        choice = get_str(b, "on_no_game", f"boxes[{i}]", default=TAKE_ANTE,
+                         choices=(TAKE_ANTE, BUY_GAME))
+        if choice == BUY_GAME:
+            state = _at(f"boxes[{i}]", apply_generic, state, BuyGame(names[i]))
+        elif state.boxes[i].betting and not state.dealer_qualified:
+            state = _at(f"boxes[{i}]", apply_generic, state, TakeAnte(names[i]))
+    draw = get_cards(dealer, "draw", "dealer", default=[])
+    if draw:
+        state = _at("dealer", apply_generic, state, DealerDraw(draw))
+    if finish is not None:
+        state = _at("dealer", finish, state, dealer)
+    return state

@@ -1,0 +1,501 @@
+"""The round state and the generic actions of the one-ANTE stud games: Caribbean, Oasis, Big/Small.
+
+A round is folded from small frozen action records (the live-table app stores each as an event);
+every action has ``verify_*`` (the one place that checks it and raises a named error), ``can_*``
+(for the UI: which buttons to show) and an apply step that returns a new state. Field names in
+errors are relative to a box (``ante``, ``cards``, ``improvement.replace.draw``) or the dealer
+(``cards``, ``draw``, ``small``), as in the calculator request, so one ``err.at("boxes[0]")``
+gives the full path.
+
+The games differ only in their improvement (Oasis: a paid replacement; Big/Small: two extra
+cards and a split) and in how a betting box is compared with a qualified dealer; those live in
+``oasis.py`` and ``split.py``, which handle their own actions and pass every other action here.
+Whether an improvement forces the BET (Oasis replacing five cards, Big/Small free extra cards)
+is recorded on the improvement itself, from the profile, so the generic fold check reads data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TypeAlias
+
+from ..cards import Card
+from ..errors import CardCountError, IllegalActionError, RulesError
+from ..evaluator import HandValue, evaluate, evaluate_small
+from ..profiles import HouseProfile, check_bool, check_int
+from ..settlement import DealerResult, WagerResult
+from .common import (
+    BoughtGame,
+    Table,
+    add_cards,
+    buy_game,
+    cap_amount,
+    check_ante,
+    check_bet,
+    dealer_qualifies,
+)
+
+BET, FOLD = "bet", "fold"
+TAKE_ANTE, BUY_GAME = "take_ante", "buy_game"
+
+
+@dataclass(frozen=True, kw_only=True)
+class StudProfile(HouseProfile):
+    """House rules shared by Caribbean stud, Oasis and Big/Small: the dealer's "no game".
+
+    Fees are in units of the box's ANTE.
+    """
+
+    #: the ANTE's multiplier when the dealer has no game and the box takes the ANTE ("1:1")
+    no_game_ante_multiplier: int = 1
+    #: buying a game for the dealer: allowed?, fee, free second replacement on the same rank
+    buy_game_allowed: bool = False
+    buy_game_fee: int = 1
+    free_second_replacement: bool = False
+
+    def validate(self) -> None:
+        super().validate()
+        check_int(self.no_game_ante_multiplier, "no_game_ante_multiplier")
+        check_bool(self.buy_game_allowed, "buy_game_allowed")
+        check_int(self.buy_game_fee, "buy_game_fee")
+        check_bool(self.free_second_replacement, "free_second_replacement")
+
+
+@dataclass(frozen=True, slots=True)
+class Improvement:
+    """A box's one improvement: Oasis ``replace`` (discard/draw) or Big/Small ``free``/``bought``
+    extra cards (``cards``). ``fee`` is in currency units; ``forces_bet`` forbids a fold."""
+
+    kind: str
+    fee: int
+    discard: tuple[Card, ...] = ()
+    cards: tuple[Card, ...] = ()
+    forces_bet: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BoxState:
+    """One box: stake, five dealt cards, improvement, Big/Small split, decisions."""
+
+    box: str
+    seat: str
+    ante: int
+    cards: tuple[Card, ...] = ()
+    improvement: Improvement | None = None
+    #: Big/Small: the chosen Big Hand (5) and Small Hand (2); empty until split
+    big: tuple[Card, ...] = ()
+    small: tuple[Card, ...] = ()
+    decision: str | None = None
+    bet: int = 0
+    no_game: str | None = None
+    buy_fee: int = 0
+
+    @property
+    def improvement_fee(self) -> int:
+        return self.improvement.fee if self.improvement else 0
+
+    @property
+    def hand_cards(self) -> tuple[Card, ...]:
+        """The five cards compared with the dealer: split Big Hand, or dealt after replacement."""
+        if self.big:
+            return self.big
+        imp = self.improvement
+        if imp is not None and imp.kind == "replace":
+            return tuple(c for c in self.cards if c not in imp.discard) + imp.cards
+        return self.cards
+
+    @property
+    def needs_split(self) -> bool:
+        """Bought extra cards must be split into Big and Small Hand before the BET."""
+        imp = self.improvement
+        return imp is not None and imp.kind == "bought" and not self.big
+
+    @property
+    def folded(self) -> bool:
+        return self.decision == FOLD
+
+    @property
+    def betting(self) -> bool:
+        return self.decision == BET
+
+
+Used: TypeAlias = Mapping[Card, str]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """A round so far. Replace, never mutate: every action returns a new state."""
+
+    profile: StudProfile
+    table: Table
+    boxes: tuple[BoxState, ...] = ()
+    dealer: tuple[Card, ...] = ()
+    revealed: bool = False
+    #: cards drawn for a bought game (used in order), and the dealer's Big/Small Small Hand
+    draw: tuple[Card, ...] = ()
+    dealer_small: tuple[Card, ...] = ()
+    #: every card named in the round -> where it was first named
+    used: Used = field(default_factory=dict)
+
+    def find(self, box: str) -> tuple[int, BoxState]:
+        for i, b in enumerate(self.boxes):
+            if b.box == box:
+                return i, b
+        raise IllegalActionError(f"there is no box {box} in this round", field="box", value=box)
+
+    def with_box(self, index: int, box: BoxState, used: Used | None = None) -> RoundState:
+        boxes = self.boxes[:index] + (box,) + self.boxes[index + 1:]
+        return replace(self, boxes=boxes, used=self.used if used is None else used)
+
+    @property
+    def dealt(self) -> bool:
+        return bool(self.dealer) or any(b.cards for b in self.boxes)
+
+    @property
+    def dealer_hand(self) -> HandValue:
+        return evaluate(self.dealer, self.profile.ranking)
+
+    @property
+    def dealer_qualified(self) -> bool:
+        return dealer_qualifies(self.dealer_hand, self.profile.qualifier, self.profile.ranking)
+
+    @property
+    def buyers(self) -> tuple[BoxState, ...]:
+        return tuple(b for b in self.boxes if b.betting and b.no_game == BUY_GAME)
+
+
+def new_round(profile: StudProfile, table: Table) -> RoundState:
+    return RoundState(profile, table)
+
+
+# --- actions -------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class PlaceBox:
+    box: str
+    seat: str
+    ante: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealBox:
+    box: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealDealer:
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """Continue: BET (raise) = ``bet_multiple`` x ANTE."""
+
+    box: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    box: str
+
+
+@dataclass(frozen=True, slots=True)
+class RevealDealer:
+    """The dealer opens his hand; every box has decided."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakeAnte:
+    """Dealer has no game: the box takes the ANTE paid 1:1, BET returned."""
+
+    box: str
+
+
+@dataclass(frozen=True, slots=True)
+class BuyGame:
+    """Dealer has no game: the box buys a game (where the profile allows it)."""
+
+    box: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerDraw:
+    """The next cards of the deck, replacing the dealer's highest card for the buyers."""
+
+    cards: tuple[Card, ...]
+
+
+GenericAction: TypeAlias = (PlaceBox | DealBox | DealDealer | Bet | Fold | RevealDealer | TakeAnte
+                            | BuyGame | DealerDraw)
+
+
+def _fail(message: str, field: str | None = None, value: object = None) -> IllegalActionError:
+    return IllegalActionError(message, field=field, value=value)
+
+
+def _ok(check: Callable[[], object]) -> bool:
+    try:
+        check()
+    except RulesError:
+        return False
+    return True
+
+
+# --- verify / can ----------------------------------------------------------------------------
+
+def verify_place_box(state: RoundState, action: PlaceBox) -> None:
+    if state.dealt:
+        raise _fail("boxes are placed before the deal", "box", action.box)
+    if any(b.box == action.box for b in state.boxes):
+        raise _fail(f"box {action.box} is already placed", "box", action.box)
+    check_ante(action.ante, state.table)
+
+
+def verify_deal_box(state: RoundState, action: DealBox) -> BoxState:
+    _, box = state.find(action.box)
+    if box.cards:
+        raise _fail(f"box {action.box} already has its cards", "cards")
+    if len(action.cards) != 5:
+        raise CardCountError(len(action.cards), "5", f"box {action.box}").at("cards")
+    return box
+
+
+def verify_deal_dealer(state: RoundState, action: DealDealer) -> None:
+    if state.dealer:
+        raise _fail("the dealer already has his cards", "cards")
+    if len(action.cards) != 5:
+        raise CardCountError(len(action.cards), "5", "dealer's hand").at("cards")
+
+
+def verify_deciding(state: RoundState, box: BoxState) -> None:
+    """A box can act before the dealer reveals, once dealt, until it has bet or folded."""
+    if not box.cards or not state.dealer:
+        raise _fail(f"box {box.box} acts after the deal", "decision")
+    if state.revealed:
+        raise _fail("the dealer has already revealed his hand", "decision")
+    if box.decision is not None:
+        raise _fail(f"box {box.box} has already decided ({box.decision})", "decision",
+                    box.decision)
+
+
+def verify_bet(state: RoundState, action: Bet) -> BoxState:
+    _, box = state.find(action.box)
+    verify_deciding(state, box)
+    if box.needs_split:
+        raise _fail("bought extra cards must be split into a Big Hand and a Small Hand before "
+                    "the BET", "split")
+    check_bet(action.amount, box.ante, state.profile.bet_multiple)
+    return box
+
+
+def verify_fold(state: RoundState, action: Fold) -> BoxState:
+    _, box = state.find(action.box)
+    verify_deciding(state, box)
+    imp = box.improvement
+    if imp is not None and imp.forces_bet:
+        why = ("free extra cards oblige the box to BET" if imp.kind == "free"
+               else "replacing all five cards obliges the box to raise")
+        raise _fail(f"box {box.box} may not fold: {why}", "decision", FOLD)
+    return box
+
+
+def verify_reveal(state: RoundState) -> None:
+    if state.revealed:
+        raise _fail("the dealer has already revealed his hand", "dealer")
+    if not state.dealer:
+        raise _fail("the dealer has no cards yet", "dealer.cards")
+    for i, b in enumerate(state.boxes):
+        if b.decision is None:
+            raise _fail(f"box {b.box} has not bet or folded", f"boxes[{i}].decision")
+
+
+def verify_no_game_choice(state: RoundState, box_name: str, choice: str) -> BoxState:
+    """TakeAnte / BuyGame: only after a reveal without a game, once, for a betting box."""
+    _, box = state.find(box_name)
+    if not state.revealed:
+        raise _fail("the dealer has not revealed his hand yet", "on_no_game", choice)
+    if state.dealer_qualified:
+        raise _fail(f"the dealer has a game ({state.dealer_hand.label}); there is no game to "
+                    f"{'buy' if choice == BUY_GAME else 'decline'}", "on_no_game", choice)
+    if not box.betting:
+        raise _fail(f"box {box.box} folded; it has no BET in play", "on_no_game", choice)
+    if box.no_game is not None:
+        raise _fail(f"box {box.box} already chose {box.no_game}", "on_no_game", choice)
+    if state.draw:
+        raise _fail("the dealer has already drawn for the bought game", "on_no_game", choice)
+    if choice == BUY_GAME and not state.profile.buy_game_allowed:
+        raise _fail(f"profile {state.profile.name} does not allow buying a game",
+                    "on_no_game", choice)
+    return box
+
+
+def verify_dealer_draw(state: RoundState, action: DealerDraw) -> None:
+    if state.draw:
+        raise _fail("the dealer has already drawn for the bought game", "draw")
+    if not state.revealed or not state.buyers:
+        raise _fail("the dealer draws only when a box bought a game", "draw",
+                    [c.code for c in action.cards])
+    undecided = [b.box for b in state.boxes
+                 if b.betting and b.no_game is None]
+    if undecided:
+        raise _fail(f"box {undecided[0]} has not chosen between the ANTE and buying a game",
+                    "draw")
+    if not action.cards:
+        raise CardCountError(0, "at least 1", "dealer draw").at("draw")
+
+
+def can_bet(state: RoundState, box: str) -> bool:
+    return _ok(lambda: verify_bet(state, Bet(box, state.find(box)[1].ante
+                                             * state.profile.bet_multiple)))
+
+
+def can_fold(state: RoundState, box: str) -> bool:
+    return _ok(lambda: verify_fold(state, Fold(box)))
+
+
+def can_take_ante(state: RoundState, box: str) -> bool:
+    return _ok(lambda: verify_no_game_choice(state, box, TAKE_ANTE))
+
+
+def can_buy_game(state: RoundState, box: str) -> bool:
+    return _ok(lambda: verify_no_game_choice(state, box, BUY_GAME))
+
+
+# --- apply -----------------------------------------------------------------------------------
+
+def apply_generic(state: RoundState, action: GenericAction) -> RoundState:
+    """Check ``action`` with its ``verify_*`` and return the new state."""
+    deck = state.profile.ranking.deck
+    if isinstance(action, PlaceBox):
+        verify_place_box(state, action)
+        return replace(state, boxes=(*state.boxes, BoxState(action.box, action.seat,
+                                                            action.ante)))
+    if isinstance(action, DealBox):
+        box = verify_deal_box(state, action)
+        used = add_cards(state.used, action.cards, "cards", deck, f"box {box.box}")
+        return state.with_box(state.find(box.box)[0], replace(box, cards=action.cards), used)
+    if isinstance(action, DealDealer):
+        verify_deal_dealer(state, action)
+        used = add_cards(state.used, action.cards, "cards", deck, "the dealer's hand")
+        return replace(state, dealer=action.cards, used=used)
+    if isinstance(action, Bet):
+        box = verify_bet(state, action)
+        return state.with_box(state.find(box.box)[0],
+                              replace(box, decision=BET, bet=action.amount))
+    if isinstance(action, Fold):
+        box = verify_fold(state, action)
+        return state.with_box(state.find(box.box)[0], replace(box, decision=FOLD))
+    if isinstance(action, RevealDealer):
+        verify_reveal(state)
+        return replace(state, revealed=True)
+    if isinstance(action, TakeAnte | BuyGame):
+        choice = TAKE_ANTE if isinstance(action, TakeAnte) else BUY_GAME
+        box = verify_no_game_choice(state, action.box, choice)
+        fee = box.ante * state.profile.buy_game_fee if choice == BUY_GAME else 0
+        return state.with_box(state.find(box.box)[0], replace(box, no_game=choice, buy_fee=fee))
+    verify_dealer_draw(state, action)
+    used = add_cards(state.used, action.cards, "draw", deck, "the dealer's draw")
+    return replace(state, draw=action.cards, used=used)
+
+
+# --- the dealer at settlement ----------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class DealerOutcome:
+    """The dealer's first hand, whether it qualifies, and the bought game (if any box bought)."""
+
+    hand: HandValue
+    qualified: bool
+    bought: BoughtGame | None
+
+
+def resolve_dealer(state: RoundState) -> DealerOutcome:
+    """Qualification, and the one new dealer hand all buyers compare against."""
+    if not state.revealed:
+        raise _fail("settle after the dealer reveals his hand", "dealer")
+    profile = state.profile
+    hand = state.dealer_hand
+    qualified = dealer_qualifies(hand, profile.qualifier, profile.ranking)
+    bought = None
+    if not qualified:
+        undecided = [i for i, b in enumerate(state.boxes) if b.betting and b.no_game is None]
+        if undecided:
+            i = undecided[0]
+            raise _fail(f"box {state.boxes[i].box} has not chosen between the ANTE and buying "
+                        "a game", f"boxes[{i}].on_no_game")
+        if state.buyers:
+            if not state.draw:
+                raise CardCountError(0, "at least 1", "dealer draw").at("dealer.draw")
+            try:
+                bought = buy_game(state.dealer, state.draw, profile.ranking, profile.qualifier,
+                                  free_second_replacement=profile.free_second_replacement)
+            except RulesError as err:
+                raise err.at("dealer") from None
+    return DealerOutcome(hand, qualified, bought)
+
+
+def dealer_result(state: RoundState, outcome: DealerOutcome) -> DealerResult:
+    """The settlement's record of the dealer: first hand, and the bought game if any."""
+    bought = outcome.bought
+    small = state.dealer_small
+    return DealerResult(
+        cards=state.dealer, hand=outcome.hand, qualified=outcome.qualified,
+        bought=bought is not None,
+        replaced=bought.replaced if bought else (), drawn=bought.drawn if bought else (),
+        new_cards=bought.cards if bought else None, new_hand=bought.hand if bought else None,
+        new_qualified=bought.qualified if bought else None,
+        small=small, small_hand=evaluate_small(small) if small else None,
+    )
+
+
+def fee_wagers(box: BoxState, improvement_why: str) -> dict[str, WagerResult]:
+    """The fees of a box (non-refundable, lost whatever happens), as wager results."""
+    out: dict[str, WagerResult] = {}
+    if box.improvement_fee:
+        out["improvement_fee"] = WagerResult.lost("improvement_fee", box.improvement_fee,
+                                                  improvement_why)
+    if box.buy_fee:
+        out["buy_game_fee"] = WagerResult.lost("buy_game_fee", box.buy_fee,
+                                               "fee for buying the dealer a game: kept by the "
+                                               "house whatever happens")
+    return out
+
+
+def no_game_wagers(state: RoundState, box: BoxState, outcome: DealerOutcome,
+                   ) -> tuple[dict[str, WagerResult], bool] | None:
+    """ANTE/BET of a betting box when the dealer has no game (``None``: it plays a game).
+
+    Took the ANTE: ANTE paid at the no-game multiplier (1:1), BET returned. Bought a game and
+    the dealer still has none: ANTE and BET returned. Otherwise the box compares its hand.
+    The flag says whether the maximum payout capped the ANTE win.
+    """
+    if outcome.qualified:
+        return None
+    if box.no_game == TAKE_ANTE:
+        mult = state.profile.no_game_ante_multiplier
+        win, capped = cap_amount(box.ante * mult, state.table.max_payout)
+        why = f"dealer has no game ({outcome.hand.label}): ANTE paid {mult}:1"
+        if capped:
+            why += f", capped at the maximum payout {state.table.max_payout}"
+        return ({"ante": WagerResult.won("ante", box.ante, win, why),
+                 "bet": WagerResult.pushed("bet", box.bet, "dealer has no game: BET returned")},
+                capped)
+    assert outcome.bought is not None
+    if not outcome.bought.qualified:
+        why = f"bought game, dealer still has no game ({outcome.bought.hand.label}): returned"
+        return ({"ante": WagerResult.pushed("ante", box.ante, why),
+                 "bet": WagerResult.pushed("bet", box.bet, why)}, False)
+    return None
+
+
+def folded_wagers(box: BoxState) -> dict[str, WagerResult]:
+    return {"ante": WagerResult.lost("ante", box.ante, "folded: ANTE lost"),
+            "bet": WagerResult.pushed("bet", 0, "folded: no BET placed")}
+
+
+def opponent(outcome: DealerOutcome) -> HandValue:
+    """The dealer hand a playing box compares with: the bought one if the box bought."""
+    return outcome.bought.hand if outcome.bought is not None else outcome.hand
