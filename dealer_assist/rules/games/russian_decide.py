@@ -7,7 +7,7 @@ from dataclasses import replace
 from ..errors import CardCountError, DuplicateCardError, IllegalActionError, StakeError
 from ..evaluator import evaluate
 from . import common
-from .russian_round import _live, _ok, _with_box, presumptive_payout
+from .russian_round import check_live, passes, presumptive_payout, with_box
 from .russian_state import BET, FOLD, Bet, BoxState, Exchange, Fold, Insure, RoundState, SixthCard
 
 DISCARD, DRAW, SIXTH = "improvement.exchange.discard", "improvement.exchange.draw", \
@@ -16,7 +16,7 @@ DISCARD, DRAW, SIXTH = "improvement.exchange.discard", "improvement.exchange.dra
 
 def _deciding(state: RoundState, box: str, field: str) -> tuple[int, BoxState]:
     """The box may still improve, fold or bet: deal complete, dealer closed, box undecided."""
-    _live(state, field)
+    check_live(state, field)
     if not state.deal_complete:
         raise IllegalActionError("the deal is not complete yet", field=field)
     if state.revealed:
@@ -57,7 +57,7 @@ def verify_exchange(state: RoundState, a: Exchange) -> None:
 
 
 def can_exchange(state: RoundState, box: str) -> bool:
-    return state.profile.max_exchange > 0 and _ok(_improving, state, box, "improvement")
+    return state.profile.max_exchange > 0 and passes(_improving, state, box, "improvement")
 
 
 def exchange(state: RoundState, a: Exchange) -> RoundState:
@@ -66,7 +66,7 @@ def exchange(state: RoundState, a: Exchange) -> RoundState:
     used = common.add_cards(state.used, a.draw, DRAW, state.profile.ranking.deck,
                             f"box {a.box} exchange")
     new = replace(b, discarded=tuple(a.discard), drawn=tuple(a.draw))
-    return _with_box(state, i, new, used=used)
+    return with_box(state, i, new, used=used)
 
 
 def _sixth_phase(state: RoundState, box: str) -> tuple[int, BoxState]:
@@ -82,7 +82,7 @@ def verify_sixth_card(state: RoundState, a: SixthCard) -> None:
 
 
 def can_sixth_card(state: RoundState, box: str) -> bool:
-    return _ok(_sixth_phase, state, box)
+    return passes(_sixth_phase, state, box)
 
 
 def sixth_card(state: RoundState, a: SixthCard) -> RoundState:
@@ -90,7 +90,7 @@ def sixth_card(state: RoundState, a: SixthCard) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, (a.card,), SIXTH, state.profile.ranking.deck,
                             f"box {a.box} sixth card")
-    return _with_box(state, i, replace(b, sixth=a.card), used=used)
+    return with_box(state, i, replace(b, sixth=a.card), used=used)
 
 
 def verify_fold(state: RoundState, a: Fold) -> None:
@@ -98,13 +98,13 @@ def verify_fold(state: RoundState, a: Fold) -> None:
 
 
 def can_fold(state: RoundState, box: str) -> bool:
-    return _ok(_deciding, state, box, "decision")
+    return passes(_deciding, state, box, "decision")
 
 
 def fold(state: RoundState, a: Fold) -> RoundState:
     verify_fold(state, a)
     i, b = state.find(a.box)
-    return _with_box(state, i, replace(b, decision=FOLD))
+    return with_box(state, i, replace(b, decision=FOLD))
 
 
 def verify_bet(state: RoundState, a: Bet) -> None:
@@ -113,18 +113,18 @@ def verify_bet(state: RoundState, a: Bet) -> None:
 
 
 def can_bet(state: RoundState, box: str) -> bool:
-    return _ok(_deciding, state, box, "decision")
+    return passes(_deciding, state, box, "decision")
 
 
 def bet(state: RoundState, a: Bet) -> RoundState:
     verify_bet(state, a)
     i, b = state.find(a.box)
-    return _with_box(state, i, replace(b, decision=BET, bet=a.amount))
+    return with_box(state, i, replace(b, decision=BET, bet=a.amount))
 
 
 def _insuring(state: RoundState, box: str, amount: int | None = None) -> tuple[int, BoxState]:
     """Insurance: a box that bet, holding three of a kind or better, before the dealer opens."""
-    _live(state, "insurance")
+    check_live(state, "insurance")
     i, b = state.find(box)
     if not b.betting:
         raise IllegalActionError(f"box {box} must bet before it can insure", field="insurance",
@@ -155,10 +155,10 @@ def verify_insure(state: RoundState, a: Insure) -> None:
 
 
 def can_insure(state: RoundState, box: str) -> bool:
-    return _ok(_insuring, state, box)
+    return passes(_insuring, state, box)
 
 
 def insure(state: RoundState, a: Insure) -> RoundState:
     verify_insure(state, a)
     i, b = state.find(a.box)
-    return _with_box(state, i, replace(b, insurance=a.amount))
+    return with_box(state, i, replace(b, insurance=a.amount))

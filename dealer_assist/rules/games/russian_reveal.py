@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ..errors import IllegalActionError
 from . import common
-from .russian_round import _live, _ok, _with_box, dealer_hand, dealer_has_game
+from .russian_round import check_live, dealer_hand, dealer_has_game, passes, with_box
 from .russian_state import (
     BUY_GAME,
     TAKE_ANTE,
@@ -20,7 +20,7 @@ from .russian_state import (
 
 
 def _reveal_phase(state: RoundState) -> None:
-    _live(state)
+    check_live(state)
     if state.revealed:
         raise IllegalActionError("the dealer has already opened his cards")
     if not state.deal_complete:
@@ -36,7 +36,7 @@ def verify_reveal_dealer(state: RoundState, a: RevealDealer) -> None:
 
 
 def can_reveal_dealer(state: RoundState) -> bool:
-    return _ok(_reveal_phase, state)
+    return passes(_reveal_phase, state)
 
 
 def reveal_dealer(state: RoundState, a: RevealDealer) -> RoundState:
@@ -46,7 +46,7 @@ def reveal_dealer(state: RoundState, a: RevealDealer) -> RoundState:
 
 def _no_game_phase(state: RoundState, field: str) -> None:
     """The dealer opened, has no game, and has not drawn yet."""
-    _live(state, field)
+    check_live(state, field)
     if not state.revealed:
         raise IllegalActionError("the dealer has not opened his cards yet", field=field)
     if dealer_has_game(state):
@@ -75,12 +75,12 @@ def verify_take_ante(state: RoundState, a: TakeAnte) -> None:
 
 
 def can_take_ante(state: RoundState, box: str) -> bool:
-    return _ok(_choosing, state, box)
+    return passes(_choosing, state, box)
 
 
 def take_ante(state: RoundState, a: TakeAnte) -> RoundState:
     i, b = _choosing(state, a.box)
-    return _with_box(state, i, replace(b, no_game=TAKE_ANTE))
+    return with_box(state, i, replace(b, no_game=TAKE_ANTE))
 
 
 def verify_buy_game(state: RoundState, a: BuyGame) -> None:
@@ -88,12 +88,12 @@ def verify_buy_game(state: RoundState, a: BuyGame) -> None:
 
 
 def can_buy_game(state: RoundState, box: str) -> bool:
-    return _ok(_choosing, state, box)
+    return passes(_choosing, state, box)
 
 
 def buy_game(state: RoundState, a: BuyGame) -> RoundState:
     i, b = _choosing(state, a.box)
-    return _with_box(state, i, replace(b, no_game=BUY_GAME))
+    return with_box(state, i, replace(b, no_game=BUY_GAME))
 
 
 def _draw_phase(state: RoundState) -> None:
@@ -116,7 +116,7 @@ def verify_dealer_draw(state: RoundState, a: DealerDraw) -> None:
 
 
 def can_dealer_draw(state: RoundState) -> bool:
-    return _ok(_draw_phase, state)
+    return passes(_draw_phase, state)
 
 
 def dealer_draw(state: RoundState, a: DealerDraw) -> RoundState:

@@ -55,18 +55,18 @@ def presumptive_payout(state: RoundState, box: BoxState) -> int:
     return min(bet * pay_multiplier(state.profile, box), state.table.max_payout)
 
 
-def _live(state: RoundState, field: str | None = None) -> None:
+def check_live(state: RoundState, field: str | None = None) -> None:
     if state.voided:
         raise IllegalActionError(f"the round was redealt ({state.voided}); start a new round",
                                  field=field)
 
 
-def _with_box(state: RoundState, index: int, box: BoxState, **changes: Any) -> RoundState:
+def with_box(state: RoundState, index: int, box: BoxState, **changes: Any) -> RoundState:
     boxes = state.boxes[:index] + (box,) + state.boxes[index + 1:]
     return replace(state, boxes=boxes, **changes)
 
 
-def _ok(check: Callable[..., object], *args: Any) -> bool:
+def passes(check: Callable[..., object], *args: Any) -> bool:
     try:
         check(*args)
     except RulesError:
@@ -77,7 +77,7 @@ def _ok(check: Callable[..., object], *args: Any) -> bool:
 # --- before the deal ------------------------------------------------------------------------
 
 def _place_phase(state: RoundState) -> None:
-    _live(state, "box")
+    check_live(state, "box")
     if state.dealt:
         raise IllegalActionError("boxes and bonus bets are placed before the deal", field="box")
 
@@ -108,7 +108,7 @@ def verify_place_box(state: RoundState, a: PlaceBox) -> None:
 
 
 def can_place_box(state: RoundState) -> bool:
-    return _ok(_place_phase, state)
+    return passes(_place_phase, state)
 
 
 def place_box(state: RoundState, a: PlaceBox) -> RoundState:
@@ -119,7 +119,7 @@ def place_box(state: RoundState, a: PlaceBox) -> RoundState:
 # --- the deal -------------------------------------------------------------------------------
 
 def _deal_box_phase(state: RoundState, box: str) -> tuple[int, BoxState]:
-    _live(state, "cards")
+    check_live(state, "cards")
     i, b = state.find(box)
     if b.cards:
         raise IllegalActionError(f"box {box} already has its cards", field="cards")
@@ -140,7 +140,7 @@ def verify_deal_box(state: RoundState, a: DealBox) -> None:
 
 
 def can_deal_box(state: RoundState, box: str) -> bool:
-    return _ok(_deal_box_phase, state, box)
+    return passes(_deal_box_phase, state, box)
 
 
 def deal_box(state: RoundState, a: DealBox) -> RoundState:
@@ -148,11 +148,11 @@ def deal_box(state: RoundState, a: DealBox) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, a.cards, "cards", state.profile.ranking.deck,
                             f"box {a.box} cards")
-    return _with_box(state, i, replace(b, cards=tuple(a.cards)), used=used)
+    return with_box(state, i, replace(b, cards=tuple(a.cards)), used=used)
 
 
 def _deal_dealer_phase(state: RoundState) -> None:
-    _live(state, "cards")
+    check_live(state, "cards")
     if not state.boxes:
         raise IllegalActionError("no box is in play", field="cards")
     if state.dealer:
@@ -166,7 +166,7 @@ def verify_deal_dealer(state: RoundState, a: DealDealer) -> None:
 
 
 def can_deal_dealer(state: RoundState) -> bool:
-    return _ok(_deal_dealer_phase, state)
+    return passes(_deal_dealer_phase, state)
 
 
 def deal_dealer(state: RoundState, a: DealDealer) -> RoundState:
@@ -177,7 +177,7 @@ def deal_dealer(state: RoundState, a: DealDealer) -> RoundState:
 
 
 def _redeal_phase(state: RoundState, box: str) -> None:
-    _live(state, "cards")
+    check_live(state, "cards")
     state.find(box)
     if state.revealed or any(b.decision or b.improvement for b in state.boxes):
         raise IllegalActionError("a redeal happens only at the deal", field="cards")
@@ -192,7 +192,7 @@ def verify_redeal(state: RoundState, a: Redeal) -> None:
 
 
 def can_redeal(state: RoundState, box: str) -> bool:
-    return _ok(_redeal_phase, state, box)
+    return passes(_redeal_phase, state, box)
 
 
 def redeal(state: RoundState, a: Redeal) -> RoundState:
