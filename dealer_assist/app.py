@@ -11,7 +11,7 @@ from .config import PROJECT_ROOT, load_config
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app. ``templates/``, ``static/`` and ``instance/`` sit at the project's top level."""
+    """Build the app; ``templates/``, ``static/`` and ``instance/`` sit at the top level."""
     app = Flask(
         "dealer_assist",
         template_folder=str(PROJECT_ROOT / "templates"),
@@ -20,20 +20,45 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
     )
     load_config(app, test_config)
+    register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
+    register_commands(app)
     return app
+
+
+def register_extensions(app: Flask) -> None:
+    from . import db
+    from .services import passwords
+    from .web import security
+
+    db.init_app(app)
+    passwords.configure(time_cost=int(app.config["ARGON2_TIME_COST"]),
+                        memory_kib=int(app.config["ARGON2_MEMORY_KIB"]))
+    security.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
+    from .web import admin, auth, tables
     from .web import bp as web_bp
 
     app.register_blueprint(web_bp)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(admin.bp)
+    app.register_blueprint(tables.bp)
     app.register_blueprint(api_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:
     from .api.errors import init_app as init_api_errors
+    from .web.errors import init_app as init_web_errors
 
     init_api_errors(app)
+    init_web_errors(app)
+
+
+def register_commands(app: Flask) -> None:
+    from . import cli
+
+    cli.init_app(app)

@@ -23,6 +23,23 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 1024 * 1024,
         "JSON_SORT_KEYS": False,
+        # SQLite: how long a writer waits for the lock before "database is locked" (ms)
+        "SQLITE_BUSY_TIMEOUT_MS": 5000,
+        # log a croupier out after this many idle minutes (checked server-side on each request)
+        "IDLE_TIMEOUT_MINUTES": 30,
+        # login throttling per username+IP: lock after this many failures, for a delay that
+        # doubles with each further failure, from the base up to the cap (seconds)
+        "LOGIN_MAX_FAILURES": 5,
+        "LOGIN_LOCK_BASE_SECONDS": 30,
+        "LOGIN_LOCK_MAX_SECONDS": 15 * 60,
+        "PASSWORD_MIN_LENGTH": 10,
+        # Argon2id cost (argon2-cffi's RFC 9106 low-memory profile); tests lower it
+        "ARGON2_TIME_COST": 3,
+        "ARGON2_MEMORY_KIB": 64 * 1024,
+        # the gaming day starts at this local hour (a 4 a.m. round belongs to the previous day)
+        "GAMING_DAY_START_HOUR": 6,
+        # IANA zone of the casino floor; empty means the server's local zone
+        "TIMEZONE": "",
     }
 
 

@@ -1,10 +1,23 @@
-"""Server-rendered pages for the croupier, pit boss and managers."""
+"""Server-rendered pages for the croupier, pit boss and managers.
+
+One module per blueprint: ``auth`` (login, logout, password), ``admin`` (users, tables,
+profiles), ``tables`` (a table's page, opening a shift); this module holds the dashboard.
+``security`` (roles, login sessions, CSRF), ``errors`` and ``forms`` are shared.
+"""
 
 from flask import Blueprint, render_template
+
+from .. import db
+from ..services import shifts
+from .security import any_role
+from .tables import SHIFT_OPENERS
 
 bp = Blueprint("web", __name__)
 
 
 @bp.get("/")
+@any_role
 def home() -> str:
-    return render_template("home.html")
+    """The dashboard: every table, its open shift, and a button to open one."""
+    return render_template("home.html", lines=shifts.dashboard(db.get_session()),
+                           openers=SHIFT_OPENERS)

@@ -1,0 +1,169 @@
+"""Administration: accounts, tables and the house-rules profiles the engine knows.
+
+One-time passwords are shown on the response page of the action that made them (never in a
+URL, never stored in clear, ``Cache-Control: no-store``) and never again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
+
+from .. import db
+from ..models import Game, Role
+from ..services import profiles, tables, users
+from ..services.errors import ServiceError
+from ..services.users import ROLE_TITLES, NewPassword
+from .errors import form_error
+from .forms import text, whole_number
+from .security import role_required
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+admin_only = role_required(Role.ADMIN.value)
+GAME_TITLES = {Game.RUSSIAN: "Russian poker", Game.CARIBBEAN: "Caribbean stud",
+               Game.OASIS: "Oasis poker", Game.SPLIT: "Split (Big/Small)"}
+
+
+@bp.get("/")
+@admin_only
+def index() -> Any:
+    return redirect(url_for("admin.users_page"))
+
+
+# --- users -----------------------------------------------------------------------------------
+
+def _users_context() -> dict[str, Any]:
+    return {"users": users.list_users(db.get_session()), "roles": ROLE_TITLES}
+
+
+@bp.get("/users")
+@admin_only
+def users_page() -> str:
+    return render_template("admin/users.html", form={}, **_users_context())
+
+
+def _show_password(new: NewPassword, what: str) -> Any:
+    resp = make_response(render_template("admin/one_time_password.html", new=new, what=what))
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.post("/users")
+@admin_only
+def create_user() -> Any:
+    dbs = db.get_session()
+    try:
+        new = users.create_user(dbs, username=text("username", max_length=64),
+                                display_name=text("display_name", max_length=100),
+                                role=request.form.get("role", ""))
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "admin/users.html", form=request.form, **_users_context())
+    return _show_password(new, "created")
+
+
+@bp.post("/users/<int:user_id>/reset-password")
+@admin_only
+def reset_password(user_id: int) -> Any:
+    dbs = db.get_session()
+    new = users.reset_password(dbs, user_id)
+    dbs.commit()
+    return _show_password(new, "reset")
+
+
+@bp.post("/users/<int:user_id>/disable")
+@admin_only
+def disable_user(user_id: int) -> Any:
+    return _set_active(user_id, False)
+
+
+@bp.post("/users/<int:user_id>/enable")
+@admin_only
+def enable_user(user_id: int) -> Any:
+    return _set_active(user_id, True)
+
+
+def _set_active(user_id: int, active: bool) -> Any:
+    dbs = db.get_session()
+    try:
+        user = users.set_active(dbs, user_id, active, actor_id=g.user.id)
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "admin/users.html", form={}, **_users_context())
+    state = "enabled" if active else "disabled; their sessions have ended"
+    flash(f"{user.display_name} ({user.username}) is {state}.", "success")
+    return redirect(url_for("admin.users_page"))
+
+
+# --- tables ----------------------------------------------------------------------------------
+
+def _tables_context() -> dict[str, Any]:
+    return {"tables": tables.list_tables(db.get_session()), "games": GAME_TITLES,
+            "profiles": profiles.engine_profiles(), "max_boxes": tables.MAX_BOXES}
+
+
+def _table_spec() -> tables.TableSpec:
+    return tables.TableSpec(
+        name=text("name", max_length=64), game=request.form.get("game", ""),
+        profile=text("profile", max_length=64),
+        min_ante=whole_number("min_ante", "The minimum ante"),
+        max_ante=whole_number("max_ante", "The maximum ante"),
+        max_payout=whole_number("max_payout", "The maximum payout"),
+        boxes=whole_number("boxes", "The number of boxes"))
+
+
+@bp.get("/tables")
+@admin_only
+def tables_page() -> str:
+    return render_template("admin/tables.html", form={}, **_tables_context())
+
+
+@bp.post("/tables")
+@admin_only
+def create_table() -> Any:
+    dbs = db.get_session()
+    try:
+        table = tables.create_table(dbs, _table_spec())
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "admin/tables.html", form=request.form, **_tables_context())
+    flash(f"Table {table.name} created.", "success")
+    return redirect(url_for("admin.tables_page"))
+
+
+@bp.get("/tables/<int:table_id>")
+@admin_only
+def edit_table(table_id: int) -> str:
+    table = tables.get_table(db.get_session(), table_id)
+    return render_template("admin/table_form.html", table=table, form=_as_form(table),
+                           **_tables_context())
+
+
+def _as_form(table: tables.TableView) -> dict[str, Any]:
+    return {f: getattr(table, f) for f in ("name", "game", "profile", "min_ante", "max_ante",
+                                           "max_payout", "boxes")}
+
+
+@bp.post("/tables/<int:table_id>")
+@admin_only
+def update_table(table_id: int) -> Any:
+    dbs = db.get_session()
+    table = tables.get_table(dbs, table_id)
+    try:
+        table = tables.update_table(dbs, table_id, _table_spec())
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "admin/table_form.html", table=table, form=request.form,
+                          **_tables_context())
+    flash(f"Table {table.name} saved.", "success")
+    return redirect(url_for("admin.tables_page"))
+
+
+# --- profiles --------------------------------------------------------------------------------
+
+@bp.get("/profiles")
+@admin_only
+def profiles_page() -> str:
+    return render_template("admin/profiles.html", games=profiles.engine_games(),
+                           profiles=profiles.engine_profiles(), titles=GAME_TITLES)

@@ -1,0 +1,85 @@
+"""Login, logout and changing one's own password."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+
+from .. import db
+from ..services import auth, users
+from ..services.errors import AuthenticationFailed, ServiceError, Throttled
+from .errors import form_error
+from .security import any_role, end_login, public, start_login
+
+bp = Blueprint("auth", __name__)
+
+
+def _policy() -> auth.ThrottlePolicy:
+    cfg = current_app.config
+    return auth.ThrottlePolicy(int(cfg["LOGIN_MAX_FAILURES"]), int(cfg["LOGIN_LOCK_BASE_SECONDS"]),
+                               int(cfg["LOGIN_LOCK_MAX_SECONDS"]))
+
+
+def _safe_next(target: str | None) -> str:
+    """Only same-site paths: ``?next=https://evil.example`` must not redirect off-site."""
+    if target and target.startswith("/") and not target.startswith("//") \
+            and not urlsplit(target).netloc and "\\" not in target:
+        return target
+    return url_for("web.home")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+@public
+def login() -> Any:
+    if request.method == "GET":
+        if g.get("user"):
+            return redirect(url_for("web.home"))
+        return render_template("login.html", next=request.args.get("next", ""))
+    username = request.form.get("username", "")[:64]
+    dbs = db.get_session()
+    try:
+        result = auth.login(dbs, username=username, password=request.form.get("password", ""),
+                            ip=request.remote_addr or "unknown", policy=_policy())
+        dbs.commit()
+    except (AuthenticationFailed, Throttled) as err:
+        dbs.commit()  # a failed attempt must count even though the login failed
+        page, status = form_error(err, "login.html", username=username,
+                                  next=request.form.get("next", ""))
+        headers = {"Retry-After": str(err.retry_after)} if isinstance(err, Throttled) else {}
+        return page, status, headers
+    start_login(result.token)
+    if result.must_change_password:
+        flash("Choose your own password to continue.", "info")
+        return redirect(url_for("auth.change_password"))
+    return redirect(_safe_next(request.form.get("next")))
+
+
+@bp.post("/logout")
+@public
+def logout() -> Any:
+    end_login()
+    flash("You are signed out.", "info")
+    return redirect(url_for("auth.login"))
+
+
+@bp.route("/password", methods=["GET", "POST"])
+@any_role
+def change_password() -> Any:
+    if request.method == "GET":
+        return render_template("change_password.html")
+    if request.form.get("new_password") != request.form.get("confirm_password"):
+        flash("The two new passwords differ.", "error")
+        return render_template("change_password.html", error_field="confirm_password"), 422
+    dbs = db.get_session()
+    try:
+        users.change_password(dbs, g.user.id, current=request.form.get("current_password", ""),
+                              new=request.form.get("new_password", ""),
+                              min_length=int(current_app.config["PASSWORD_MIN_LENGTH"]),
+                              keep_session_id=g.user.session_id)
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "change_password.html")
+    flash("Your password has been changed.", "success")
+    return redirect(url_for("web.home"))

@@ -1,0 +1,93 @@
+"""Service errors and HTTP errors at the web edge, mapped once: a message on a page and a 4xx.
+
+Views that re-show a form catch :class:`ServiceError` themselves (:func:`form_error`) so the
+user keeps what they typed; anything they do not catch lands in the handler below. Either way
+the transaction is rolled back and the status comes from :data:`STATUS`. Paths under ``/api``
+keep the API's JSON problem bodies (its own handler, which this one chains to).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, flash, g, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from ..services.errors import (
+    AuthenticationFailed,
+    Conflict,
+    NotFound,
+    PermissionDenied,
+    ServiceError,
+    Throttled,
+    ValidationError,
+)
+
+STATUS: dict[type[ServiceError], int] = {
+    ValidationError: 422,
+    NotFound: 404,
+    Conflict: 409,
+    PermissionDenied: 403,
+    AuthenticationFailed: 401,
+    Throttled: 429,
+}
+
+
+def status_for(err: ServiceError) -> int:
+    for cls in type(err).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 400
+
+
+def _rollback() -> None:
+    dbs = g.get("db_session")
+    if dbs is not None:
+        dbs.rollback()
+
+
+def form_error(err: ServiceError, template: str, **context: Any) -> tuple[str, int]:
+    """Re-show a form with the error flashed above it and the offending field marked."""
+    _rollback()
+    flash(err.message, "error")
+    return render_template(template, error_field=err.field, **context), status_for(err)
+
+
+def _is_api() -> bool:
+    return request.path.startswith("/api/")
+
+
+def init_app(app: Flask) -> None:
+    api_http_handler = app.error_handler_spec[None][None].get(HTTPException)
+
+    @app.errorhandler(ServiceError)
+    def _service_error(err: ServiceError) -> Any:
+        _rollback()
+        status = status_for(err)
+        if _is_api():
+            body = {"type": "about:blank", "title": type(err).__name__, "status": status,
+                    "detail": err.message}
+            resp = jsonify(body)
+            resp.status_code, resp.mimetype = status, "application/problem+json"
+            return resp
+        return render_template("error.html", status=status, title=_title(status),
+                               message=err.message), status
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException) -> Any:
+        if _is_api() and api_http_handler is not None:
+            return api_http_handler(err)
+        _rollback()
+        status = err.code or 500
+        if status >= 500:
+            message = "Something went wrong on our side. The error has been logged."
+        else:
+            message = err.description or err.name
+        return render_template("error.html", status=status, title=_title(status),
+                               message=message), status
+
+
+def _title(status: int) -> str:
+    return {400: "Request refused", 401: "Not signed in", 403: "Not allowed",
+            404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large",
+            422: "Check the input", 429: "Too many attempts"}.get(status, "Error")

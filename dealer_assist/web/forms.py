@@ -1,0 +1,38 @@
+"""Reading form fields into plain values; malformed input becomes a ``ValidationError``."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from flask import request
+
+from ..services.errors import ValidationError
+
+_INT_RE = re.compile(r"^[0-9]{1,18}$")
+
+
+def text(name: str, *, max_length: int = 200) -> str:
+    value = request.form.get(name, "")
+    if len(value) > max_length:
+        raise ValidationError(f"{name.replace('_', ' ').capitalize()} is too long.", field=name)
+    return value.strip()
+
+
+def whole_number(name: str, label: str) -> int:
+    """A non-negative whole number; spaces and thin separators (1 000) are allowed, decimals
+    are not (money is an integer)."""
+    raw = request.form.get(name, "").strip().replace(" ", "").replace("_", "").replace("'", "")
+    if not _INT_RE.match(raw):
+        raise ValidationError(f"{label} must be a whole number, e.g. 100.", field=name)
+    return int(raw)
+
+
+def optional_date(name: str, label: str) -> date | None:
+    raw = request.form.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise ValidationError(f"{label} must be a date like 2025-01-31.", field=name) from None

@@ -1,0 +1,44 @@
+"""Test data builders: accounts with a known password, tables with sensible limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session
+
+from dealer_assist.models import User
+from dealer_assist.services import passwords, tables, users
+
+PASSWORD = "correct horse battery"
+
+
+def make_user(session: Session, username: str = "carla", role: str = "croupier", *,
+              password: str = PASSWORD, must_change: bool = False) -> users.UserView:
+    """An account whose password is ``password`` (no one-time password step unless asked)."""
+    created = users.create_user(session, username=username, display_name=username.title(),
+                                role=role)
+    row = session.get(User, created.user.id)
+    assert row is not None
+    row.password_hash = passwords.hash_password(password)
+    row.must_change_password = must_change
+    session.flush()
+    return users.view(row)
+
+
+def table_spec(**overrides: Any) -> tables.TableSpec:
+    fields: dict[str, Any] = {"name": "RP 1", "game": "russian", "profile": "",
+                              "min_ante": 10, "max_ante": 500, "max_payout": 50000, "boxes": 6}
+    fields.update(overrides)
+    if not fields["profile"]:
+        fields["profile"] = _some_profile(fields["game"])
+    return tables.TableSpec(**fields)
+
+
+def _some_profile(game: str) -> str:
+    from dealer_assist.services import profiles
+
+    return profiles.default_profile(game) or f"{game}-test"
+
+
+def make_table(session: Session, **overrides: Any) -> tables.TableView:
+    return tables.create_table(session, table_spec(**overrides))

@@ -1,0 +1,147 @@
+"""Migrations apply cleanly on both databases, match the models, and init-db is idempotent;
+SQLite runs with WAL, synchronous=FULL, a busy timeout, foreign keys and BEGIN IMMEDIATE."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlmodel import Session, SQLModel
+
+from dealer_assist import create_app, db
+from dealer_assist.models import GameTable, User, utcnow
+
+TABLES = {"user_account", "auth_session", "login_throttle", "game_table", "shift", "game_round",
+          "round_event", "round_settlement", "alembic_version"}
+
+
+def test_migrations_bring_an_empty_database_to_the_head_revision(empty_db_url: str) -> None:
+    engine = db.make_engine(empty_db_url)
+    try:
+        assert db.current_revision(engine) is None
+        db.upgrade(engine)
+        assert db.current_revision(engine) == db.head_revision(engine)
+        assert TABLES <= set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_the_migrated_schema_matches_the_models_exactly(db_url: str) -> None:
+    engine = db.make_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            assert compare_metadata(context, SQLModel.metadata) == []
+    finally:
+        engine.dispose()
+
+
+def test_downgrading_to_nothing_and_upgrading_again_works(db_url: str) -> None:
+    engine = db.make_engine(db_url)
+    try:
+        command.downgrade(db.alembic_config(engine), "base")
+        assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
+        db.upgrade(engine)
+        assert TABLES <= set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_init_db_migrates_once_and_then_reports_it_is_up_to_date(empty_db_url: str) -> None:
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": empty_db_url})
+    runner = app.test_cli_runner()
+    try:
+        first = runner.invoke(args=["init-db"])
+        second = runner.invoke(args=["init-db"])
+    finally:
+        db.dispose(app)
+    assert first.exit_code == 0, first.output
+    assert "migrated from empty to revision" in first.output
+    assert second.exit_code == 0, second.output
+    assert "up to date" in second.output
+
+
+def test_money_columns_hold_amounts_beyond_32_bits(session: Session) -> None:
+    table = GameTable(name="High", game="russian", profile="p", min_ante=1,
+                      max_ante=5_000_000_000, max_payout=9_000_000_000_000, boxes=6)
+    session.add(table)
+    session.commit()
+    session.expire_all()
+    stored = session.get(GameTable, table.id)
+    assert stored is not None and stored.max_payout == 9_000_000_000_000
+    assert isinstance(stored.max_payout, int)
+
+
+def test_times_are_stored_and_read_back_as_aware_utc(session: Session) -> None:
+    user = User(username="u", display_name="U", role="croupier", password_hash="x")
+    session.add(user)
+    session.commit()
+    session.expire_all()
+    stored = session.get(User, user.id)
+    assert stored is not None and stored.created_at.utcoffset() is not None
+    assert abs((utcnow() - stored.created_at).total_seconds()) < 60
+
+
+def test_a_naive_datetime_is_refused(session: Session) -> None:
+    session.add(User(username="u", display_name="U", role="croupier", password_hash="x",
+                     created_at=datetime(2025, 1, 1)))
+    with pytest.raises(Exception, match="naive datetime"):
+        session.commit()
+
+
+def test_check_constraints_refuse_an_unknown_role(session: Session) -> None:
+    session.add(User(username="u", display_name="U", role="owner", password_hash="x"))
+    with pytest.raises(IntegrityError):
+        session.commit()
+
+
+# --- SQLite specifics ---------------------------------------------------------------------------
+
+def test_sqlite_connections_use_wal_full_sync_busy_timeout_and_foreign_keys(tmp_path: Path) -> None:
+    engine = db.make_engine(f"sqlite:///{tmp_path / 'p.sqlite3'}", busy_timeout_ms=1234)
+    try:
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 1234
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    finally:
+        engine.dispose()
+
+
+def test_sqlite_writes_begin_immediate_so_a_second_writer_waits_but_readers_do_not(
+        tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'lock.sqlite3'}"
+    first = db.make_engine(url)
+    second = db.make_engine(url, busy_timeout_ms=50)
+    try:
+        with first.begin() as conn:
+            conn.execute(text("CREATE TABLE t (x INTEGER)"))
+        with db.session_scope(first) as writer:
+            writer.execute(text("SELECT 1"))  # BEGIN IMMEDIATE: holds the write lock from here
+            with db.session_scope(second, write=False) as reader:
+                assert reader.execute(text("SELECT count(*) FROM t")).scalar() == 0
+            with pytest.raises(OperationalError, match="locked"):
+                with db.session_scope(second) as other_writer:
+                    other_writer.execute(text("SELECT 1"))
+    finally:
+        first.dispose()
+        second.dispose()
+
+
+def test_sqlite_ddl_is_transactional_so_a_failed_migration_leaves_nothing(tmp_path: Path) -> None:
+    engine = db.make_engine(f"sqlite:///{tmp_path / 'ddl.sqlite3'}")
+    try:
+        with pytest.raises(OperationalError):
+            with engine.begin() as conn:
+                conn.execute(text("CREATE TABLE half (x INTEGER)"))
+                conn.execute(text("CREATE TABLE broken (x INTEGER"))
+        assert "half" not in inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
