@@ -89,7 +89,8 @@ class CaribbeanProfile(StudProfile):
         check_int(self.forced_raise_replacing, "forced_raise_replacing", maximum=5)
 
 
-CARIBBEAN_CLASSIC = register_profile(CaribbeanProfile(name="caribbean-classic"))
+CARIBBEAN_CLASSIC = CaribbeanProfile(name="caribbean-classic")
+register_profile(CARIBBEAN_CLASSIC)
 
 
 def apply(state: RoundState, action: GenericAction) -> RoundState:

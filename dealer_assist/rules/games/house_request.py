@@ -20,7 +20,7 @@ from typing import Any
 from ..errors import HouseRulesError, RulesError
 from ..profiles import get_profile
 from ..request import RequestError, get_cards, get_field, get_int, get_list, get_str, need_mapping
-from .common import parse_table
+from .common import add_cards, parse_table
 from .house_round import (
     BET,
     BUY_GAME,
@@ -107,8 +107,10 @@ def round_from_request(body: Mapping[str, Any], game: str, default_profile: str,
         elif state.boxes[i].betting and not state.dealer_qualified:
             state = _at(f"boxes[{i}]", apply_generic, state, TakeAnte(names[i]))
     draw = get_cards(dealer, "draw", "dealer", default=[])
-    if draw:
+    if state.buyers:
         state = _at("dealer", apply_generic, state, DealerDraw(draw))
+    else:  # as in the Russian poker API: a draw nobody bought is unused, but its cards are
+        add_cards(state.used, draw, "dealer.draw", profile.ranking.deck)  # still unique
     if finish is not None:
         state = _at("dealer", finish, state, dealer)
     return state

@@ -40,15 +40,16 @@ __all__ = ["OASIS_CLASSIC", "OASIS_ONE_CARD", "OASIS_PER_CARD", "Replace", "appl
 #: Wizard of Odds, "Oasis Poker": cards replaced -> fee in ANTEs
 CLASSIC_FEES = {1: 1, 2: 2, 3: 3, 4: 2, 5: 1}
 
-OASIS_CLASSIC = register_profile(CaribbeanProfile(
-    name="oasis-classic", game="oasis", replace_fees=CLASSIC_FEES, forced_raise_replacing=5))
+OASIS_CLASSIC = CaribbeanProfile(name="oasis-classic", game="oasis", replace_fees=CLASSIC_FEES,
+                                 forced_raise_replacing=5)
 #: "1 x ANTE per card"
-OASIS_PER_CARD = register_profile(CaribbeanProfile(
-    name="oasis-per-card", game="oasis", replace_fees={n: n for n in range(1, 6)},
-    forced_raise_replacing=5))
+OASIS_PER_CARD = CaribbeanProfile(name="oasis-per-card", game="oasis",
+                                  replace_fees={n: n for n in range(1, 6)},
+                                  forced_raise_replacing=5)
 #: "one card only"
-OASIS_ONE_CARD = register_profile(CaribbeanProfile(
-    name="oasis-one-card", game="oasis", replace_fees={1: 1}))
+OASIS_ONE_CARD = CaribbeanProfile(name="oasis-one-card", game="oasis", replace_fees={1: 1})
+for _profile in (OASIS_CLASSIC, OASIS_PER_CARD, OASIS_ONE_CARD):
+    register_profile(_profile)
 
 
 @dataclass(frozen=True, slots=True)
