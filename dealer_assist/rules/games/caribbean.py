@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import HouseRulesError
+from ..errors import HouseRulesError, IllegalActionError
 from ..evaluator import HandValue, evaluate
 from ..profiles import PayTable, check_bool, check_int, register_profile
 from ..ranking import Category
@@ -153,9 +153,18 @@ def _compare(state: RoundState, box: BoxState, hand: HandValue, dealer: HandValu
     return wagers, (combo,), capped
 
 
+def _no_improvement(state: RoundState, index: int, body: Mapping[str, Any]) -> RoundState:
+    """Caribbean stud has no improvement: one sent is refused, never silently ignored."""
+    if body.get("improvement") is not None:
+        raise IllegalActionError("Caribbean stud has no card replacement (that is Oasis poker)",
+                                 field="improvement", value=None)
+    return state
+
+
 def settle_request(body: Mapping[str, Any]) -> Settlement:
     """``POST /api/v1/caribbean/settle``: one complete round in, its settlement out."""
-    return settle(round_from_request(body, "caribbean", CARIBBEAN_CLASSIC.name))
+    return settle(round_from_request(body, "caribbean", CARIBBEAN_CLASSIC.name,
+                                     improve=_no_improvement))
 
 
 register(GameSpec("caribbean", "Caribbean stud poker", CARIBBEAN_CLASSIC.name, settle_request))
