@@ -77,8 +77,9 @@ class Card:
         object.__setattr__(self, "prime", _PRIMES[self.rank - 2])
         object.__setattr__(self, "mask", 1 << (si * 13 + self.rank - 2))
         object.__setattr__(self, "sinc", 1 << (8 * si))
-        # acc: card mask << 80 | suit counter << 40 | 3-bit rank counter (see evaluator)
-        acc = self.mask << 80 | (1 << (8 * si)) << 40 | 1 << (3 * (self.rank - 2))
+        # acc: card mask << 55 | 4-bit suit counter << 39 | 3-bit rank counter (see evaluator);
+        # kept under 107 bits so that the evaluator's sums stay four machine digits long
+        acc = self.mask << 55 | 1 << (39 + 4 * si) | 1 << (3 * (self.rank - 2))
         object.__setattr__(self, "acc", acc)
 
     @staticmethod

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from .cards import RANK_NAME, RANK_PLURAL, SUITS, Card, parse_cards
+from .cards import ALL_CARDS, RANK_NAME, RANK_PLURAL, SUITS, Card, parse_cards
 from .errors import CardCountError, CardParseError, DuplicateCardError
 from .ranking import Category, Ranking
 
@@ -65,12 +65,18 @@ class _Tables:
         self.b_royal = base.get(C.royal_flush, self.b_sf)
         self.low_ace_shift = ranking.straights[0][-2] - 1  # bit just below the wheel's lowest card
         self.deck_mask = ranking.deck.mask
+        self.not_deck = ((1 << 52) - 1) & ~ranking.deck.mask  # the cards this game lacks
         # suit tie-break digit per suit index (0 when the game has no suit tie-breaks)
         self.suit_digit = [ranking.suit_strength(s) for s in SUITS]
         self.suit_pref = (
             [s.index for s in ranking.suit_order] if ranking.suit_order else [0, 1, 2, 3]
         )
         self.uses_suits = ranking.suit_order is not None
+        # decoding takes cards highest rank first, the game's best suit first within a rank
+        pref = {si: n for n, si in enumerate(self.suit_pref)}
+        self.decode_order = [0] * 52
+        for c in ALL_CARDS:
+            self.decode_order[c.index] = (14 - c.rank) * 4 + pref[c.suit_index]
         self.flush5: dict[int, int] = {}
         self.multi: dict[int, int] = {}
         if not self.uses_suits:
@@ -226,8 +232,14 @@ def _validate(cards: Sequence[Card], t: _Tables) -> None:
     t.ranking.deck.check(cards)
 
 
+# Layout of ``Card.acc`` (and of a sum of up to seven of them): bits 0..38 hold one 3-bit counter
+# per rank, bits 39..54 one 4-bit counter per suit, bits 55..106 the 52-bit card mask. The suit
+# counters start at 3, so a counter reaches 8 (its bit 3) exactly when the suit has five or more
+# cards; no counter can overflow into the next with seven cards or fewer.
 _COUNTS = (1 << 39) - 1
-_ACC_START = _SUIT_COUNTER_START << 40
+_ACC_START = 0x3333 << 39
+_ACC_FLUSH = 0x8888 << 39
+_UNION_SHIFT = 55
 _acc = attrgetter("acc")
 
 
@@ -235,7 +247,7 @@ def rank_key(cards: Sequence[Card], ranking: Ranking) -> int:
     """The integer strength of the best five of ``cards``; equal keys exactly when hands tie.
 
     Input is validated on every call (count, duplicates, deck): the checks ride on the same
-    packed sum the evaluation needs. Each card contributes ``mask << 80 | suit counter << 40 |
+    packed sum the evaluation needs. Each card contributes ``mask << 55 | suit counter << 39 |
     rank counter`` to one sum; a sum whose mask part has fewer bits than cards means a duplicate
     (a carry), the suit counters tell whether a flush is possible, and the rank counters index the
     precomputed table of rank multisets.
@@ -245,7 +257,7 @@ def rank_key(cards: Sequence[Card], ranking: Ranking) -> int:
     except KeyError:
         t = _tables(ranking)
     n = len(cards)
-    if t.multi and 5 <= n <= 7:
+    if 5 <= n <= 7 and t.multi:
         try:
             if n == 5:
                 a, b, c, d, e = cards
@@ -255,10 +267,10 @@ def rank_key(cards: Sequence[Card], ranking: Ranking) -> int:
         except (AttributeError, TypeError):
             _validate(cards, t)
             raise
-        union = acc >> 80
-        if union.bit_count() != n or union & ~t.deck_mask:
+        union = acc >> _UNION_SHIFT
+        if union.bit_count() != n or union & t.not_deck:
             _validate(cards, t)
-        if (acc >> 40) & _FLUSH_BITS:
+        if acc & _ACC_FLUSH:
             if n == 5:
                 return t.flush5[union]
             return max(t.multi[acc & _COUNTS], _best_flush(cards, t))
@@ -320,8 +332,8 @@ def _decode(key: int, hand: tuple[Card, ...], t: _Tables) -> HandValue:
     ranking = t.ranking
     category = ranking.order[key >> 24]
     r = [(key >> shift) & 15 for shift in (20, 16, 12, 8, 4)]
-    pref = {si: n for n, si in enumerate(t.suit_pref)}
-    ordered = sorted(hand, key=lambda c: (-c.rank, pref[c.suit_index]))
+    order = t.decode_order
+    ordered = sorted(hand, key=lambda c: order[c.index])
 
     def take(rank: int, k: int, pool: list[Card]) -> list[Card]:
         got = [c for c in pool if c.rank == rank][:k]
