@@ -5,3 +5,6 @@ from flask import Blueprint
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 from . import calculator  # noqa: E402,F401  (registers routes on bp)
+
+# isort: split
+from . import split  # noqa: E402,F401  (POST /split/suggest, issue 4)

@@ -1,0 +1,40 @@
+"""``POST /api/v1/split/suggest``: how to split a Big/Small box's seven cards (stateless).
+
+The rules package has no hidden randomness: the request may give a ``seed`` (default 0), so the
+same request always gets the same answer. ``samples`` is bounded to keep one call well under a
+second on the table's tablet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules.games.split import SplitProfile
+from ..rules.games.split_suggest import DEFAULT_SAMPLES, suggest_split
+from ..rules.profiles import get_profile
+from ..rules.request import RequestError, get_cards, get_int, get_str, need_mapping
+from . import bp
+from .calculator import json_body
+
+MAX_SAMPLES = 200_000
+
+
+@bp.post("/split/suggest")
+def split_suggest() -> Any:
+    data, error = json_body()
+    if error is not None:
+        return error
+    body = need_mapping(data, "")
+    profile = get_profile(get_str(body, "profile", default="split-classic"), "split")
+    assert isinstance(profile, SplitProfile)
+    cards = get_cards(body, "cards", count=7)
+    (up,) = get_cards(body, "dealer_up", count=1)
+    known = get_cards(body, "known", default=[])
+    seed = get_int(body, "seed", default=0)
+    samples = get_int(body, "samples", default=DEFAULT_SAMPLES, minimum=100)
+    if samples > MAX_SAMPLES:
+        raise RequestError(f"samples must be at most {MAX_SAMPLES}", field="samples",
+                           value=samples)
+    top = get_int(body, "top", default=3, minimum=1)
+    result = suggest_split(cards, up, seed=seed, profile=profile, known=known, samples=samples)
+    return result.to_dict(top=min(top, 21))
