@@ -14,7 +14,7 @@ from dealer_assist.services import passwords
 
 @pytest.fixture(autouse=True)
 def _fast_argon2() -> None:
-    passwords.configure(time_cost=1, memory_kib=8)
+    passwords.configure(time_cost=1, memory_kib=64)
 
 
 @pytest.fixture

@@ -42,9 +42,10 @@ def test_the_migrated_schema_matches_the_models_exactly(db_url: str) -> None:
         engine.dispose()
 
 
-def test_downgrading_to_nothing_and_upgrading_again_works(db_url: str) -> None:
-    engine = db.make_engine(db_url)
+def test_downgrading_to_nothing_and_upgrading_again_works(empty_db_url: str) -> None:
+    engine = db.make_engine(empty_db_url)
     try:
+        db.upgrade(engine)
         command.downgrade(db.alembic_config(engine), "base")
         assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
         db.upgrade(engine)

@@ -1,0 +1,88 @@
+"""Tables: a game, a house-rules profile the engine knows, integer limits, 1..9 boxes."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import Session
+
+from dealer_assist.services import profiles, shifts, tables
+from dealer_assist.services.errors import Conflict, NotFound, ValidationError
+from tests.factories import make_table, make_user, table_spec
+
+
+def test_an_administrator_defines_a_russian_poker_table(session: Session) -> None:
+    table = make_table(session, name="  RP   1 ", min_ante=25, max_ante=1000, boxes=7)
+    assert (table.name, table.game, table.min_ante, table.max_ante, table.boxes) == \
+        ("RP 1", "russian", 25, 1000, 7)
+    assert tables.list_tables(session) == [table]
+
+
+def test_an_empty_profile_means_the_engines_default_for_the_game(session: Session) -> None:
+    spec = tables.TableSpec("RP", "russian", "", 10, 100, 1000, 6)
+    default = profiles.default_profile("russian")
+    if default is None:  # the engine has no Russian poker yet: a profile must be named
+        with pytest.raises(ValidationError) as err:
+            tables.create_table(session, spec)
+        assert err.value.field == "profile"
+    else:
+        assert tables.create_table(session, spec).profile == default
+
+
+def test_a_profile_the_engine_does_not_know_for_that_game_is_refused(session: Session) -> None:
+    if not profiles.profile_names("russian"):
+        pytest.skip("the engine registers no Russian poker profile yet")
+    with pytest.raises(ValidationError, match="no profile 'casino-x'") as err:
+        tables.create_table(session, table_spec(profile="casino-x"))
+    assert err.value.field == "profile"
+
+
+def test_table_names_are_unique(session: Session) -> None:
+    make_table(session, name="RP 1")
+    with pytest.raises(Conflict, match="already exists"):
+        make_table(session, name="RP 1")
+
+
+@pytest.mark.parametrize(("overrides", "field"), [
+    ({"game": "blackjack"}, "game"),
+    ({"name": "  "}, "name"),
+    ({"min_ante": 0}, "min_ante"),
+    ({"min_ante": 100, "max_ante": 50}, "max_ante"),
+    ({"max_payout": -5}, "max_payout"),
+    ({"boxes": 0}, "boxes"),
+    ({"boxes": 10}, "boxes"),
+    ({"profile": "Bad Profile!"}, "profile"),
+])
+def test_bad_table_settings_are_refused_naming_the_field(
+        session: Session, overrides: dict[str, object], field: str) -> None:
+    with pytest.raises(ValidationError) as err:
+        tables.create_table(session, table_spec(**overrides))
+    assert err.value.field == field
+
+
+def test_limits_can_be_edited(session: Session) -> None:
+    table = make_table(session)
+    spec = table_spec(name="RP 1 VIP", max_ante=2000, max_payout=200000, boxes=5)
+    edited = tables.update_table(session, table.id, spec)
+    assert (edited.name, edited.max_ante, edited.max_payout, edited.boxes) == \
+        ("RP 1 VIP", 2000, 200000, 5)
+
+
+def test_the_game_cannot_change_while_a_shift_is_open(session: Session) -> None:
+    table = make_table(session)
+    croupier = make_user(session)
+    shifts.open_shift(session, table_id=table.id, user_id=croupier.id)
+    with pytest.raises(Conflict, match="Close the open shift"):
+        tables.update_table(session, table.id, table_spec(game="caribbean"))
+    assert tables.update_table(session, table.id, table_spec(max_ante=800)).max_ante == 800
+
+
+def test_renaming_onto_another_tables_name_is_a_conflict(session: Session) -> None:
+    make_table(session, name="A")
+    b = make_table(session, name="B")
+    with pytest.raises(Conflict):
+        tables.update_table(session, b.id, table_spec(name="A"))
+
+
+def test_an_unknown_table_is_not_found(session: Session) -> None:
+    with pytest.raises(NotFound):
+        tables.get_table(session, 4242)
