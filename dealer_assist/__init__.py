@@ -1,5 +1,22 @@
-"""dealer_assist: casino dealer-assist and audit tool."""
+"""dealer_assist: casino dealer-assist and audit tool.
 
-from .app import create_app
+``create_app`` is imported lazily (PEP 562) so that ``import dealer_assist.rules`` — the pure
+rules engine — never drags Flask, SQLModel or WeasyPrint into the process.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(f"module 'dealer_assist' has no attribute {name!r}")
