@@ -38,8 +38,8 @@ def settle(game: str, request: dict[str, Any]) -> Settlement:
 
 
 def nets(settlement: Settlement, index: int = 0) -> dict[str, int]:
-    """Wager name -> net of one box, plus ``"total"``."""
+    """Wager name -> net of one box (ANTE, BET and the fees actually paid), plus ``"total"``."""
     b = settlement.boxes[index]
-    out = {name: w.net for name, w in b.wagers.items()}
+    out = {name: w.net for name, w in b.wagers.items() if name in ("ante", "bet") or w.stake}
     out["total"] = b.net
     return out

@@ -34,6 +34,7 @@ from .house_round import (
     GenericAction,
     RoundState,
     StudProfile,
+    all_wagers,
     apply_generic,
     dealer_result,
     fee_wagers,
@@ -122,7 +123,7 @@ def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome) -> BoxS
             wagers, capped = no_game
         else:
             wagers, combos, capped = _compare(state, box, hand, opponent(outcome))
-    return BoxSettlement(box.box, box.seat, {**wagers, **fees}, combos, capped, hand,
+    return BoxSettlement(box.box, box.seat, all_wagers({**wagers, **fees}), combos, capped, hand,
                          folded=box.folded)
 
 

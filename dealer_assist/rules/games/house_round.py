@@ -24,7 +24,7 @@ from ..cards import Card
 from ..errors import CardCountError, IllegalActionError, RulesError
 from ..evaluator import HandValue, evaluate, evaluate_small
 from ..profiles import HouseProfile, check_bool, check_int
-from ..settlement import DealerResult, WagerResult
+from ..settlement import WAGER_NAMES, DealerResult, WagerResult
 from .common import (
     BoughtGame,
     Table,
@@ -499,3 +499,9 @@ def folded_wagers(box: BoxState) -> dict[str, WagerResult]:
 def opponent(outcome: DealerOutcome) -> HandValue:
     """The dealer hand a playing box compares with: the bought one if the box bought."""
     return outcome.bought.hand if outcome.bought is not None else outcome.hand
+
+
+def all_wagers(wagers: Mapping[str, WagerResult]) -> dict[str, WagerResult]:
+    """Every wager of the API contract in its order; one not placed is a 0-stake push with an
+    empty explanation (as in the Russian poker API; these games have no insurance or bonus)."""
+    return {name: wagers.get(name) or WagerResult.pushed(name, 0, "") for name in WAGER_NAMES}

@@ -38,6 +38,7 @@ from .house_round import (
     Improvement,
     RoundState,
     StudProfile,
+    all_wagers,
     apply_generic,
     dealer_result,
     fee_wagers,
@@ -281,8 +282,8 @@ def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome,
             wagers, combos, capped = _compare(state, box, hand, small, opponent(outcome),
                                               dealer_small)
     notes = (f"extra cards: {kind}",) if kind else ()
-    return BoxSettlement(box.box, box.seat, {**wagers, **fees}, combos, capped, hand, small,
-                         box.folded, notes)
+    return BoxSettlement(box.box, box.seat, all_wagers({**wagers, **fees}), combos, capped,
+                         hand, small, box.folded, notes)
 
 
 def _compare(state: RoundState, box: BoxState, big: HandValue, small: SmallHandValue | None,
