@@ -45,6 +45,8 @@ from .russian_state import (
 )
 
 DEFAULT_PROFILE = "russian-classic"
+_JSON_TYPES = {"list": "array", "str": "string", "int": "number", "float": "number",
+               "bool": "boolean", "NoneType": "null"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +133,10 @@ def _profile(body: Mapping[str, Any]) -> RussianProfile:
 
 def parse_request(body: Any) -> ParsedRound:
     """Read and type-check the request; check card uniqueness across the whole round."""
-    body = need_mapping(body, "")
+    if not isinstance(body, Mapping):
+        kind = _JSON_TYPES.get(type(body).__name__, type(body).__name__)
+        raise RequestError(f"the request body must be a JSON object, got {kind}", field="body",
+                           value=kind)
     profile = _profile(body)
     table = common.parse_table(body.get("table"), profile)
     dealer = need_mapping(body.get("dealer"), "dealer")

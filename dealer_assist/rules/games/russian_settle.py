@@ -128,8 +128,8 @@ def _money(name: str, stake: int, amount: int, why: str) -> WagerResult:
     return WagerResult.won(name, stake, amount, why)
 
 
-def _capped_note(raw: int, paid: int, cap: int) -> str:
-    return f", capped at {paid} (maximum payout {cap})" if paid < raw else ""
+def _capped_note(raw: int, paid: int, cap: int, what: str = "") -> str:
+    return f", capped at {paid} (maximum payout {cap}{what})" if paid < raw else ""
 
 
 def _bonus(state: RoundState, b: BoxState) -> tuple[WagerResult, bool]:
@@ -194,10 +194,11 @@ def settle_box(state: RoundState, b: BoxState, dealer: DealerResult) -> BoxSettl
     ins_raw, ins_why = _insurance(state, b, hand, dealer)
     (ins_paid, bet_paid), capped = common.apply_cap((ins_raw, bet_raw), cap)
     ante_note = "; ANTE returned" if bet_raw > 0 and not p.ante_paid_on_win else ""
-    bet = _money("bet", b.bet, bet_paid, bet_why + _capped_note(bet_raw, bet_paid, cap)
+    both = " for combination plus insurance"
+    bet = _money("bet", b.bet, bet_paid, bet_why + _capped_note(bet_raw, bet_paid, cap, both)
                  + ante_note)
     insurance = _money("insurance", b.insurance, ins_paid,
-                       ins_why + _capped_note(ins_raw, ins_paid, cap))
+                       ins_why + _capped_note(ins_raw, ins_paid, cap, both))
     wagers = {"ante": ante, "bet": bet, "improvement_fee": improvement, "buy_game_fee": buy,
               "insurance": insurance, "bonus": bonus}
     paid = tuple(PaidCombination(c.category, c.cards, p.multiplier(c.category)) for c in combos)
