@@ -4,17 +4,23 @@ from flask.testing import FlaskClient
 
 
 def test_malformed_json_gets_400_with_a_problem_body(client: FlaskClient) -> None:
-    from dealer_assist.rules.games import GAMES
-
-    game = next(iter(GAMES), "russian")
-    resp = client.post(f"/api/v1/{game}/settle", data="{not json",
+    resp = client.post("/api/v1/russian/settle", data="{not json",
                        content_type="application/json")
-    if game not in GAMES:
-        assert resp.status_code == 404
-    else:
-        assert resp.status_code == 400
-        assert resp.mimetype == "application/problem+json"
-        assert resp.json["title"] == "Malformed JSON"
+    assert resp.status_code == 400
+    assert resp.mimetype == "application/problem+json"
+    assert resp.json["title"] == "Malformed JSON"
+
+
+def test_a_json_body_that_is_not_an_object_gets_422_naming_the_body(client: FlaskClient) -> None:
+    resp = client.post("/api/v1/russian/settle", json=[1, 2, 3])
+    assert resp.status_code == 422
+    assert resp.mimetype == "application/problem+json"
+    assert "JSON object" in resp.json["detail"]
+
+
+def test_an_empty_body_is_malformed_json(client: FlaskClient) -> None:
+    resp = client.post("/api/v1/russian/settle", data="", content_type="application/json")
+    assert resp.status_code == 400
 
 
 def test_an_unknown_api_route_is_a_json_404(client: FlaskClient) -> None:
