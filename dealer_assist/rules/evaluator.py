@@ -25,6 +25,13 @@ from .errors import CardCountError, CardParseError, DuplicateCardError
 from .ranking import Category, Ranking
 
 C = Category
+# Members bound once: reading ``Category.x`` costs a few hundred nanoseconds per access on
+# Python 3.11, and members are singletons, so the decoder compares them by identity.
+_ROYAL, _SF, _QUADS, _FULL = C.royal_flush, C.straight_flush, C.four_of_a_kind, C.full_house
+_FLUSH, _STRAIGHT, _TRIPS, _TWO = C.flush, C.straight, C.three_of_a_kind, C.two_pairs
+_PAIR, _AK = C.one_pair, C.ace_king
+_RUNS = frozenset({_ROYAL, _SF, _STRAIGHT})
+_SUITED = frozenset({_ROYAL, _SF, _FLUSH})
 _ACE = 1 << 14
 _KING = 1 << 13
 
@@ -329,43 +336,47 @@ def evaluate(cards: Sequence[Card] | str, ranking: Ranking) -> HandValue:
 
 
 def _decode(key: int, hand: tuple[Card, ...], t: _Tables) -> HandValue:
+    """Rebuild the five cards behind ``key``: per rank, the game's best suit comes first.
+
+    Every category reads each of its ranks once (a pair's rank, then kickers of other ranks...),
+    so the cards of one rank are never taken twice.
+    """
     ranking = t.ranking
     category = ranking.order[key >> 24]
     r = [(key >> shift) & 15 for shift in (20, 16, 12, 8, 4)]
     order = t.decode_order
-    ordered = sorted(hand, key=lambda c: order[c.index])
-
-    def take(rank: int, k: int, pool: list[Card]) -> list[Card]:
-        got = [c for c in pool if c.rank == rank][:k]
-        for c in got:
-            pool.remove(c)
-        return got
-
-    pool = list(ordered)
-    if category in (C.royal_flush, C.straight_flush, C.flush):
+    pool = sorted(hand, key=lambda c: order[c.index])
+    if category in _SUITED:
         suit = _flush_suit(hand, key, t)
-        pool = [c for c in ordered if c.suit_index == suit]
-    if category in (C.royal_flush, C.straight_flush, C.straight):
+        pool = [c for c in pool if c.suit_index == suit]
+    by_rank: dict[int, list[Card]] = {}
+    for c in pool:
+        if c.rank in by_rank:
+            by_rank[c.rank].append(c)
+        else:
+            by_rank[c.rank] = [c]
+
+    if category in _RUNS:
         ranks = next(s for s in ranking.straights if s[0] == r[0])
-        used = [take(x, 1, pool)[0] for x in ranks]
+        used = [by_rank[x][0] for x in ranks]
         sig = used
-    elif category == C.four_of_a_kind:
-        sig = take(r[0], 4, pool)
-        used = sig + take(r[1], 1, pool)
-    elif category == C.full_house:
-        used = sig = take(r[0], 3, pool) + take(r[1], 2, pool)
-    elif category == C.three_of_a_kind:
-        sig = take(r[0], 3, pool)
-        used = sig + take(r[1], 1, pool) + take(r[2], 1, pool)
-    elif category == C.two_pairs:
-        sig = take(r[0], 2, pool) + take(r[1], 2, pool)
-        used = sig + take(r[2], 1, pool)
-    elif category == C.one_pair:
-        sig = take(r[0], 2, pool)
-        used = sig + [take(x, 1, pool)[0] for x in r[1:4]]
+    elif category is _QUADS:
+        sig = by_rank[r[0]][:4]
+        used = sig + by_rank[r[1]][:1]
+    elif category is _FULL:
+        used = sig = by_rank[r[0]][:3] + by_rank[r[1]][:2]
+    elif category is _TRIPS:
+        sig = by_rank[r[0]][:3]
+        used = sig + by_rank[r[1]][:1] + by_rank[r[2]][:1]
+    elif category is _TWO:
+        sig = by_rank[r[0]][:2] + by_rank[r[1]][:2]
+        used = sig + by_rank[r[2]][:1]
+    elif category is _PAIR:
+        sig = by_rank[r[0]][:2]
+        used = sig + [by_rank[x][0] for x in r[1:4]]
     else:  # flush, ace_king, high card: five distinct ranks
-        used = [take(x, 1, pool)[0] for x in r]
-        sig = used if category == C.flush else used[:2] if category == C.ace_king else used[:1]
+        used = [by_rank[x][0] for x in r]
+        sig = used if category is _FLUSH else used[:2] if category is _AK else used[:1]
     return HandValue(key, category, tuple(used), tuple(sig), _label(category, r), ranking)
 
 
@@ -380,21 +391,25 @@ def _flush_suit(hand: tuple[Card, ...], key: int, t: _Tables) -> int:
 
 def _label(category: Category, r: list[int]) -> str:
     n, pl = RANK_NAME, RANK_PLURAL
-    if category == C.royal_flush:
+    if category is _ROYAL:
         return "Royal flush"
-    if category in (C.straight_flush, C.straight, C.flush):
-        return f"{category.label}, {n[r[0]]} high"
-    if category == C.four_of_a_kind:
+    if category is _SF:
+        return f"Straight flush, {n[r[0]]} high"
+    if category is _STRAIGHT:
+        return f"Straight, {n[r[0]]} high"
+    if category is _FLUSH:
+        return f"Flush, {n[r[0]]} high"
+    if category is _QUADS:
         return f"Four of a kind, {pl[r[0]]}, {n[r[1]]} kicker"
-    if category == C.full_house:
+    if category is _FULL:
         return f"Full house, {pl[r[0]]} over {pl[r[1]]}"
-    if category == C.three_of_a_kind:
+    if category is _TRIPS:
         return f"Three of a kind, {pl[r[0]]}"
-    if category == C.two_pairs:
+    if category is _TWO:
         return f"Two pairs, {pl[r[0]]} and {pl[r[1]]}, {n[r[2]]} kicker"
-    if category == C.one_pair:
+    if category is _PAIR:
         return f"One pair, {pl[r[0]]}, {n[r[1]]} kicker"
-    if category == C.ace_king:
+    if category is _AK:
         return f"Ace-King, {n[r[2]]} kicker"
     return f"High card, {n[r[0]]}"
 
