@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..errors import CardCountError, DuplicateCardError, IllegalActionError, StakeError
 from ..evaluator import evaluate
 from . import common
 from .russian_round import check_live, passes, presumptive_payout, with_box
-from .russian_state import BET, FOLD, Bet, BoxState, Exchange, Fold, Insure, RoundState, SixthCard
+from .russian_state import (
+    BET,
+    FOLD,
+    Bet,
+    BoxState,
+    Exchange,
+    Fold,
+    Insure,
+    RoundState,
+    SixthCard,
+    evolve,
+)
 
 DISCARD, DRAW, SIXTH = "improvement.exchange.discard", "improvement.exchange.draw", \
     "improvement.sixth_card"
@@ -65,7 +74,7 @@ def exchange(state: RoundState, a: Exchange) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, a.draw, DRAW, state.profile.ranking.deck,
                             f"box {a.box} exchange")
-    new = replace(b, discarded=tuple(a.discard), drawn=tuple(a.draw))
+    new = evolve(b, discarded=tuple(a.discard), drawn=tuple(a.draw))
     return with_box(state, i, new, used=used)
 
 
@@ -90,7 +99,7 @@ def sixth_card(state: RoundState, a: SixthCard) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, (a.card,), SIXTH, state.profile.ranking.deck,
                             f"box {a.box} sixth card")
-    return with_box(state, i, replace(b, sixth=a.card), used=used)
+    return with_box(state, i, evolve(b, sixth=a.card), used=used)
 
 
 def verify_fold(state: RoundState, a: Fold) -> None:
@@ -104,7 +113,7 @@ def can_fold(state: RoundState, box: str) -> bool:
 def fold(state: RoundState, a: Fold) -> RoundState:
     verify_fold(state, a)
     i, b = state.find(a.box)
-    return with_box(state, i, replace(b, decision=FOLD))
+    return with_box(state, i, evolve(b, decision=FOLD))
 
 
 def verify_bet(state: RoundState, a: Bet) -> None:
@@ -119,7 +128,7 @@ def can_bet(state: RoundState, box: str) -> bool:
 def bet(state: RoundState, a: Bet) -> RoundState:
     verify_bet(state, a)
     i, b = state.find(a.box)
-    return with_box(state, i, replace(b, decision=BET, bet=a.amount))
+    return with_box(state, i, evolve(b, decision=BET, bet=a.amount))
 
 
 def _insuring(state: RoundState, box: str, amount: int | None = None) -> tuple[int, BoxState]:
@@ -161,4 +170,4 @@ def can_insure(state: RoundState, box: str) -> bool:
 def insure(state: RoundState, a: Insure) -> RoundState:
     verify_insure(state, a)
     i, b = state.find(a.box)
-    return with_box(state, i, replace(b, insurance=a.amount))
+    return with_box(state, i, evolve(b, insurance=a.amount))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..errors import IllegalActionError
 from . import common
 from .russian_round import check_live, dealer_hand, dealer_has_game, passes, with_box
@@ -16,6 +14,7 @@ from .russian_state import (
     RevealDealer,
     RoundState,
     TakeAnte,
+    evolve,
 )
 
 
@@ -41,7 +40,7 @@ def can_reveal_dealer(state: RoundState) -> bool:
 
 def reveal_dealer(state: RoundState, a: RevealDealer) -> RoundState:
     verify_reveal_dealer(state, a)
-    return replace(state, revealed=True)
+    return evolve(state, revealed=True)
 
 
 def _no_game_phase(state: RoundState, field: str) -> None:
@@ -80,7 +79,7 @@ def can_take_ante(state: RoundState, box: str) -> bool:
 
 def take_ante(state: RoundState, a: TakeAnte) -> RoundState:
     i, b = _choosing(state, a.box)
-    return with_box(state, i, replace(b, no_game=TAKE_ANTE))
+    return with_box(state, i, evolve(b, no_game=TAKE_ANTE))
 
 
 def verify_buy_game(state: RoundState, a: BuyGame) -> None:
@@ -93,7 +92,7 @@ def can_buy_game(state: RoundState, box: str) -> bool:
 
 def buy_game(state: RoundState, a: BuyGame) -> RoundState:
     i, b = _choosing(state, a.box)
-    return with_box(state, i, replace(b, no_game=BUY_GAME))
+    return with_box(state, i, evolve(b, no_game=BUY_GAME))
 
 
 def _draw_phase(state: RoundState) -> None:
@@ -123,4 +122,4 @@ def dealer_draw(state: RoundState, a: DealerDraw) -> RoundState:
     verify_dealer_draw(state, a)
     used = common.add_cards(state.used, a.cards, "draw", state.profile.ranking.deck,
                             "dealer draw")
-    return replace(state, draw=tuple(a.cards), used=used)
+    return evolve(state, draw=tuple(a.cards), used=used)

@@ -9,7 +9,6 @@ action itself, ``<action>(state, action) -> RoundState``, which verifies and ret
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ..combinations import paid_combinations
@@ -29,11 +28,15 @@ from .russian_state import (
     PlaceBox,
     Redeal,
     RoundState,
+    evolve,
 )
 
 # --- shared look-ups ------------------------------------------------------------------------
 
 def dealer_hand(state: RoundState) -> HandValue:
+    """The value of the dealer's (first) hand."""
+    if state.dealer_value is not None:
+        return state.dealer_value
     return evaluate(state.dealer, state.profile.ranking)
 
 
@@ -63,7 +66,7 @@ def check_live(state: RoundState, field: str | None = None) -> None:
 
 def with_box(state: RoundState, index: int, box: BoxState, **changes: Any) -> RoundState:
     boxes = state.boxes[:index] + (box,) + state.boxes[index + 1:]
-    return replace(state, boxes=boxes, **changes)
+    return evolve(state, boxes=boxes, **changes)
 
 
 def passes(check: Callable[..., object], *args: Any) -> bool:
@@ -113,7 +116,7 @@ def can_place_box(state: RoundState) -> bool:
 
 def place_box(state: RoundState, a: PlaceBox) -> RoundState:
     verify_place_box(state, a)
-    return replace(state, boxes=(*state.boxes, BoxState(a.box, a.seat, a.ante, a.bonus)))
+    return evolve(state, boxes=(*state.boxes, BoxState(a.box, a.seat, a.ante, a.bonus)))
 
 
 # --- the deal -------------------------------------------------------------------------------
@@ -148,7 +151,7 @@ def deal_box(state: RoundState, a: DealBox) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, a.cards, "cards", state.profile.ranking.deck,
                             f"box {a.box} cards")
-    return with_box(state, i, replace(b, cards=tuple(a.cards)), used=used)
+    return with_box(state, i, evolve(b, cards=tuple(a.cards)), used=used)
 
 
 def _deal_dealer_phase(state: RoundState) -> None:
@@ -173,7 +176,8 @@ def deal_dealer(state: RoundState, a: DealDealer) -> RoundState:
     verify_deal_dealer(state, a)
     used = common.add_cards(state.used, a.cards, "cards", state.profile.ranking.deck,
                             "dealer cards")
-    return replace(state, dealer=tuple(a.cards), used=used)
+    value = evaluate(a.cards, state.profile.ranking)
+    return evolve(state, dealer=tuple(a.cards), used=used, dealer_value=value)
 
 
 def _redeal_phase(state: RoundState, box: str) -> None:
@@ -197,4 +201,4 @@ def can_redeal(state: RoundState, box: str) -> bool:
 
 def redeal(state: RoundState, a: Redeal) -> RoundState:
     verify_redeal(state, a)
-    return replace(state, voided=f"box {a.box} received {a.cards_received} cards")
+    return evolve(state, voided=f"box {a.box} received {a.cards_received} cards")
