@@ -84,6 +84,17 @@ SCENARIOS: list[Scenario] = [
 ]
 
 
+def _house_game_scenarios() -> list[Scenario]:
+    """Caribbean stud, Oasis and Big/Small full tables (defined in ``settle_house_games.py``)."""
+    from settle_house_games import house_scenarios
+
+    return [Scenario(name, calculator(game, body), calculator(game, body))
+            for name, game, body in house_scenarios()]
+
+
+SCENARIOS += _house_game_scenarios()
+
+
 def median_ms(run: Callable[[], object], repeats: int) -> float:
     """Median wall time of one call, in milliseconds (after a short warm-up)."""
     for _ in range(min(50, repeats)):
@@ -107,6 +118,13 @@ def main(argv: list[str] | None = None) -> None:
     print(f"median of {args.repeats} settles per scenario (time.perf_counter)")
     for name, ms in results:
         print(f"{name}: {ms:.3f} ms")
+    # Big/Small suggested split for one box: 20 random boxes, 20,000 sampled dealer deals each
+    from settle_house_games import time_suggestions
+
+    med, p95, se = time_suggestions(boxes=20, samples=20_000)
+    print(f"split_suggest_one_box_p95: {p95:.1f} ms")
+    print(f"split_suggest_one_box: {med:.1f} ms")
+    print(f"split_suggest_ev_se: {se:.3f} ante")
 
 
 if __name__ == "__main__":
