@@ -1,0 +1,250 @@
+"""The live round as a stored event stream: event codec, replay with undo, and the UI's next steps.
+
+The live-table app stores each croupier step as an event ``(type, JSON payload)`` with cards as
+codes (``["As", "Kd"]``). This module turns events back into the engine's action records and
+folds them into a round state; it needs no I/O, so the service, the pages, the API and the
+tests all replay a round the same way. One :class:`GameFlow` per game (``flow_russian``,
+``flow_house``) knows its event types, and :func:`next_steps` is built from the engine's
+``can_*`` functions only, so the UI never offers a button the engine would refuse.
+
+Two meta events are not actions:
+
+* ``undo`` ``{"cancels": seq}`` cancels the last effective step (the one with that sequence
+  number; naming it makes a stale tablet's undo fail instead of undoing someone else's step).
+  Nothing is deleted: replay simply skips the cancelled step. An undo is itself never undone.
+* ``paid`` ``{}`` closes a settled round (and ``void`` a redealt one); they end the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import IllegalActionError, RulesError
+from ..profiles import HouseProfile, get_profile
+from ..request import RequestError, get_int, need_mapping
+from ..settlement import Settlement
+from .common import Table
+
+UNDO, PAID, VOID = "undo", "paid", "void"
+META_EVENTS = frozenset({UNDO, PAID, VOID})
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One stored event as the engine sees it: sequence number, type and JSON payload."""
+
+    seq: int
+    type: str
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One legal step the UI may offer now (a button or a small form).
+
+    ``cards``/``max_cards``: how many cards the croupier enters (0: a plain button);
+    ``discard``: the box's cards that may be discarded, with ``discard_counts`` the allowed
+    numbers of them (for a Big/Small ``split``: the seven cards to choose the Small Hand
+    from); ``amount``: a fixed stake (BET); ``min_amount``/``max_amount``: a stake
+    the croupier types (insurance); ``modes``: choices (Big/Small extra cards); ``fees``:
+    fee by number of cards (Oasis); ``suggest``: the engine can propose a split.
+    """
+
+    type: str
+    box: str | None = None
+    label: str = ""
+    cards: int = 0
+    max_cards: int = 0
+    discard: tuple[str, ...] = ()
+    discard_counts: tuple[int, ...] = ()
+    amount: int | None = None
+    min_amount: int | None = None
+    max_amount: int | None = None
+    modes: tuple[str, ...] = ()
+    fees: Mapping[int, int] = field(default_factory=dict)
+    suggest: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "label": self.label}
+        if self.box is not None:
+            out["box"] = self.box
+        for name in ("cards", "max_cards", "amount", "min_amount", "max_amount"):
+            value = getattr(self, name)
+            if value:
+                out[name] = value
+        if self.discard:
+            out["discard"] = list(self.discard)
+            out["discard_counts"] = list(self.discard_counts)
+        if self.modes:
+            out["modes"] = list(self.modes)
+        if self.fees:
+            out["fees"] = {str(k): v for k, v in self.fees.items()}
+        if self.suggest:
+            out["suggest"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    """A replayed round: the state and the sequence numbers of its effective steps, in order."""
+
+    state: Any
+    steps: tuple[int, ...] = ()
+    #: ``paid`` or ``void`` when the stream was closed, else None
+    closed: str | None = None
+
+    @property
+    def last_step(self) -> int | None:
+        return self.steps[-1] if self.steps else None
+
+
+Decoder = Callable[[Any, Mapping[str, Any]], tuple[Any, ...]]
+
+
+class GameFlow:
+    """A game's live flow. Subclasses fill :attr:`decoders` and implement the hooks."""
+
+    game: str = ""
+    #: event type -> (state, payload) -> the engine actions it stands for (parse only)
+    decoders: Mapping[str, Decoder] = {}
+
+    # --- hooks ---------------------------------------------------------------------------
+    def new_round(self, profile: HouseProfile, table: Table) -> Any:
+        raise NotImplementedError
+
+    def apply(self, state: Any, action: Any) -> Any:
+        raise NotImplementedError
+
+    def encode(self, action: Any) -> dict[str, Any]:
+        """The canonical JSON payload of one action (cards as codes, amounts explicit)."""
+        raise NotImplementedError
+
+    def next_steps(self, state: Any) -> tuple[Step, ...]:
+        raise NotImplementedError
+
+    def can_settle(self, state: Any) -> bool:
+        raise NotImplementedError
+
+    def settle(self, state: Any) -> Settlement:
+        raise NotImplementedError
+
+    def summary(self, state: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def voided(self, state: Any) -> str | None:
+        """Why the round was voided (a redeal), or None."""
+        return None
+
+    # --- the codec -----------------------------------------------------------------------
+    def decode(self, state: Any, type: str, payload: Any) -> tuple[Any, ...]:
+        """The actions an event stands for; ``RequestError`` for an unknown type or bad payload."""
+        decoder = self.decoders.get(type)
+        if decoder is None:
+            known = ", ".join(sorted([*self.decoders, UNDO, PAID]))
+            raise RequestError(f"unknown step '{type}' for {self.game} (known: {known})",
+                               field="type", value=type)
+        return decoder(state, need_mapping(payload, "payload"))
+
+    def normalize(self, state: Any, type: str, payload: Any) -> dict[str, Any]:
+        """The canonical payload of an event (what is stored and compared for idempotency)."""
+        actions = self.decode(state, type, payload)
+        if type == "place":
+            return {"boxes": [self.encode(a) for a in actions]}
+        return self.encode(actions[0]) if actions else {}
+
+    def step(self, state: Any, type: str, payload: Any) -> Any:
+        """Apply one event to ``state`` (every action verified by the engine)."""
+        for action in self.decode(state, type, payload):
+            state = self.apply(state, action)
+        return state
+
+    def replay(self, state: Any, events: Iterable[Event]) -> Folded:
+        """Fold stored events into a state from the empty round ``state``, honouring undo."""
+        history: list[tuple[int, Any]] = []
+        closed: str | None = None
+        for event in events:
+            if closed is not None:
+                raise IllegalActionError(f"the round was closed ({closed}) before event "
+                                         f"{event.seq}", field="type", value=event.type)
+            if event.type == UNDO:
+                check_undo(tuple(seq for seq, _ in history), event.payload)
+                state = history.pop()[1]
+            elif event.type in (PAID, VOID):
+                closed = event.type
+            else:
+                history.append((event.seq, state))
+                state = self.step(state, event.type, event.payload)
+        return Folded(state, tuple(seq for seq, _ in history), closed)
+
+
+def check_undo(steps: tuple[int, ...], payload: Mapping[str, Any]) -> None:
+    """An undo names the last effective step; anything else is refused."""
+    if not steps:
+        raise IllegalActionError("there is no step to undo", field="cancels")
+    cancels = get_int(need_mapping(payload, "payload"), "cancels")
+    if cancels != steps[-1]:
+        raise IllegalActionError(f"only the last step ({steps[-1]}) can be undone, not step "
+                                 f"{cancels}; reload the round", field="cancels", value=cancels)
+
+
+# --- the registry and a round's start --------------------------------------------------------
+
+FLOWS: dict[str, GameFlow] = {}
+
+
+def register_flow(flow: GameFlow) -> GameFlow:
+    FLOWS[flow.game] = flow
+    return flow
+
+
+def get_flow(game: str) -> GameFlow:
+    _load()
+    flow = FLOWS.get(game)
+    if flow is None:
+        raise RulesError(f"no live table for game '{game}' (known: {', '.join(sorted(FLOWS))})",
+                         field="game", value=game)
+    return flow
+
+
+def _load() -> None:
+    """Import the game flows (they register themselves); late to avoid an import cycle."""
+    from . import flow_house, flow_russian  # noqa: F401
+
+
+def start(game: str, profile: str, min_ante: int, max_ante: int,
+          max_payout: int) -> tuple[GameFlow, Any]:
+    """The flow and the empty round of a table: its game, house-rules profile and limits."""
+    flow = get_flow(game)
+    house = get_profile(profile, game)
+    return flow, flow.new_round(house, Table(min_ante, max_ante, max_payout))
+
+
+def passes(check: Callable[[], object]) -> bool:
+    """Whether ``check()`` runs without a ``RulesError`` (for ``next_steps``)."""
+    try:
+        check()
+    except RulesError:
+        return False
+    return True
+
+
+def phase(steps: Iterable[Step], settled: bool) -> str:
+    """A one-line heading for the table screen: what the croupier does now."""
+    kinds = {s.type for s in steps}
+    for names, title in (
+        ({"place"}, "Place the bets"),
+        ({"deal_box", "deal_dealer"}, "Deal: enter the cards"),
+        ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
+         "Players decide"),
+        ({"reveal"}, "Reveal the dealer's hand"),
+        ({"take_ante", "buy_game"}, "Dealer has no game: take the ANTE or buy a game"),
+        ({"dealer_draw"}, "Dealer draws for the bought game"),
+        ({"dealer_small"}, "Dealer's Small Hand"),
+    ):
+        if kinds & names:
+            return title
+    if "void" in kinds:
+        return "Round voided by a redeal"
+    return "Pay out" if settled else "Waiting"

@@ -1,0 +1,208 @@
+"""Russian poker on the live table: events <-> actions, and the steps the UI may offer.
+
+Event types and payloads (cards as codes)::
+
+    place        {"boxes": [{"box": "1", "seat": "1", "ante": 100, "bonus": 0}, ...]}
+    deal_box     {"box": "1", "cards": ["As", "Kd", "Qh", "Jc", "9s"]}
+    deal_dealer  {"cards": [...5]}
+    exchange     {"box": "1", "discard": [...], "draw": [...]}
+    sixth_card   {"box": "1", "card": "7h"}
+    bet          {"box": "1", "amount": 200}          (amount defaults to 2 x ANTE)
+    fold         {"box": "1"}
+    insure       {"box": "1", "amount": 100}
+    reveal       {}
+    take_ante    {"box": "1"}
+    buy_game     {"box": "1"}
+    dealer_draw  {"cards": ["8c"]}                    (a second card for the free replacement)
+    redeal       {"box": "1", "cards_received": 6}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..cards import Card
+from ..evaluator import evaluate
+from ..profiles import HouseProfile
+from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
+from ..settlement import Settlement
+from . import russian as r
+from .common import Table
+from .flow import GameFlow, Step, passes, register_flow
+
+
+def _codes(cards: tuple[Card, ...]) -> list[str]:
+    return [c.code for c in cards]
+
+
+def _box(p: Mapping[str, Any]) -> str:
+    return get_str(p, "box")
+
+
+def _ante_of(state: r.RoundState, box: str) -> int:
+    for b in state.boxes:
+        if b.box == box:
+            return b.ante
+    return 0
+
+
+def _place(state: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+    raw = get_list(p, "boxes")
+    if not raw:
+        raise RequestError("boxes must list at least one box", field="boxes", value=0)
+    out = []
+    for i, item in enumerate(raw):
+        path = f"boxes[{i}]"
+        d = need_mapping(item, path)
+        box = get_str(d, "box", path)
+        out.append(r.PlaceBox(box, get_str(d, "seat", path, default=box), get_int(d, "ante", path),
+                              get_int(d, "bonus", path, default=0)))
+    return tuple(out)
+
+
+def _bet(state: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+    box = _box(p)
+    default = state.profile.bet_multiple * _ante_of(state, box)
+    return (r.Bet(box, get_int(p, "amount", default=default)),)
+
+
+DECODERS = {
+    "place": _place,
+    "deal_box": lambda s, p: (r.DealBox(_box(p), get_cards(p, "cards")),),
+    "deal_dealer": lambda s, p: (r.DealDealer(get_cards(p, "cards")),),
+    "exchange": lambda s, p: (r.Exchange(_box(p), get_cards(p, "discard"),
+                                         get_cards(p, "draw")),),
+    "sixth_card": lambda s, p: (r.SixthCard(_box(p), get_cards(p, "card", count=1)[0]),),
+    "bet": _bet,
+    "fold": lambda s, p: (r.Fold(_box(p)),),
+    "insure": lambda s, p: (r.Insure(_box(p), get_int(p, "amount")),),
+    "reveal": lambda s, p: (r.RevealDealer(),),
+    "take_ante": lambda s, p: (r.TakeAnte(_box(p)),),
+    "buy_game": lambda s, p: (r.BuyGame(_box(p)),),
+    "dealer_draw": lambda s, p: (r.DealerDraw(get_cards(p, "cards")),),
+    "redeal": lambda s, p: (r.Redeal(_box(p), get_int(p, "cards_received")),),
+}
+
+
+def encode(a: Any) -> dict[str, Any]:
+    """The canonical payload of one Russian poker action."""
+    if isinstance(a, r.PlaceBox):
+        return {"box": a.box, "seat": a.seat, "ante": a.ante, "bonus": a.bonus}
+    if isinstance(a, r.DealBox):
+        return {"box": a.box, "cards": _codes(a.cards)}
+    if isinstance(a, r.DealDealer | r.DealerDraw):
+        return {"cards": _codes(a.cards)}
+    if isinstance(a, r.Exchange):
+        return {"box": a.box, "discard": _codes(a.discard), "draw": _codes(a.draw)}
+    if isinstance(a, r.SixthCard):
+        return {"box": a.box, "card": a.card.code}
+    if isinstance(a, r.Bet | r.Insure):
+        return {"box": a.box, "amount": a.amount}
+    if isinstance(a, r.Redeal):
+        return {"box": a.box, "cards_received": a.cards_received}
+    if isinstance(a, r.RevealDealer):
+        return {}
+    return {"box": a.box}  # Fold, TakeAnte, BuyGame
+
+
+def box_steps(state: r.RoundState, b: r.BoxState) -> list[Step]:
+    """The steps one box may take now, from the engine's ``can_*``."""
+    p, name = state.profile, b.box
+    out: list[Step] = []
+    if r.can_deal_box(state, name):
+        out.append(Step("deal_box", name, f"Cards of box {name}", cards=5))
+    if r.can_exchange(state, name):
+        out.append(Step("exchange", name, "Exchange", discard=tuple(_codes(b.cards)),
+                        discard_counts=tuple(range(1, p.max_exchange + 1))))
+    if r.can_sixth_card(state, name):
+        out.append(Step("sixth_card", name, "Sixth card", cards=1))
+    if r.can_bet(state, name):
+        out.append(Step("bet", name, "Bet", amount=p.bet_multiple * b.ante))
+    if r.can_fold(state, name):
+        out.append(Step("fold", name, "Fold"))
+    if r.can_insure(state, name):
+        out.append(Step("insure", name, "Insure", min_amount=state.table.min_ante,
+                        max_amount=r.presumptive_payout(state, b)))
+    if r.can_take_ante(state, name):
+        out.append(Step("take_ante", name, "Take ANTE"))
+    if r.can_buy_game(state, name):
+        out.append(Step("buy_game", name, "Buy game"))
+    return out
+
+
+class RussianFlow(GameFlow):
+    game = "russian"
+    decoders = DECODERS
+
+    def new_round(self, profile: HouseProfile, table: Table) -> Any:
+        assert isinstance(profile, r.RussianProfile)
+        return r.new_round(profile, table)
+
+    def apply(self, state: Any, action: Any) -> Any:
+        return r.apply(state, action)
+
+    def encode(self, action: Any) -> dict[str, Any]:
+        return encode(action)
+
+    def voided(self, state: Any) -> str | None:
+        voided: str | None = state.voided
+        return voided
+
+    def next_steps(self, state: Any) -> tuple[Step, ...]:
+        s: r.RoundState = state
+        if s.voided:
+            return (Step("void", None, "Close the voided round"),)
+        out: list[Step] = []
+        if r.can_place_box(s):
+            out.append(Step("place", None, "Place the bets"))
+        for b in s.boxes:
+            out += box_steps(s, b)
+        if r.can_deal_dealer(s):
+            out.append(Step("deal_dealer", None, "Dealer's cards", cards=5))
+        if r.can_reveal_dealer(s):
+            out.append(Step("reveal", None, "Reveal the dealer"))
+        if r.can_dealer_draw(s):
+            two = s.profile.free_second_replacement
+            out.append(Step("dealer_draw", None, "Dealer's new card", cards=1,
+                            max_cards=2 if two else 1))
+        if s.dealt and not s.revealed:
+            out += [Step("redeal", b.box, "Redeal") for b in s.boxes if _may_redeal(s, b.box)]
+        return tuple(out)
+
+    def can_settle(self, state: Any) -> bool:
+        return r.can_settle(state)
+
+    def settle(self, state: Any) -> Settlement:
+        return r.settle(state)
+
+    def summary(self, state: Any) -> dict[str, Any]:
+        s: r.RoundState = state
+        dealer: dict[str, Any] = {"cards": _codes(s.dealer), "revealed": s.revealed,
+                                  "draw": _codes(s.draw)}
+        if s.revealed:
+            hand = r.dealer_hand(s)
+            dealer.update(hand=hand.label, qualified=r.dealer_has_game(s))
+        return {"game": self.game, "profile": s.profile.name, "table": s.table.to_dict(),
+                "voided": s.voided, "dealer": dealer,
+                "boxes": [_box_summary(b, s) for b in s.boxes],
+                "used": sorted(c.code for c in s.used)}
+
+
+def _may_redeal(s: r.RoundState, box: str) -> bool:
+    return passes(lambda: r.verify_redeal(s, r.Redeal(box, 0)))
+
+
+def _box_summary(b: r.BoxState, s: r.RoundState) -> dict[str, Any]:
+    hand = b.hand_cards
+    return {
+        "box": b.box, "seat": b.seat, "ante": b.ante, "bonus": b.bonus,
+        "cards": _codes(b.cards), "discarded": _codes(b.discarded), "drawn": _codes(b.drawn),
+        "sixth": b.sixth.code if b.sixth else None, "improvement": b.improvement,
+        "hand_cards": _codes(hand),
+        "hand": evaluate(hand, s.profile.ranking).label if len(hand) >= 5 else None,
+        "decision": b.decision, "bet": b.bet, "insurance": b.insurance, "no_game": b.no_game,
+    }
+
+
+FLOW = register_flow(RussianFlow())
