@@ -7,11 +7,13 @@ the pay tables of RULES.md (restated below), never read back from the engine.
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import Any
 
 import pytest
 
 from dealer_assist.rules import (
+    ALL_CARDS,
     CardCountError,
     CardNotInDeckError,
     CardParseError,
@@ -147,6 +149,8 @@ TWO_COMBINATIONS = [
     ("2h 5h 7h 9h Jh Jd", ["flush", "one_pair"], 6),
     ("Ah 5h 7h 9h Jh Kd", ["flush", "ace_king"], 6),
     ("5h 6c 7d 8s 9h 9d", ["straight", "straight"], 8),     # a paired rank makes a 2nd straight
+    ("5h 4c 3d 2s Ah Kd", ["straight", "ace_king"], 5),      # the wheel's ace with a king
+    ("5h 4h 3h 2h Ah Kd", ["straight_flush", "ace_king"], 51),
     ("Ah Ad Ac 7d 7s Kc", ["full_house", "ace_king"], 8),
     ("Ah Ad Ac Kd Ks Kc", ["full_house", "full_house"], 14),
     ("Ah Ad Ac As Kd Ks", ["four_of_a_kind", "full_house"], 27),   # the kings are new
@@ -176,6 +180,26 @@ def test_every_pair_paid_has_a_significant_card_new_to_the_higher_combination() 
         paid = paid_combinations(parse_cards(cards), _multiplier, STANDARD)
         if len(paid) == 2:
             assert set(paid[1].cards) - set(paid[0].cards), cards
+
+
+def test_the_table_above_covers_every_pair_of_categories_found_in_sampled_hands() -> None:
+    # seeded sample of five- and six-card hands, biased towards few ranks or one suit so that
+    # the rare categories show up; every pair of paid categories must be a case of the table
+    rnd = random.Random(2024)
+    covered = {tuple(sorted(cats)) for _, cats, _ in TWO_COMBINATIONS}
+    for i in range(24000):
+        if i % 3 == 0:
+            ranks = rnd.sample(range(2, 15), 3 + i % 2)
+            pool = [c for c in ALL_CARDS if c.rank in ranks]
+        elif i % 3 == 1:
+            suit, ranks = rnd.randrange(4), rnd.sample(range(2, 15), 2)
+            pool = [c for c in ALL_CARDS if c.suit_index == suit or c.rank in ranks]
+        else:
+            pool = list(ALL_CARDS)
+        hand = rnd.sample(pool, 5 + i % 2)
+        paid = paid_combinations(hand, _multiplier, STANDARD)
+        if len(paid) == 2:
+            assert tuple(sorted(c.category.value for c in paid)) in covered, hand
 
 
 def test_combinations_are_enumerated_beyond_the_best_five_cards() -> None:
