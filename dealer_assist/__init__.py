@@ -6,10 +6,7 @@ rules engine — never drags Flask, SQLModel or WeasyPrint into the process.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .app import create_app
+from typing import Any
 
 __all__ = ["create_app"]
 
