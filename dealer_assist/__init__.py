@@ -6,6 +6,7 @@ rules engine — never drags Flask, SQLModel or WeasyPrint into the process.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 __all__ = ["create_app"]
@@ -13,7 +14,6 @@ __all__ = ["create_app"]
 
 def __getattr__(name: str) -> Any:
     if name == "create_app":
-        from .app import create_app
-
-        return create_app
+        # import_module rather than a from-import: mypy on the rules engine does not follow it
+        return import_module(".app", __name__).create_app
     raise AttributeError(f"module 'dealer_assist' has no attribute {name!r}")
