@@ -19,6 +19,8 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
+# init-db applies pending Alembic migrations (idempotent); create-admin --if-none prints the first
+# administrator's one-time password once and stays quiet on later runs.
 run: install
 	$(FLASK) init-db
 	$(FLASK) create-admin --if-none
@@ -32,7 +34,7 @@ test: install
 	@bash scripts/system-deps.sh || echo "make test: system packages missing (see above); browser/PostgreSQL tests will fail"
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict dealer_assist/rules
-	$(BIN)/pytest -n 2 --dist loadfile
+	$(BIN)/pytest -n 2 --dist loadfile  # each worker starts its own throwaway PostgreSQL
 
 bench: install
 	$(BIN)/pip install -q -r benchmarks/requirements.txt

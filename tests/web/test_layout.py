@@ -1,0 +1,88 @@
+"""The pages fit a landscape tablet: no horizontal scroll at 1024x768 and 1280x800, and every
+control is at least 44 px tall. Real headless Chromium (Debian's, via Playwright)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from dealer_assist import create_app, db
+from dealer_assist.services import shifts
+from tests.conftest import FAST_ARGON2
+from tests.factories import PASSWORD, make_table, make_user
+
+pytestmark = pytest.mark.browser
+CHROMIUM = "/usr/bin/chromium"
+VIEWPORTS = [(1024, 768), (1280, 800)]
+CONTROLS = "button, .button, input:not([type=hidden]), select, nav a, .who a"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+            pytest.fail(f"{CHROMIUM} is required in CI", pytrace=False)
+        pytest.skip(f"{CHROMIUM} not installed (run scripts/system-deps.sh as root)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_app(tmp_path: Path, sqlite_template: Path) -> Iterator[tuple[Flask, str]]:
+    from werkzeug.serving import make_server
+
+    path = tmp_path / "live.sqlite3"
+    shutil.copyfile(sqlite_template, path)
+    app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{path}", **FAST_ARGON2})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    db.dispose(app)
+
+
+def test_every_page_fits_a_landscape_tablet_with_large_touch_targets(
+        chromium: Any, live_app: tuple[Flask, str]) -> None:
+    app, base = live_app
+    with db.session_scope(app) as session:
+        make_user(session, "root", "admin")
+        boss = make_user(session, "pete", "pit_boss")
+        long_name = make_table(session, name="Russian poker table with a long name 12")
+        make_table(session, name="RP 2", boxes=7, max_payout=1_000_000_000)
+        shifts.open_shift(session, table_id=long_name.id, user_id=boss.id)
+    problems: list[str] = []
+    for width, height in VIEWPORTS:
+        for user, pages in (("root", ["/", "/admin/users", "/admin/tables", "/admin/profiles",
+                                      f"/admin/tables/{long_name.id}", "/password"]),
+                            ("pete", ["/", f"/tables/{long_name.id}", "/tables/2"])):
+            page = chromium.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{base}/login")
+            page.fill("input[name=username]", user)
+            page.fill("input[name=password]", PASSWORD)
+            page.click("button[type=submit]")
+            for url in pages:
+                page.goto(base + url)
+                overflow = page.evaluate(
+                    "document.documentElement.scrollWidth - window.innerWidth")
+                if overflow > 0:
+                    problems.append(f"{width}x{height} {url}: {overflow}px horizontal scroll")
+                small = page.evaluate(f"""() => [...document.querySelectorAll({CONTROLS!r})]
+                    .filter(e => e.offsetParent !== null)
+                    .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
+                    .filter(([_, h]) => h < 44)""")
+                problems += [f"{width}x{height} {url}: {h:.0f}px tall: {html}"
+                             for html, h in small]
+            page.close()
+    assert problems == []
