@@ -1,0 +1,323 @@
+"""The live round at a table: start it, record each croupier step, undo, pay out.
+
+A round's state comes only from its stored events (``rounds.append_event``), replayed through
+the pure flow of its game (``rules.games.flow``). Recording a step replays the events, turns the
+step into engine actions and applies them; the engine verifies, and on a ``RulesError``
+nothing is stored and the error propagates to the edge. The client's idempotency key makes a
+double tap or a resent request record once: a key already used in the round returns the round
+as it is (the same step again) or is a :class:`Conflict` (a different step under that key).
+
+``expected_seq`` (optional) is the last sequence number the client saw: if the round moved on
+meanwhile (another tablet), the step is refused with a Conflict instead of being applied to a
+round the croupier did not see. Undo is an ``undo`` event naming the step it cancels; "Paid"
+stores the settlement (``RoundSettlement``) and closes the round; a redealt round is closed
+with ``void``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+from sqlmodel import Session, func, select
+
+from ..models import (
+    Round,
+    RoundEvent,
+    RoundSettlement,
+    RoundStatus,
+    Shift,
+    ShiftStatus,
+    User,
+)
+from ..rules.errors import IllegalActionError
+from ..rules.games.flow import (
+    PAID,
+    UNDO,
+    VOID,
+    Event,
+    GameFlow,
+    Step,
+    check_undo,
+    phase,
+    start,
+)
+from ..rules.profiles import get_profile
+from ..rules.settlement import Settlement
+from . import rounds, shifts, tables
+from .errors import Conflict, NotFound, PermissionDenied, ValidationError
+
+#: who records rounds: the people who run a table
+RECORDERS = shifts.OPENERS
+
+
+def _engine_version() -> str:
+    try:
+        return f"dealer_assist {metadata.version('dealer_assist')}"
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "dealer_assist dev"
+
+
+ENGINE_VERSION = _engine_version()
+
+
+@dataclass(frozen=True, slots=True)
+class BoxStake:
+    """A box's stakes when the round starts (``seat`` defaults to the box)."""
+
+    box: str
+    ante: int
+    bonus: int = 0
+    seat: str | None = None
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"box": self.box, "seat": self.seat or self.box, "ante": self.ante}
+        if self.bonus:
+            out["bonus"] = self.bonus
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRound:
+    """A round as the table screen and the API show it: replayed from its events."""
+
+    round: rounds.RoundView
+    table: tables.TableView
+    events: list[rounds.EventView]
+    flow: GameFlow
+    state: Any
+    steps: tuple[Step, ...]
+    #: sequence numbers of the effective (not undone) steps
+    effective: tuple[int, ...]
+    settlement: Settlement | None
+    stored_settlement: dict[str, Any] | None
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1].seq if self.events else 0
+
+    @property
+    def last_step(self) -> int | None:
+        return self.effective[-1] if self.effective else None
+
+    @property
+    def is_open(self) -> bool:
+        return self.round.status == RoundStatus.OPEN.value
+
+    @property
+    def can_undo(self) -> bool:
+        return self.is_open and bool(self.effective)
+
+    @property
+    def phase(self) -> str:
+        if not self.is_open:
+            return f"Round {self.round.status}"
+        return phase(self.steps, self.settlement is not None)
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON state summary (API): boxes, dealer, legal steps, settlement."""
+        out = self.flow.summary(self.state)
+        out.update(phase=self.phase, last_seq=self.last_seq, undoable=self.last_step,
+                   next_steps=[s.to_dict() for s in self.steps] if self.is_open else [])
+        return out
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+def _flow_of(table: tables.TableView) -> tuple[GameFlow, Any]:
+    return start(table.game, table.profile, table.min_ante, table.max_ante, table.max_payout)
+
+
+def _stored(session: Session, round_id: int) -> dict[str, Any] | None:
+    row = session.exec(select(RoundSettlement).where(RoundSettlement.round_id == round_id)
+                       .order_by(RoundSettlement.through_seq.desc())).first()  # type: ignore[attr-defined]
+    return json.loads(row.settlement) if row else None
+
+
+def load(session: Session, round_id: int) -> LiveRound:
+    """The round with its events replayed (``NotFound`` for an unknown id)."""
+    row = session.get(Round, round_id)
+    if row is None:
+        raise NotFound(f"No round with id {round_id}.")
+    table = tables.get_table(session, row.table_id)
+    flow, empty = _flow_of(table)
+    events = rounds.events(session, round_id)
+    folded = flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
+    settlement = flow.settle(folded.state) if flow.can_settle(folded.state) else None
+    view = rounds.RoundView(row.id or 0, row.table_id, row.shift_id, row.number, row.status,
+                            row.opened_at)
+    steps = flow.next_steps(folded.state) if row.status == RoundStatus.OPEN.value else ()
+    return LiveRound(view, table, events, flow, folded.state, steps, folded.steps, settlement,
+                     _stored(session, round_id))
+
+
+def open_round_id(session: Session, table_id: int) -> int | None:
+    """The round in progress at a table (on its open shift), if any."""
+    query = (select(Round.id).join(Shift, Shift.id == Round.shift_id)  # type: ignore[arg-type]
+             .where(Round.table_id == table_id, Round.status == RoundStatus.OPEN.value,
+                    Shift.status == ShiftStatus.OPEN.value)
+             .order_by(Round.number.desc()))  # type: ignore[attr-defined]
+    found: int | None = session.exec(query).first()
+    return found
+
+
+def last_round_id(session: Session, table_id: int) -> int | None:
+    """The table's most recent round (to prefill the next round's bets)."""
+    query = (select(Round.id).where(Round.table_id == table_id)
+             .order_by(Round.id.desc()))  # type: ignore[union-attr]
+    found: int | None = session.exec(query).first()
+    return found
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+def _check_actor(session: Session, actor_id: int) -> None:
+    user = session.get(User, actor_id)
+    if user is None or not user.active or user.role not in RECORDERS:
+        raise PermissionDenied("Only a croupier, pit boss or shift manager records rounds.")
+
+
+def _event_by_key(session: Session, round_ids: Sequence[int], key: str) -> RoundEvent | None:
+    if not round_ids:
+        return None
+    query = select(RoundEvent).where(RoundEvent.round_id.in_(round_ids),  # type: ignore[attr-defined]
+                                     RoundEvent.idempotency_key == key)
+    return session.exec(query).first()
+
+
+def _same(existing: RoundEvent, type: str, payload: Mapping[str, Any]) -> bool:
+    return existing.type == type and existing.payload == rounds.encode_payload(payload)
+
+
+def _check_key(key: str) -> str:
+    key = (key or "").strip()
+    if not key or len(key) > rounds.KEY_MAX:
+        raise ValidationError(f"An idempotency key is 1 to {rounds.KEY_MAX} characters.",
+                              field="idempotency_key")
+    return key
+
+
+def start_round(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[BoxStake],
+                idempotency_key: str) -> LiveRound:
+    """Start a round on the table's open shift with its first step, the bets (``place``)."""
+    key = _check_key(idempotency_key)
+    _check_actor(session, actor_id)
+    table = tables.get_table(session, table_id)
+    shift = shifts.open_shift_of(session, table_id)
+    if shift is None:
+        raise Conflict(f"Table {table.name} has no open shift; open one first.")
+    flow, empty = _flow_of(table)
+    payload = flow.normalize(empty, "place", {"boxes": [b.payload() for b in boxes]})
+    shift_rounds = list(session.exec(select(Round.id).where(Round.shift_id == shift.id)).all())
+    existing = _event_by_key(session, [r for r in shift_rounds if r is not None], key)
+    if existing is not None:
+        if existing.seq != 1 or not _same(existing, "place", payload):
+            raise Conflict("This idempotency key was already used for a different step.")
+        return load(session, existing.round_id)
+    current = open_round_id(session, table_id)
+    if current is not None:
+        number = session.get(Round, current).number  # type: ignore[union-attr]
+        raise Conflict(f"Round {number} is still open at this table; finish it first.")
+    flow.step(empty, "place", payload)  # the engine verifies the bets before anything is stored
+    rnd = rounds.start_round(session, shift_id=shift.id)
+    rounds.append_event(session, round_id=rnd.id, type="place", payload=payload,
+                        actor_id=actor_id, idempotency_key=key)
+    return load(session, rnd.id)
+
+
+def _lock(session: Session, round_id: int) -> Round:
+    """The round row, locked until commit (PostgreSQL; SQLite's BEGIN IMMEDIATE serialises)."""
+    row = session.exec(select(Round).where(Round.id == round_id).with_for_update()).first()
+    if row is None:
+        raise NotFound(f"No round with id {round_id}.")
+    return row
+
+
+def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
+                payload: Mapping[str, Any] | None, idempotency_key: str,
+                expected_seq: int | None = None) -> LiveRound:
+    """Record one step (``undo`` and ``paid``/``void`` included) and return the new round."""
+    key = _check_key(idempotency_key)
+    _check_actor(session, actor_id)
+    row = _lock(session, round_id)
+    live = load(session, round_id)
+    payload = dict(payload or {})
+    if type == UNDO and "cancels" not in payload and live.last_step is not None:
+        payload["cancels"] = live.last_step
+    if type not in (UNDO, PAID, VOID):
+        payload = live.flow.normalize(live.state, type, payload)
+    existing = _event_by_key(session, [round_id], key)
+    if existing is not None:
+        if not _same(existing, type, payload):
+            raise Conflict("This idempotency key was already used for a different step.")
+        return live
+    if not live.is_open:
+        raise Conflict(f"Round {row.number} is {row.status}; it takes no more steps.")
+    if expected_seq is not None and expected_seq != live.last_seq:
+        raise Conflict(f"Round {row.number} changed on another device (now at step "
+                       f"{live.last_seq}, you saw {expected_seq}); the screen shows it now.")
+    if type == PAID:
+        return _pay(session, row, live, actor_id, key)
+    if type == VOID:
+        return _void(session, row, live, actor_id, key)
+    if type == UNDO:
+        check_undo(live.effective, payload)
+    else:
+        live.flow.step(live.state, type, payload)  # RulesError: nothing stored
+    rounds.append_event(session, round_id=round_id, type=type, payload=payload,
+                        actor_id=actor_id, idempotency_key=key)
+    return load(session, round_id)
+
+
+def undo(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
+         expected_seq: int | None = None) -> LiveRound:
+    """Cancel the last effective step (an ``undo`` event; nothing is deleted)."""
+    return record_step(session, round_id=round_id, actor_id=actor_id, type=UNDO, payload={},
+                       idempotency_key=idempotency_key, expected_seq=expected_seq)
+
+
+def pay(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
+        expected_seq: int | None = None) -> LiveRound:
+    """"Paid": store the settlement and close the round (the engine must say it can settle)."""
+    return record_step(session, round_id=round_id, actor_id=actor_id, type=PAID, payload={},
+                       idempotency_key=idempotency_key, expected_seq=expected_seq)
+
+
+def profile_version(name: str) -> str:
+    """A fingerprint of the profile's rules as data (changes when any rule value changes)."""
+    return hashlib.sha256(repr(get_profile(name)).encode()).hexdigest()[:16]
+
+
+def _pay(session: Session, row: Round, live: LiveRound, actor_id: int, key: str) -> LiveRound:
+    settlement = live.flow.settle(live.state)  # RulesError when the round is not complete
+    event = rounds.append_event(session, round_id=live.round.id, type=PAID, payload={},
+                                actor_id=actor_id, idempotency_key=key)
+    session.add(RoundSettlement(
+        round_id=live.round.id, through_seq=event.seq,
+        settlement=rounds.encode_payload(settlement.to_dict()), engine_version=ENGINE_VERSION,
+        profile=live.table.profile, profile_version=profile_version(live.table.profile)))
+    row.status = RoundStatus.SETTLED.value
+    session.add(row)
+    session.flush()
+    return load(session, live.round.id)
+
+
+def _void(session: Session, row: Round, live: LiveRound, actor_id: int, key: str) -> LiveRound:
+    if not live.flow.voided(live.state):
+        raise IllegalActionError("only a redealt round is closed as void", field="type",
+                                 value=VOID)
+    rounds.append_event(session, round_id=live.round.id, type=VOID, payload={},
+                        actor_id=actor_id, idempotency_key=key)
+    row.status = RoundStatus.VOIDED.value
+    session.add(row)
+    session.flush()
+    return load(session, live.round.id)
+
+
+def event_count(session: Session, round_id: int) -> int:
+    query = select(func.count()).select_from(RoundEvent).where(RoundEvent.round_id == round_id)
+    return int(session.exec(query).one())
