@@ -22,8 +22,8 @@ class RequestError(RulesError):
 
 def need_mapping(value: Any, path: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise RequestError(f"{path or 'the body'} must be a JSON object", field=path or None,
-                           value=_show(value))
+        raise RequestError(f"{path or 'the request body'} must be a JSON object",
+                           field=path or "body", value=_show(value))
     return value
 
 

@@ -16,6 +16,8 @@ def test_a_json_body_that_is_not_an_object_gets_422_naming_the_body(client: Flas
     assert resp.status_code == 422
     assert resp.mimetype == "application/problem+json"
     assert "JSON object" in resp.json["detail"]
+    assert resp.json["field"] == "body"
+    assert resp.json["value"] == "list"
 
 
 def test_an_empty_body_is_malformed_json(client: FlaskClient) -> None:
