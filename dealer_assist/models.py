@@ -247,3 +247,5 @@ __all__ = [
     "AuthSession", "Game", "GameTable", "LoginThrottle", "Role", "Round", "RoundEvent",
     "RoundSettlement", "RoundStatus", "Shift", "ShiftStatus", "User", "UTCDateTime", "utcnow",
 ]
+
+from . import models_inventory  # noqa: E402,F401  (inventory tables join the metadata)
