@@ -40,13 +40,14 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
-    from .web import admin, auth, tables
+    from .web import admin, auth, live, tables
     from .web import bp as web_bp
 
     app.register_blueprint(web_bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(tables.bp)
+    app.register_blueprint(live.bp)
     app.register_blueprint(api_bp)
 
 

@@ -1,0 +1,223 @@
+"""The table screen: the live round on a tablet, one server round-trip per croupier step.
+
+Every button comes from the engine's ``next_steps`` (via ``services.live``), so an illegal step
+is never offered; one sent anyway is refused by the engine: the message is flashed, the screen
+is shown again with HTTP 422 and the round is unchanged. Each rendered form carries the CSRF
+token, a fresh idempotency key (a double tap records once) and the last sequence number the
+croupier saw (a step based on a stale screen is a 409 and the fresh screen is shown).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
+
+from .. import db
+from ..rules.cards import ALL_CARDS, SUITS
+from ..rules.errors import RulesError
+from ..services import live, shifts, tables
+from ..services.errors import ServiceError, ValidationError
+from .errors import status_for
+from .forms import whole_number
+from .security import role_required
+
+bp = Blueprint("live", __name__)
+RECORDERS = tuple(sorted(live.RECORDERS))
+#: steps entered with the card grid, offered automatically in this order during the deal
+CARD_STEPS = ("deal_box", "deal_dealer", "dealer_draw", "dealer_small")
+#: steps that need a small form (the rest are one-tap buttons)
+FORM_STEPS = frozenset({*CARD_STEPS, "exchange", "sixth_card", "replace", "extra", "split",
+                        "insure", "redeal"})
+WAGER_LABELS = {"ante": "ANTE", "bet": "BET", "improvement_fee": "Improvement fee",
+                "buy_game_fee": "Buy-game fee", "insurance": "Insurance", "bonus": "Bonus"}
+RANKS = "AKQJT98765432"
+
+
+def new_key() -> str:
+    """A fresh idempotency key for one rendered form."""
+    return uuid.uuid4().hex
+
+
+@bp.app_template_filter("card")
+def card_html(code: str) -> str:
+    """``Ah`` -> ``A♥`` (10 for T), the way a croupier reads a card."""
+    rank, suit = code[:-1], code[-1]
+    symbol = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[suit]
+    return ("10" if rank == "T" else rank) + symbol
+
+
+def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per box, per wager: PAY / TAKE / RETURN with the amount and the reason."""
+    out = []
+    for box in settlement["boxes"]:
+        wagers = []
+        for name, w in box["wagers"].items():
+            if not w["stake"] and not w["net"]:
+                continue
+            action = "PAY" if w["net"] > 0 else "TAKE" if w["net"] < 0 else "RETURN"
+            amount = abs(w["net"]) if w["net"] else w["stake"]
+            wagers.append({"name": WAGER_LABELS.get(name, name), "action": action,
+                           "amount": amount, "stake": w["stake"], "why": w["explanation"]})
+        net = box["net"]
+        out.append({"box": box["box"], "hand": (box["hand"] or {}).get("label"),
+                    "small_hand": (box.get("small_hand") or {}).get("label"),
+                    "wagers": wagers, "net": net,
+                    "action": "PAY" if net > 0 else "TAKE" if net < 0 else "EVEN",
+                    "capped": box["capped"]})
+    return out
+
+
+def _entry(rnd: live.LiveRound) -> Any:
+    """The step whose form is open: the one asked for (``?do=&box=``), else the next deal step."""
+    want, box = request.args.get("do"), request.args.get("box") or None
+    for step in rnd.steps:
+        if want and step.type == want and step.box == box and step.type in FORM_STEPS:
+            return step
+    return next((s for s in rnd.steps if s.type in CARD_STEPS), None)
+
+
+def _suggestion(rnd: live.LiveRound, entry: Any) -> Any:
+    if entry is None or entry.type != "split":
+        return None
+    from ..rules.games.flow_house import suggest
+
+    try:
+        return suggest(rnd.state, entry.box)
+    except RulesError:
+        return None
+
+
+def _start_defaults(table_id: int, boxes: int) -> dict[str, dict[str, int]]:
+    """Last round's bets, to repeat them with one tap."""
+    dbs = db.get_session()
+    last = live.last_round_id(dbs, table_id)
+    if last is None:
+        return {}
+    events = live.rounds.events(dbs, last)
+    first = events[0].payload if events and events[0].type == "place" else {}
+    return {str(b["box"]): b for b in first.get("boxes", [])}
+
+
+def _screen(table_id: int, status: int = 200, typed: MultiDict[str, str] | None = None) -> Any:
+    dbs = db.get_session()
+    table = tables.get_table(dbs, table_id)
+    shift = shifts.open_shift_of(dbs, table_id)
+    round_id = live.open_round_id(dbs, table_id) if shift else None
+    rnd = live.load(dbs, round_id) if round_id else None
+    context: dict[str, Any] = {"table": table, "shift": shift, "rnd": rnd, "typed": typed or {},
+                               "new_key": new_key, "suits": SUITS, "ranks": RANKS,
+                               "grid": {c.code for c in ALL_CARDS}}
+    if rnd is None:
+        context["defaults"] = _start_defaults(table_id, table.boxes)
+    else:
+        summary = rnd.flow.summary(rnd.state)
+        entry = _entry(rnd)
+        context.update(
+            summary=summary, used=set(summary["used"]), entry=entry,
+            box_steps={b["box"]: [s for s in rnd.steps if s.box == b["box"]]
+                       for b in summary["boxes"]},
+            table_steps=[s for s in rnd.steps if s.box is None],
+            payouts=payout_lines(rnd.settlement.to_dict()) if rnd.settlement else None,
+            suggestion=_suggestion(rnd, entry))
+    return render_template("live/table.html", **context), status
+
+
+@bp.get("/tables/<int:table_id>/live")
+@role_required(*RECORDERS)
+def screen(table_id: int) -> Any:
+    return _screen(table_id)
+
+
+def _refused(table_id: int, err: RulesError | ServiceError) -> Any:
+    """Roll back, flash the engine's (or service's) message, show the screen with 4xx."""
+    db.get_session().rollback()
+    flash(err.message, "error")
+    status = 422 if isinstance(err, RulesError) else status_for(err)
+    return _screen(table_id, status, typed=request.form)
+
+
+def _box_stakes(table: tables.TableView) -> list[live.BoxStake]:
+    stakes = []
+    for n in range(1, table.boxes + 1):
+        if not request.form.get(f"ante_{n}", "").strip():
+            continue
+        ante = whole_number(f"ante_{n}", f"ANTE of box {n}")
+        bonus = 0
+        if request.form.get(f"bonus_{n}", "").strip():
+            bonus = whole_number(f"bonus_{n}", f"Bonus of box {n}")
+        stakes.append(live.BoxStake(str(n), ante, bonus))
+    if not stakes:
+        raise ValidationError("Enter the ANTE of at least one box.", field="ante_1")
+    return stakes
+
+
+@bp.post("/tables/<int:table_id>/live/rounds")
+@role_required(*RECORDERS)
+def start_round(table_id: int) -> Any:
+    dbs = db.get_session()
+    try:
+        table = tables.get_table(dbs, table_id)
+        live.start_round(dbs, table_id=table_id, actor_id=g.user.id, boxes=_box_stakes(table),
+                         idempotency_key=request.form.get("key", ""))
+        dbs.commit()
+    except (RulesError, ServiceError) as err:
+        return _refused(table_id, err)
+    return redirect(url_for("live.screen", table_id=table_id), 303)
+
+
+def _payload(rnd: live.LiveRound, type: str) -> dict[str, Any]:
+    """A step's payload from the posted form (the engine checks everything else)."""
+    form = request.form
+    box = form.get("box", "")
+    cards = form.get("cards", "")
+    if type in ("deal_dealer", "dealer_draw", "dealer_small"):
+        return {"cards": cards}
+    if type == "place":
+        return {"boxes": [b.payload() for b in _box_stakes(rnd.table)]}
+    if type == "deal_box":
+        return {"box": box, "cards": cards}
+    if type in ("exchange", "replace"):
+        return {"box": box, "discard": form.getlist("discard"), "draw": cards}
+    if type == "sixth_card":
+        return {"box": box, "card": cards}
+    if type == "insure":
+        return {"box": box, "amount": whole_number("amount", "The insurance")}
+    if type == "redeal":
+        return {"box": box, "cards_received": whole_number("cards_received",
+                                                           "The number of cards received")}
+    if type == "extra":
+        return {"box": box, "mode": form.get("mode", ""), "cards": cards}
+    if type == "split":
+        small = form.getlist("small")
+        seven = next((s.discard for s in rnd.steps if s.type == "split" and s.box == box), ())
+        return {"box": box, "small": small, "big": [c for c in seven if c not in small]}
+    if type in ("reveal", "undo", "paid", "void"):
+        return {}
+    return {"box": box}
+
+
+def _expected_seq() -> int | None:
+    raw = request.form.get("seq", "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+@bp.post("/live/rounds/<int:round_id>/steps")
+@role_required(*RECORDERS)
+def record(round_id: int) -> Any:
+    dbs = db.get_session()
+    rnd = live.load(dbs, round_id)
+    type = request.form.get("type", "")
+    try:
+        after = live.record_step(dbs, round_id=round_id, actor_id=g.user.id, type=type,
+                                 payload=_payload(rnd, type),
+                                 idempotency_key=request.form.get("key", ""),
+                                 expected_seq=_expected_seq())
+        dbs.commit()
+    except (RulesError, ServiceError) as err:
+        return _refused(rnd.table.id, err)
+    if type == "paid" and after.stored_settlement is not None:
+        flash(f"Round {after.round.number} paid. Next round.", "success")
+    return redirect(url_for("live.screen", table_id=rnd.table.id), 303)

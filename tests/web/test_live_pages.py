@@ -1,0 +1,182 @@
+"""The table screen through the Flask test client: steps, refusals (message, 4xx, no change)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from dealer_assist import db
+from dealer_assist.services import live
+from tests.web.conftest import Browser, text
+
+_keys = itertools.count(1)
+
+
+@pytest.fixture
+def screen(browser: Browser, croupier: Any, table: Any) -> str:
+    """Signed in as a croupier, shift open: the table screen's URL."""
+    browser.login("carla")
+    assert browser.post(f"/tables/{table.id}/shifts").status_code == 302
+    return f"/tables/{table.id}/live"
+
+
+def start(browser: Browser, table: Any, key: str = "s1", **antes: str) -> Any:
+    form = {"key": key, **(antes or {"ante_1": "100", "bonus_1": "50", "ante_2": "100"})}
+    return browser.post(f"/tables/{table.id}/live/rounds", form)
+
+
+def round_of(app: Flask, table: Any) -> live.LiveRound:
+    with db.session_scope(app) as dbs:
+        rid = live.open_round_id(dbs, table.id)
+        assert rid is not None
+        return live.load(dbs, rid)
+
+
+def step(browser: Browser, app: Flask, table: Any, type: str, key: str | None = None,
+         **fields: Any) -> Any:
+    rnd = round_of(app, table)
+    form = {"type": type, "key": key or f"k{next(_keys)}", **fields}
+    return browser.post(f"/live/rounds/{rnd.round.id}/steps", form)
+
+
+def deal(browser: Browser, app: Flask, table: Any) -> None:
+    for box, cards in (("1", "as ad ah 2c 3d"), ("2", "7s 8s 9d jc 2h")):
+        assert step(browser, app, table, "deal_box", box=box, cards=cards).status_code == 303
+    assert step(browser, app, table, "deal_dealer", cards="kh qh 4s 5c 6d").status_code == 303
+
+
+def test_the_table_screen_starts_a_round_and_offers_the_deal(browser: Browser, app: Flask,
+                                                            screen: str, table: Any) -> None:
+    page = text(browser.get(screen))
+    assert "Start round" in page and 'name="ante_6"' in page
+    resp = start(browser, table)
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(screen)
+    page = text(browser.get(screen))
+    assert "Round 1" in page and "Box 1: Cards of box 1" in page
+    assert page.count('class="gc') == 52 and 'data-card="As"' in page
+
+
+def test_a_whole_russian_round_is_played_through_the_pages(browser: Browser, app: Flask,
+                                                          screen: str, table: Any) -> None:
+    start(browser, table)
+    deal(browser, app, table)
+    page = text(browser.get(f"{screen}?do=exchange&box=2"))
+    assert "Box 2: Exchange" in page and 'name="discard" value="2h"' in page
+    assert 'data-card="As" disabled' in page  # cards on the table cannot be tapped again
+    for type, fields in (("exchange", {"box": "2", "discard": "2h", "cards": "td"}),
+                         ("bet", {"box": "1"}), ("insure", {"box": "1", "amount": "100"}),
+                         ("bet", {"box": "2"}), ("reveal", {}), ("buy_game", {"box": "1"}),
+                         ("take_ante", {"box": "2"}), ("dealer_draw", {"cards": "js"})):
+        resp = step(browser, app, table, type, **fields)
+        assert resp.status_code == 303, text(resp)
+    page = text(browser.get(screen))
+    assert "Paid ✓" in page and "PAY 100" in page  # insurance 1:1 on the dealer's "no game"
+    rnd = round_of(app, table)
+    assert rnd.settlement is not None
+    expected = {b.box: b.net for b in rnd.settlement.boxes}
+    shown = dict(re.findall(r'<article class="payout \w+" data-box="(\d)">\s*<h2>Box \d '
+                            r'<span class="net" data-net="(-?\d+)"', page))
+    assert {k: int(v) for k, v in shown.items()} == expected
+    resp = step(browser, app, table, "paid")
+    assert resp.status_code == 303
+    page = text(browser.get(screen))
+    assert "Round 1 paid" in page and "Start round" in page
+    assert 'value="100"' in page  # the next round offers last round's bets
+
+
+def test_a_double_tap_records_the_step_once(browser: Browser, app: Flask, screen: str,
+                                            table: Any) -> None:
+    start(browser, table)
+    before = len(round_of(app, table).events)
+    for _ in range(2):
+        assert step(browser, app, table, "deal_box", key="same", box="1",
+                    cards="as ad ah 2c 3d").status_code == 303
+    assert len(round_of(app, table).events) == before + 1
+
+
+REFUSALS = [
+    pytest.param("deal_box", {"box": "2", "cards": "7s 8s zz jc 2h"}, "is not a card",
+                 id="invalid-card"),
+    pytest.param("deal_box", {"box": "2", "cards": "as 8s 9d jc 2h"},
+                 "As (card 1) is already on the table", id="duplicate-card"),
+    pytest.param("reveal", {}, "the deal is not complete", id="illegal-action"),
+    pytest.param("insure", {"box": "1", "amount": "ten"}, "must be a whole number",
+                 id="malformed-amount"),
+]
+
+
+@pytest.mark.parametrize(("type", "fields", "message"), REFUSALS)
+def test_a_refused_step_shows_the_message_with_a_4xx_and_changes_nothing(
+        browser: Browser, app: Flask, screen: str, table: Any, type: str,
+        fields: dict[str, str], message: str) -> None:
+    start(browser, table)
+    step(browser, app, table, "deal_box", box="1", cards="as ad ah 2c 3d")
+    before = round_of(app, table)
+    resp = step(browser, app, table, type, **fields)
+    assert resp.status_code == 422
+    page = text(resp)
+    assert message in page and 'role="alert"' in page
+    after = round_of(app, table)
+    assert len(after.events) == len(before.events) and after.state == before.state
+    if type == "deal_box":  # what the croupier typed is still there to correct
+        assert fields["cards"] in page
+
+
+def test_an_ante_outside_the_limits_is_refused_and_starts_nothing(browser: Browser, app: Flask,
+                                                                  screen: str,
+                                                                  table: Any) -> None:
+    resp = start(browser, table, ante_1="5000")
+    assert resp.status_code == 422 and "outside the table limits 10..500" in text(resp)
+    with db.session_scope(app) as dbs:
+        assert live.open_round_id(dbs, table.id) is None
+
+
+def test_a_step_posted_from_a_stale_screen_is_a_409(browser: Browser, app: Flask, screen: str,
+                                                    table: Any) -> None:
+    start(browser, table)
+    seen = round_of(app, table).last_seq
+    step(browser, app, table, "deal_box", box="1", cards="as ad ah 2c 3d")  # another tablet
+    resp = step(browser, app, table, "deal_box", box="2", cards="7s 8s 9d jc 2h", seq=seen)
+    assert resp.status_code == 409 and "changed on another device" in text(resp)
+
+
+def test_undo_from_the_screen_cancels_the_last_step(browser: Browser, app: Flask, screen: str,
+                                                    table: Any) -> None:
+    start(browser, table)
+    step(browser, app, table, "deal_box", box="1", cards="as ad ah 2c 3d")
+    assert "Undo deal box · box 1" in text(browser.get(screen))
+    assert step(browser, app, table, "undo").status_code == 303
+    rnd = round_of(app, table)
+    assert rnd.events[-1].type == "undo" and not rnd.flow.summary(rnd.state)["boxes"][0]["cards"]
+
+
+def test_a_form_without_the_csrf_token_is_refused(browser: Browser, app: Flask, screen: str,
+                                                  table: Any) -> None:
+    resp = browser.post(f"/tables/{table.id}/live/rounds", {"key": "x", "ante_1": "100"},
+                        csrf=False)
+    assert resp.status_code == 400
+    with db.session_scope(app) as dbs:
+        assert live.open_round_id(dbs, table.id) is None
+
+
+def test_a_croupier_cannot_reach_admin_pages(browser: Browser, screen: str) -> None:
+    for url in ("/admin/users", "/admin/tables", "/admin/profiles"):
+        assert browser.get(url).status_code == 403
+
+
+def test_an_admin_cannot_record_rounds(browser: Browser, admin: Any, table: Any) -> None:
+    browser.login("root")
+    assert browser.get(f"/tables/{table.id}/live").status_code == 403
+    assert start(browser, table).status_code == 403
+
+
+def test_without_an_open_shift_the_screen_says_so(browser: Browser, croupier: Any,
+                                                  table: Any) -> None:
+    browser.login("carla")
+    page = text(browser.get(f"/tables/{table.id}/live"))
+    assert "no open shift" in page
+    assert start(browser, table).status_code == 409
