@@ -144,8 +144,9 @@ def _check_csrf() -> None:
 # --- login sessions ------------------------------------------------------------------------------
 
 def start_login(token: str) -> None:
-    """After a successful login: a fresh cookie session (no fixation) with a new CSRF token."""
-    session.clear()
+    """After a successful login: a fresh cookie session (no fixation) with a new CSRF token;
+    a login session this browser still held is revoked, not left dangling."""
+    end_login()
     session[TOKEN_KEY] = token
     csrf_token()
 

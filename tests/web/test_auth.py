@@ -144,3 +144,14 @@ def test_login_never_redirects_off_site(browser: Browser, croupier: Any) -> None
     resp = browser.post("/login", {"username": "carla", "password": PASSWORD,
                                    "next": "//evil.example/"})
     assert resp.headers["Location"] == "/"
+
+
+def test_signing_in_again_revokes_the_browsers_previous_session(browser: Browser,
+                                                                croupier: Any) -> None:
+    browser.login("carla")
+    earlier = browser.client.get_cookie("session")
+    assert earlier is not None
+    browser.login("carla")
+    assert browser.get("/").status_code == 200
+    browser.client.set_cookie("session", earlier.value)
+    assert browser.get("/").status_code == 302
