@@ -8,3 +8,6 @@ from . import calculator  # noqa: E402,F401  (registers routes on bp)
 
 # isort: split
 from . import split  # noqa: E402,F401  (POST /split/suggest, issue 4)
+
+# isort: split
+from . import rounds  # noqa: E402,F401  (stateful rounds API, issue 5)
