@@ -1,0 +1,305 @@
+"""The end-of-shift report as plain data: deterministic, canonical JSON, a stated SHA-256.
+
+:func:`build_shift_report` reads the shift, its table, its rounds and the **stored**
+settlements (the newest ``RoundSettlement`` of each settled round; the report never re-settles),
+the round events (who recorded, undo corrections) and the inventory, and returns a plain dict of
+ints, strings, lists and None. No clock is read: the same database gives the same dict, hence
+the same bytes from :func:`canonical_json` and the same :func:`digest`. Times are shown in the
+floor's zone passed in (the zone's name is part of the data).
+
+Money is an int throughout; ratios (hold, no-game rate) are kept as an exact fraction
+``{"num", "den"}`` with a two-decimal percentage string rounded half up by integer arithmetic.
+Money semantics (player's view in the stored settlement, ``net`` signed): for each wager,
+*wagered* is the sum of stakes, *collected* the sum of the house's takings (losing nets),
+*paid* the sum of winning nets, and the *house win* is collected - paid (= -sum of nets). Fees
+count as wagered (they are stakes the house always takes), so hold = house win / total wagered.
+
+Sections not yet backed by data keep their place: ``disputes`` (``available: false``; the
+disputes issue adds items ``{round, box, status, opened_by, resolution}``) and ``audit_chain``
+(``available: false``, ``head: None``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from datetime import datetime, tzinfo
+from typing import Any
+
+from sqlmodel import Session, func, select
+
+from ..models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
+from ..rules.ranking import Category
+from ..rules.settlement import WAGER_NAMES
+from . import inventory
+from .errors import NotFound
+
+SCHEMA = "dealer_assist/shift-report/1"
+WAGER_TITLES = {"ante": "Ante", "bet": "Bet", "improvement_fee": "Improvement fees",
+                "buy_game_fee": "Buy-game fees", "insurance": "Insurance", "bonus": "Bonus"}
+GAME_TITLES = {"russian": "Russian poker", "caribbean": "Caribbean stud",
+               "oasis": "Oasis poker", "split": "Big/Small hand"}
+CATEGORY_ORDER = {c.value: i for i, c in enumerate(Category)}
+TOP_PAYOUTS = 10
+
+
+# --- formatting helpers (exact) -------------------------------------------------------------------
+
+def percent(num: int, den: int) -> str | None:
+    """``num/den`` as a percentage with two decimals, rounded half away from zero, no float."""
+    if den == 0:
+        return None
+    sign = "-" if (num < 0) != (den < 0) and num != 0 else ""
+    n, d = abs(num) * 10000, abs(den)
+    hundredths = (2 * n + d) // (2 * d)
+    return f"{sign}{hundredths // 100}.{hundredths % 100:02d}"
+
+
+def ratio(num: int, den: int) -> dict[str, Any]:
+    return {"num": num, "den": den, "percent": percent(num, den)}
+
+
+def canonical_json(data: Any) -> bytes:
+    """Sorted keys, no spaces, UTF-8: the bytes the digest is taken of."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def digest(data: Any) -> str:
+    return hashlib.sha256(canonical_json(data)).hexdigest()
+
+
+def _at(moment: datetime | None, zone: tzinfo | None) -> str | None:
+    return moment.astimezone(zone).isoformat(timespec="seconds") if moment else None
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+def _settlements(session: Session, shift_id: int) -> list[tuple[Round, dict[str, Any], int]]:
+    """(round, newest stored settlement, number of settlement rows) of each settled round."""
+    query = (select(Round, RoundSettlement)
+             .join(RoundSettlement, RoundSettlement.round_id == Round.id)  # type: ignore[arg-type]
+             .where(Round.shift_id == shift_id, Round.status == RoundStatus.SETTLED.value)
+             .order_by(Round.number, RoundSettlement.through_seq))  # type: ignore[arg-type]
+    newest: dict[int, tuple[Round, RoundSettlement]] = {}
+    versions: Counter[int] = Counter()
+    for rnd, row in session.exec(query):
+        newest[rnd.number] = (rnd, row)
+        versions[rnd.number] += 1
+    return [(rnd, json.loads(row.settlement), versions[n])
+            for n, (rnd, row) in sorted(newest.items())]
+
+
+def _names(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    rows = session.exec(select(User).where(User.id.in_(wanted))).all()  # type: ignore[union-attr]
+    return {u.id or 0: (u.display_name, u.role) for u in rows}
+
+
+def _event_stats(session: Session, shift_id: int) -> tuple[Counter[int], dict[int, int]]:
+    """Events recorded per user, and undo corrections per round number."""
+    query = (select(RoundEvent.actor_id, RoundEvent.type, Round.number, func.count())
+             .join(Round, Round.id == RoundEvent.round_id)  # type: ignore[arg-type]
+             .where(Round.shift_id == shift_id)
+             .group_by(RoundEvent.actor_id, RoundEvent.type, Round.number))
+    by_actor: Counter[int] = Counter()
+    undos: dict[int, int] = defaultdict(int)
+    for actor, kind, number, n in session.exec(query):
+        by_actor[actor] += n
+        if kind == "undo":
+            undos[number] += n
+    return by_actor, dict(undos)
+
+
+# --- sections -----------------------------------------------------------------------------------
+
+def _money(rows: list[tuple[Round, dict[str, Any], int]]) -> dict[str, Any]:
+    """Per wager: boxes with a stake, wagered, collected, paid, house win; and the totals."""
+    sums = {w: {"boxes": 0, "wagered": 0, "collected": 0, "paid": 0} for w in WAGER_NAMES}
+    for _rnd, s, _v in rows:
+        for box in s["boxes"]:
+            for name, w in box["wagers"].items():
+                line = sums.setdefault(name, {"boxes": 0, "wagered": 0, "collected": 0,
+                                              "paid": 0})
+                net, stake = int(w["net"]), int(w["stake"])
+                line["boxes"] += stake > 0
+                line["wagered"] += stake
+                line["collected"] += -net if net < 0 else 0
+                line["paid"] += net if net > 0 else 0
+    lines = [{"wager": name, "title": WAGER_TITLES.get(name, name), **v,
+              "house_win": v["collected"] - v["paid"]} for name, v in sums.items()]
+    total = {k: sum(line[k] for line in lines)
+             for k in ("wagered", "collected", "paid", "house_win")}
+    return {"lines": lines, "total": total,
+            "hold": ratio(total["house_win"], total["wagered"])}
+
+
+def _dealer(rows: list[tuple[Round, dict[str, Any], int]]) -> dict[str, Any]:
+    no_game = sum(1 for _r, s, _v in rows if not s["dealer"].get("qualified", True))
+    bought = sum(1 for _r, s, _v in rows if s["dealer"].get("bought"))
+    return {"rounds": len(rows), "no_game": no_game, "bought": bought,
+            "no_game_rate": ratio(no_game, len(rows))}
+
+
+def _best(combinations: list[dict[str, Any]]) -> dict[str, Any]:
+    return min(combinations, key=lambda c: (-int(c["multiplier"]),
+                                            CATEGORY_ORDER.get(c["category"], 99)))
+
+
+def _hands_paid(rows: list[tuple[Round, dict[str, Any], int]]) -> list[dict[str, Any]]:
+    """Boxes whose bet was paid, by the category of their best paid combination."""
+    by: dict[str, dict[str, int]] = {}
+    for _r, s, _v in rows:
+        for box in s["boxes"]:
+            bet = box["wagers"].get("bet", {})
+            if not box["combinations"] or int(bet.get("net", 0)) <= 0:
+                continue
+            line = by.setdefault(_best(box["combinations"])["category"],
+                                 {"boxes": 0, "combinations": 0, "paid": 0})
+            line["boxes"] += 1
+            line["combinations"] += len(box["combinations"])
+            line["paid"] += int(bet["net"])
+    return [{"category": c, "label": _label(c), **v}
+            for c, v in sorted(by.items(), key=lambda kv: CATEGORY_ORDER.get(kv[0], 99))]
+
+
+def _label(category: str) -> str:
+    try:
+        return Category(category).label
+    except ValueError:
+        return category.replace("_", " ").capitalize()
+
+
+def _box_paid(box: dict[str, Any]) -> int:
+    return sum(int(w["net"]) for w in box["wagers"].values() if int(w["net"]) > 0)
+
+
+def _box_line(rnd: Round, box: dict[str, Any], zone: tzinfo | None) -> dict[str, Any]:
+    hand = box.get("hand") or {}
+    return {"round": rnd.number, "at": _at(rnd.opened_at, zone), "box": box["box"],
+            "seat": box.get("seat", box["box"]), "hand": hand.get("label", ""),
+            "paid": _box_paid(box), "net": int(box["net"]), "capped": bool(box["capped"])}
+
+
+def _payouts(rows: list[tuple[Round, dict[str, Any], int]],
+             zone: tzinfo | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The ten largest payouts (amount paid to a box) and every capped payout."""
+    paid = [(rnd, box) for rnd, s, _v in rows for box in s["boxes"] if _box_paid(box) > 0]
+    paid.sort(key=lambda rb: (-_box_paid(rb[1]), rb[0].number, rb[1]["box"]))
+    capped = [(rnd, box) for rnd, s, _v in rows for box in s["boxes"] if box["capped"]]
+    return ([_box_line(r, b, zone) for r, b in paid[:TOP_PAYOUTS]],
+            [_box_line(r, b, zone) for r, b in capped])
+
+
+def _cumulative(rows: list[tuple[Round, dict[str, Any], int]]) -> list[int]:
+    out, total = [], 0
+    for _r, s, _v in rows:
+        total -= sum(int(b["net"]) for b in s["boxes"])
+        out.append(total)
+    return out
+
+
+def _inventory(session: Session, shift_id: int, win: int, zone: tzinfo | None) -> dict[str, Any]:
+    inv = inventory.inventory_of(session, shift_id)
+
+    def count(c: inventory.CountView | None) -> dict[str, Any] | None:
+        if c is None:
+            return None
+        return {"amount": c.amount, "at": _at(c.counted_at, zone), "croupier": c.signed.croupier,
+                "pit_boss": c.signed.pit_boss, "note": c.note}
+
+    transfers = [{"kind": t.kind, "amount": t.amount, "at": _at(t.at, zone),
+                  "croupier": t.signed.croupier, "pit_boss": t.signed.pit_boss, "note": t.note}
+                 for t in inv.transfers]
+    return {"opening": count(inv.opening), "closing": count(inv.closing),
+            "transfers": transfers, "fills": inv.fills, "credits": inv.credits,
+            "win": inv.win, "variance": None if inv.win is None else inv.win - win}
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+def _shift(session: Session, shift: Shift, table: GameTable, names: dict[int, tuple[str, str]],
+           zone: tzinfo | None, zone_name: str) -> dict[str, Any]:
+    times = session.exec(select(func.min(Round.opened_at), func.max(Round.opened_at))
+                         .where(Round.shift_id == shift.id)).one()
+    return {
+        "id": shift.id, "table": table.name, "game": table.game,
+        "game_title": GAME_TITLES.get(table.game, table.game), "profile": table.profile,
+        "gaming_date": shift.gaming_date.isoformat(), "status": shift.status,
+        "timezone": zone_name, "opened_at": _at(shift.opened_at, zone),
+        "closed_at": _at(shift.closed_at, zone),
+        "opened_by": names.get(shift.opened_by, ("?", ""))[0],
+        "closed_by": names[shift.closed_by][0] if shift.closed_by in names else None,
+        "first_round_at": _at(times[0], zone), "last_round_at": _at(times[1], zone),
+        "limits": {"min_ante": table.min_ante, "max_ante": table.max_ante,
+                   "max_payout": table.max_payout},
+    }
+
+
+def _rounds(session: Session, shift_id: int, rows: list[tuple[Round, dict[str, Any], int]],
+            zone: tzinfo | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Round and box counts, and the voided rounds."""
+    statuses = Counter(session.exec(select(Round.status).where(Round.shift_id == shift_id)).all())
+    voided = session.exec(select(Round).where(
+        Round.shift_id == shift_id, Round.status == RoundStatus.VOIDED.value)
+        .order_by(Round.number)).all()  # type: ignore[arg-type]
+    boxes = [b for _r, s, _v in rows for b in s["boxes"]]
+    counts = {"total": sum(statuses.values()), "settled": len(rows),
+              "voided": statuses.get(RoundStatus.VOIDED.value, 0),
+              "open": statuses.get(RoundStatus.OPEN.value, 0),
+              "boxes": len(boxes), "boxes_folded": sum(1 for b in boxes if b["folded"])}
+    return counts, [{"round": r.number, "at": _at(r.opened_at, zone)} for r in voided]
+
+
+def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None = None,
+                       zone_name: str = "UTC") -> dict[str, Any]:
+    """The whole report as plain data (see the module docstring for the meaning of each sum)."""
+    shift = session.get(Shift, shift_id)
+    if shift is None:
+        raise NotFound(f"No shift with id {shift_id}.")
+    table = session.get(GameTable, shift.table_id)
+    assert table is not None
+    rows = _settlements(session, shift_id)
+    by_actor, undos = _event_stats(session, shift_id)
+    names = _names(session, [*by_actor, shift.opened_by, *([shift.closed_by] if shift.closed_by
+                                                           else [])])
+    money = _money(rows)
+    inv = _inventory(session, shift_id, money["total"]["house_win"], zone)
+    counts, voids = _rounds(session, shift_id, rows, zone)
+    largest, capped = _payouts(rows, zone)
+    closing = inv["closing"] or {}
+    return {
+        "schema": SCHEMA,
+        "shift": _shift(session, shift, table, names, zone, zone_name),
+        "staff": [{"name": names.get(uid, ("?", ""))[0], "role": names.get(uid, ("", "?"))[1],
+                   "events": n}
+                  for uid, n in sorted(by_actor.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "rounds": counts,
+        "wagers": money["lines"], "total": money["total"], "hold": money["hold"],
+        "inventory": inv,
+        "dealer": _dealer(rows),
+        "hands_paid": _hands_paid(rows),
+        "largest_payouts": largest,
+        "capped": capped,
+        "voids": voids,
+        "corrections": [{"round": n, "undos": k} for n, k in sorted(undos.items())],
+        "resettled": [{"round": r.number, "settlements": v} for r, _s, v in rows if v > 1],
+        "disputes": {"available": False, "items": []},
+        "audit_chain": {"available": False, "head": None},
+        "cumulative": _cumulative(rows),
+        "signatures": [
+            {"role": "Croupier", "name": closing.get("croupier")},
+            {"role": "Pit boss", "name": closing.get("pit_boss")},
+            {"role": "Shift manager", "name": None},
+        ],
+    }
+
+
+def report_with_digest(session: Session, shift_id: int, *, zone: tzinfo | None = None,
+                       zone_name: str = "UTC") -> tuple[dict[str, Any], str]:
+    data = build_shift_report(session, shift_id, zone=zone, zone_name=zone_name)
+    return data, digest(data)
