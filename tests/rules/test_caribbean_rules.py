@@ -123,3 +123,10 @@ def test_a_profile_without_a_price_for_a_paid_category_is_refused() -> None:
 def test_replaying_the_same_round_gives_the_same_settlement() -> None:
     request = body(AK_DEALER, box("7s 7d 4c 4h Js"), box("Qs Jd 8c 4s 3h", name="2"))
     assert settle("caribbean", request).to_dict() == settle("caribbean", request).to_dict()
+
+
+def test_a_bonus_side_bet_is_refused_because_the_stud_games_have_none() -> None:
+    """RULES.md lists a bonus bet for Russian poker only; seed 004: 'there is no "bonus" game'."""
+    state = hr.new_round(cb.CARIBBEAN_CLASSIC, Table(10, 1000, 50000))
+    with pytest.raises(RulesError, match="no bonus bet"):
+        cb.apply(state, hr.PlaceBox("1", "A", 100, bonus=50))

@@ -25,6 +25,17 @@ from ..errors import CardCountError, IllegalActionError, RulesError
 from ..evaluator import HandValue, evaluate, evaluate_small
 from ..profiles import HouseProfile, check_bool, check_int
 from ..settlement import WAGER_NAMES, DealerResult, WagerResult
+from .actions import (  # the shared step records, re-exported for callers
+    Bet,
+    BuyGame,
+    DealBox,
+    DealDealer,
+    DealerDraw,
+    Fold,
+    PlaceBox,
+    RevealDealer,
+    TakeAnte,
+)
 from .common import (
     BoughtGame,
     Table,
@@ -169,65 +180,6 @@ def new_round(profile: StudProfile, table: Table) -> RoundState:
     return RoundState(profile, table)
 
 
-# --- actions -------------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class PlaceBox:
-    box: str
-    seat: str
-    ante: int
-
-
-@dataclass(frozen=True, slots=True)
-class DealBox:
-    box: str
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DealDealer:
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Bet:
-    """Continue: BET (raise) = ``bet_multiple`` x ANTE."""
-
-    box: str
-    amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class Fold:
-    box: str
-
-
-@dataclass(frozen=True, slots=True)
-class RevealDealer:
-    """The dealer opens his hand; every box has decided."""
-
-
-@dataclass(frozen=True, slots=True)
-class TakeAnte:
-    """Dealer has no game: the box takes the ANTE paid 1:1, BET returned."""
-
-    box: str
-
-
-@dataclass(frozen=True, slots=True)
-class BuyGame:
-    """Dealer has no game: the box buys a game (where the profile allows it)."""
-
-    box: str
-
-
-@dataclass(frozen=True, slots=True)
-class DealerDraw:
-    """The next cards of the deck, replacing the dealer's highest card for the buyers."""
-
-    cards: tuple[Card, ...]
-
-
 GenericAction: TypeAlias = (PlaceBox | DealBox | DealDealer | Bet | Fold | RevealDealer | TakeAnte
                             | BuyGame | DealerDraw)
 
@@ -251,6 +203,8 @@ def verify_place_box(state: RoundState, action: PlaceBox) -> None:
         raise _fail("boxes are placed before the deal", "box", action.box)
     if any(b.box == action.box for b in state.boxes):
         raise _fail(f"box {action.box} is already placed", "box", action.box)
+    if action.bonus:
+        raise _fail("this game has no bonus bet", "bonus", action.bonus)
     check_ante(action.ante, state.table)
 
 

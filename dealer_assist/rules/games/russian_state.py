@@ -15,6 +15,17 @@ from typing import Any, TypeVar
 from ..cards import Card
 from ..errors import IllegalActionError
 from ..evaluator import HandValue
+from .actions import (  # the shared step records, re-exported for callers
+    Bet,
+    BuyGame,
+    DealBox,
+    DealDealer,
+    DealerDraw,
+    Fold,
+    PlaceBox,
+    RevealDealer,
+    TakeAnte,
+)
 from .common import Table
 from .russian_profile import RussianProfile
 
@@ -118,30 +129,6 @@ def new_round(profile: RussianProfile, table: Table) -> RoundState:
 
 # --- actions: one frozen record per croupier step -------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class PlaceBox:
-    """Before the deal: a box's ANTE and optional bonus side bet."""
-
-    box: str
-    seat: str
-    ante: int
-    bonus: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class DealBox:
-    """The five cards dealt to a box."""
-
-    box: str
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DealDealer:
-    """The dealer's five cards."""
-
-    cards: tuple[Card, ...]
-
 
 @dataclass(frozen=True, slots=True)
 class Exchange:
@@ -161,50 +148,11 @@ class SixthCard:
 
 
 @dataclass(frozen=True, slots=True)
-class Fold:
-    box: str
-
-
-@dataclass(frozen=True, slots=True)
-class Bet:
-    """Continue: BET = 2 x ANTE (the profile's ``bet_multiple``)."""
-
-    box: str
-    amount: int
-
-
-@dataclass(frozen=True, slots=True)
 class Insure:
     """Insurance against the dealer's "no game" (three of a kind or better)."""
 
     box: str
     amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class RevealDealer:
-    """The dealer opens his hand: qualification is known from here on."""
-
-
-@dataclass(frozen=True, slots=True)
-class TakeAnte:
-    """Dealer has no game: the box takes its ANTE paid 1:1 (BET returned)."""
-
-    box: str
-
-
-@dataclass(frozen=True, slots=True)
-class BuyGame:
-    """Dealer has no game: the box buys a game for the dealer (fee: 1 ANTE)."""
-
-    box: str
-
-
-@dataclass(frozen=True, slots=True)
-class DealerDraw:
-    """The next cards of the deck, used in order to replace the dealer's highest card."""
-
-    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True)
