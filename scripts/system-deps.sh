@@ -8,8 +8,11 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -x "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | head -n1)" ] || need+=(postgresql)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
-ldconfig -p 2>/dev/null | grep -q libpango-1.0 || need+=(libpango-1.0-0 libpangoft2-1.0-0)
-fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
+# (read the listings into variables: `grep -q` closing a pipe early trips pipefail)
+libs=$(ldconfig -p 2>/dev/null || true)
+fonts=$(fc-list 2>/dev/null || true)
+[[ $libs == *libpango-1.0* && $libs == *libpangoft2-1.0* ]] || need+=(libpango-1.0-0 libpangoft2-1.0-0)
+[[ ${fonts,,} == *dejavu* ]] || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -eq 0 ]; then
   echo "system-deps: all present"
   exit 0
