@@ -30,7 +30,10 @@
       if (!b.hasAttribute("aria-disabled")) { b.disabled = full && !on; }
     });
     var counter = document.querySelector("[data-count]");
-    if (counter) { counter.textContent = chosen.length + " / " + most(); }
+    if (counter) {
+      counter.textContent = field.dataset.maxFrom && !most() ? "tap the cards to discard first"
+        : chosen.length + " / " + most();
+    }
   }
   if (field) {
     document.querySelectorAll(".card-grid .gc").forEach(function (b) {

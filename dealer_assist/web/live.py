@@ -121,6 +121,8 @@ def _screen(table_id: int, status: int = 200, typed: MultiDict[str, str] | None 
                        for b in summary["boxes"]},
             table_steps=[s for s in rnd.steps if s.box is None],
             payouts=payout_lines(rnd.settlement.to_dict()) if rnd.settlement else None,
+            bought=rnd.settlement.dealer if rnd.settlement and rnd.settlement.dealer.bought
+            else None,
             suggestion=_suggestion(rnd, entry))
     return render_template("live/table.html", **context), status
 
@@ -131,10 +133,10 @@ def screen(table_id: int) -> Any:
     return _screen(table_id)
 
 
-def _refused(table_id: int, err: RulesError | ServiceError) -> Any:
+def _refused(table_id: int, err: RulesError | ServiceError, what: str = "") -> Any:
     """Roll back, flash the engine's (or service's) message, show the screen with 4xx."""
     db.get_session().rollback()
-    flash(err.message, "error")
+    flash(f"{what}: {err.message}" if what else err.message, "error")
     status = 422 if isinstance(err, RulesError) else status_for(err)
     return _screen(table_id, status, typed=request.form)
 
@@ -199,6 +201,14 @@ def _payload(rnd: live.LiveRound, type: str) -> dict[str, Any]:
     return {"box": box}
 
 
+def _what(rnd: live.LiveRound, type: str) -> str:
+    """Which step was refused, in the croupier's words ("Box 2 · Enter cards")."""
+    box = request.form.get("box") or None
+    label = next((s.label for s in rnd.steps if s.type == type and s.box == box),
+                 type.replace("_", " ").capitalize())
+    return f"Box {box} · {label}" if box else label
+
+
 def _expected_seq() -> int | None:
     raw = request.form.get("seq", "").strip()
     return int(raw) if raw.isdigit() else None
@@ -217,7 +227,7 @@ def record(round_id: int) -> Any:
                                  expected_seq=_expected_seq())
         dbs.commit()
     except (RulesError, ServiceError) as err:
-        return _refused(rnd.table.id, err)
+        return _refused(rnd.table.id, err, _what(rnd, type))
     if type == "paid" and after.stored_settlement is not None:
         flash(f"Round {after.round.number} paid. Next round.", "success")
     return redirect(url_for("live.screen", table_id=rnd.table.id), 303)

@@ -137,7 +137,7 @@ class HouseFlow(GameFlow):
             out.append(Step("place", None, "Place the bets"))
         for b in s.boxes:
             if s.boxes and not b.cards:
-                out.append(Step("deal_box", b.box, f"Cards of box {b.box}", cards=5))
+                out.append(Step("deal_box", b.box, "Enter cards", cards=5))
             if b.cards and s.dealer:
                 out += self.improvement_steps(s, b)
             if h.can_bet(s, b.box):

@@ -111,12 +111,12 @@ def box_steps(state: r.RoundState, b: r.BoxState) -> list[Step]:
     p, name = state.profile, b.box
     out: list[Step] = []
     if r.can_deal_box(state, name):
-        out.append(Step("deal_box", name, f"Cards of box {name}", cards=5))
+        out.append(Step("deal_box", name, "Enter cards", cards=5))
     if r.can_exchange(state, name):
         out.append(Step("exchange", name, "Exchange", discard=tuple(_codes(b.cards)),
                         discard_counts=tuple(range(1, p.max_exchange + 1))))
     if r.can_sixth_card(state, name):
-        out.append(Step("sixth_card", name, "Sixth card", cards=1))
+        out.append(Step("sixth_card", name, "6th card", cards=1))
     if r.can_bet(state, name):
         out.append(Step("bet", name, "Bet", amount=p.bet_multiple * b.ante))
     if r.can_fold(state, name):
