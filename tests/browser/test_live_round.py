@@ -16,18 +16,19 @@ from tests.browser.conftest import Server, Shots, login
 pytestmark = pytest.mark.browser
 MIN_TARGET = 44
 
-LAYOUT = """() => {
+TARGETS = ("#live button, #live a.button, #live .pick, "
+           "#live input:not([type=hidden]):not([type=checkbox]):not([type=radio])")
+LAYOUT = """([selector, least]) => {
   const small = [];
-  for (const el of document.querySelectorAll(
-      '#live button, #live a.button, #live .pick, #live input:not([type=hidden]):not([type=checkbox]):not([type=radio])')) {
+  for (const el of document.querySelectorAll(selector)) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
-    if (r.width < %d || r.height < %d)
+    if (r.width < least || r.height < least)
       small.push((el.dataset.step || el.dataset.card || el.textContent.trim() || el.name)
                  + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
   }
   return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth, small};
-}""" % (MIN_TARGET, MIN_TARGET)
+}"""
 
 
 class Table:
@@ -38,7 +39,7 @@ class Table:
 
     def check(self, label: str) -> None:
         self.page.wait_for_load_state("load")
-        layout = self.page.evaluate(LAYOUT)
+        layout = self.page.evaluate(LAYOUT, [TARGETS, MIN_TARGET])
         assert layout["scroll"] <= layout["inner"], f"{label}: horizontal scroll {layout}"
         assert not layout["small"], f"{label}: touch targets under {MIN_TARGET}px: {layout}"
         self.shots(label)
