@@ -249,3 +249,4 @@ __all__ = [
 ]
 
 from . import models_inventory  # noqa: E402,F401  (inventory tables join the metadata)
+from . import models_audit  # noqa: E402,F401  (audit, disputes, voids: issue 6)
