@@ -41,7 +41,7 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
-    from .web import admin, auth, live, reports, tables
+    from .web import admin, auth, live, tables
     from .web import bp as web_bp
 
     app.register_blueprint(web_bp)
@@ -49,7 +49,6 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(admin.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(live.bp)
-    app.register_blueprint(reports.bp)
     app.register_blueprint(api_bp)
 
 
@@ -62,8 +61,7 @@ def register_errorhandlers(app: Flask) -> None:
 
 
 def register_commands(app: Flask) -> None:
-    from . import cli, cli_audit, cli_report
+    from . import cli, cli_audit
 
     cli.init_app(app)
     cli_audit.init_app(app)
-    cli_report.init_app(app)
