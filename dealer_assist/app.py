@@ -28,7 +28,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def register_extensions(app: Flask) -> None:
-    from . import audit, db
+    from . import db
     from .services import passwords
     from .web import security
 
@@ -36,12 +36,11 @@ def register_extensions(app: Flask) -> None:
     passwords.configure(time_cost=int(app.config["ARGON2_TIME_COST"]),
                         memory_kib=int(app.config["ARGON2_MEMORY_KIB"]))
     security.init_app(app)
-    audit.init_app(app)  # after security: g.user is known when its hook runs
 
 
 def register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
-    from .web import admin, auth, live, tables
+    from .web import admin, auth, live, reports, tables
     from .web import bp as web_bp
 
     app.register_blueprint(web_bp)
@@ -49,6 +48,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(admin.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(reports.bp)
     app.register_blueprint(api_bp)
 
 
@@ -61,7 +61,7 @@ def register_errorhandlers(app: Flask) -> None:
 
 
 def register_commands(app: Flask) -> None:
-    from . import cli, cli_audit
+    from . import cli, cli_report
 
     cli.init_app(app)
-    cli_audit.init_app(app)
+    cli_report.init_app(app)

@@ -25,7 +25,8 @@ import hashlib
 import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from datetime import datetime, tzinfo
+from dataclasses import dataclass
+from datetime import date, datetime, tzinfo
 from typing import Any
 
 from sqlmodel import Session, func, select
@@ -297,6 +298,32 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
             {"role": "Shift manager", "name": None},
         ],
     }
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftLine:
+    """One line of the list of shifts: enough to choose a report."""
+
+    id: int
+    table: str
+    gaming_date: date
+    status: str
+    opened_at: datetime
+    closed_at: datetime | None
+    rounds: int
+
+
+def recent_shifts(session: Session, limit: int = 100) -> list[ShiftLine]:
+    """The most recent shifts (newest first) with their number of rounds."""
+    counts = (select(Round.shift_id, func.count().label("n")).group_by(Round.shift_id)
+              .subquery())
+    query = (select(Shift, GameTable.name, counts.c.n)
+             .join(GameTable, GameTable.id == Shift.table_id)  # type: ignore[arg-type]
+             .outerjoin(counts, counts.c.shift_id == Shift.id)
+             .order_by(Shift.opened_at.desc(), Shift.id.desc())  # type: ignore[attr-defined]
+             .limit(limit))
+    return [ShiftLine(s.id or 0, name, s.gaming_date, s.status, s.opened_at, s.closed_at, n or 0)
+            for s, name, n in session.exec(query).all()]
 
 
 def report_with_digest(session: Session, shift_id: int, *, zone: tzinfo | None = None,

@@ -1,0 +1,177 @@
+"""Shift reports and the table inventory pages.
+
+* ``/reports/`` lists recent shifts; ``/reports/shifts/<id>`` previews a shift's report (the
+  same template the PDF is printed from) and ``/reports/shifts/<id>.pdf?size=a4|letter``
+  downloads it. For shift managers, pit bosses and administrators.
+* ``/reports/shifts/<id>/inventory`` is the pit's page: the opening count, fills and credits,
+  and closing the shift with its closing count. For pit bosses and shift managers (the pit
+  boss signs under their own account and names the croupier).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, tzinfo
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from .. import db, pdf
+from ..models import Role, utcnow
+from ..services import inventory, reports, shifts, tables
+from ..services.errors import ServiceError, ValidationError
+from .errors import form_error
+from .forms import text, whole_number
+from .security import role_required
+from .tables import floor_zone
+
+bp = Blueprint("reports", __name__, url_prefix="/reports")
+READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value)
+PIT = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
+
+
+def _zone() -> tuple[tzinfo | None, str]:
+    zone = floor_zone()
+    name = current_app.config.get("TIMEZONE") or (utcnow().astimezone().tzname() or "local")
+    return zone, name
+
+
+def _report(shift_id: int) -> tuple[dict[str, Any], str]:
+    zone, name = _zone()
+    return reports.report_with_digest(db.get_session(), shift_id, zone=zone, zone_name=name)
+
+
+@bp.get("/")
+@role_required(*READERS)
+def index() -> str:
+    return render_template("reports/index.html",
+                           shifts=reports.recent_shifts(db.get_session()), zone=_zone()[0])
+
+
+@bp.get("/shifts/<int:shift_id>")
+@role_required(*READERS)
+def preview(shift_id: int) -> str:
+    data, sha = _report(shift_id)
+    links = [("← All shifts", url_for("reports.index")),
+             ("Download PDF (A4)", url_for("reports.download", shift_id=shift_id, size="a4")),
+             ("Download PDF (Letter)", url_for("reports.download", shift_id=shift_id,
+                                               size="letter"))]
+    return pdf.report_html(data, sha, preview=True, links=links)
+
+
+def _filename(data: dict[str, Any], size: str) -> str:
+    table = re.sub(r"[^A-Za-z0-9]+", "-", data["shift"]["table"]).strip("-") or "table"
+    return f"shift-{data['shift']['id']}-{table}-{data['shift']['gaming_date']}-{size}.pdf"
+
+
+@bp.get("/shifts/<int:shift_id>.pdf")
+@role_required(*READERS)
+def download(shift_id: int) -> Response:
+    size = request.args.get("size", "a4").lower()
+    if size not in pdf.PAGE_SIZES:
+        abort(404)
+    data, sha = _report(shift_id)
+    printed = datetime.now(_zone()[0]).strftime("%Y-%m-%d %H:%M")
+    html = pdf.report_html(data, sha, page_size=size, printed_at=f"{printed} by "
+                           f"{g.user.display_name}")
+    timeout = float(current_app.config.get("REPORT_PDF_TIMEOUT_SECONDS", pdf.DEFAULT_TIMEOUT))
+    try:
+        body = pdf.html_to_pdf(html, static_dir=current_app.static_folder or "",
+                               timeout=timeout)
+    except (pdf.RenderTimeout, pdf.RenderFailed) as err:
+        current_app.logger.error("shift %s report PDF: %s", shift_id, err)
+        abort(503, description=f"The PDF could not be made ({err}). Try again, or use the "
+                               "preview and print it from the browser.")
+    resp = Response(body, mimetype="application/pdf")
+    resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(data, size)}"'
+    resp.headers["X-Report-SHA256"] = sha
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+# --- the pit's inventory page ---------------------------------------------------------------------
+
+def _inventory_page(shift_id: int, **extra: Any) -> dict[str, Any]:
+    dbs = db.get_session()
+    shift = shifts.get_shift(dbs, shift_id)
+    croupiers, bosses = inventory.candidates(dbs)
+    return {"shift": shift, "table": tables.get_table(dbs, shift.table_id),
+            "inv": inventory.inventory_of(dbs, shift_id), "croupiers": croupiers,
+            "bosses": bosses, "open_rounds": inventory.open_rounds(dbs, shift_id),
+            "zone": _zone()[0], "form": request.form if request.method == "POST" else {},
+            **extra}
+
+
+def _person(name: str, label: str) -> int:
+    raw = request.form.get(name, "").strip()
+    if not raw.isdigit():
+        raise ValidationError(f"Choose the {label}.", field=name)
+    return int(raw)
+
+
+@bp.get("/shifts/<int:shift_id>/inventory")
+@role_required(*PIT)
+def inventory_page(shift_id: int) -> str:
+    return render_template("reports/inventory.html", **_inventory_page(shift_id))
+
+
+def _save(shift_id: int, action: Any, done: str) -> Any:
+    dbs = db.get_session()
+    try:
+        action(dbs)
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "reports/inventory.html", **_inventory_page(shift_id))
+    flash(done, "success")
+    return redirect(url_for("reports.inventory_page", shift_id=shift_id))
+
+
+@bp.post("/shifts/<int:shift_id>/opening-count")
+@role_required(*PIT)
+def opening_count(shift_id: int) -> Any:
+    return _save(shift_id, lambda dbs: inventory.record_opening_count(
+        dbs, shift_id=shift_id, amount=whole_number("amount", "The opening count"),
+        croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
+        actor_id=g.user.id, note=text("note", max_length=500)), "Opening count recorded.")
+
+
+@bp.post("/shifts/<int:shift_id>/transfers")
+@role_required(*PIT)
+def transfer(shift_id: int) -> Any:
+    kind = request.form.get("kind", "")
+    return _save(shift_id, lambda dbs: inventory.record_transfer(
+        dbs, shift_id=shift_id, kind=kind, amount=whole_number("amount", "The amount"),
+        croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
+        actor_id=g.user.id, note=text("note", max_length=500)),
+        f"{'Fill' if kind == 'fill' else 'Credit'} recorded.")
+
+
+@bp.post("/shifts/<int:shift_id>/close")
+@role_required(*PIT)
+def close(shift_id: int) -> Any:
+    dbs = db.get_session()
+    try:
+        if request.form.get("confirm") != "yes":
+            raise ValidationError("Tick the box to confirm the closing count and signatures.",
+                                  field="confirm")
+        inventory.close_shift(
+            dbs, shift_id=shift_id,
+            closing_amount=whole_number("closing_amount", "The closing count"),
+            croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
+            actor_id=g.user.id, note=text("note", max_length=500))
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "reports/inventory.html", **_inventory_page(shift_id))
+    flash("Shift closed. Its rounds are now read-only.", "success")
+    return redirect(url_for("reports.inventory_page", shift_id=shift_id))
