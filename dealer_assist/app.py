@@ -28,7 +28,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def register_extensions(app: Flask) -> None:
-    from . import db
+    from . import audit, db
     from .services import passwords
     from .web import security
 
@@ -36,6 +36,7 @@ def register_extensions(app: Flask) -> None:
     passwords.configure(time_cost=int(app.config["ARGON2_TIME_COST"]),
                         memory_kib=int(app.config["ARGON2_MEMORY_KIB"]))
     security.init_app(app)
+    audit.init_app(app)  # after security: g.user is known when its hook runs
 
 
 def register_blueprints(app: Flask) -> None:
@@ -61,7 +62,8 @@ def register_errorhandlers(app: Flask) -> None:
 
 
 def register_commands(app: Flask) -> None:
-    from . import cli, cli_report
+    from . import cli, cli_audit, cli_report
 
     cli.init_app(app)
+    cli_audit.init_app(app)
     cli_report.init_app(app)
