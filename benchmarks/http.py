@@ -1,0 +1,139 @@
+"""Time the live table through the app: recording a step and settling ("Paid") a round.
+
+Runs the real app (Flask test client, the same form posts as the tablet: CSRF token, idempotency
+key, expected sequence number) on a temporary SQLite file with the production pragmas (WAL,
+``synchronous=FULL``). Each round: two boxes placed, dealt, the dealer dealt, both boxes bet,
+reveal, the no-game choices when needed, then "Paid" (stores the settlement). Deals are random
+from a fixed seed, so every run times the same rounds.
+
+    .venv/bin/python benchmarks/http.py [--rounds 200] [--seed 7]
+
+Headline lines come last, as ``name: value unit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+# this file is named like the standard library's ``http`` package, which werkzeug imports: take
+# the benchmarks directory off the path before anything imports ``http``
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from dealer_assist import create_app, db  # noqa: E402
+from dealer_assist.models import User  # noqa: E402
+from dealer_assist.rules.cards import ALL_CARDS  # noqa: E402
+from dealer_assist.rules.games.flow import start  # noqa: E402
+from dealer_assist.services import passwords, shifts, tables, users  # noqa: E402
+
+PASSWORD = "benchmark password 1"
+
+
+def setup(app: object) -> int:
+    """A croupier, a Russian poker table and an open shift; returns the table id."""
+    with db.session_scope(app) as dbs:  # type: ignore[arg-type]
+        created = users.create_user(dbs, username="carla", display_name="Carla",
+                                    role="croupier")
+        row = dbs.get(User, created.user.id)
+        assert row is not None
+        row.password_hash = passwords.hash_password(PASSWORD)
+        row.must_change_password = False
+        table = tables.create_table(dbs, tables.TableSpec("RP 1", "russian", "russian-classic",
+                                                          10, 500, 50000, 6))
+        shifts.open_shift(dbs, table_id=table.id, user_id=row.id or 0)
+        return table.id
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def round_steps(rng: random.Random) -> list[tuple[str, dict[str, str]]]:
+    """One round's steps after the bets: deal, decide, reveal, no-game choices."""
+    cards = [c.code for c in rng.sample(ALL_CARDS, 15)]
+    steps = [("deal_box", {"box": "1", "cards": " ".join(cards[0:5])}),
+             ("deal_box", {"box": "2", "cards": " ".join(cards[5:10])}),
+             ("deal_dealer", {"cards": " ".join(cards[10:15])}),
+             ("bet", {"box": "1"}), ("bet", {"box": "2"}), ("reveal", {})]
+    flow, state = start("russian", "russian-classic", 10, 500, 50000)
+    state = flow.step(state, "place", {"boxes": [{"box": "1", "ante": 100},
+                                                 {"box": "2", "ante": 100}]})
+    for type, payload in steps:
+        state = flow.step(state, type, payload)
+    if not flow.can_settle(state):
+        steps += [("take_ante", {"box": "1"}), ("take_ante", {"box": "2"})]
+    return steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url,
+                          "ARGON2_TIME_COST": 1, "ARGON2_MEMORY_KIB": 64})
+        db.upgrade(db.get_engine(app))
+        table_id = setup(app)
+        client = app.test_client()
+        page = client.get("/login").get_data(as_text=True)
+        csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+        client.post("/login", data={"username": "carla", "password": PASSWORD,
+                                    "csrf_token": csrf})
+        with client.session_transaction() as sess:  # a login starts a fresh session
+            csrf = str(sess["csrf_token"])
+        rng = random.Random(args.seed)
+        step_ms: list[float] = []
+        paid_ms: list[float] = []
+        start_ms: list[float] = []
+        screen_ms: list[float] = []
+
+        def post(url: str, form: dict[str, str]) -> float:
+            form = {**form, "csrf_token": csrf, "key": uuid.uuid4().hex}
+            t0 = time.perf_counter()
+            resp = client.post(url, data=form)
+            elapsed = (time.perf_counter() - t0) * 1000
+            if resp.status_code != 303:
+                raise SystemExit(f"{url} {form}: {resp.status_code}\n"
+                                 f"{resp.get_data(as_text=True)[:2000]}")
+            return elapsed
+
+        t_all = time.perf_counter()
+        for n in range(args.rounds):
+            start_ms.append(post(f"/tables/{table_id}/live/rounds",
+                                 {"ante_1": "100", "ante_2": "100"}))
+            round_id = n + 1
+            for type, payload in round_steps(rng):
+                step_ms.append(post(f"/live/rounds/{round_id}/steps", {"type": type, **payload}))
+            t0 = time.perf_counter()
+            client.get(f"/tables/{table_id}/live")
+            screen_ms.append((time.perf_counter() - t0) * 1000)
+            paid_ms.append(post(f"/live/rounds/{round_id}/steps", {"type": "paid"}))
+        total = time.perf_counter() - t_all
+        db.dispose(app)
+
+    print(f"rounds: {args.rounds}, steps recorded: {len(step_ms)}, SQLite (WAL, synchronous=FULL)"
+          f", Flask test client, {total:.1f} s in all")
+    for name, values in (("start_round", start_ms), ("record_step", step_ms),
+                         ("table_screen_get", screen_ms), ("settle_paid", paid_ms)):
+        print(f"{name}: median {statistics.median(values):.2f} ms, p95 "
+              f"{percentile(values, 0.95):.2f} ms, max {max(values):.2f} ms")
+    print(f"record_step_p50: {statistics.median(step_ms):.2f} ms")
+    print(f"record_step_p95: {percentile(step_ms, 0.95):.2f} ms")
+    print(f"settle_paid_p50: {statistics.median(paid_ms):.2f} ms")
+    print(f"settle_paid_p95: {percentile(paid_ms, 0.95):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
