@@ -180,3 +180,29 @@ def test_without_an_open_shift_the_screen_says_so(browser: Browser, croupier: An
     page = text(browser.get(f"/tables/{table.id}/live"))
     assert "no open shift" in page
     assert start(browser, table).status_code == 409
+
+
+def test_a_big_small_box_accepts_the_suggested_split(browser: Browser, app: Flask,
+                                                     croupier: Any) -> None:
+    from tests.factories import make_table
+    from tests.web.conftest import arrange
+
+    split_table = arrange(app, make_table, name="BS 1", game="split")
+    browser.login("carla")
+    browser.post(f"/tables/{split_table.id}/shifts")
+    start(browser, split_table, ante_1="50")
+    step(browser, app, split_table, "deal_box", box="1", cards="as kd 7h 4c 2s")
+    step(browser, app, split_table, "deal_dealer", cards="qs qd 5h 6h 9c")
+    resp = step(browser, app, split_table, "extra", box="1", mode="bought", cards="ad 7d")
+    assert resp.status_code == 303
+    page = text(browser.get(f"/tables/{split_table.id}/live?do=split&box=1"))
+    assert "Suggested: Big Two pairs, aces and sevens" in page and "Accept split" in page
+    suggested = re.findall(r'name="small" value="(\w\w)"\s+checked', page)
+    assert sorted(suggested) == ["4c", "Kd"]
+    assert step(browser, app, split_table, "split", box="1",
+                small=suggested).status_code == 303
+    for type, fields in (("bet", {"box": "1"}), ("reveal", {}),
+                         ("dealer_small", {"cards": "2h 3h"})):
+        assert step(browser, app, split_table, type, **fields).status_code == 303
+    rnd = round_of(app, split_table)
+    assert rnd.settlement is not None and rnd.settlement.boxes[0].wagers["bet"].net == 100
