@@ -14,9 +14,10 @@ Money semantics (player's view in the stored settlement, ``net`` signed): for ea
 *paid* the sum of winning nets, and the *house win* is collected - paid (= -sum of nets). Fees
 count as wagered (they are stakes the house always takes), so hold = house win / total wagered.
 
-Sections not yet backed by data keep their place: ``disputes`` (``available: false``; the
-disputes issue adds items ``{round, box, status, opened_by, resolution}``) and ``audit_chain``
-(``available: false``, ``head: None``).
+Disputes come from the ``dispute`` table (newest decision of each; "open" when undecided). The
+audit chain entry shown is the one that recorded the shift's closing (``seq:hash``), which never
+changes afterwards; an open shift has none yet (``available: false``). The live chain head would
+move with every later write and break the report's determinism.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 from sqlmodel import Session, func, select
 
 from ..models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
+from ..models_audit import AuditEntry, Dispute, DisputeDecision
 from ..rules.ranking import Category
 from ..rules.settlement import WAGER_NAMES
 from . import inventory
@@ -221,6 +223,35 @@ def _inventory(session: Session, shift_id: int, win: int, zone: tzinfo | None) -
             "win": inv.win, "variance": None if inv.win is None else inv.win - win}
 
 
+def _disputes(session: Session, shift_id: int, zone: tzinfo | None) -> dict[str, Any]:
+    query = (select(Dispute, Round.number).join(Round, Round.id == Dispute.round_id)  # type: ignore[arg-type]
+             .where(Dispute.shift_id == shift_id).order_by(Round.number, Dispute.id))
+    items = []
+    for dispute, number in session.exec(query).all():
+        decision = session.exec(select(DisputeDecision)
+                                .where(DisputeDecision.dispute_id == dispute.id)
+                                .order_by(DisputeDecision.number.desc())  # type: ignore[attr-defined]
+                                ).first()
+        items.append({"round": number, "box": dispute.box, "claimed": dispute.claimed_amount,
+                      "filed_at": _at(dispute.filed_at, zone),
+                      "status": decision.outcome if decision else "open",
+                      "adjustment": decision.adjustment if decision else 0,
+                      "resolution": decision.note if decision else ""})
+    return {"available": True, "items": items}
+
+
+def _audit(session: Session, shift: Shift) -> dict[str, Any]:
+    """The audit entry that recorded the shift's closing (fixed once written)."""
+    if shift.closed_at is None:
+        return {"available": False, "head": None, "note": "shift still open"}
+    entry = session.exec(select(AuditEntry).where(AuditEntry.entity == "shift",
+                                                  AuditEntry.entity_id == str(shift.id))
+                         .order_by(AuditEntry.seq.desc())).first()  # type: ignore[attr-defined]
+    if entry is None:
+        return {"available": False, "head": None, "note": "no audit entry for the closing"}
+    return {"available": True, "head": f"{entry.seq}:{entry.hash}", "note": "closing entry"}
+
+
 # --- the report -----------------------------------------------------------------------------------
 
 def _shift(session: Session, shift: Shift, table: GameTable, names: dict[int, tuple[str, str]],
@@ -289,8 +320,8 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "voids": voids,
         "corrections": [{"round": n, "undos": k} for n, k in sorted(undos.items())],
         "resettled": [{"round": r.number, "settlements": v} for r, _s, v in rows if v > 1],
-        "disputes": {"available": False, "items": []},
-        "audit_chain": {"available": False, "head": None},
+        "disputes": _disputes(session, shift_id, zone),
+        "audit_chain": _audit(session, shift),
         "cumulative": _cumulative(rows),
         "signatures": [
             {"role": "Croupier", "name": closing.get("croupier")},
