@@ -1,0 +1,147 @@
+"""A stored round replayed for review: its event timeline, the settlement as recorded, the
+engine's recomputation and the differences in plain words.
+
+The recomputation uses the live flow's own codec and replay (``rules.games.flow``: the same
+code that recorded the round), under the house-rules profile named by the stored settlement
+(the table's current profile if none was stored) and the table's limits.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from ..models import Round, RoundSettlement, User
+from ..rules.errors import RulesError
+from ..rules.games.flow import UNDO, Event, start
+from . import rounds, tables
+from .errors import NotFound
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineEvent:
+    seq: int
+    type: str
+    at: datetime
+    actor_id: int
+    actor_name: str
+    payload: dict[str, Any]
+    undone_by: int | None = None
+
+    @property
+    def label(self) -> str:
+        return self.type.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    round_id: int
+    number: int
+    status: str
+    table: tables.TableView
+    profile: str
+    events: tuple[TimelineEvent, ...]
+    stored: dict[str, Any] | None
+    stored_by: str | None
+    recomputed: dict[str, Any] | None
+    error: str | None
+    differences: tuple[str, ...]
+
+    @property
+    def matches(self) -> bool:
+        return self.stored is not None and self.recomputed is not None and not self.differences
+
+    def box(self, which: str, source: str = "stored") -> dict[str, Any] | None:
+        found = self.stored if source == "stored" else self.recomputed
+        for b in (found or {}).get("boxes", []):
+            if b["box"] == which:
+                return dict(b)
+        return None
+
+
+def _stored_row(session: Session, round_id: int) -> RoundSettlement | None:
+    return session.exec(select(RoundSettlement).where(RoundSettlement.round_id == round_id)
+                        .order_by(col(RoundSettlement.through_seq).desc())).first()
+
+
+def settled_boxes(session: Session, round_id: int) -> set[str]:
+    row = _stored_row(session, round_id)
+    return {b["box"] for b in json.loads(row.settlement)["boxes"]} if row else set()
+
+
+def replay_round(session: Session, round_id: int) -> Replayed:
+    rnd = session.get(Round, round_id)
+    if rnd is None:
+        raise NotFound(f"No round with id {round_id}.")
+    table = tables.get_table(session, rnd.table_id)
+    events = rounds.events(session, round_id)
+    names = dict(session.exec(select(User.id, User.display_name).where(
+        col(User.id).in_({e.actor_id for e in events} or {0}))).all())
+    undone = {int(e.payload.get("cancels", 0)): e.seq for e in events if e.type == UNDO}
+    timeline = tuple(TimelineEvent(e.seq, e.type, e.created_at, e.actor_id,
+                                   names.get(e.actor_id, "?"), e.payload, undone.get(e.seq))
+                     for e in events)
+    row = _stored_row(session, round_id)
+    stored = json.loads(row.settlement) if row else None
+    profile = row.profile if row else table.profile
+    recomputed, error = None, None
+    try:
+        flow, empty = start(table.game, profile, table.min_ante, table.max_ante,
+                            table.max_payout)
+        folded = flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
+        if flow.can_settle(folded.state):
+            recomputed = flow.settle(folded.state).to_dict()
+        else:
+            error = "the events do not make a complete round"
+    except RulesError as err:
+        error = str(err)
+    stored_by = (f"{row.engine_version}, profile {row.profile} ({row.profile_version})"
+                 if row else None)
+    return Replayed(round_id, rnd.number, rnd.status, table, profile, timeline, stored,
+                    stored_by, recomputed, error, tuple(differences(stored, recomputed, error)))
+
+
+def money(net: int) -> str:
+    """A box's or wager's net in the croupier's words: PAY 100, TAKE 50, EVEN."""
+    return f"PAY {net}" if net > 0 else f"TAKE {-net}" if net < 0 else "EVEN"
+
+
+def differences(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None,
+                error: str | None = None) -> list[str]:
+    """What differs between the recorded settlement and the engine's, box by box, wager by
+    wager; empty when they agree."""
+    if stored is None:
+        return ["No settlement was recorded for this round."]
+    if recomputed is None:
+        return [f"The engine could not recompute the round: {error or 'unknown reason'}."]
+    mine = {b["box"]: b for b in stored.get("boxes", [])}
+    theirs = {b["box"]: b for b in recomputed.get("boxes", [])}
+    out: list[str] = []
+    for box in sorted(mine.keys() | theirs.keys(), key=lambda b: (len(b), b)):
+        a, b = mine.get(box), theirs.get(box)
+        if a is None or b is None:
+            where = "the engine's settlement" if a is None else "the recorded settlement"
+            out.append(f"Box {box} appears only in {where}.")
+            continue
+        if a["net"] != b["net"]:
+            gap = b["net"] - a["net"]
+            side = "the player is owed" if gap > 0 else "the house is owed"
+            out.append(f"Box {box}: recorded {money(a['net'])}, the engine says "
+                       f"{money(b['net'])}; {side} {abs(gap)}.")
+        for name in sorted(a["wagers"].keys() | b["wagers"].keys()):
+            wa, wb = a["wagers"].get(name), b["wagers"].get(name)
+            if wa is None or wb is None or wa["net"] != wb["net"] \
+                    or wa["stake"] != wb["stake"]:
+                out.append(f"Box {box} {name.replace('_', ' ')}: recorded "
+                           f"{_wager(wa)}, the engine says {_wager(wb)}.")
+    return out
+
+
+def _wager(w: dict[str, Any] | None) -> str:
+    if w is None:
+        return "no such wager"
+    return f"stake {w['stake']}, {money(w['net'])}"
