@@ -36,9 +36,12 @@ test: install
 	$(BIN)/mypy --strict dealer_assist/rules
 	$(BIN)/pytest -n 2 --dist loadfile  # each worker starts its own throwaway PostgreSQL
 
+# every benchmark script, each timing us against its peers in one run; headline figures last
 bench: install
 	$(BIN)/pip install -q -r benchmarks/requirements.txt
-	$(BIN)/python benchmarks/evaluator.py
+	@for b in evaluator settle http report; do \
+	  if [ -f benchmarks/$$b.py ]; then echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; fi; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
