@@ -1,0 +1,317 @@
+"""The end-of-shift report, on SQLite and PostgreSQL: a 12-hour shift of hundreds of random legal
+Russian poker rounds recorded through the services, closed with its inventory, then reported.
+
+Every total is checked against an independent aggregate computed here from the stored
+settlement JSON and plain SQL (never through the report code), in the report data and in the
+text of the PDF. Also: notes are text (no markup, nothing fetched), the fetcher serves only the
+app's static files, the time limit holds, the report data is deterministic, and the pages are
+turned into PNGs under ``test-artifacts/reports/`` for a human to look at.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from pypdf import PdfReader
+from sqlalchemy import text
+from sqlmodel import Session
+
+from dealer_assist import create_app, pdf
+from dealer_assist.db import make_engine, upgrade
+from dealer_assist.services import inventory, passwords, reports
+from dealer_assist.services.errors import NotFound
+from tests.conftest import DATABASES, FAST_ARGON2
+from tests.services.conftest_reports import (
+    T0,
+    make_floor,
+    open_inventory,
+    play_shift,
+    stored_settlements,
+)
+
+ROUNDS = 240
+VARIANCE = -35
+NOTE = '<img src="file:///etc/passwd"> see http://evil.example/x.png'
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "reports"
+STATIC_CSS = pdf.BASE_URL + "static/report.css"
+
+
+# --- one big shift per database, built once per module ------------------------------------------
+
+@pytest.fixture(scope="module", params=DATABASES)
+def shift_db(request: pytest.FixtureRequest,
+             tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database holding one closed shift of ``ROUNDS`` rounds (read-only in tests)."""
+    passwords.configure(time_cost=1, memory_kib=64)
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('reports') / 'shift.sqlite3'}"
+    else:
+        server = request.getfixturevalue("postgres_server")
+        name = f"reports_{os.getpid()}"
+        server.admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        server.admin(f"CREATE DATABASE {name}")
+        url = server.url(name)
+    engine = make_engine(url)
+    upgrade(engine)
+    with Session(engine, expire_on_commit=False) as session:
+        floor = make_floor(session)
+        open_inventory(session, floor, opening=200_000, fills=(50_000, 25_000),
+                       credits=(20_000,), note=NOTE)
+        play_shift(session, floor, ROUNDS, seed=2026, void_rate=0.02)
+        session.commit()
+        win = -sum(sum(b["net"] for b in s["boxes"])
+                   for s in stored_settlements(session, floor.shift_id))
+        closing = 200_000 + win - 20_000 + 75_000 + VARIANCE
+        inventory.close_shift(session, shift_id=floor.shift_id, closing_amount=closing,
+                              croupier_id=floor.croupier2, pit_boss_id=floor.pit_boss,
+                              actor_id=floor.pit_boss, note="all chips racked",
+                              now=T0 + timedelta(hours=12, minutes=20))
+        session.commit()
+    engine.dispose()
+    yield url
+
+
+@pytest.fixture(scope="module")
+def report_app(shift_db: str) -> Flask:
+    return create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": shift_db,
+                       **FAST_ARGON2})
+
+
+@pytest.fixture(scope="module")
+def built(shift_db: str, report_app: Flask) -> dict[str, Any]:
+    """The report data, its digest, its HTML, the A4 PDF, its text and the URLs fetched."""
+    engine = make_engine(shift_db)
+    with Session(engine) as session:
+        data, sha = reports.report_with_digest(session, 1)
+        independent = _independent(session, 1)
+    engine.dispose()
+    with report_app.app_context():
+        html = pdf.report_html(data, sha, page_size="a4")
+    body, asked = pdf.html_to_pdf_with_log(html, static_dir=report_app.static_folder or "")
+    reader = PdfReader(io.BytesIO(body))
+    pages = [page.extract_text() or "" for page in reader.pages]
+    return {"data": data, "sha": sha, "html": html, "pdf": body, "asked": asked,
+            "pages": pages, "text": " ".join(" ".join(pages).split()), "ind": independent,
+            "reader": reader}
+
+
+def _independent(session: Session, shift_id: int) -> dict[str, Any]:
+    """Totals computed here, from the stored settlement JSON and SQL, not by the report code."""
+    settled = stored_settlements(session, shift_id)
+    wagers: dict[str, dict[str, int]] = {}
+    payouts = []
+    for s in settled:
+        for box in s["boxes"]:
+            paid_on_box = 0
+            for name, w in box["wagers"].items():
+                line = wagers.setdefault(name, {"boxes": 0, "wagered": 0, "collected": 0,
+                                                "paid": 0})
+                line["boxes"] += 1 if w["stake"] > 0 else 0
+                line["wagered"] += w["stake"]
+                line["collected"] += max(-w["net"], 0)
+                line["paid"] += max(w["net"], 0)
+                paid_on_box += max(w["net"], 0)
+            if paid_on_box:
+                payouts.append(paid_on_box)
+    sql = {k: session.execute(text(q), {"s": shift_id}).scalar() for k, q in {
+        "rounds": "SELECT count(*) FROM game_round WHERE shift_id = :s",
+        "settled": "SELECT count(*) FROM game_round WHERE shift_id = :s AND status = 'settled'",
+        "voided": "SELECT count(*) FROM game_round WHERE shift_id = :s AND status = 'voided'",
+        "fills": "SELECT coalesce(sum(amount), 0) FROM chip_transfer "
+                 "WHERE shift_id = :s AND kind = 'fill'",
+        "credits": "SELECT coalesce(sum(amount), 0) FROM chip_transfer "
+                   "WHERE shift_id = :s AND kind = 'credit'",
+        "opening": "SELECT amount FROM inventory_count WHERE shift_id = :s AND kind = 'opening'",
+        "closing": "SELECT amount FROM inventory_count WHERE shift_id = :s AND kind = 'closing'",
+        "undos": "SELECT count(*) FROM round_event e JOIN game_round r ON r.id = e.round_id "
+                 "WHERE r.shift_id = :s AND e.type = 'undo'",
+    }.items()}
+    total_wagered = sum(w["wagered"] for w in wagers.values())
+    house = sum(w["collected"] - w["paid"] for w in wagers.values())
+    return {"wagers": wagers, "wagered": total_wagered, "house": house, "sql": sql,
+            "no_game": sum(1 for s in settled if not s["dealer"]["qualified"]),
+            "settled": len(settled), "boxes": sum(len(s["boxes"]) for s in settled),
+            "top": sorted(payouts, reverse=True)[:10],
+            "capped": sum(1 for s in settled for b in s["boxes"] if b["capped"])}
+
+
+def m(value: int) -> str:
+    """Money as the PDF prints it."""
+    return f"{value:,}".replace("-", "\u2212")
+
+
+# --- totals: data and PDF text against independent aggregates -----------------------------------
+
+def test_the_shift_has_hundreds_of_rounds_with_voids_and_corrections(built: dict[str, Any]) -> None:
+    sql = built["ind"]["sql"]
+    assert sql["rounds"] == ROUNDS and sql["settled"] >= 200
+    assert sql["voided"] >= 1 and sql["undos"] >= 1
+
+
+def test_every_wager_line_equals_the_sum_over_the_stored_settlements(
+        built: dict[str, Any]) -> None:
+    ind, data = built["ind"], built["data"]
+    got = {w["wager"]: {k: w[k] for k in ("boxes", "wagered", "collected", "paid")}
+           for w in data["wagers"]}
+    assert got == ind["wagers"]
+    for w in data["wagers"]:
+        row = (f"{w['title']} {m(w['boxes'])} {m(w['wagered'])} {m(w['collected'])} "
+               f"{m(w['paid'])} {m(w['collected'] - w['paid'])}")
+        assert row in built["text"], row
+
+
+def test_the_total_house_win_and_hold_in_the_pdf_match_the_independent_sums(
+        built: dict[str, Any]) -> None:
+    ind, text_ = built["ind"], built["text"]
+    assert built["data"]["total"]["house_win"] == ind["house"]
+    assert built["data"]["total"]["wagered"] == ind["wagered"]
+    hundredths = (2 * ind["house"] * 10000 + ind["wagered"]) // (2 * ind["wagered"])
+    hold = f"{hundredths // 100}.{hundredths % 100:02d}"
+    assert f"Total {m(ind['wagered'])}" in text_
+    assert f"= {m(ind['house'])} ÷ {m(ind['wagered'])} = {hold} %" in text_.replace(
+        "house win ÷ wagered ", "")
+
+
+def test_round_box_and_no_game_counts_in_the_pdf_match_sql(built: dict[str, Any]) -> None:
+    ind, text_ = built["ind"], built["text"]
+    assert f"ROUNDS {m(ind['sql']['settled'])} settled · {ind['sql']['voided']} voided" in text_
+    assert f"BOXES PLAYED {m(ind['boxes'])}" in text_
+    assert f"no game in {m(ind['no_game'])} of {m(ind['settled'])} settled rounds" in text_
+
+
+def test_the_ten_largest_payouts_are_the_ten_largest_amounts_paid_to_a_box(
+        built: dict[str, Any]) -> None:
+    assert [p["paid"] for p in built["data"]["largest_payouts"]] == built["ind"]["top"]
+    assert len(built["data"]["capped"]) == built["ind"]["capped"]
+
+
+def test_the_inventory_win_and_its_variance_match_the_counts_and_transfers(
+        built: dict[str, Any]) -> None:
+    sql, inv, text_ = built["ind"]["sql"], built["data"]["inventory"], built["text"]
+    win = sql["closing"] - sql["opening"] + sql["credits"] - sql["fills"]
+    assert (inv["fills"], inv["credits"], inv["win"]) == (sql["fills"], sql["credits"], win)
+    assert inv["variance"] == win - built["ind"]["house"] == VARIANCE
+    assert f"Win from inventory {m(win)}" in text_
+    assert f"Variance (inventory − computed) {m(VARIANCE)}" in text_
+
+
+def test_the_signature_lines_name_the_closing_signers_and_leave_the_manager_blank(
+        built: dict[str, Any]) -> None:
+    assert "Croupier · Dimitri" in built["text"] and "Pit boss · Pavel" in built["text"]
+    assert "Shift manager Name, signature, date" in built["text"]
+
+
+# --- layout -------------------------------------------------------------------------------------
+
+def test_every_page_after_the_first_has_the_running_header_and_page_x_of_y(
+        built: dict[str, Any]) -> None:
+    pages = built["pages"]
+    assert len(pages) >= 2
+    for number, page in enumerate(pages, 1):
+        assert f"Page {number} of {len(pages)}" in page
+        if number > 1:
+            assert "RP 1 · gaming date 2026-03-14 · shift 1" in page
+
+
+def test_the_pdf_comes_in_a4_and_in_letter(built: dict[str, Any], report_app: Flask) -> None:
+    a4 = built["reader"].pages[0].mediabox
+    assert (round(float(a4.width)), round(float(a4.height))) == (595, 842)
+    with report_app.app_context():
+        html = pdf.report_html(built["data"], built["sha"], page_size="letter")
+    letter = PdfReader(io.BytesIO(pdf.html_to_pdf(html, static_dir=report_app.static_folder
+                                                  or ""))).pages[0].mediabox
+    assert (round(float(letter.width)), round(float(letter.height))) == (612, 792)
+
+
+def test_the_chart_is_one_inline_svg_with_a_point_per_round(built: dict[str, Any]) -> None:
+    svgs = re.findall(r"<svg.*?</svg>", built["html"], re.S)
+    assert len(svgs) == 1
+    points = re.search(r'<polyline points="([^"]+)"', svgs[0])
+    assert points and len(points.group(1).split()) == built["ind"]["settled"] + 1
+
+
+# --- escaping and fetching ----------------------------------------------------------------------
+
+def test_a_note_with_markup_renders_as_text_and_nothing_outside_static_is_fetched(
+        built: dict[str, Any]) -> None:
+    assert built["asked"] == [STATIC_CSS]
+    assert "&lt;img src=&#34;file:///etc/passwd&#34;&gt;" in built["html"]
+    assert '<img src="file:///etc/passwd">' in built["text"]
+
+
+def test_the_fetcher_refuses_local_files_remote_urls_and_escapes_from_static(
+        report_app: Flask) -> None:
+    html = ('<link rel="stylesheet" href="static/report.css">'
+            '<link rel="stylesheet" href="http://example.com/x.css">'
+            '<img src="file:///etc/passwd"><img src="static/../../../etc/passwd">'
+            '<img src="https://example.com/a.png"><img src="data:image/gif;base64,'
+            'R0lGODlhAQABAAAAACw=">')
+    body, asked = pdf.render_in_process(html, report_app.static_folder or "")
+    assert body.startswith(b"%PDF")
+    served = [u for u in asked if u.startswith((STATIC_CSS, "data:"))]
+    refused = [u for u in asked if u not in served]
+    assert STATIC_CSS in served and any(u.startswith("data:") for u in served)
+    assert {"http://example.com/x.css", "file:///etc/passwd",
+            "https://example.com/a.png"} <= set(refused)
+    assert not any(u.startswith(STATIC_CSS) and "passwd" in u for u in served)
+
+
+def test_a_render_that_exceeds_its_time_limit_is_abandoned(report_app: Flask) -> None:
+    html = "<table>" + "<tr><td>x</td></tr>" * 200_000 + "</table>"
+    with pytest.raises(pdf.RenderTimeout):
+        pdf.html_to_pdf(html, static_dir=report_app.static_folder or "", timeout=0.5)
+
+
+# --- determinism --------------------------------------------------------------------------------
+
+def test_the_same_shift_gives_the_same_canonical_json_and_sha256(shift_db: str,
+                                                                built: dict[str, Any]) -> None:
+    engine = make_engine(shift_db)
+    with Session(engine) as session:
+        again = reports.build_shift_report(session, 1)
+    engine.dispose()
+    assert reports.canonical_json(again) == reports.canonical_json(built["data"])
+    assert built["sha"] == hashlib.sha256(reports.canonical_json(again)).hexdigest()
+    assert built["sha"] in built["text"].replace(" ", "")
+
+
+def test_an_unknown_shift_is_not_found(shift_db: str) -> None:
+    engine = make_engine(shift_db)
+    with Session(engine) as session, pytest.raises(NotFound):
+        reports.build_shift_report(session, 999)
+    engine.dispose()
+
+
+@pytest.mark.parametrize(("num", "den", "shown"), [
+    (1, 3, "33.33"), (2, 3, "66.67"), (1, 8, "12.50"), (-1, 8, "-12.50"), (1, 20000, "0.01"),
+    (1, 40000, "0.00"), (0, 5, "0.00"), (131092, 325735, "40.24"), (7, 0, None)])
+def test_a_ratio_is_shown_to_two_decimals_rounded_half_up_without_floats(
+        num: int, den: int, shown: str | None) -> None:
+    assert reports.percent(num, den) == shown
+
+
+# --- pictures for a human -----------------------------------------------------------------------
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) missing")
+def test_the_pages_are_rendered_to_png_for_review(built: dict[str, Any], shift_db: str) -> None:
+    kind = "sqlite" if shift_db.startswith("sqlite") else "postgres"
+    out = ARTIFACTS / kind
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    (out / "shift-a4.pdf").write_bytes(built["pdf"])
+    subprocess.run(["pdftoppm", "-r", "80", "-png", str(out / "shift-a4.pdf"),
+                    str(out / "page")], check=True, timeout=120)
+    pngs = sorted(out.glob("page-*.png"))
+    assert len(pngs) == len(built["pages"])
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
