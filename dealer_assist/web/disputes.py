@@ -1,0 +1,263 @@
+"""Pages for disputes, voids and corrections, and the audit chain's head.
+
+* ``/rounds`` -- recent rounds (a table's, or every table's), each opening ``/rounds/<id>``: the
+  settlement box by box with a *Dispute* button, the event timeline, and the forms to ask for a
+  void or a correction.
+* ``/disputes`` -- the pit boss's queue (table, shift, status; age of each dispute);
+  ``/disputes/<id>`` -- the review: claim, timeline with the cards, the settlement as recorded,
+  the engine's recomputation and the differences; the decision form for those who may decide.
+* ``/changes`` -- void and correction requests waiting for a second person's approval.
+* ``/audit`` -- the chain head (administrators), and a verification on demand.
+
+Views are thin: services check everything and raise named errors; a refused form is shown
+again with the message and a 4xx.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from sqlmodel import col, select
+
+from .. import audit, db
+from ..models import Role, Round, RoundSettlement
+from ..services import disputes, round_review, tables, voids
+from ..services.errors import ServiceError, ValidationError
+from .errors import form_error
+from .forms import text, whole_number
+from .security import role_required
+from .tables import floor_zone
+
+bp = Blueprint("disputes", __name__)
+FLOOR = tuple(sorted(disputes.FILERS))
+REVIEWERS = tuple(sorted(disputes.RESOLVERS))
+ADMIN = (Role.ADMIN.value,)
+_SIGNED = re.compile(r"^[+-]?[0-9]{1,15}$")
+STATUS_WORDS = {"open": "Open", "upheld": "Upheld", "denied": "Denied",
+                "escalated": "Escalated", "pending": "Waiting", "approved": "Approved",
+                "rejected": "Rejected"}
+
+
+@bp.app_template_filter("local_time")
+def local_time(moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
+    return moment.astimezone(floor_zone()).strftime(fmt) if moment else ""
+
+
+@bp.app_template_filter("age")
+def age(moment: datetime) -> str:
+    """``4 min``, ``2 h 05 min``, ``3 d 4 h``: how long a dispute has waited."""
+    seconds = max(0, int((datetime.now(moment.tzinfo) - moment).total_seconds()))
+    span = timedelta(seconds=seconds)
+    if span < timedelta(hours=1):
+        return f"{seconds // 60} min"
+    if span < timedelta(days=1):
+        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+    return f"{span.days} d {seconds % 86400 // 3600} h"
+
+
+@bp.app_template_filter("money")
+def money(net: int) -> str:
+    return round_review.money(net)
+
+
+def _signed(name: str, label: str) -> int:
+    raw = request.form.get(name, "").strip().replace(" ", "")
+    if not _SIGNED.match(raw):
+        raise ValidationError(f"{label} must be a whole number, e.g. 100 or -50.", field=name)
+    return int(raw)
+
+
+def _int_arg(name: str) -> int | None:
+    raw = request.args.get(name, "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+# --- rounds ------------------------------------------------------------------------------------
+
+@bp.get("/rounds")
+@role_required(*FLOOR, *ADMIN)
+def rounds_page() -> str:
+    """Recent rounds, newest first, with each box's result as recorded."""
+    dbs = db.get_session()
+    table_id = _int_arg("table_id")
+    query = select(Round, RoundSettlement).outerjoin(
+        RoundSettlement, col(RoundSettlement.round_id) == Round.id)
+    if table_id is not None:
+        query = query.where(Round.table_id == table_id)
+    rows = dbs.exec(query.order_by(col(Round.id).desc()).limit(60)).all()
+    names = {t.id: t.name for t in tables.list_tables(dbs, include_inactive=True)}
+    lines = []
+    for rnd, stored in rows:
+        boxes = []
+        if stored is not None:
+            boxes = [(b["box"], b["net"]) for b in json.loads(stored.settlement)["boxes"]]
+        lines.append({"round": rnd, "table": names.get(rnd.table_id, "?"), "boxes": boxes})
+    return render_template("disputes/rounds.html", lines=lines, tables=names,
+                           table_id=table_id)
+
+
+def _round_context(round_id: int) -> dict[str, Any]:
+    dbs = db.get_session()
+    replayed = round_review.replay_round(dbs, round_id)
+    return {"rr": replayed, "disputes": disputes.queue(dbs, round_id=round_id),
+            "changes": voids.changes(dbs, round_id=round_id),
+            "corrections": disputes.corrections(dbs, round_id=round_id), "form": {}}
+
+
+@bp.get("/rounds/<int:round_id>")
+@role_required(*FLOOR, *ADMIN)
+def round_page(round_id: int) -> str:
+    return render_template("disputes/round.html", **_round_context(round_id))
+
+
+@bp.route("/rounds/<int:round_id>/disputes", methods=["GET", "POST"])
+@role_required(*FLOOR)
+def file_dispute(round_id: int) -> Any:
+    """The filing form for one box (``?box=``), and filing it."""
+    dbs = db.get_session()
+    if request.method == "GET":
+        return render_template("disputes/file.html", rr=round_review.replay_round(dbs, round_id),
+                               box=request.args.get("box", ""), form={})
+    form = request.form
+    try:
+        filed = disputes.file_dispute(
+            dbs, round_id=round_id, box=form.get("box", ""),
+            claim=text("claim", max_length=1000),
+            claimed_amount=whole_number("claimed_amount", "The amount claimed"),
+            croupier_note=text("croupier_note", max_length=1000),
+            camera=text("camera", max_length=40), camera_time=text("camera_time", max_length=40),
+            actor_id=g.user.id)
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "disputes/file.html", rr=round_review.replay_round(dbs, round_id),
+                          box=form.get("box", ""), form=form)
+    flash(f"Dispute {filed.id} filed on box {filed.box} of round {filed.round_number}. "
+          "A pit boss will review it.", "success")
+    return redirect(url_for("disputes.review", dispute_id=filed.id), 303)
+
+
+@bp.post("/rounds/<int:round_id>/changes")
+@role_required(*FLOOR)
+def request_change(round_id: int) -> Any:
+    dbs = db.get_session()
+    kind = request.form.get("kind", "")
+    try:
+        amount = _signed("amount", "The amount") if kind == "correction" else 0
+        made = voids.request_change(dbs, round_id=round_id, kind=kind,
+                                    reason=text("reason", max_length=1000),
+                                    box=request.form.get("box", ""), amount=amount,
+                                    actor_id=g.user.id)
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "disputes/round.html", **{**_round_context(round_id),
+                                                          "form": request.form})
+    what = "void" if made.kind == "void" else "correction"
+    flash(f"The {what} of round {made.round_number} waits for a pit boss's approval.", "info")
+    return redirect(url_for("disputes.round_page", round_id=round_id), 303)
+
+
+# --- the pit boss's queue and review -----------------------------------------------------------
+
+@bp.get("/disputes")
+@role_required(*REVIEWERS, *ADMIN)
+def queue() -> str:
+    dbs = db.get_session()
+    status = request.args.get("status", "open")
+    status = status if status in disputes.STATUSES else ""
+    found = disputes.queue(dbs, table_id=_int_arg("table_id"), shift_id=_int_arg("shift_id"),
+                           status=status or None)
+    names = {t.id: t.name for t in tables.list_tables(dbs, include_inactive=True)}
+    return render_template("disputes/queue.html", disputes=found, tables=names,
+                           status=status, table_id=_int_arg("table_id"),
+                           shift_id=_int_arg("shift_id"), statuses=disputes.STATUSES,
+                           words=STATUS_WORDS,
+                           pending=len(voids.changes(dbs, status=voids.PENDING)))
+
+
+def _review_context(dispute_id: int) -> dict[str, Any]:
+    dbs = db.get_session()
+    review = disputes.review(dbs, dispute_id)
+    user = g.user
+    may_decide = user.role in disputes.RESOLVERS and user.id not in review.dealt_by and (
+        review.dispute.status != "escalated" or user.role in disputes.ESCALATION)
+    return {"review": review, "d": review.dispute, "rr": review.round,
+            "may_decide": may_decide, "words": STATUS_WORDS, "form": {},
+            "corrections": [c for c in disputes.corrections(dbs, round_id=review.dispute.round_id)
+                            if c.box == review.dispute.box]}
+
+
+@bp.get("/disputes/<int:dispute_id>")
+@role_required(*FLOOR, *ADMIN)
+def review(dispute_id: int) -> str:
+    return render_template("disputes/review.html", **_review_context(dispute_id))
+
+
+@bp.post("/disputes/<int:dispute_id>/decisions")
+@role_required(*REVIEWERS)
+def decide(dispute_id: int) -> Any:
+    dbs = db.get_session()
+    outcome = request.form.get("outcome", "")
+    try:
+        adjustment = _signed("adjustment", "The adjustment") if outcome == "upheld" else 0
+        done = disputes.decide(dbs, dispute_id=dispute_id, outcome=outcome,
+                               note=text("note", max_length=1000), adjustment=adjustment,
+                               actor_id=g.user.id)
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "disputes/review.html", **{**_review_context(dispute_id),
+                                                          "form": request.form})
+    words = {"upheld": f"upheld: pay {done.latest.adjustment}" if done.latest else "upheld",
+             "denied": "denied", "escalated": "escalated to the shift manager"}
+    flash(f"Dispute {done.id} {words.get(done.status, done.status)}.", "success")
+    return redirect(url_for("disputes.review", dispute_id=dispute_id), 303)
+
+
+# --- voids and corrections ----------------------------------------------------------------------
+
+@bp.get("/changes")
+@role_required(*REVIEWERS, *ADMIN)
+def changes_page() -> str:
+    dbs = db.get_session()
+    status = request.args.get("status", voids.PENDING)
+    status = status if status in voids.STATUSES else ""
+    return render_template("disputes/changes.html", words=STATUS_WORDS, status=status,
+                           changes=voids.changes(dbs, status=status or None),
+                           statuses=voids.STATUSES)
+
+
+@bp.post("/changes/<int:request_id>/decision")
+@role_required(*REVIEWERS)
+def decide_change(request_id: int) -> Any:
+    dbs = db.get_session()
+    approve = request.form.get("approve") == "yes"
+    try:
+        done = voids.decide_change(dbs, request_id=request_id, approve=approve,
+                                   note=text("note", max_length=1000), actor_id=g.user.id)
+        dbs.commit()
+    except ServiceError as err:
+        dbs.rollback()
+        flash(err.message, "error")
+        return redirect(url_for("disputes.changes_page"), 303)
+    flash(f"The {done.kind} of round {done.round_number} was {done.status}.", "success")
+    return redirect(url_for("disputes.changes_page"), 303)
+
+
+# --- the audit chain ----------------------------------------------------------------------------
+
+@bp.get("/audit")
+@role_required(*ADMIN)
+def audit_page() -> str:
+    return render_template("disputes/audit.html", head=audit.chain_head(db.get_session()),
+                           result=None)
+
+
+@bp.post("/audit/verify")
+@role_required(*ADMIN)
+def audit_verify() -> str:
+    dbs = db.get_session()
+    return render_template("disputes/audit.html", head=audit.chain_head(dbs),
+                           result=audit.verify(dbs))
