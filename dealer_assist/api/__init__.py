@@ -11,3 +11,6 @@ from . import split  # noqa: E402,F401  (POST /split/suggest, issue 4)
 
 # isort: split
 from . import rounds  # noqa: E402,F401  (stateful rounds API, issue 5)
+
+# isort: split
+from . import audit  # noqa: E402,F401  (read-only disputes, voids, corrections: issue 6)
