@@ -8,6 +8,7 @@ profiles), ``tables`` (a table's page, opening a shift); this module holds the d
 from flask import Blueprint, render_template
 
 from .. import db
+from ..rules.games import GAMES
 from ..services import shifts
 from .security import any_role
 from .tables import SHIFT_OPENERS
@@ -21,3 +22,10 @@ def home() -> str:
     """The dashboard: every table, its open shift, and a button to open one."""
     return render_template("home.html", lines=shifts.dashboard(db.get_session()),
                            openers=SHIFT_OPENERS)
+
+
+@bp.app_template_filter("game_title")
+def game_title(code: str) -> str:
+    """``russian`` -> ``Russian poker``: what the floor calls the game."""
+    spec = GAMES.get(code)
+    return spec.title if spec is not None else code

@@ -14,7 +14,7 @@ from ..services import shifts, tables
 from ..services.errors import ServiceError
 from .errors import form_error
 from .forms import optional_date
-from .security import any_role, role_required
+from .security import any_role, may_reach, role_required
 
 bp = Blueprint("tables", __name__, url_prefix="/tables")
 SHIFT_OPENERS = (Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
@@ -57,4 +57,6 @@ def open_shift(table_id: int) -> Any:
     except ServiceError as err:
         return form_error(err, "tables/detail.html", **_page(table_id))
     flash(f"Shift opened for gaming date {shift.gaming_date.isoformat()}.", "success")
+    if may_reach("live.screen"):  # the croupier came to deal: go straight to the table screen
+        return redirect(url_for("live.screen", table_id=table_id))
     return redirect(url_for("tables.detail", table_id=table_id))

@@ -12,7 +12,8 @@ def test_a_croupier_opens_a_shift_from_the_dashboard(browser: Browser, croupier:
     browser.login("carla")
     assert "Open shift" in text(browser.get("/"))
     resp = browser.post(f"/tables/{table.id}/shifts")
-    assert resp.status_code == 302 and resp.headers["Location"] == f"/tables/{table.id}"
+    # the croupier came to deal: straight to the table screen, with the confirmation on it
+    assert resp.status_code == 302 and resp.headers["Location"] == f"/tables/{table.id}/live"
     assert "Shift opened" in text(browser.get(resp.headers["Location"]))
     dashboard = text(browser.get("/"))
     assert "Shift open" in dashboard and "Carla" in dashboard
@@ -52,3 +53,13 @@ def test_a_shift_on_an_unknown_table_is_a_404(browser: Browser, croupier: Any) -
     browser.login("carla")
     assert browser.post("/tables/4242/shifts").status_code == 404
     assert browser.get("/tables/4242").status_code == 404
+
+
+def test_the_table_page_names_the_game_and_leads_to_the_table_screen_once_a_shift_is_open(
+        browser: Browser, croupier: Any, table: Any) -> None:
+    browser.login("carla")
+    before = text(browser.get(f"/tables/{table.id}"))
+    assert "Russian poker" in before and "Table screen" not in before
+    browser.post(f"/tables/{table.id}/shifts")
+    after = text(browser.get(f"/tables/{table.id}"))
+    assert f'href="/tables/{table.id}/live"' in after and "Table screen" in after
