@@ -1,0 +1,100 @@
+"""Every route declares who may reach it, and the declaration holds: walking ``app.url_map``,
+an anonymous request to each non-public route is refused or sent to the login page, and a
+croupier is refused wherever croupiers are not declared (administration, pit boss pages)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from werkzeug.routing import Rule
+
+from dealer_assist.web.security import PUBLIC, declared_roles, undeclared_endpoints
+from tests.web.conftest import Browser
+
+#: the routes anyone may reach, on purpose
+EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "api.settle", "api.split_suggest"}
+DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
+
+
+def _url(app: Flask, rule: Rule) -> str:
+    values = {name: DUMMY.get(type(conv).__name__.replace("Converter", "").lower()
+                              .replace("integer", "int"), DUMMY["default"])
+              for name, conv in rule._converters.items()}
+    with app.test_request_context():
+        from flask import url_for
+
+        return url_for(rule.endpoint, **values)
+
+
+def _routes(app: Flask) -> list[tuple[str, str, str]]:
+    out = []
+    for rule in app.url_map.iter_rules():
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            out.append((rule.endpoint, method, _url(app, rule)))
+    return sorted(out)
+
+
+def _own_roles(app: Flask, endpoint: str) -> frozenset[str] | None:
+    return getattr(app.view_functions.get(endpoint), "roles", None)
+
+
+def _guarded(app: Flask, endpoint: str) -> bool:
+    """Not public: declared for roles, or an API view public only by the blueprint-wide
+    declaration (which is for the calculator) that must check the session itself."""
+    roles = declared_roles(app, endpoint) or frozenset()
+    return PUBLIC not in roles or endpoint not in EXPECTED_PUBLIC
+
+
+def _send(browser: Browser, method: str, url: str) -> Any:
+    if method == "GET":
+        return browser.get(url)
+    if url.startswith("/api/"):
+        return browser.client.open(url, method=method, json={},
+                                   headers={"X-CSRF-Token": browser.csrf()})
+    assert method == "POST", f"no test for {method} yet"
+    return browser.post(url, {})
+
+
+def test_every_route_declares_its_roles(app: Flask) -> None:
+    assert undeclared_endpoints(app) == []
+    public = {r.endpoint for r in app.url_map.iter_rules()
+              if PUBLIC in (_own_roles(app, r.endpoint) or frozenset())}
+    assert public <= EXPECTED_PUBLIC, f"unexpectedly public: {sorted(public - EXPECTED_PUBLIC)}"
+    assert len(list(app.url_map.iter_rules())) > 30
+
+
+def test_an_anonymous_request_to_every_guarded_route_is_refused_or_sent_to_login(
+        app: Flask, browser: Browser) -> None:
+    problems = []
+    for endpoint, method, url in _routes(app):
+        if not _guarded(app, endpoint):
+            continue
+        resp = _send(browser, method, url)
+        to_login = resp.status_code in (302, 303) and "/login" in resp.headers.get("Location", "")
+        if not (to_login or resp.status_code in (401, 403)):
+            problems.append(f"{method} {url} ({endpoint}): {resp.status_code}")
+    assert not problems, problems
+
+
+def test_a_croupier_is_refused_where_croupiers_are_not_declared(app: Flask, browser: Browser,
+                                                                croupier: Any) -> None:
+    assert browser.login("carla").status_code == 302
+    checked, problems = 0, []
+    for endpoint, method, url in _routes(app):
+        roles = _own_roles(app, endpoint)
+        if roles is None or PUBLIC in roles or "croupier" in roles:
+            continue
+        checked += 1
+        resp = _send(browser, method, url)
+        if resp.status_code != 403:
+            problems.append(f"{method} {url} ({endpoint}): {resp.status_code}")
+    assert not problems, problems
+    assert checked >= 15  # admin pages, the dispute queue and decisions, audit, auditor API
+
+
+def test_the_dispute_decision_and_the_audit_page_are_not_for_croupiers(app: Flask) -> None:
+    assert "croupier" not in (declared_roles(app, "disputes.decide") or {"croupier"})
+    assert "croupier" not in (declared_roles(app, "disputes.decide_change") or {"croupier"})
+    assert declared_roles(app, "disputes.audit_page") == frozenset({"admin"})
+    assert "croupier" in (declared_roles(app, "disputes.file_dispute") or set())
