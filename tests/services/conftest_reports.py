@@ -96,8 +96,8 @@ def _payload(rng: random.Random, step: Step, deck: list[str]) -> dict[str, Any]:
     if step.type == "insure":
         low, high = step.min_amount or 0, step.max_amount or 0
         return {**box, "amount": rng.randint(low, max(low, min(high, 4 * low)))}
-    if step.type == "dealer_draw":
-        return {"cards": [deck.pop()]}
+    if step.type == "dealer_draw":  # the second card is used only if the engine needs it
+        return {"cards": [deck.pop() for _ in range(max(step.cards, step.max_cards))]}
     if step.type == "redeal":
         return {**box, "cards_received": 6}
     return box
@@ -118,9 +118,10 @@ def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int
     events: list[tuple[str, dict[str, Any]]] = [("place", flow.normalize(empty, "place", place))]
     history: list[Any] = [empty]
     voiding = rng.random() < void_rate
-    for _ in range(80):
-        steps = [s for s in flow.next_steps(state) if s.type in WEIGHTS or
-                 (voiding and s.type == "redeal")]
+    refused: set[tuple[str, str | None]] = set()  # steps the engine refused in this state
+    for _ in range(400):
+        steps = [s for s in flow.next_steps(state) if (s.type in WEIGHTS or
+                 (voiding and s.type == "redeal")) and (s.type, s.box) not in refused]
         if not steps:
             break
         if voiding and any(s.type == "redeal" for s in steps):
@@ -130,11 +131,18 @@ def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int
         if step.type == "void":
             events.append(("void", {}))
             return Played(events, None, voided=True)
+        if step.type in ("exchange", "sixth_card") and len(deck) < 12:
+            refused.add((step.type, step.box))  # keep cards for the dealer's draw
+            continue
+        saved = list(deck)
         payload = _payload(rng, step, deck)
         try:
             new = flow.step(state, step.type, payload)
         except RulesError:
+            deck[:] = saved  # the cards were not dealt
+            refused.add((step.type, step.box))
             continue
+        refused.clear()
         events.append((step.type, flow.normalize(state, step.type, payload)))
         history.append(state)
         state = new
