@@ -30,12 +30,14 @@ from .common import apply_cap
 from .house_request import round_from_request
 from .house_round import (
     BoxState,
-    DealerOutcome,
     GenericAction,
     RoundState,
     StudProfile,
-    all_wagers,
     apply_generic,
+)
+from .house_settle import (
+    DealerOutcome,
+    all_wagers,
     dealer_result,
     fee_wagers,
     folded_wagers,

@@ -33,20 +33,22 @@ from .common import add_cards, apply_cap
 from .house_request import round_from_request
 from .house_round import (
     BoxState,
-    DealerOutcome,
     GenericAction,
     Improvement,
     RoundState,
     StudProfile,
-    all_wagers,
     apply_generic,
+    verify_deciding,
+)
+from .house_settle import (
+    DealerOutcome,
+    all_wagers,
     dealer_result,
     fee_wagers,
     folded_wagers,
     no_game_wagers,
     opponent,
     resolve_dealer,
-    verify_deciding,
 )
 from .registry import GameSpec, register
 
