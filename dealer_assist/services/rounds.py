@@ -69,7 +69,12 @@ def encode_payload(payload: Mapping[str, Any]) -> str:
 
 
 def start_round(session: Session, *, shift_id: int, now: datetime | None = None) -> RoundView:
-    shift = session.get(Shift, shift_id)
+    # FOR SHARE: closing the shift takes FOR UPDATE on the same row and then looks for open
+    # rounds, so a round started at the very moment of closing is either seen or refused.
+    # (SQLite serializes writers with BEGIN IMMEDIATE and ignores the clause.)
+    shift = session.exec(select(Shift).where(Shift.id == shift_id)
+                         .with_for_update(read=True)
+                         .execution_options(populate_existing=True)).first()
     if shift is None:
         raise NotFound(f"No shift with id {shift_id}.")
     if shift.status != ShiftStatus.OPEN.value:

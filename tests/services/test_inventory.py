@@ -4,9 +4,11 @@ closed shift takes no more rounds, events, counts or transfers."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -154,3 +156,32 @@ def test_transfers_come_back_in_time_order_with_the_signers_names(session: Sessi
     assert {(t.signed.croupier, t.signed.pit_boss) for t in inv.transfers} == {
         ("Dimitri", "Pavel")}
     assert inv.win is None  # no counts yet
+
+
+def test_a_round_started_while_the_shift_is_being_closed_is_refused_once_it_closes(
+        engine: Engine, session: Session, floor: Floor) -> None:
+    """Two tablets: the pit boss is closing the shift while a croupier starts a round. The round
+    must wait for the close and then be refused, never slip into a closed shift (SQLite: BEGIN
+    IMMEDIATE serializes the writers; PostgreSQL: start_round reads the shift FOR SHARE, which
+    waits for the closing FOR UPDATE and then sees the closed status)."""
+    open_inventory(session, floor, opening=200_000)
+    session.commit()
+    outcome: list[object] = []
+
+    def start() -> None:
+        with Session(engine) as starter:
+            try:
+                outcome.append(rounds.start_round(starter, shift_id=floor.shift_id))
+                starter.commit()
+            except Exception as err:  # the thread reports whatever happened
+                outcome.append(err)
+
+    with Session(engine) as closer:
+        _close(closer, floor)  # not committed yet: the shift row is locked
+        tablet = threading.Thread(target=start)
+        tablet.start()
+        tablet.join(0.5)
+        assert tablet.is_alive(), "starting a round must wait for the closing transaction"
+        closer.commit()
+    tablet.join(10)
+    assert len(outcome) == 1 and isinstance(outcome[0], Conflict), outcome
