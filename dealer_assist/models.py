@@ -248,5 +248,5 @@ __all__ = [
     "RoundSettlement", "RoundStatus", "Shift", "ShiftStatus", "User", "UTCDateTime", "utcnow",
 ]
 
-from . import models_inventory  # noqa: E402,F401  (inventory tables join the metadata)
-from . import models_audit  # noqa: E402,F401  (audit, disputes, voids: issue 6)
+# the other table modules join the same metadata (inventory: issue 7; audit, disputes: issue 6)
+from . import models_audit, models_inventory  # noqa: E402,F401
