@@ -1,0 +1,86 @@
+"""Main pot and side pots for the player-versus-player games (Americana stud, 32-card draw).
+
+RULES.md: "Side pots: an all-in player can win only the pots he contributed to; each pot goes to
+the best hand among its contributors; a split pot's odd chip goes by the house rule (default: to
+the first winner left of the button)."
+
+Pure and integer-only: contributions in, pots and awards out. Hands are compared through any
+ordered value (a ``HandValue`` or an ``int`` from ``rank_key``); equal values split a pot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from .errors import RulesError, StakeError
+
+
+class _Ordered(Protocol):
+    def __lt__(self, other: object, /) -> bool: ...
+
+
+H = TypeVar("H", bound=_Ordered)
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """One pot: its chips and the players who may win it (those who put in its full level)."""
+
+    amount: int
+    eligible: tuple[str, ...]
+
+
+def build_pots(contributions: Mapping[str, int], folded: frozenset[str] = frozenset(),
+               ) -> tuple[Pot, ...]:
+    """Split the chips into a main pot and side pots, lowest all-in level first.
+
+    Each distinct level of contribution makes a layer; a folded player's chips stay in the pots
+    he fed but he is eligible for none. A layer only one player reached that nobody matched is
+    an uncalled bet: it is a pot with that player alone, so he gets it back.
+    """
+    for player, amount in contributions.items():
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise StakeError(f"{player}'s contribution must be a whole number >= 0",
+                             field=f"contributions.{player}", value=repr(amount))
+    pots: list[Pot] = []
+    previous = 0
+    for level in sorted({a for a in contributions.values() if a > 0}):
+        amount = sum(min(a, level) - min(a, previous) for a in contributions.values())
+        eligible = tuple(p for p, a in contributions.items() if a >= level and p not in folded)
+        if not eligible:  # only folded players reached this level: their own excess comes back
+            eligible = tuple(p for p, a in contributions.items() if a >= level)
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+        else:
+            pots.append(Pot(amount, eligible))
+        previous = level
+    return tuple(pots)
+
+
+def award_pots(pots: Sequence[Pot], hands: Mapping[str, H],
+               order_from_button: Sequence[str]) -> dict[str, int]:
+    """Who wins what: each pot to the best hand(s) among its eligible players.
+
+    ``order_from_button`` lists the players clockwise starting left of the button; a split pot's
+    odd chips go one by one to the winners in that order (the default house rule).
+    """
+    won: dict[str, int] = {p: 0 for p in order_from_button}
+    seat = {p: i for i, p in enumerate(order_from_button)}
+    for n, pot in enumerate(pots):
+        missing = [p for p in pot.eligible if p not in seat]
+        if missing:
+            raise RulesError(f"{missing[0]} is not seated at the table", field=f"pots[{n}]",
+                             value=missing[0])
+        shown = [p for p in pot.eligible if p in hands]  # a mucked hand contends for nothing
+        if shown:
+            best = max(hands[p] for p in shown)
+            winners = [p for p in shown if not hands[p] < best]
+        else:  # nobody showed (an uncalled bet, everyone else folded): its owners share it
+            winners = list(pot.eligible)
+        winners.sort(key=seat.__getitem__)
+        share, odd = divmod(pot.amount, len(winners))
+        for i, player in enumerate(winners):
+            won[player] += share + (1 if i < odd else 0)
+    return won
