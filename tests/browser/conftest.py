@@ -65,8 +65,8 @@ def server(tmp_path: Path) -> Iterator[Server]:
         db.dispose(app)
 
 
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
+@pytest.fixture(scope="module")  # module, not session: only one sync Playwright may run in a
+def chromium() -> Iterator[Any]:  # process, and tests/web/test_layout.py starts its own
     if not Path(CHROMIUM).exists():
         if _in_ci():
             pytest.fail(f"{CHROMIUM} is required in CI (scripts/system-deps.sh installs it)",
