@@ -10,8 +10,16 @@ as it is (the same step again) or is a :class:`Conflict` (a different step under
 ``expected_seq`` (optional) is the last sequence number the client saw: if the round moved on
 meanwhile (another tablet), the step is refused with a Conflict instead of being applied to a
 round the croupier did not see. Undo is an ``undo`` event naming the step it cancels; "Paid"
-stores the settlement (``RoundSettlement``) and closes the round; a redealt round is closed
-with ``void``.
+stores the settlement (``RoundSettlement``) and closes the round.
+
+A round is voided only with a pit boss's approval (issue 6). The croupier's *Redeal* (a box
+received a wrong number of cards: the engine's ``Redeal``, verified but not stored as an event)
+files a void request through :mod:`.voids` with the engine's reason; so does a misdeal asked for
+from the round's page. While a void request is pending the round is *frozen*: it stays open but
+takes no step (no undo, no "Paid") and no new round starts at the table. An approval makes the
+round ``voided`` (a status set by the decision; the event stream is left as it was and still
+replays); a rejection returns it to play where it stopped. The ``void`` meta event of the flow
+codec is only replayed (rounds voided before approvals existed); the service no longer writes it.
 """
 
 from __future__ import annotations
@@ -48,11 +56,14 @@ from ..rules.games.flow import (
 )
 from ..rules.profiles import get_profile
 from ..rules.settlement import Settlement
-from . import rounds, shifts, tables
+from . import rounds, shifts, tables, voids
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 
 #: who records rounds: the people who run a table
 RECORDERS = shifts.OPENERS
+#: the croupier's step that asks for a void (a box received a wrong number of cards)
+REDEAL = "redeal"
+FROZEN = "Void requested — waiting for a pit boss"
 
 
 def _engine_version() -> str:
@@ -95,6 +106,8 @@ class LiveRound:
     effective: tuple[int, ...]
     settlement: Settlement | None
     stored_settlement: dict[str, Any] | None
+    #: the round's newest void request (pending, approved or rejected), if any
+    void_request: voids.ChangeView | None = None
 
     @property
     def last_seq(self) -> int:
@@ -109,19 +122,34 @@ class LiveRound:
         return self.round.status == RoundStatus.OPEN.value
 
     @property
+    def void_pending(self) -> bool:
+        """Frozen: open, with a void request waiting for a pit boss."""
+        return (self.is_open and self.void_request is not None
+                and self.void_request.status == voids.PENDING)
+
+    @property
+    def void_refused(self) -> voids.ChangeView | None:
+        """The void request a pit boss rejected, while the round goes on."""
+        found = self.void_request
+        return found if self.is_open and found and found.status == voids.REJECTED else None
+
+    @property
     def can_undo(self) -> bool:
-        return self.is_open and bool(self.effective)
+        return self.is_open and bool(self.effective) and not self.void_pending
 
     @property
     def phase(self) -> str:
         if not self.is_open:
             return f"Round {self.round.status}"
+        if self.void_pending:
+            return FROZEN
         return phase(self.steps, self.settlement is not None)
 
     def summary(self) -> dict[str, Any]:
         """The JSON state summary (API): boxes, dealer, legal steps, settlement."""
         out = self.flow.summary(self.state)
-        out.update(phase=self.phase, last_seq=self.last_seq, undoable=self.last_step,
+        out.update(phase=self.phase, last_seq=self.last_seq,
+                   undoable=self.last_step if self.can_undo else None,
                    next_steps=[s.to_dict() for s in self.steps] if self.is_open else [])
         return out
 
@@ -150,9 +178,15 @@ def load(session: Session, round_id: int) -> LiveRound:
     settlement = flow.settle(folded.state) if flow.can_settle(folded.state) else None
     view = rounds.RoundView(row.id or 0, row.table_id, row.shift_id, row.number, row.status,
                             row.opened_at)
-    steps = flow.next_steps(folded.state) if row.status == RoundStatus.OPEN.value else ()
+    requests = voids.changes(session, kind="void", round_id=round_id)
+    request = requests[-1] if requests else None
+    steps: tuple[Step, ...] = ()
+    if row.status == RoundStatus.OPEN.value and (request is None
+                                                 or request.status != voids.PENDING):
+        # ``void`` closed a redealt round before voids needed an approval: never offered now
+        steps = tuple(s for s in flow.next_steps(folded.state) if s.type != VOID)
     return LiveRound(view, table, events, flow, folded.state, steps, folded.steps, settlement,
-                     _stored(session, round_id))
+                     _stored(session, round_id), request)
 
 
 def open_round_id(session: Session, table_id: int) -> int | None:
@@ -221,6 +255,9 @@ def start_round(session: Session, *, table_id: int, actor_id: int, boxes: Sequen
     current = open_round_id(session, table_id)
     if current is not None:
         number = session.get(Round, current).number  # type: ignore[union-attr]
+        if voids.changes(session, kind="void", round_id=current, status=voids.PENDING):
+            raise Conflict(f"Round {number} waits for a pit boss to decide on its void; the "
+                           "next round starts after that.")
         raise Conflict(f"Round {number} is still open at this table; finish it first.")
     flow.step(empty, "place", payload)  # the engine verifies the bets before anything is stored
     rnd = rounds.start_round(session, shift_id=shift.id)
@@ -240,7 +277,9 @@ def _lock(session: Session, round_id: int) -> Round:
 def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
                 payload: Mapping[str, Any] | None, idempotency_key: str,
                 expected_seq: int | None = None) -> LiveRound:
-    """Record one step (``undo`` and ``paid``/``void`` included) and return the new round."""
+    """Record one step (``undo`` and ``paid`` included) and return the new round.
+
+    ``redeal`` stores no event: it asks a pit boss to void the round (:func:`_redeal`)."""
     key = _check_key(idempotency_key)
     _check_actor(session, actor_id)
     row = _lock(session, round_id)
@@ -257,13 +296,17 @@ def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
         return live
     if not live.is_open:
         raise Conflict(f"Round {row.number} is {row.status}; it takes no more steps.")
-    if expected_seq is not None and expected_seq != live.last_seq:
-        raise Conflict(f"Round {row.number} changed on another device (now at step "
-                       f"{live.last_seq}, you saw {expected_seq}); the screen shows it now.")
+    if type == REDEAL:
+        return _redeal(session, live, actor_id, payload, expected_seq)
+    if live.void_pending:
+        raise Conflict(f"Round {row.number} waits for a pit boss to decide on its void; "
+                       "nothing is recorded until then.")
+    _check_seq(live, expected_seq)
     if type == PAID:
         return _pay(session, row, live, actor_id, key)
     if type == VOID:
-        return _void(session, row, live, actor_id, key)
+        raise IllegalActionError("a round is voided only with a pit boss's approval: ask for a "
+                                 "void (Redeal, or the round's page)", field="type", value=VOID)
     if type == UNDO:
         check_undo(live.effective, payload)
     else:
@@ -271,6 +314,31 @@ def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
     rounds.append_event(session, round_id=round_id, type=type, payload=payload,
                         actor_id=actor_id, idempotency_key=key)
     return load(session, round_id)
+
+
+def _check_seq(live: LiveRound, expected_seq: int | None) -> None:
+    if expected_seq is not None and expected_seq != live.last_seq:
+        raise Conflict(f"Round {live.round.number} changed on another device (now at step "
+                       f"{live.last_seq}, you saw {expected_seq}); the screen shows it now.")
+
+
+def _redeal(session: Session, live: LiveRound, actor_id: int, payload: Mapping[str, Any],
+            expected_seq: int | None) -> LiveRound:
+    """The engine verifies the redeal and says why; a void request is filed with that reason.
+
+    A double tap (the same person, the same reason, still pending) files nothing more."""
+    voided = live.flow.voided(live.flow.step(live.state, REDEAL, payload))  # RulesError: refused
+    reason = f"redeal: {voided or 'wrong number of cards'}"
+    pending = live.void_request if live.void_pending else None
+    if pending is not None:
+        if pending.requested_by == actor_id and pending.reason == reason:
+            return live
+        raise Conflict(f"Round {live.round.number} already waits for a pit boss to decide on "
+                       "its void.")
+    _check_seq(live, expected_seq)
+    voids.request_change(session, round_id=live.round.id, kind="void", reason=reason,
+                         actor_id=actor_id)
+    return load(session, live.round.id)
 
 
 def undo(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
@@ -301,18 +369,6 @@ def _pay(session: Session, row: Round, live: LiveRound, actor_id: int, key: str)
         settlement=rounds.encode_payload(settlement.to_dict()), engine_version=ENGINE_VERSION,
         profile=live.table.profile, profile_version=profile_version(live.table.profile)))
     row.status = RoundStatus.SETTLED.value
-    session.add(row)
-    session.flush()
-    return load(session, live.round.id)
-
-
-def _void(session: Session, row: Round, live: LiveRound, actor_id: int, key: str) -> LiveRound:
-    if not live.flow.voided(live.state):
-        raise IllegalActionError("only a redealt round is closed as void", field="type",
-                                 value=VOID)
-    rounds.append_event(session, round_id=live.round.id, type=VOID, payload={},
-                        actor_id=actor_id, idempotency_key=key)
-    row.status = RoundStatus.VOIDED.value
     session.add(row)
     session.flush()
     return load(session, live.round.id)

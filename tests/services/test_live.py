@@ -1,7 +1,8 @@
 """The live round service on SQLite and PostgreSQL: steps verified by the engine, stored as events.
 
 State comes only from stored events; a refused step stores nothing; a resent step records once;
-undo is an event; "Paid" stores exactly ``settle(replay(events))``.
+undo is an event; "Paid" stores exactly ``settle(replay(events))``; a redeal asks a pit boss to
+void the round and freezes it until one decides.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from dealer_assist.models import RoundEvent, RoundSettlement, RoundStatus
+from dealer_assist.models import Round, RoundEvent, RoundSettlement, RoundStatus
 from dealer_assist.rules.errors import (
     CardParseError,
     DuplicateCardError,
@@ -24,7 +25,7 @@ from dealer_assist.rules.errors import (
     StakeError,
 )
 from dealer_assist.rules.games.flow import Event, start
-from dealer_assist.services import live, shifts
+from dealer_assist.services import live, shifts, voids
 from dealer_assist.services.errors import Conflict, PermissionDenied
 from tests.factories import make_table, make_user
 
@@ -264,15 +265,159 @@ def test_a_settled_round_takes_no_more_steps(session: Session, table: Table) -> 
         live.undo(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="u")
 
 
-def test_a_redealt_round_is_closed_as_void_with_nothing_paid(session: Session,
-                                                            table: Table) -> None:
-    rnd = begin(session, table)
-    step(session, table, rnd.round.id, "redeal", {"box": "1", "cards_received": 6}, "r")
-    rnd = live.load(session, rnd.round.id)
-    assert [s.type for s in rnd.steps] == ["void"]
-    closed = step(session, table, rnd.round.id, "void", {}, "v")
-    assert closed.round.status == RoundStatus.VOIDED.value
+DEALT = RUSSIAN_STEPS[:4]  # three boxes and the dealer dealt, nobody has decided yet
+REDEAL_BOX_2 = {"box": "2", "cards_received": 4}
+
+
+def dealt_then_redeal(session: Session, table: Table, actor: int | None = None) -> live.LiveRound:
+    """A round dealt, then the croupier (or ``actor``) presses Redeal: box 2 had 4 cards."""
+    rnd = play(session, table, DEALT, begin(session, table).round.id)
+    asked = live.record_step(session, round_id=rnd.round.id, actor_id=actor or table.carla,
+                             type="redeal", payload=REDEAL_BOX_2, idempotency_key="redeal",
+                             expected_seq=rnd.last_seq)
+    session.commit()
+    return asked
+
+
+def test_a_croupiers_redeal_asks_for_a_void_and_leaves_the_round_open_and_frozen(
+        session: Session, table: Table) -> None:
+    before = play(session, table, DEALT, begin(session, table).round.id)
+    rnd = step(session, table, before.round.id, "redeal", REDEAL_BOX_2, "redeal")
+    assert rnd.round.status == RoundStatus.OPEN.value and rnd.void_pending
+    assert rnd.phase == "Void requested — waiting for a pit boss"
+    assert rnd.steps == () and not rnd.can_undo and rnd.summary()["next_steps"] == []
+    assert [e.seq for e in rnd.events] == [e.seq for e in before.events]  # no event stored
+    pending = voids.changes(session, round_id=rnd.round.id, status=voids.PENDING)
+    assert [(c.kind, c.reason, c.requested_by) for c in pending] == \
+        [("void", "redeal: box 2 received 4 cards", table.carla)]
+    again = step(session, table, rnd.round.id, "redeal", REDEAL_BOX_2, "redeal-tap-2")
+    assert again.void_pending and len(voids.changes(session, round_id=rnd.round.id)) == 1
+    refused = [("bet", {"box": "1"}), ("undo", {}), ("paid", {}),
+               ("redeal", {"box": "1", "cards_received": 6})]
+    for n, (type, payload) in enumerate(refused):
+        with pytest.raises(Conflict, match="waits for a pit boss"):
+            step(session, table, rnd.round.id, type, payload, f"frozen-{n}")
+        session.rollback()
+    with pytest.raises(Conflict, match="waits for a pit boss to decide on its void"):
+        begin(session, table, key="start-2")
+    session.rollback()
+    assert live.load(session, rnd.round.id).events == rnd.events
+
+
+def test_a_redeal_with_five_cards_is_refused_and_asks_for_nothing(session: Session,
+                                                                  table: Table) -> None:
+    rnd = play(session, table, DEALT, begin(session, table).round.id)
+    with pytest.raises(IllegalActionError, match="wrong number of cards"):
+        step(session, table, rnd.round.id, "redeal", {"box": "2", "cards_received": 5}, "r5")
+    session.rollback()
+    assert voids.changes(session, round_id=rnd.round.id) == []
+    assert not live.load(session, rnd.round.id).void_pending
+
+
+def test_whoever_asked_for_the_redeal_cannot_approve_it(session: Session, table: Table) -> None:
+    pavel = make_user(session, "pavel", "pit_boss")
+    rnd = dealt_then_redeal(session, table, actor=pavel.id)  # a pit boss dealing the table
+    request = voids.changes(session, round_id=rnd.round.id)[0]
+    assert request.requested_by == pavel.id
+    with pytest.raises(PermissionDenied, match="another pit boss"):
+        voids.decide_change(session, request_id=request.id, approve=True, note="",
+                            actor_id=pavel.id)
+    session.rollback()
+    with pytest.raises(PermissionDenied, match="may not approve"):
+        voids.decide_change(session, request_id=request.id, approve=True, note="",
+                            actor_id=table.carla)
+    session.rollback()
+    assert live.load(session, rnd.round.id).void_pending
+
+
+def test_a_pit_boss_approval_voids_the_redealt_round_and_the_next_round_starts(
+        session: Session, table: Table) -> None:
+    pavel = make_user(session, "pavel", "pit_boss")
+    rnd = dealt_then_redeal(session, table)
+    request = voids.changes(session, round_id=rnd.round.id)[0]
+    voids.decide_change(session, request_id=request.id, approve=True, note="Seen on camera",
+                        actor_id=pavel.id)
+    session.commit()
+    voided = live.load(session, rnd.round.id)
+    assert voided.round.status == RoundStatus.VOIDED.value and not voided.is_open
+    assert voided.steps == () and voided.phase == "Round voided" and not voided.void_pending
+    assert voided.void_request is not None and voided.void_request.status == voids.APPROVED
+    assert engine_replay(voided) == voided.state  # the stored stream still replays
     assert session.exec(select(RoundSettlement)).all() == []
+    assert live.open_round_id(session, table.id) is None
+    with pytest.raises(Conflict, match="voided; it takes no more steps"):
+        step(session, table, rnd.round.id, "bet", {"box": "1"}, "late")
+    session.rollback()
+    following = begin(session, table, key="start-2")
+    assert following.round.number == rnd.round.number + 1 and following.is_open
+
+
+def test_a_refused_redeal_returns_the_round_to_play_where_it_stopped(session: Session,
+                                                                     table: Table) -> None:
+    pavel = make_user(session, "pavel", "pit_boss")
+    before = play(session, table, DEALT, begin(session, table).round.id)
+    rnd = step(session, table, before.round.id, "redeal", REDEAL_BOX_2, "redeal")
+    request = voids.changes(session, round_id=rnd.round.id)[0]
+    voids.decide_change(session, request_id=request.id, approve=False,
+                        note="Box 2 had five cards", actor_id=pavel.id)
+    session.commit()
+    resumed = live.load(session, rnd.round.id)
+    assert resumed.is_open and not resumed.void_pending and resumed.steps == before.steps
+    assert resumed.void_refused is not None and resumed.void_refused.note == \
+        "Box 2 had five cards"
+    assert resumed.phase == "Players decide" and resumed.can_undo
+    for n, (type, payload) in enumerate(RUSSIAN_STEPS[4:]):
+        step(session, table, rnd.round.id, type, payload, f"rest-{n}")
+    paid = live.pay(session, round_id=rnd.round.id, actor_id=table.carla,
+                    idempotency_key="pay")
+    assert paid.round.status == RoundStatus.SETTLED.value
+
+
+def test_a_misdeal_asked_for_from_the_rounds_page_freezes_the_round_the_same_way(
+        session: Session, table: Table) -> None:
+    maria = make_user(session, "maria", "shift_manager")
+    rnd = play(session, table, DEALT, begin(session, table).round.id)
+    request = voids.request_change(session, round_id=rnd.round.id, kind="void",
+                                   reason="Misdeal: a dealer card fell face up",
+                                   actor_id=table.carla)
+    session.commit()
+    frozen = live.load(session, rnd.round.id)
+    assert frozen.void_pending and frozen.steps == ()
+    with pytest.raises(Conflict, match="waits for a pit boss"):
+        step(session, table, rnd.round.id, "bet", {"box": "1"}, "b")
+    session.rollback()
+    voids.decide_change(session, request_id=request.id, approve=True, note="",
+                        actor_id=maria.id)
+    session.commit()
+    assert live.load(session, rnd.round.id).round.status == RoundStatus.VOIDED.value
+    assert begin(session, table, key="start-2").is_open
+
+
+def test_the_croupier_cannot_close_a_round_as_void_without_approval(session: Session,
+                                                                    table: Table) -> None:
+    rnd = play(session, table, DEALT, begin(session, table).round.id)
+    with pytest.raises(IllegalActionError, match="pit boss's approval"):
+        step(session, table, rnd.round.id, "void", {}, "v")
+    session.rollback()
+    after = live.load(session, rnd.round.id)
+    assert after.is_open and after.events == rnd.events
+
+
+def test_a_round_closed_by_a_void_event_before_approvals_existed_still_replays(
+        session: Session, table: Table) -> None:
+    rnd = play(session, table, DEALT, begin(session, table).round.id)
+    for type, payload in (("redeal", {"box": "2", "cards_received": 6}), ("void", {})):
+        live.rounds.append_event(session, round_id=rnd.round.id, type=type, payload=payload,
+                                 actor_id=table.carla, idempotency_key=f"old-{type}")
+    row = session.get(Round, rnd.round.id)
+    assert row is not None
+    row.status = RoundStatus.VOIDED.value
+    session.add(row)
+    session.commit()
+    old = live.load(session, rnd.round.id)
+    assert old.phase == "Round voided" and old.steps == ()
+    assert old.flow.voided(old.state) == "box 2 received 6 cards"
+    assert engine_replay(old) == old.state
 
 
 def test_an_oasis_round_with_a_replacement_is_settled(session: Session) -> None:
