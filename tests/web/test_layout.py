@@ -61,12 +61,13 @@ def test_every_page_fits_a_landscape_tablet_with_large_touch_targets(
         boss = make_user(session, "pete", "pit_boss")
         long_name = make_table(session, name="Russian poker table with a long name 12")
         make_table(session, name="RP 2", boxes=7, max_payout=1_000_000_000)
-        shifts.open_shift(session, table_id=long_name.id, user_id=boss.id)
+        shift = shifts.open_shift(session, table_id=long_name.id, user_id=boss.id)
     problems: list[str] = []
     for width, height in VIEWPORTS:
         for user, pages in (("root", ["/", "/admin/users", "/admin/tables", "/admin/profiles",
                                       f"/admin/tables/{long_name.id}", "/password"]),
-                            ("pete", ["/", f"/tables/{long_name.id}", "/tables/2"])):
+                            ("pete", ["/", f"/tables/{long_name.id}", "/tables/2", "/reports/",
+                                      f"/reports/shifts/{shift.id}/inventory"])):
             page = chromium.new_page(viewport={"width": width, "height": height})
             page.goto(f"{base}/login")
             page.fill("input[name=username]", user)
@@ -86,3 +87,69 @@ def test_every_page_fits_a_landscape_tablet_with_large_touch_targets(
                              for html, h in small]
             page.close()
     assert problems == []
+
+
+def _sign_in(chromium: Any, base: str, user: str, width: int, height: int) -> Any:
+    page = chromium.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{base}/login")
+    page.fill("input[name=username]", user)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_selector("header .who")
+    page.wait_for_load_state("load")  # the stylesheet applied
+    return page
+
+
+HEADER_ROWS = """() => {
+    const bar = document.querySelector('header.bar');
+    const tops = [...bar.children].map(e => Math.round(e.getBoundingClientRect().top));
+    return {height: bar.getBoundingClientRect().height, tops: tops};
+}"""
+
+
+@pytest.mark.parametrize("role", ["admin", "shift_manager", "pit_boss", "croupier"])
+def test_the_header_is_a_single_row_at_1024_by_768_for_every_role(
+        chromium: Any, live_app: tuple[Flask, str], role: str) -> None:
+    app, base = live_app
+    with db.session_scope(app) as session:
+        make_user(session, "konstantinopoulou_alexandra", role)  # a long name, truncated
+    page = _sign_in(chromium, base, "konstantinopoulou_alexandra", 1024, 768)
+    got = page.evaluate(HEADER_ROWS)
+    page.close()
+    assert len(set(got["tops"])) == 1, got
+    assert 44 <= got["height"] < 2 * 44, got
+
+
+def test_the_admin_menu_reaches_every_administration_page_with_large_targets(
+        chromium: Any, live_app: tuple[Flask, str]) -> None:
+    app, base = live_app
+    with db.session_scope(app) as session:
+        make_user(session, "root", "admin")
+    page = _sign_in(chromium, base, "root", 1024, 768)
+    page.click("summary:has-text('Admin')")
+    links = page.evaluate("""() => [...document.querySelectorAll('details.menu[open] a')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [new URL(e.href).pathname, e.getBoundingClientRect().height])""")
+    page.click("h1")  # a tap elsewhere closes the menu
+    closed = page.evaluate("document.querySelectorAll('details.menu[open]').length")
+    page.close()
+    assert {path for path, _h in links} == {"/admin/users", "/admin/tables", "/admin/profiles",
+                                            "/audit"}
+    assert all(h >= 44 for _p, h in links), links
+    assert closed == 0
+
+
+def test_a_croupier_sees_no_admin_menu_but_can_change_the_password_and_sign_out(
+        chromium: Any, live_app: tuple[Flask, str]) -> None:
+    app, base = live_app
+    with db.session_scope(app) as session:
+        make_user(session, "carla", "croupier")
+    page = _sign_in(chromium, base, "carla", 1024, 768)
+    admin = page.locator("summary:has-text('Admin')").count()
+    page.click(".who summary")
+    page.click("a:has-text('Change password')")
+    on_password_page = page.url.endswith("/password")
+    page.click("button:has-text('Sign out')")
+    signed_out = "/login" in page.url
+    page.close()
+    assert (admin, on_password_page, signed_out) == (0, True, True)
