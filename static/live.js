@@ -71,6 +71,12 @@
     });
   });
 
+  /* a void waits for a pit boss: look again every 15 s, to move on once it is decided */
+  var wait = document.querySelector("[data-void-wait]");
+  if (wait) {
+    setTimeout(function () { window.location.replace(wait.dataset.voidWait); }, 15000);
+  }
+
   /* one tap, one request: disable every submit button once a step form is sent */
   document.querySelectorAll("form.step").forEach(function (form) {
     form.addEventListener("submit", function (e) {

@@ -5,6 +5,10 @@ is never offered; one sent anyway is refused by the engine: the message is flash
 is shown again with HTTP 422 and the round is unchanged. Each rendered form carries the CSRF
 token, a fresh idempotency key (a double tap records once) and the last sequence number the
 croupier saw (a step based on a stale screen is a 409 and the fresh screen is shown).
+
+*Redeal* asks a pit boss to void the round: until one decides, the screen shows the request and
+no step (it reloads itself now and then, to move on when the decision comes). After "Paid" the
+bets screen links to the round just paid, where a box's result can be disputed.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from werkzeug.datastructures import MultiDict
 
 from .. import db
+from ..models import Round
 from ..rules.cards import ALL_CARDS, SUITS
 from ..rules.errors import RulesError
 from ..services import live, shifts, tables
@@ -101,6 +106,13 @@ def _start_defaults(table_id: int, boxes: int) -> dict[str, dict[str, int]]:
     return {str(b["box"]): b for b in first.get("boxes", [])}
 
 
+def _last_round(shift_id: int, table_id: int) -> Round | None:
+    """The table's latest round if it belongs to the open shift (paid or voided)."""
+    last = live.last_round_id(db.get_session(), table_id)
+    row = db.get_session().get(Round, last) if last is not None else None
+    return row if row is not None and row.shift_id == shift_id else None
+
+
 def _screen(table_id: int, status: int = 200, typed: MultiDict[str, str] | None = None) -> Any:
     dbs = db.get_session()
     table = tables.get_table(dbs, table_id)
@@ -112,6 +124,7 @@ def _screen(table_id: int, status: int = 200, typed: MultiDict[str, str] | None 
                                "grid": {c.code for c in ALL_CARDS}}
     if rnd is None:
         context["defaults"] = _start_defaults(table_id, table.boxes)
+        context["last_round"] = _last_round(shift.id, table_id) if shift else None
     else:
         summary = rnd.flow.summary(rnd.state)
         entry = _entry(rnd)
@@ -120,7 +133,8 @@ def _screen(table_id: int, status: int = 200, typed: MultiDict[str, str] | None 
             box_steps={b["box"]: [s for s in rnd.steps if s.box == b["box"]]
                        for b in summary["boxes"]},
             table_steps=[s for s in rnd.steps if s.box is None],
-            payouts=payout_lines(rnd.settlement.to_dict()) if rnd.settlement else None,
+            payouts=payout_lines(rnd.settlement.to_dict())
+            if rnd.settlement and not rnd.void_pending else None,
             bought=rnd.settlement.dealer if rnd.settlement and rnd.settlement.dealer.bought
             else None,
             suggestion=_suggestion(rnd, entry))
@@ -196,7 +210,7 @@ def _payload(rnd: live.LiveRound, type: str) -> dict[str, Any]:
         small = form.getlist("small")
         seven = next((s.discard for s in rnd.steps if s.type == "split" and s.box == box), ())
         return {"box": box, "small": small, "big": [c for c in seven if c not in small]}
-    if type in ("reveal", "undo", "paid", "void"):
+    if type in ("reveal", "undo", "paid"):
         return {}
     return {"box": box}
 

@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from dealer_assist import db
 from dealer_assist.rules.games.flow import start
 from tests.browser.conftest import Server, Shots, login
+from tests.factories import PASSWORD, make_user
 
 pytestmark = pytest.mark.browser
 MIN_TARGET = 44
@@ -215,3 +217,42 @@ def test_an_illegal_card_is_refused_on_the_screen_and_the_round_is_unchanged(
     assert page.get_attribute('.card-grid button[data-card="As"]', "disabled") is not None
     t.tap('button[data-step="undo"]', "undone")
     assert "no cards" in page.inner_text('article.box[data-box="1"]')
+
+
+def test_a_redeal_waits_for_a_pit_boss_and_the_table_moves_on_once_approved(
+        page: Any, server: Server, shots: Shots, chromium: Any) -> None:
+    login(page, server)
+    t = Table(page, shots)
+    page.goto(f"{server.url}/tables/{server.tables['russian']}/live")
+    t.type('input[name="ante_1"]', "100")
+    t.type('input[name="ante_2"]', "50")
+    t.tap('button[data-step="start"]', "started")
+    for cards in ("As Ad Ah 2c 3d", "7s 8s 9d Jc 2h", "Kh Qh 4s 5c 6d"):
+        t.cards(cards, "dealt")
+    t.link("2", "redeal", "redeal-open")
+    t.tap('button[data-fill="cards_received"][data-value="4"]')
+    assert page.input_value('input[name="cards_received"]') == "4"
+    t.tap('button[data-step="redeal"]', "void-requested")
+    assert t.phase() == "Void requested — waiting for a pit boss"
+    assert "redeal: box 2 received 4 cards" in page.inner_text(".void-wait")
+    assert page.locator("#live [data-step], #live [data-step-link]").count() == 0
+    with db.session_scope(server.app) as dbs:
+        make_user(dbs, "pavel", "pit_boss")
+    boss = chromium.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        pit = boss.new_page()
+        pit.goto(f"{server.url}/login")
+        pit.fill('input[name="username"]', "pavel")
+        pit.fill('input[name="password"]', PASSWORD)
+        pit.click('button[type="submit"]')
+        pit.wait_for_url(f"{server.url}/")
+        pit.goto(f"{server.url}/changes")
+        pit.click('section.change button[value="yes"]')
+        pit.wait_for_load_state("load")
+        assert "was approved" in pit.inner_text("main")
+    finally:
+        boss.close()
+    page.goto(f"{server.url}/tables/{server.tables['russian']}/live")
+    t.check("after-approval")
+    assert "Round 1 was voided." in page.inner_text("#live")
+    assert page.input_value('input[name="ante_2"]') == "50"  # the same bets, ready to redeal

@@ -1,4 +1,5 @@
-"""The table screen through the Flask test client: steps, refusals (message, 4xx, no change)."""
+"""The table screen through the Flask test client: steps, refusals (message, 4xx, no change),
+a redeal waiting for a pit boss, and the way from a paid round to its dispute page."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import pytest
 from flask import Flask
 
 from dealer_assist import db
-from dealer_assist.services import live
-from tests.web.conftest import Browser, text
+from dealer_assist.services import live, voids
+from tests.factories import make_user
+from tests.web.conftest import Browser, arrange, text
 
 _keys = itertools.count(1)
 
@@ -206,3 +208,91 @@ def test_a_big_small_box_accepts_the_suggested_split(browser: Browser, app: Flas
         assert step(browser, app, split_table, type, **fields).status_code == 303
     rnd = round_of(app, split_table)
     assert rnd.settlement is not None and rnd.settlement.boxes[0].wagers["bet"].net == 100
+
+
+def redeal_box_2(browser: Browser, app: Flask, screen: str, table: Any) -> live.LiveRound:
+    """Start, deal, then Redeal: box 2 received 4 cards."""
+    start(browser, table)
+    deal(browser, app, table)
+    page = text(browser.get(f"{screen}?do=redeal&box=2"))
+    assert "Box 2: Redeal" in page and "Ask for a redeal" in page
+    resp = step(browser, app, table, "redeal", box="2", cards_received="4")
+    assert resp.status_code == 303, text(resp)
+    return round_of(app, table)
+
+
+def decide(app: Flask, request_id: int, approve: bool, pit_boss: Browser) -> None:
+    """A pit boss (not the requester) decides on ``/changes``."""
+    arrange(app, make_user, "pavel", "pit_boss")
+    pit_boss.login("pavel")
+    assert f'data-change="{request_id}"' in text(pit_boss.get("/changes"))
+    form = {"approve": "yes" if approve else "no", "note": "" if approve else "Five cards"}
+    resp = pit_boss.post(f"/changes/{request_id}/decision", form)
+    assert resp.status_code == 303
+
+
+def test_a_redeal_freezes_the_table_screen_until_a_pit_boss_approves_the_void(
+        browser: Browser, other_browser: Browser, app: Flask, screen: str, table: Any) -> None:
+    rnd = redeal_box_2(browser, app, screen, table)
+    resp = browser.get(screen)
+    page = text(resp)
+    assert re.search(r'class="phase frozen" data-phase>Void requested — waiting for a pit boss<',
+                     page)
+    assert "“redeal: box 2 received 4 cards”" in page and "Asked by Carla" in page
+    assert "data-void-wait" in page and 'role="status"' in page
+    assert "data-step=" not in page and "data-step-link" not in page  # no step, no undo
+    assert 'class="card-grid' not in page and "Paid ✓" not in page and "data-misdeal" not in page
+    assert start(browser, table, key="s2").status_code == 409
+    assert step(browser, app, table, "bet", box="1").status_code == 409
+    assert round_of(app, table).events == rnd.events
+    (request,) = voids_of(app, rnd.round.id)
+    assert request.status == voids.PENDING
+    decide(app, request.id, True, other_browser)
+    page = text(browser.get(screen))
+    assert "Start round" in page and "Round 1 was voided." in page
+    assert 'value="100"' in page  # the voided round's bets are offered again
+    assert "Void requested" not in page and "Dispute" not in page
+
+
+def test_a_refused_void_returns_the_table_screen_to_play(
+        browser: Browser, other_browser: Browser, app: Flask, screen: str, table: Any) -> None:
+    rnd = redeal_box_2(browser, app, screen, table)
+    (request,) = voids_of(app, rnd.round.id)
+    decide(app, request.id, False, other_browser)
+    page = text(browser.get(screen))
+    assert "Void requested" not in page and "data-void-refused" in page
+    assert "Void refused by Pavel: “Five cards”. The round goes on." in page
+    assert 'data-step="bet" data-box="2"' in page and 'data-step="undo"' in page
+    assert step(browser, app, table, "bet", box="2").status_code == 303
+
+
+def test_the_table_screen_links_to_the_round_page_for_a_misdeal(browser: Browser, app: Flask,
+                                                                 screen: str,
+                                                                 table: Any) -> None:
+    start(browser, table)
+    rid = round_of(app, table).round.id
+    page = text(browser.get(screen))
+    assert f'data-misdeal href="/rounds/{rid}"' in page
+    assert "Ask for a void or a correction" in text(browser.get(f"/rounds/{rid}"))
+
+
+def test_after_paid_the_bets_screen_links_to_the_last_round_to_dispute_it(
+        browser: Browser, app: Flask, screen: str, table: Any) -> None:
+    assert "data-last-round" not in text(browser.get(screen))  # no round yet this shift
+    start(browser, table, ante_1="100", bonus_1="", ante_2="100")
+    deal(browser, app, table)
+    rid = round_of(app, table).round.id
+    for type, fields in (("bet", {"box": "1"}), ("bet", {"box": "2"}), ("reveal", {}),
+                         ("take_ante", {"box": "1"}), ("take_ante", {"box": "2"}), ("paid", {})):
+        assert step(browser, app, table, type, **fields).status_code == 303
+    page = text(browser.get(screen))
+    link = re.search(r'<a class="button secondary" href="([^"]+)">Last round \(1\) · Dispute</a>',
+                     page)
+    assert link and link.group(1) == f"/rounds/{rid}" and "Start round" in page
+    round_page = text(browser.get(link.group(1)))
+    assert f'href="/rounds/{rid}/disputes?box=2"' in round_page  # the per-box Dispute buttons
+
+
+def voids_of(app: Flask, round_id: int) -> list[voids.ChangeView]:
+    with db.session_scope(app) as dbs:
+        return voids.changes(dbs, round_id=round_id)
