@@ -4,8 +4,7 @@ the audit chain's head (``docs/api.md``, section "Disputes, voids and correction
 Authentication is the web app's login session cookie, as for the rounds API; every view here
 only reads (GET), so no CSRF header is needed. Pit bosses, shift managers and administrators
 may read; anyone else gets 403, and no session 401. Each view carries its roles in ``.roles``
-so the route-role test and ``may_reach`` see them (the blueprint-wide "public" declaration is
-for the stateless calculator only).
+so the route-role test and ``may_reach`` see them (only the stateless calculators are public).
 """
 
 from __future__ import annotations

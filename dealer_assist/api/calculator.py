@@ -1,6 +1,6 @@
 """Stateless calculators: ``POST /api/v1/<game>/settle`` settles one complete round.
 
-They store nothing and need no login; the engine does all the checking.
+They store nothing and need no login (declared ``@public``); the engine does all the checking.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from flask import request
 
 from ..rules.games import GAMES
 from ..rules.request import need_mapping
+from ..web.security import public
 from . import bp
 from .errors import problem
 
@@ -24,6 +25,7 @@ def json_body() -> tuple[Any, Any]:
 
 
 @bp.post("/<game>/settle")
+@public
 def settle(game: str) -> Any:
     spec = GAMES.get(game)
     if spec is None:

@@ -4,7 +4,11 @@ Same service and same engine checks as the table screen (``services.live``). Aut
 the login session cookie of the web app (there is no API token yet); because a cookie is sent
 by the browser automatically, every write must also carry the session's CSRF token in the
 ``X-CSRF-Token`` header (a cross-site page cannot read it), else 403. The security hook
-exempts ``/api`` (the calculator is public), so each view here declares its own check.
+exempts ``/api`` (the calculator is public), so each view here makes its own check and carries
+its roles in ``.roles`` (table staff), for the route-role test and ``may_reach``.
+
+A ``redeal`` step stores no event: it asks a pit boss to void the round (answer 202, the round
+with its ``void_request``); until one decides, every step is a 409.
 
 Errors are problem bodies: 401 not signed in, 403 wrong role or missing CSRF header, 404, 409
 (a key reused for another step, a stale ``expected_seq``, a closed round), 400 malformed JSON,
@@ -63,6 +67,7 @@ def staff(write: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
             g.api_user = user
             return view(*args, **kwargs)
 
+        wrapper.roles = live.RECORDERS  # type: ignore[attr-defined]
         return wrapper
 
     return decorate
@@ -79,7 +84,19 @@ def round_json(rnd: live.LiveRound) -> dict[str, Any]:
         "state": rnd.summary(),
         "settlement": rnd.settlement.to_dict() if rnd.settlement else None,
         "stored_settlement": rnd.stored_settlement,
+        "void_request": _void_request(rnd),
     }
+
+
+def _void_request(rnd: live.LiveRound) -> dict[str, Any] | None:
+    """The round's newest void request: pending (the round is frozen), approved or rejected."""
+    c = rnd.void_request
+    if c is None:
+        return None
+    return {"id": c.id, "status": c.status, "reason": c.reason,
+            "requested_by": c.requested_by, "requested_at": c.requested_at.isoformat(),
+            "decided_by": c.decided_by, "note": c.note,
+            "decided_at": c.decided_at.isoformat() if c.decided_at else None}
 
 
 def _key(body: Any) -> str:
@@ -145,8 +162,11 @@ def append(round_id: int) -> Any:
     expected_seq = None if expected is None else get_int(body, "expected_seq")
     dbs = db.get_session()
     before = live.event_count(dbs, round_id)
+    pending = live.load(dbs, round_id).void_pending
     rnd = live.record_step(dbs, round_id=round_id, actor_id=g.api_user.user_id,
                            type=get_str(body, "type"), payload=payload,
                            idempotency_key=_key(body), expected_seq=expected_seq)
     dbs.commit()
+    if rnd.void_pending and not pending:
+        return round_json(rnd), 202  # a void asked for: nothing recorded until a pit boss decides
     return _answer(rnd, len(rnd.events) != before)

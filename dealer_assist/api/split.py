@@ -2,7 +2,7 @@
 
 The rules package has no hidden randomness: the request may give a ``seed`` (default 0), so the
 same request always gets the same answer. ``samples`` is bounded to keep one call well under a
-second on the table's tablet.
+second on the table's tablet. Public on purpose (``@public``): it stores nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from ..rules.games.split import SplitProfile
 from ..rules.games.split_suggest import DEFAULT_SAMPLES, suggest_split
 from ..rules.profiles import get_profile
 from ..rules.request import RequestError, get_cards, get_int, get_str, need_mapping
+from ..web.security import public
 from . import bp
 from .calculator import json_body
 
@@ -20,6 +21,7 @@ MAX_SAMPLES = 200_000
 
 
 @bp.post("/split/suggest")
+@public
 def split_suggest() -> Any:
     data, error = json_body()
     if error is not None:

@@ -2,9 +2,10 @@
 
 Every view declares who may reach it: ``@role_required("admin")`` (or several roles),
 ``@any_role`` for every signed-in account, or ``@public``. The decorator stores the set on the
-view as ``view.roles``; :func:`declared_roles` reads it (or a blueprint-wide declaration, used for
-the stateless calculator API) so a test can walk ``app.url_map`` and prove that no route was
-forgotten. An undeclared route is refused (403): access is denied by default.
+view as ``view.roles``; :func:`declared_roles` reads it so a test can walk ``app.url_map`` and
+prove that no route was forgotten. An undeclared route is refused (403): access is denied by
+default. JSON API views declare theirs too (``@public`` for the stateless calculators, ``.roles``
+set by the API's own session checks), never by their blueprint.
 
 Per request (``before_request``, not for ``/api``):
 
@@ -15,10 +16,9 @@ Per request (``before_request``, not for ``/api``):
 3. The endpoint's declared roles are checked; an account with a one-time password is sent to
    the change-password page first.
 
-The JSON API under ``/api`` is exempt from all three: the calculator is stateless and public.
-The stateful API (recording rounds from the tablet) will authenticate with a per-device bearer
-token in the ``Authorization`` header, never with the cookie, which is what makes it safe to
-leave without CSRF tokens; that is for a later issue.
+The JSON API under ``/api`` is exempt from all three and answers with problem bodies instead:
+the calculators are stateless and public; the rounds and auditor views check the login session
+(and, for a write, the ``X-CSRF-Token`` header) themselves (``api/rounds.py``, ``api/audit.py``).
 """
 
 from __future__ import annotations
@@ -43,8 +43,6 @@ PUBLIC = "public"
 PUBLIC_ROLES = frozenset({PUBLIC})
 ALL_ROLES = frozenset(r.value for r in Role)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-#: blueprints whose views need no declaration of their own (the stateless calculator API)
-BLUEPRINT_ROLES: dict[str, frozenset[str]] = {"api": PUBLIC_ROLES}
 #: what a signed-in account with a one-time password may still reach
 WHILE_CHANGING_PASSWORD = frozenset({"auth.change_password", "auth.logout", "static"})
 TOKEN_KEY = "auth"
@@ -99,10 +97,7 @@ def declared_roles(app: Flask, endpoint: str) -> frozenset[str] | None:
     """The roles an endpoint was declared for (``PUBLIC_ROLES`` if public), or None."""
     if endpoint == "static":
         return PUBLIC_ROLES
-    view = app.view_functions.get(endpoint)
-    roles: frozenset[str] | None = getattr(view, "roles", None)
-    if roles is None and "." in endpoint:
-        roles = BLUEPRINT_ROLES.get(endpoint.rsplit(".", 1)[0])
+    roles: frozenset[str] | None = getattr(app.view_functions.get(endpoint), "roles", None)
     return roles
 
 

@@ -118,3 +118,22 @@ def test_the_api_needs_a_signed_in_table_staff_member(browser: Browser, admin: A
     browser.login("root")
     resp = browser.client.get(f"/api/v1/tables/{table.id}/rounds/current")
     assert resp.status_code == 403
+
+
+def test_a_redeal_through_the_api_asks_for_a_void_and_freezes_the_round(api: Api,
+                                                                       table: Any) -> None:
+    rid = create(api, table).get_json()["id"]
+    for n, step in enumerate(STEPS[:2]):
+        assert api.post(f"/api/v1/rounds/{rid}/events", step, key=f"d{n}").status_code == 201
+    redeal = {"type": "redeal", "payload": {"box": "1", "cards_received": 6}}
+    resp = api.post(f"/api/v1/rounds/{rid}/events", redeal, key="r")
+    body = resp.get_json()
+    assert resp.status_code == 202 and body["status"] == "open"
+    assert body["void_request"]["status"] == "pending"
+    assert body["void_request"]["reason"] == "redeal: box 1 received 6 cards"
+    assert body["state"]["next_steps"] == [] and body["state"]["undoable"] is None
+    assert [e["type"] for e in body["events"]] == ["place", "deal_box", "deal_dealer"]
+    assert api.post(f"/api/v1/rounds/{rid}/events", redeal, key="r2").status_code == 200
+    refused = api.post(f"/api/v1/rounds/{rid}/events", STEPS[2], key="b")
+    assert refused.status_code == 409 and "waits for a pit boss" in refused.get_json()["detail"]
+    assert create(api, table, key="next").status_code == 409

@@ -1,6 +1,8 @@
 """Every route declares who may reach it, and the declaration holds: walking ``app.url_map``,
 an anonymous request to each non-public route is refused or sent to the login page, and a
-croupier is refused wherever croupiers are not declared (administration, pit boss pages)."""
+croupier is refused wherever croupiers are not declared (administration, pit boss pages).
+JSON API views declare their own roles too (no blueprint-wide default): only the stateless
+calculators are public."""
 
 from __future__ import annotations
 
@@ -10,10 +12,22 @@ from flask import Flask
 from werkzeug.routing import Rule
 
 from dealer_assist.web.security import PUBLIC, declared_roles, undeclared_endpoints
-from tests.web.conftest import Browser
+from tests.factories import make_user
+from tests.web.conftest import Browser, arrange
 
 #: the routes anyone may reach, on purpose
 EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "api.settle", "api.split_suggest"}
+STAFF = frozenset({"croupier", "pit_boss", "shift_manager"})
+AUDITORS = frozenset({"pit_boss", "shift_manager", "admin"})
+#: every JSON API endpoint and the roles it declares (a new endpoint must be added here)
+API_ROLES = {
+    "api.settle": frozenset({PUBLIC}), "api.split_suggest": frozenset({PUBLIC}),
+    "api.create_round": STAFF, "api.current_round": STAFF, "api.get_round": STAFF,
+    "api.append": STAFF,
+    "api.list_disputes": AUDITORS, "api.get_dispute": AUDITORS, "api.list_voids": AUDITORS,
+    "api.get_void": AUDITORS, "api.list_correction_requests": AUDITORS,
+    "api.list_corrections": AUDITORS, "api.audit_head": AUDITORS,
+}
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
 
 
@@ -40,10 +54,7 @@ def _own_roles(app: Flask, endpoint: str) -> frozenset[str] | None:
 
 
 def _guarded(app: Flask, endpoint: str) -> bool:
-    """Not public: declared for roles, or an API view public only by the blueprint-wide
-    declaration (which is for the calculator) that must check the session itself."""
-    roles = declared_roles(app, endpoint) or frozenset()
-    return PUBLIC not in roles or endpoint not in EXPECTED_PUBLIC
+    return PUBLIC not in (declared_roles(app, endpoint) or frozenset())
 
 
 def _send(browser: Browser, method: str, url: str) -> Any:
@@ -98,3 +109,37 @@ def test_the_dispute_decision_and_the_audit_page_are_not_for_croupiers(app: Flas
     assert "croupier" not in (declared_roles(app, "disputes.decide_change") or {"croupier"})
     assert declared_roles(app, "disputes.audit_page") == frozenset({"admin"})
     assert "croupier" in (declared_roles(app, "disputes.file_dispute") or set())
+
+
+def _api_routes(app: Flask) -> list[tuple[str, str, str]]:
+    return [r for r in _routes(app) if r[0].startswith("api.")]
+
+
+def test_every_api_endpoint_declares_its_own_roles(app: Flask) -> None:
+    declared = {endpoint: _own_roles(app, endpoint) for endpoint, _, _ in _api_routes(app)}
+    assert declared == API_ROLES
+
+
+def test_a_croupier_is_refused_by_the_auditor_api_and_a_pit_boss_is_let_in(
+        app: Flask, browser: Browser, other_browser: Browser, croupier: Any) -> None:
+    auditor_only = [(e, m, u) for e, m, u in _api_routes(app) if API_ROLES[e] == AUDITORS]
+    assert len(auditor_only) == 7 and all(m == "GET" for _, m, _ in auditor_only)
+    arrange(app, make_user, "pavel", "pit_boss")
+    assert browser.login("carla").status_code == 302
+    assert other_browser.login("pavel").status_code == 302
+    for endpoint, _, url in auditor_only:
+        refused = browser.get(url)
+        assert refused.status_code == 403, f"croupier: {url} ({endpoint})"
+        assert refused.is_json and refused.get_json()["title"] == "Not allowed"
+        answered = other_browser.get(url)  # 200, or 404 for the dummy id of a detail
+        assert answered.status_code in (200, 404), f"pit boss: {url} {answered.status_code}"
+        assert answered.is_json and answered.get_json().get("title") != "Not allowed"
+
+
+def test_the_rounds_api_lets_table_staff_in_but_not_an_administrator(
+        app: Flask, browser: Browser, admin: Any) -> None:
+    assert browser.login("root").status_code == 302
+    for endpoint, method, url in _api_routes(app):
+        if API_ROLES[endpoint] == STAFF:
+            resp = _send(browser, method, url)
+            assert resp.status_code == 403, f"admin: {method} {url} ({endpoint})"
