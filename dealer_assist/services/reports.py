@@ -14,6 +14,11 @@ Money semantics (player's view in the stored settlement, ``net`` signed): for ea
 *paid* the sum of winning nets, and the *house win* is collected - paid (= -sum of nets). Fees
 count as wagered (they are stakes the house always takes), so hold = house win / total wagered.
 
+Corrections after payment (``round_correction``: upheld disputes, approved corrections,
+reversals) and the voids' reasons and approvers come from :mod:`.report_changes`; corrections are
+shown from the house's side (``house = -amount``) and the *house win after corrections* is the
+computed win plus their house total (see ``docs/reports.md``).
+
 Disputes come from the ``dispute`` table (newest decision of each; "open" when undecided). The
 audit chain entry shown is the one that recorded the shift's closing (``seq:hash``), which never
 changes afterwards; an open shift has none yet (``available: false``). The live chain head would
@@ -36,10 +41,10 @@ from ..models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus,
 from ..models_audit import AuditEntry, Dispute, DisputeDecision
 from ..rules.ranking import Category
 from ..rules.settlement import WAGER_NAMES
-from . import inventory
+from . import inventory, report_changes
 from .errors import NotFound
 
-SCHEMA = "dealer_assist/shift-report/1"
+SCHEMA = "dealer_assist/shift-report/2"
 WAGER_TITLES = {"ante": "Ante", "bet": "Bet", "improvement_fee": "Improvement fees",
                 "buy_game_fee": "Buy-game fees", "insurance": "Insurance", "bonus": "Bonus"}
 GAME_TITLES = {"russian": "Russian poker", "caribbean": "Caribbean stud",
@@ -206,7 +211,8 @@ def _cumulative(rows: list[tuple[Round, dict[str, Any], int]]) -> list[int]:
     return out
 
 
-def _inventory(session: Session, shift_id: int, win: int, zone: tzinfo | None) -> dict[str, Any]:
+def _inventory(session: Session, shift_id: int, win: int, corrected: int,
+               zone: tzinfo | None) -> dict[str, Any]:
     inv = inventory.inventory_of(session, shift_id)
 
     def count(c: inventory.CountView | None) -> dict[str, Any] | None:
@@ -220,7 +226,8 @@ def _inventory(session: Session, shift_id: int, win: int, zone: tzinfo | None) -
                  for t in inv.transfers]
     return {"opening": count(inv.opening), "closing": count(inv.closing),
             "transfers": transfers, "fills": inv.fills, "credits": inv.credits,
-            "win": inv.win, "variance": None if inv.win is None else inv.win - win}
+            "win": inv.win, "variance": None if inv.win is None else inv.win - win,
+            "variance_corrected": None if inv.win is None else inv.win - corrected}
 
 
 def _disputes(session: Session, shift_id: int, zone: tzinfo | None) -> dict[str, Any]:
@@ -237,7 +244,7 @@ def _disputes(session: Session, shift_id: int, zone: tzinfo | None) -> dict[str,
                       "status": decision.outcome if decision else "open",
                       "adjustment": decision.adjustment if decision else 0,
                       "resolution": decision.note if decision else ""})
-    return {"available": True, "items": items}
+    return {"available": True, "items": items, "summary": report_changes.dispute_summary(items)}
 
 
 def _audit(session: Session, shift: Shift) -> dict[str, Any]:
@@ -276,15 +283,12 @@ def _rounds(session: Session, shift_id: int, rows: list[tuple[Round, dict[str, A
             zone: tzinfo | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Round and box counts, and the voided rounds."""
     statuses = Counter(session.exec(select(Round.status).where(Round.shift_id == shift_id)).all())
-    voided = session.exec(select(Round).where(
-        Round.shift_id == shift_id, Round.status == RoundStatus.VOIDED.value)
-        .order_by(Round.number)).all()  # type: ignore[arg-type]
     boxes = [b for _r, s, _v in rows for b in s["boxes"]]
     counts = {"total": sum(statuses.values()), "settled": len(rows),
               "voided": statuses.get(RoundStatus.VOIDED.value, 0),
               "open": statuses.get(RoundStatus.OPEN.value, 0),
               "boxes": len(boxes), "boxes_folded": sum(1 for b in boxes if b["folded"])}
-    return counts, [{"round": r.number, "at": _at(r.opened_at, zone)} for r in voided]
+    return counts, report_changes.voided_rounds(session, shift_id, lambda t: _at(t, zone))
 
 
 def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None = None,
@@ -300,7 +304,10 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
     names = _names(session, [*by_actor, shift.opened_by, *([shift.closed_by] if shift.closed_by
                                                            else [])])
     money = _money(rows)
-    inv = _inventory(session, shift_id, money["total"]["house_win"], zone)
+    fixes = report_changes.corrections(session, shift_id, lambda t: _at(t, zone))
+    win = money["total"]["house_win"]
+    corrected = win + fixes["house"]
+    inv = _inventory(session, shift_id, win, corrected, zone)
     counts, voids = _rounds(session, shift_id, rows, zone)
     largest, capped = _payouts(rows, zone)
     closing = inv["closing"] or {}
@@ -312,6 +319,8 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
                   for uid, n in sorted(by_actor.items(), key=lambda kv: (-kv[1], kv[0]))],
         "rounds": counts,
         "wagers": money["lines"], "total": money["total"], "hold": money["hold"],
+        "after_corrections": {"corrections": fixes["house"], "house_win": corrected,
+                              "hold": ratio(corrected, money["total"]["wagered"])},
         "inventory": inv,
         "dealer": _dealer(rows),
         "hands_paid": _hands_paid(rows),
@@ -319,6 +328,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "capped": capped,
         "voids": voids,
         "corrections": [{"round": n, "undos": k} for n, k in sorted(undos.items())],
+        "paid_corrections": fixes,
         "resettled": [{"round": r.number, "settlements": v} for r, _s, v in rows if v > 1],
         "disputes": _disputes(session, shift_id, zone),
         "audit_chain": _audit(session, shift),

@@ -33,7 +33,7 @@ from ..services import inventory, reports, shifts, tables
 from ..services.errors import ServiceError, ValidationError
 from .errors import form_error
 from .forms import text, whole_number
-from .security import role_required
+from .security import may_reach, role_required
 from .tables import floor_zone
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
@@ -67,6 +67,9 @@ def preview(shift_id: int) -> str:
              ("Download PDF (A4)", url_for("reports.download", shift_id=shift_id, size="a4")),
              ("Download PDF (Letter)", url_for("reports.download", shift_id=shift_id,
                                                size="letter"))]
+    if may_reach("reports.inventory_page"):
+        links.append(("Inventory · close shift",
+                      url_for("reports.inventory_page", shift_id=shift_id)))
     return pdf.report_html(data, sha, preview=True, links=links)
 
 

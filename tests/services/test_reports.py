@@ -29,11 +29,12 @@ from sqlmodel import Session
 
 from dealer_assist import create_app, pdf
 from dealer_assist.db import make_engine, upgrade
-from dealer_assist.services import inventory, passwords, reports
+from dealer_assist.services import disputes, inventory, passwords, reports, voids
 from dealer_assist.services.errors import NotFound
 from tests.conftest import DATABASES, FAST_ARGON2
 from tests.services.conftest_reports import (
     T0,
+    Floor,
     make_floor,
     open_inventory,
     play_shift,
@@ -42,6 +43,9 @@ from tests.services.conftest_reports import (
 
 ROUNDS = 240
 VARIANCE = -35
+CLAIM = "Paid as a straight; it was a flush"
+CORRECTION = "Ante overpaid by 40, taken back"
+VOID_REASON = "Misdeal: the dealer exposed a card"
 NOTE = '<img src="file:///etc/passwd"> see http://evil.example/x.png'
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "reports"
 STATIC_CSS = pdf.BASE_URL + "static/report.css"
@@ -70,9 +74,13 @@ def shift_db(request: pytest.FixtureRequest,
                        credits=(20_000,), note=NOTE)
         play_shift(session, floor, ROUNDS, seed=2026, void_rate=0.02)
         session.commit()
+        _after_payment(session, floor)
+        session.commit()
         win = -sum(sum(b["net"] for b in s["boxes"])
                    for s in stored_settlements(session, floor.shift_id))
-        closing = 200_000 + win - 20_000 + 75_000 + VARIANCE
+        moved = int(session.execute(text("SELECT coalesce(sum(amount), 0) FROM round_correction "
+                                         "WHERE shift_id = :s"), {"s": floor.shift_id}).scalar())
+        closing = 200_000 + (win - moved) - 20_000 + 75_000 + VARIANCE
         inventory.close_shift(session, shift_id=floor.shift_id, closing_amount=closing,
                               croupier_id=floor.croupier2, pit_boss_id=floor.pit_boss,
                               actor_id=floor.pit_boss, note="all chips racked",
@@ -80,6 +88,37 @@ def shift_db(request: pytest.FixtureRequest,
         session.commit()
     engine.dispose()
     yield url
+
+
+def _after_payment(session: Session, floor: Floor) -> None:
+    """Through the real services, each decided by someone who did not deal or ask: a dispute
+    upheld for 150 then superseded by 120 (a reversal), an after-payment correction taking back
+    40, a rejected correction (no money moves) and an approved void of a settled round."""
+    settled = [r[0] for r in session.execute(text(
+        "SELECT id FROM game_round WHERE shift_id = :s AND status = 'settled' ORDER BY number"),
+        {"s": floor.shift_id})]
+    at = T0 + timedelta(hours=11)
+    filed = disputes.file_dispute(session, round_id=settled[3], box="1", claim=CLAIM,
+                                  claimed_amount=150, croupier_note="", actor_id=floor.croupier,
+                                  now=at)
+    disputes.decide(session, dispute_id=filed.id, outcome="upheld", note="camera 4: a flush",
+                    adjustment=150, actor_id=floor.pit_boss, now=at + timedelta(minutes=5))
+    disputes.decide(session, dispute_id=filed.id, outcome="upheld", note="paid at 12 to 1",
+                    adjustment=120, actor_id=floor.manager, now=at + timedelta(minutes=9))
+    fix = voids.request_change(session, round_id=settled[9], kind="correction", box="1",
+                               amount=-40, reason=CORRECTION, actor_id=floor.croupier2,
+                               now=at + timedelta(minutes=12))
+    voids.decide_change(session, request_id=fix.id, approve=True, note="",
+                        actor_id=floor.pit_boss, now=at + timedelta(minutes=14))
+    no = voids.request_change(session, round_id=settled[11], kind="correction", box="1",
+                              amount=-999, reason="Wrong, refused", actor_id=floor.croupier2,
+                              now=at + timedelta(minutes=15))
+    voids.decide_change(session, request_id=no.id, approve=False, note="the pay was right",
+                        actor_id=floor.pit_boss, now=at + timedelta(minutes=16))
+    void = voids.request_change(session, round_id=settled[20], kind="void", reason=VOID_REASON,
+                                actor_id=floor.croupier, now=at + timedelta(minutes=20))
+    voids.decide_change(session, request_id=void.id, approve=True, note="seen on camera 2",
+                        actor_id=floor.manager, now=at + timedelta(minutes=22))
 
 
 @pytest.fixture(scope="module")
@@ -137,9 +176,23 @@ def _independent(session: Session, shift_id: int) -> dict[str, Any]:
         "undos": "SELECT count(*) FROM round_event e JOIN game_round r ON r.id = e.round_id "
                  "WHERE r.shift_id = :s AND e.type = 'undo'",
     }.items()}
+    corrections = [dict(r._mapping) for r in session.execute(text(
+        "SELECT g.number, c.box, c.amount, c.source, c.reason, a.display_name AS approver "
+        "FROM round_correction c JOIN game_round g ON g.id = c.round_id "
+        "JOIN user_account a ON a.id = c.approved_by WHERE c.shift_id = :s ORDER BY c.id"),
+        {"s": shift_id})]
+    voided = [dict(r._mapping) for r in session.execute(text(
+        "SELECT g.number, q.reason, u.display_name AS requester, a.display_name AS approver "
+        "FROM round_change_request q JOIN round_change_decision d ON d.request_id = q.id "
+        "JOIN game_round g ON g.id = q.round_id JOIN user_account u ON u.id = q.requested_by "
+        "JOIN user_account a ON a.id = d.decided_by "
+        "WHERE q.shift_id = :s AND q.kind = 'void' AND d.approved"), {"s": shift_id})]
     total_wagered = sum(w["wagered"] for w in wagers.values())
     house = sum(w["collected"] - w["paid"] for w in wagers.values())
     return {"wagers": wagers, "wagered": total_wagered, "house": house, "sql": sql,
+            "corrections": {"rows": corrections,
+                            "player": sum(c["amount"] for c in corrections)},
+            "voided": voided,
             "no_game": sum(1 for s in settled if not s["dealer"]["qualified"]),
             "settled": len(settled), "boxes": sum(len(s["boxes"]) for s in settled),
             "top": sorted(payouts, reverse=True)[:10],
@@ -201,9 +254,12 @@ def test_the_inventory_win_and_its_variance_match_the_counts_and_transfers(
     sql, inv, text_ = built["ind"]["sql"], built["data"]["inventory"], built["text"]
     win = sql["closing"] - sql["opening"] + sql["credits"] - sql["fills"]
     assert (inv["fills"], inv["credits"], inv["win"]) == (sql["fills"], sql["credits"], win)
-    assert inv["variance"] == win - built["ind"]["house"] == VARIANCE
+    moved = built["ind"]["corrections"]["player"]
+    assert inv["variance_corrected"] == win - (built["ind"]["house"] - moved) == VARIANCE
+    assert inv["variance"] == win - built["ind"]["house"] == VARIANCE - moved
     assert f"Win from inventory {m(win)}" in text_
-    assert f"Variance (inventory − computed) {m(VARIANCE)}" in text_
+    assert f"Variance (inventory − computed) {m(VARIANCE - moved)}" in text_
+    assert f"Variance (inventory − after corrections) {m(VARIANCE)}" in text_
 
 
 def test_the_signature_lines_name_the_closing_signers_and_leave_the_manager_blank(
@@ -315,3 +371,52 @@ def test_the_pages_are_rendered_to_png_for_review(built: dict[str, Any], shift_d
     pngs = sorted(out.glob("page-*.png"))
     assert len(pngs) == len(built["pages"])
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
+
+
+# --- corrections after payment and voids (issue 7) ----------------------------------------------
+
+def test_the_shift_has_an_upheld_dispute_its_reversal_an_approved_correction_and_a_void(
+        built: dict[str, Any]) -> None:
+    rows = built["ind"]["corrections"]["rows"]
+    assert [(r["source"], r["amount"]) for r in rows] == [
+        ("dispute", 150), ("reversal", -150), ("dispute", 120), ("correction", -40)]
+    assert [v["reason"] for v in built["ind"]["voided"]] == [VOID_REASON]
+
+
+def test_each_correction_is_listed_with_reason_requester_approver_and_house_amount(
+        built: dict[str, Any]) -> None:
+    rows, items = built["ind"]["corrections"]["rows"], built["data"]["paid_corrections"]["items"]
+    assert [(i["round"], i["box"], i["house"], i["reason"], i["approved_by"]) for i in items] == [
+        (r["number"], r["box"], -r["amount"], r["reason"], r["approver"]) for r in rows]
+    assert [i["requested_by"] for i in items] == ["Carla", "Carla", "Carla", "Dimitri"]
+    for r, i in zip(rows, items, strict=True):
+        line = (f"{r['number']} {r['box']} {i['at'][11:16]} {i['kind']} {r['reason']} "
+                f"{i['requested_by']} {r['approver']} {m(-r['amount'])}")
+        assert line in built["text"], line
+
+
+def test_the_corrections_total_and_the_win_after_corrections_equal_the_sql_aggregate(
+        built: dict[str, Any]) -> None:
+    moved, house = built["ind"]["corrections"]["player"], built["ind"]["house"]
+    data, text_ = built["data"], built["text"]
+    assert data["paid_corrections"]["house"] == -moved == -(120 - 40)
+    assert data["after_corrections"]["house_win"] == house - moved
+    assert f"Total corrections (house ±) {m(-moved)}" in text_
+    assert f"House win after corrections {m(house - moved)}" in text_
+    assert f"Win after corrections {m(house - moved)}" in text_
+
+
+def test_every_voided_round_shows_the_void_requests_reason_requester_and_approver(
+        built: dict[str, Any]) -> None:
+    asked = {v["number"]: v for v in built["ind"]["voided"]}
+    listed = {v["round"]: v for v in built["data"]["voids"]}
+    assert len(listed) == built["ind"]["sql"]["voided"] and set(asked) <= set(listed)
+    for number, v in asked.items():
+        got = listed[number]
+        assert (got["reason"], got["requested_by"], got["approved_by"]) == (
+            v["reason"], v["requester"], v["approver"])
+        assert f"{number} {got['at'][11:16]} {v['reason']}" in built["text"]
+        assert f"{v['requester']} {v['approver']}" in built["text"]
+    at_table = [v for n, v in listed.items() if n not in asked]
+    assert at_table and all(v["approved_by"] is None and v["requested_by"] in {"Carla", "Dimitri"}
+                            for v in at_table)
