@@ -234,8 +234,10 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
     """A one-line heading for the table screen: what the croupier does now."""
     kinds = {s.type for s in steps}
     for names, title in (
-        ({"place"}, "Place the bets"),
+        # dealing first: more boxes may still be placed until a card is dealt, but once bets are
+        # down the croupier's job is the deal
         ({"deal_box", "deal_dealer"}, "Deal: enter the cards"),
+        ({"place"}, "Place the bets"),
         ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
          "Players decide"),
         ({"reveal"}, "Reveal the dealer's hand"),
