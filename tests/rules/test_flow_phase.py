@@ -17,3 +17,20 @@ def test_before_any_bet_the_heading_asks_for_the_bets() -> None:
 
 def test_a_settled_round_with_nothing_left_to_record_is_paid_out() -> None:
     assert phase([], settled=True) == "Pay out"
+
+
+def test_a_bonus_sent_to_a_stud_game_table_is_refused_by_the_engine_and_kept_for_russian_poker(
+) -> None:
+    """RULES.md has a bonus side bet for Russian poker only; the shared place codec passes the
+    bonus through and each engine decides."""
+    import pytest
+
+    from dealer_assist.rules import RulesError
+    from dealer_assist.rules.games.flow import start
+
+    place = {"boxes": [{"box": "1", "ante": 100, "bonus": 50}]}
+    flow, state = start("caribbean", "caribbean-classic", 10, 500, 50000)
+    with pytest.raises(RulesError, match="no bonus bet"):
+        flow.step(state, "place", place)
+    flow, state = start("russian", "russian-classic", 10, 500, 50000)
+    assert flow.step(state, "place", place).boxes[0].bonus == 50

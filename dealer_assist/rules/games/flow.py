@@ -23,8 +23,9 @@ from typing import Any
 
 from ..errors import IllegalActionError, RulesError
 from ..profiles import HouseProfile, get_profile
-from ..request import RequestError, get_int, need_mapping
+from ..request import RequestError, get_int, get_list, get_str, need_mapping
 from ..settlement import Settlement
+from .actions import PlaceBox
 from .common import Table
 
 UNDO, PAID, VOID = "undo", "paid", "void"
@@ -250,3 +251,19 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
     if "void" in kinds:
         return "Round voided by a redeal"
     return "Pay out" if settled else "Waiting"
+
+
+def decode_place(state: Any, p: Mapping[str, Any]) -> tuple[PlaceBox, ...]:
+    """The ``place`` event of every game: one ``PlaceBox`` per listed box (seat defaults to the
+    box; the bonus to 0). Whether a bonus is allowed is the engine's check, not the codec's."""
+    raw = get_list(p, "boxes")
+    if not raw:
+        raise RequestError("boxes must list at least one box", field="boxes", value=0)
+    out = []
+    for i, item in enumerate(raw):
+        path = f"boxes[{i}]"
+        d = need_mapping(item, path)
+        box = get_str(d, "box", path)
+        out.append(PlaceBox(box, get_str(d, "seat", path, default=box), get_int(d, "ante", path),
+                            get_int(d, "bonus", path, default=0)))
+    return tuple(out)

@@ -16,12 +16,12 @@ from ..cards import Card
 from ..errors import IllegalActionError
 from ..evaluator import evaluate, evaluate_small
 from ..profiles import HouseProfile
-from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
+from ..request import get_cards, get_int, get_str
 from ..settlement import Settlement
 from . import caribbean, oasis, split
 from . import house_round as h
 from .common import Table
-from .flow import Decoder, GameFlow, Step, passes, register_flow
+from .flow import Decoder, GameFlow, Step, decode_place, passes, register_flow
 
 _ANY5 = tuple(Card.of(c) for c in ("2c", "3c", "4c", "5c", "6c"))
 
@@ -34,23 +34,6 @@ def _box(p: Mapping[str, Any]) -> str:
     return get_str(p, "box")
 
 
-def _place(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
-    raw = get_list(p, "boxes")
-    if not raw:
-        raise RequestError("boxes must list at least one box", field="boxes", value=0)
-    out = []
-    for i, item in enumerate(raw):
-        path = f"boxes[{i}]"
-        d = need_mapping(item, path)
-        box = get_str(d, "box", path)
-        if get_int(d, "bonus", path, default=0):
-            raise IllegalActionError(f"{state.profile.game} has no bonus side bet",
-                                     field=f"{path}.bonus", value=d.get("bonus"))
-        out.append(h.PlaceBox(box, get_str(d, "seat", path, default=box),
-                              get_int(d, "ante", path)))
-    return tuple(out)
-
-
 def _bet(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
     box = _box(p)
     ante = next((b.ante for b in state.boxes if b.box == box), 0)
@@ -58,7 +41,7 @@ def _bet(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 GENERIC: dict[str, Decoder] = {
-    "place": _place,
+    "place": decode_place,
     "deal_box": lambda s, p: (h.DealBox(_box(p), get_cards(p, "cards")),),
     "deal_dealer": lambda s, p: (h.DealDealer(get_cards(p, "cards")),),
     "bet": _bet,

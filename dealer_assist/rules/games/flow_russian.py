@@ -25,11 +25,11 @@ from typing import Any
 from ..cards import Card
 from ..evaluator import evaluate
 from ..profiles import HouseProfile
-from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
+from ..request import get_cards, get_int, get_str
 from ..settlement import Settlement
 from . import russian as r
 from .common import Table
-from .flow import GameFlow, Step, passes, register_flow
+from .flow import GameFlow, Step, decode_place, passes, register_flow
 
 
 def _codes(cards: tuple[Card, ...]) -> list[str]:
@@ -47,20 +47,6 @@ def _ante_of(state: r.RoundState, box: str) -> int:
     return 0
 
 
-def _place(state: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
-    raw = get_list(p, "boxes")
-    if not raw:
-        raise RequestError("boxes must list at least one box", field="boxes", value=0)
-    out = []
-    for i, item in enumerate(raw):
-        path = f"boxes[{i}]"
-        d = need_mapping(item, path)
-        box = get_str(d, "box", path)
-        out.append(r.PlaceBox(box, get_str(d, "seat", path, default=box), get_int(d, "ante", path),
-                              get_int(d, "bonus", path, default=0)))
-    return tuple(out)
-
-
 def _bet(state: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
     box = _box(p)
     default = state.profile.bet_multiple * _ante_of(state, box)
@@ -68,7 +54,7 @@ def _bet(state: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 DECODERS = {
-    "place": _place,
+    "place": decode_place,
     "deal_box": lambda s, p: (r.DealBox(_box(p), get_cards(p, "cards")),),
     "deal_dealer": lambda s, p: (r.DealDealer(get_cards(p, "cards")),),
     "exchange": lambda s, p: (r.Exchange(_box(p), get_cards(p, "discard"),
