@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dealer_assist.rules.games.flow import Step, phase
+import pytest
+
+from dealer_assist.rules import RulesError
+from dealer_assist.rules.games.flow import Step, phase, start
 
 
 def test_once_bets_are_down_the_heading_asks_for_the_deal_even_though_boxes_may_still_be_added(
@@ -23,11 +26,6 @@ def test_a_bonus_sent_to_a_stud_game_table_is_refused_by_the_engine_and_kept_for
 ) -> None:
     """RULES.md has a bonus side bet for Russian poker only; the shared place codec passes the
     bonus through and each engine decides."""
-    import pytest
-
-    from dealer_assist.rules import RulesError
-    from dealer_assist.rules.games.flow import start
-
     place = {"boxes": [{"box": "1", "ante": 100, "bonus": 50}]}
     flow, state = start("caribbean", "caribbean-classic", 10, 500, 50000)
     with pytest.raises(RulesError, match="no bonus bet"):
