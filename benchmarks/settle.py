@@ -16,9 +16,7 @@ To add a game, append a :class:`Scenario` to ``SCENARIOS`` (a name, the game, a 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +27,8 @@ try:
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from dealer_assist.rules.games import GAMES
+
+from settle_house_games import house_scenarios, median_ms, time_suggestions  # beside this script
 
 from dealer_assist.rules.games import russian
 
@@ -86,25 +86,12 @@ SCENARIOS: list[Scenario] = [
 
 def _house_game_scenarios() -> list[Scenario]:
     """Caribbean stud, Oasis and Big/Small full tables (defined in ``settle_house_games.py``)."""
-    from settle_house_games import house_scenarios
 
     return [Scenario(name, calculator(game, body), calculator(game, body))
             for name, game, body in house_scenarios()]
 
 
 SCENARIOS += _house_game_scenarios()
-
-
-def median_ms(run: Callable[[], object], repeats: int) -> float:
-    """Median wall time of one call, in milliseconds (after a short warm-up)."""
-    for _ in range(min(50, repeats)):
-        run()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -119,7 +106,6 @@ def main(argv: list[str] | None = None) -> None:
     for name, ms in results:
         print(f"{name}: {ms:.3f} ms")
     # Big/Small suggested split for one box: 20 random boxes, 20,000 sampled dealer deals each
-    from settle_house_games import time_suggestions
 
     med, p95, se = time_suggestions(boxes=20, samples=20_000)
     print(f"split_suggest_one_box_p95: {p95:.1f} ms")

@@ -101,6 +101,7 @@ def house_scenarios() -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def median_ms(run: Callable[[], object], repeats: int) -> float:
+    """Median wall time of one call, in milliseconds (after a short warm-up)."""
     for _ in range(min(50, repeats)):
         run()
     times = []
