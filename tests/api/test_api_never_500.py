@@ -1,0 +1,126 @@
+"""Bad input never becomes a 500: every calculator answers 200, 400 or 422 for anything sent.
+
+Hypothesis takes a valid request of each game and replaces one field, anywhere in it, by an
+arbitrary JSON value (or deletes it); it also sends arbitrary JSON documents and raw bytes. A
+422 must be a problem body naming a field or at least the problem.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dealer_assist import create_app
+
+DEALER = {"cards": ["Ah", "Qd", "9c", "5s", "2h"], "draw": ["Kc", "8d"]}
+TABLE = {"min_ante": 10, "max_ante": 1000, "max_payout": 50000}
+VALID: dict[str, dict[str, Any]] = {
+    "russian": {"profile": "russian-classic", "table": TABLE, "dealer": DEALER,
+                "boxes": [{"box": "1", "seat": "A", "ante": 100, "bonus": 50,
+                           "cards": ["7s", "7d", "Ac", "Kh", "3d"],
+                           "improvement": {"exchange": {"discard": ["3d"], "draw": ["7h"]}},
+                           "insurance": 0, "decision": "bet", "on_no_game": "take_ante"}]},
+    "caribbean": {"table": TABLE, "dealer": {"cards": ["Ah", "Kd", "9c", "5s", "2h"]},
+                  "boxes": [{"box": "1", "ante": 100, "cards": ["7s", "7d", "Ac", "Qh", "3d"],
+                             "decision": "bet"}]},
+    "oasis": {"table": TABLE, "dealer": {"cards": ["Ah", "Kd", "9c", "5s", "2h"]},
+              "boxes": [{"box": "1", "ante": 100, "cards": ["7s", "7d", "Ac", "Qh", "3d"],
+                         "improvement": {"replace": {"discard": ["3d"], "draw": ["7c"]}},
+                         "decision": "bet"}]},
+    "split": {"table": TABLE, "dealer": {"cards": ["Ah", "Ad", "9c", "5s", "2h"],
+                                         "small": ["Kc", "3h"]},
+              "boxes": [{"box": "1", "ante": 100, "cards": ["7s", "7d", "Jc", "Qh", "3d"],
+                         "extra": {"mode": "bought", "cards": ["Js", "4c"]},
+                         "split": {"big": ["7s", "7d", "Jc", "Js", "Qh"],
+                                   "small": ["3d", "4c"]},
+                         "decision": "bet"}]},
+}
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**12) | st.floats(allow_nan=False)
+    | st.text(max_size=12) | st.sampled_from(["As", "10h", "Q♣", "bet", "fold", "buy_game"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=4),
+    max_leaves=12)
+
+_APP: Flask | None = None
+
+
+def _client() -> Any:
+    global _APP
+    if _APP is None:  # one app for all examples: the calculators store nothing
+        _APP = create_app({"TESTING": True, "SECRET_KEY": "x",
+                           "DATABASE_URL": "sqlite:///:memory:"})
+    return _APP.test_client()
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+def _mutate(body: dict[str, Any], path: tuple[Any, ...], new: Any, delete: bool) -> Any:
+    if not path:
+        return new
+    doc = copy.deepcopy(body)
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    if delete:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = new
+    return doc
+
+
+def _check(game: str, resp: Any) -> None:
+    assert resp.status_code in (200, 400, 422), (game, resp.status_code, resp.get_data()[:300])
+    if resp.status_code != 200:
+        assert resp.mimetype == "application/problem+json"
+        assert resp.json["detail"]
+
+
+def test_every_valid_base_request_is_accepted() -> None:
+    for game, body in VALID.items():
+        resp = _client().post(f"/api/v1/{game}/settle", json=body)
+        assert resp.status_code == 200, (game, resp.json)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(sorted(VALID)), data=st.data(), new=JSON, delete=st.booleans())
+def test_one_field_replaced_by_anything_gets_an_answer_never_a_500(
+        game: str, data: st.DataObject, new: Any, delete: bool) -> None:
+    body = VALID[game]
+    path = data.draw(st.sampled_from(_paths(body)))
+    doc = _mutate(body, path, new, delete and bool(path))
+    resp = _client().post(f"/api/v1/{game}/settle", data=json.dumps(doc),
+                          content_type="application/json")
+    _check(game, resp)
+    if resp.status_code == 422 and "field" in resp.json and path:
+        assert isinstance(resp.json["field"], str) and resp.json["field"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(game=st.sampled_from(sorted(VALID)), doc=JSON)
+def test_any_json_document_gets_an_answer_never_a_500(game: str, doc: Any) -> None:
+    resp = _client().post(f"/api/v1/{game}/settle", data=json.dumps(doc),
+                          content_type="application/json")
+    _check(game, resp)
+
+
+@settings(max_examples=100, deadline=None)
+@given(game=st.sampled_from(sorted(VALID)), raw=st.binary(max_size=64))
+def test_any_bytes_get_an_answer_never_a_500(game: str, raw: bytes) -> None:
+    resp = _client().post(f"/api/v1/{game}/settle", data=raw, content_type="application/json")
+    _check(game, resp)
