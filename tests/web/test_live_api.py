@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.web.conftest import Browser
 
@@ -137,3 +139,39 @@ def test_a_redeal_through_the_api_asks_for_a_void_and_freezes_the_round(api: Api
     refused = api.post(f"/api/v1/rounds/{rid}/events", STEPS[2], key="b")
     assert refused.status_code == 409 and "waits for a pit boss" in refused.get_json()["detail"]
     assert create(api, table, key="next").status_code == 409
+
+
+EVENT_TYPES = ["deal_box", "deal_dealer", "bet", "fold", "exchange", "sixth_card", "insure",
+               "reveal", "take_ante", "buy_game", "dealer_draw", "redeal", "undo", "paid",
+               "place", "void", "nonsense"]
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**9) | st.floats(allow_nan=False)
+    | st.text(max_size=10) | st.sampled_from(["1", "2", "As", "as kd", "Kh Qh 4s 5c 6d"]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
+        st.sampled_from(["box", "cards", "discard", "draw", "card", "amount", "cancels",
+                         "boxes", "ante", "x"]), inner, max_size=4),
+    max_leaves=10)
+
+
+def test_arbitrary_events_never_get_a_500_and_a_refused_one_changes_nothing(
+        api: Api, table: Any) -> None:
+    """Hypothesis sends random event bodies into one live round (SQLite and PostgreSQL): each
+    answer is 200/201 or a 4xx problem body, and a refused event leaves the events as they were."""
+    rid = create(api, table).get_json()["id"]
+    url = f"/api/v1/rounds/{rid}/events"
+    counter = iter(range(10**6))
+
+    @settings(max_examples=60, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @given(kind=st.sampled_from(EVENT_TYPES), payload=ANY_JSON, whole=st.booleans())
+    def send(kind: str, payload: Any, whole: bool) -> None:
+        before = api.b.client.get(f"/api/v1/rounds/{rid}").get_json()["events"]
+        body = payload if whole else {"type": kind, "payload": payload}
+        resp = api.post(url, body, key=f"fuzz-{next(counter)}")
+        assert resp.status_code in (200, 201, 400, 404, 409, 422), resp.get_data()[:300]
+        if resp.status_code >= 400:
+            assert resp.mimetype == "application/problem+json" and resp.get_json()["detail"]
+            after = api.b.client.get(f"/api/v1/rounds/{rid}").get_json()["events"]
+            assert after == before
+
+    send()
