@@ -218,6 +218,13 @@ def decide(dispute_id: int) -> Any:
 
 # --- voids and corrections ----------------------------------------------------------------------
 
+@bp.app_context_processor
+def _approvals() -> dict[str, Any]:
+    """``pending_approvals()`` for the header: how many void/correction requests wait (a table
+    may be frozen until a pit boss decides). A function, so only pages that show it query."""
+    return {"pending_approvals": lambda: len(voids.changes(db.get_session(), status=voids.PENDING))}
+
+
 @bp.get("/changes")
 @role_required(*REVIEWERS, *ADMIN)
 def changes_page() -> str:

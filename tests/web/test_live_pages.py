@@ -296,3 +296,17 @@ def test_after_paid_the_bets_screen_links_to_the_last_round_to_dispute_it(
 def voids_of(app: Flask, round_id: int) -> list[voids.ChangeView]:
     with db.session_scope(app) as dbs:
         return voids.changes(dbs, round_id=round_id)
+
+
+def test_a_pit_boss_sees_waiting_void_requests_counted_in_the_header(
+        browser: Browser, other_browser: Browser, app: Flask, screen: str, table: Any) -> None:
+    assert "data-approvals" not in text(browser.get(screen))  # a croupier decides nothing
+    rnd = redeal_box_2(browser, app, screen, table)
+    arrange(app, make_user, "pavel", "pit_boss")
+    other_browser.login("pavel")
+    header = text(other_browser.get("/"))
+    assert re.search(r'data-approvals>Approvals <span class="badge"[^>]*>1</span></a>', header)
+    (request,) = voids_of(app, rnd.round.id)
+    assert other_browser.post(f"/changes/{request.id}/decision",
+                              {"approve": "yes", "note": ""}).status_code == 303
+    assert re.search(r"data-approvals>Approvals</a>", text(other_browser.get("/")))
