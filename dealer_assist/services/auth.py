@@ -20,7 +20,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlmodel import Session, select, update
+from sqlmodel import Session, col, select, update
 
 from ..models import AuthSession, LoginThrottle, User, utcnow
 from . import passwords
@@ -118,12 +118,13 @@ def _record_failure(session: Session, record: LoginThrottle | None, username: st
 
 
 def _open_session(session: Session, user: User, ip: str, now: datetime) -> Login:
+    assert user.id is not None
     token = secrets.token_urlsafe(32)
     row = AuthSession(token_hash=_hash(token), user_id=user.id, created_at=now, last_seen_at=now,
                       ip=ip)
     session.add(row)
     session.flush()
-    assert row.id is not None and user.id is not None
+    assert row.id is not None
     return Login(token, row.id, user.id, user.must_change_password)
 
 
@@ -154,20 +155,21 @@ def is_idle(session: Session, token: str, *, idle_timeout: timedelta,
 
 
 def touch(session: Session, session_id: int, now: datetime | None = None) -> None:
-    session.exec(update(AuthSession).where(AuthSession.id == session_id)  # type: ignore[call-overload]
+    session.exec(update(AuthSession).where(col(AuthSession.id) == session_id)
                  .values(last_seen_at=now or utcnow()))
 
 
 def revoke(session: Session, token: str, now: datetime | None = None) -> None:
-    session.exec(update(AuthSession)  # type: ignore[call-overload]
-                 .where(AuthSession.token_hash == _hash(token), AuthSession.revoked_at.is_(None))  # type: ignore[union-attr]
+    session.exec(update(AuthSession)
+                 .where(col(AuthSession.token_hash) == _hash(token),
+                        col(AuthSession.revoked_at).is_(None))
                  .values(revoked_at=now or utcnow()))
 
 
 def revoke_user_sessions(session: Session, user_id: int, *, except_id: int | None = None,
                          now: datetime | None = None) -> None:
-    query = update(AuthSession).where(AuthSession.user_id == user_id,
-                                      AuthSession.revoked_at.is_(None))  # type: ignore[union-attr]
+    query = update(AuthSession).where(col(AuthSession.user_id) == user_id,
+                                      col(AuthSession.revoked_at).is_(None))
     if except_id is not None:
-        query = query.where(AuthSession.id != except_id)
-    session.exec(query.values(revoked_at=now or utcnow()))  # type: ignore[call-overload]
+        query = query.where(col(AuthSession.id) != except_id)
+    session.exec(query.values(revoked_at=now or utcnow()))
