@@ -213,7 +213,11 @@ def _names(session: Session, ids: set[int]) -> dict[int, str]:
     if not ids:
         return {}
     rows = session.exec(select(User.id, User.display_name).where(col(User.id).in_(ids)))
-    return {i: n for i, n in rows}
+    names: dict[int, str] = {}
+    for i, n in rows:
+        assert i is not None  # a stored row's primary key
+        names[i] = n
+    return names
 
 
 def _views(session: Session, rows: list[tuple[Dispute, Round, GameTable]]) -> list[DisputeView]:
@@ -222,8 +226,8 @@ def _views(session: Session, rows: list[tuple[Dispute, Round, GameTable]]) -> li
     if ids:
         query = (select(DisputeDecision).where(col(DisputeDecision.dispute_id).in_(ids))
                  .order_by(col(DisputeDecision.dispute_id), col(DisputeDecision.number)))
-        for d in session.exec(query):
-            decisions.setdefault(d.dispute_id, []).append(d)
+        for decision in session.exec(query):
+            decisions.setdefault(decision.dispute_id, []).append(decision)
     names = _names(session, {d.filed_by for d, _, _ in rows}
                    | {x.decided_by for ds in decisions.values() for x in ds})
     out = []

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from ..models import Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
 from ..models_inventory import (
@@ -245,8 +245,12 @@ def _insert(session: Session, row: InventoryCount | ChipTransfer, duplicate: str
 def _names(session: Session, ids: set[int]) -> dict[int, str]:
     if not ids:
         return {}
-    query = select(User.id, User.display_name).where(User.id.in_(sorted(ids)))  # type: ignore[union-attr]
-    return {uid: name for uid, name in session.exec(query).all()}
+    query = select(User.id, User.display_name).where(col(User.id).in_(sorted(ids)))
+    names: dict[int, str] = {}
+    for uid, name in session.exec(query).all():
+        assert uid is not None  # a stored row's primary key
+        names[uid] = name
+    return names
 
 
 def _signed(row: InventoryCount | ChipTransfer, names: dict[int, str]) -> Signed:

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from ..models import Round, RoundEvent, RoundStatus, Shift, ShiftStatus, utcnow
 from .errors import Conflict, NotFound, ValidationError
@@ -135,5 +135,5 @@ def _same_or_conflict(existing: RoundEvent, type: str, body: str) -> EventView:
 
 
 def events(session: Session, round_id: int) -> list[EventView]:
-    query = select(RoundEvent).where(RoundEvent.round_id == round_id).order_by(RoundEvent.seq)
+    query = select(RoundEvent).where(RoundEvent.round_id == round_id).order_by(col(RoundEvent.seq))
     return [_event_view(e) for e in session.exec(query).all()]
