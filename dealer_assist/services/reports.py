@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from typing import Any
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from ..models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
 from ..models_audit import AuditEntry, Dispute, DisputeDecision
@@ -88,9 +88,9 @@ def _at(moment: datetime | None, zone: tzinfo | None) -> str | None:
 def _settlements(session: Session, shift_id: int) -> list[tuple[Round, dict[str, Any], int]]:
     """(round, newest stored settlement, number of settlement rows) of each settled round."""
     query = (select(Round, RoundSettlement)
-             .join(RoundSettlement, RoundSettlement.round_id == Round.id)  # type: ignore[arg-type]
+             .join(RoundSettlement, col(RoundSettlement.round_id) == Round.id)
              .where(Round.shift_id == shift_id, Round.status == RoundStatus.SETTLED.value)
-             .order_by(Round.number, RoundSettlement.through_seq))  # type: ignore[arg-type]
+             .order_by(col(Round.number), col(RoundSettlement.through_seq)))
     newest: dict[int, tuple[Round, RoundSettlement]] = {}
     versions: Counter[int] = Counter()
     for rnd, row in session.exec(query):
@@ -104,16 +104,16 @@ def _names(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, str]]:
     wanted = sorted(set(ids))
     if not wanted:
         return {}
-    rows = session.exec(select(User).where(User.id.in_(wanted))).all()  # type: ignore[union-attr]
+    rows = session.exec(select(User).where(col(User.id).in_(wanted))).all()
     return {u.id or 0: (u.display_name, u.role) for u in rows}
 
 
 def _event_stats(session: Session, shift_id: int) -> tuple[Counter[int], dict[int, int]]:
     """Events recorded per user, and undo corrections per round number."""
     query = (select(RoundEvent.actor_id, RoundEvent.type, Round.number, func.count())
-             .join(Round, Round.id == RoundEvent.round_id)  # type: ignore[arg-type]
+             .join(Round, col(Round.id) == RoundEvent.round_id)
              .where(Round.shift_id == shift_id)
-             .group_by(RoundEvent.actor_id, RoundEvent.type, Round.number))
+             .group_by(col(RoundEvent.actor_id), col(RoundEvent.type), col(Round.number)))
     by_actor: Counter[int] = Counter()
     undos: dict[int, int] = defaultdict(int)
     for actor, kind, number, n in session.exec(query):
@@ -140,8 +140,8 @@ def _money(rows: list[tuple[Round, dict[str, Any], int]]) -> dict[str, Any]:
                 line["paid"] += net if net > 0 else 0
     lines = [{"wager": name, "title": WAGER_TITLES.get(name, name), **v,
               "house_win": v["collected"] - v["paid"]} for name, v in sums.items()]
-    total = {k: sum(line[k] for line in lines)
-             for k in ("wagered", "collected", "paid", "house_win")}
+    total = {k: sum(v[k] for v in sums.values()) for k in ("wagered", "collected", "paid")}
+    total["house_win"] = total["collected"] - total["paid"]
     return {"lines": lines, "total": total,
             "hold": ratio(total["house_win"], total["wagered"])}
 
@@ -231,13 +231,13 @@ def _inventory(session: Session, shift_id: int, win: int, corrected: int,
 
 
 def _disputes(session: Session, shift_id: int, zone: tzinfo | None) -> dict[str, Any]:
-    query = (select(Dispute, Round.number).join(Round, Round.id == Dispute.round_id)  # type: ignore[arg-type]
-             .where(Dispute.shift_id == shift_id).order_by(Round.number, Dispute.id))
+    query = (select(Dispute, Round.number).join(Round, col(Round.id) == Dispute.round_id)
+             .where(Dispute.shift_id == shift_id).order_by(col(Round.number), col(Dispute.id)))
     items = []
     for dispute, number in session.exec(query).all():
         decision = session.exec(select(DisputeDecision)
                                 .where(DisputeDecision.dispute_id == dispute.id)
-                                .order_by(DisputeDecision.number.desc())  # type: ignore[attr-defined]
+                                .order_by(col(DisputeDecision.number).desc())
                                 ).first()
         items.append({"round": number, "box": dispute.box, "claimed": dispute.claimed_amount,
                       "filed_at": _at(dispute.filed_at, zone),
@@ -253,7 +253,7 @@ def _audit(session: Session, shift: Shift) -> dict[str, Any]:
         return {"available": False, "head": None, "note": "shift still open"}
     entry = session.exec(select(AuditEntry).where(AuditEntry.entity == "shift",
                                                   AuditEntry.entity_id == str(shift.id))
-                         .order_by(AuditEntry.seq.desc())).first()  # type: ignore[attr-defined]
+                         .order_by(col(AuditEntry.seq).desc())).first()
     if entry is None:
         return {"available": False, "head": None, "note": "no audit entry for the closing"}
     return {"available": True, "head": f"{entry.seq}:{entry.hash}", "note": "closing entry"}
@@ -356,12 +356,12 @@ class ShiftLine:
 
 def recent_shifts(session: Session, limit: int = 100) -> list[ShiftLine]:
     """The most recent shifts (newest first) with their number of rounds."""
-    counts = (select(Round.shift_id, func.count().label("n")).group_by(Round.shift_id)
+    counts = (select(Round.shift_id, func.count().label("n")).group_by(col(Round.shift_id))
               .subquery())
     query = (select(Shift, GameTable.name, counts.c.n)
-             .join(GameTable, GameTable.id == Shift.table_id)  # type: ignore[arg-type]
+             .join(GameTable, col(GameTable.id) == Shift.table_id)
              .outerjoin(counts, counts.c.shift_id == Shift.id)
-             .order_by(Shift.opened_at.desc(), Shift.id.desc())  # type: ignore[attr-defined]
+             .order_by(col(Shift.opened_at).desc(), col(Shift.id).desc())
              .limit(limit))
     return [ShiftLine(s.id or 0, name, s.gaming_date, s.status, s.opened_at, s.closed_at, n or 0)
             for s, name, n in session.exec(query).all()]
