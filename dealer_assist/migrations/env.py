@@ -7,7 +7,10 @@ nothing half-applied), or from ``sqlalchemy.url`` when run by the ``alembic`` co
 
 from __future__ import annotations
 
+from typing import Literal
+
 from alembic import context
+from alembic.autogenerate.api import AutogenContext
 from sqlalchemy import text
 from sqlmodel import SQLModel
 
@@ -21,7 +24,8 @@ target_metadata = SQLModel.metadata
 ADVISORY_LOCK_KEY = 0x6465616C  # "deal"
 
 
-def render_item(type_: str, obj: object, autogen_context: object) -> str | bool:
+def render_item(type_: str, obj: object,
+                autogen_context: AutogenContext) -> str | Literal[False]:
     """Render the app's column types as plain SQLAlchemy ones, so a revision never imports the
     models it migrates (a later model change must not rewrite history)."""
     if type_ == "type" and isinstance(obj, UTCDateTime):

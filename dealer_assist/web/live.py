@@ -23,7 +23,7 @@ from .. import db
 from ..models import Round
 from ..rules.cards import ALL_CARDS, SUITS
 from ..rules.errors import RulesError
-from ..services import live, shifts, tables
+from ..services import live, rounds, shifts, tables
 from ..services.errors import ServiceError, ValidationError
 from .errors import status_for
 from .forms import whole_number
@@ -101,7 +101,7 @@ def _start_defaults(table_id: int, boxes: int) -> dict[str, dict[str, int]]:
     last = live.last_round_id(dbs, table_id)
     if last is None:
         return {}
-    events = live.rounds.events(dbs, last)
+    events = rounds.events(dbs, last)
     first = events[0].payload if events and events[0].type == "place" else {}
     return {str(b["box"]): b for b in first.get("boxes", [])}
 
