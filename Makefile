@@ -1,5 +1,6 @@
 # Two commands: `make run` (install, migrate, first admin, serve on 127.0.0.1:5000) and
-# `make test` (install test tools, lint, type-check the rules engine, run every test).
+# `make test` (install test tools, lint, type-check the rules engine and the whole package, run
+# every test).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -29,11 +30,13 @@ run: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict dealer_assist/rules
+	$(BIN)/mypy --strict dealer_assist
 
 test: install
 	@bash scripts/system-deps.sh || echo "make test: system packages missing (see above); browser/PostgreSQL tests will fail"
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict dealer_assist/rules
+	$(BIN)/mypy --strict dealer_assist
 	$(BIN)/pytest -n 2 --dist loadfile  # each worker starts its own throwaway PostgreSQL
 
 # every benchmark script, each timing us against its peers in one run; headline figures last
