@@ -1,14 +1,11 @@
-"""What the rules engine knows: its games and house-rules profiles, as plain values.
-
-Games register themselves in ``dealer_assist.rules.games.GAMES`` as the engine engineers land
-them, and profiles in ``dealer_assist.rules.profiles``; this module shows whatever is there and
-never fails when nothing is (yet).
-"""
+"""What the rules engine knows: its games and house-rules profiles, as plain values."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from ..rules.games import GAMES
+from ..rules.profiles import profiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,30 +19,19 @@ class GameInfo:
 class ProfileInfo:
     name: str
     game: str
-    min_ante: int | None
-    max_ante: int | None
-    max_payout: int | None
+    min_ante: int
+    max_ante: int
+    max_payout: int
 
 
 def engine_games() -> dict[str, GameInfo]:
-    try:
-        from ..rules.games import GAMES
-    except ImportError:  # the engine is being rebuilt under us; show nothing rather than crash
-        return {}
     return {name: GameInfo(spec.name, spec.title, spec.default_profile)
             for name, spec in sorted(GAMES.items())}
 
 
 def engine_profiles(game: str | None = None) -> list[ProfileInfo]:
-    engine_games()  # importing the games registers their profiles
-    try:
-        from ..rules.profiles import profiles
-    except ImportError:
-        return []
-    found: list[Any] = list(profiles(game))
-    return sorted((ProfileInfo(str(p.name), str(p.game), getattr(p, "min_ante", None),
-                               getattr(p, "max_ante", None), getattr(p, "max_payout", None))
-                   for p in found), key=lambda p: (p.game, p.name))
+    return sorted((ProfileInfo(p.name, p.game, p.min_ante, p.max_ante, p.max_payout)
+                   for p in profiles(game)), key=lambda p: (p.game, p.name))
 
 
 def profile_names(game: str) -> set[str]:
