@@ -18,7 +18,7 @@ only additive changes):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from ..errors import (
     CardNotInDeckError,
     DuplicateCardError,
     IllegalActionError,
+    RulesError,
     StakeError,
 )
 from ..evaluator import HandValue, evaluate
@@ -222,3 +223,13 @@ def apply_cap(amounts: Sequence[int], cap: int) -> tuple[tuple[int, ...], bool]:
         room -= paid
         out.append(paid)
     return tuple(out), capped
+
+
+def passes(check: Callable[..., object], *args: Any) -> bool:
+    """Whether ``check(*args)`` runs without a ``RulesError``: every ``can_*`` is its
+    ``verify_*`` asked this way, so the buttons a screen shows and the checks agree."""
+    try:
+        check(*args)
+    except RulesError:
+        return False
+    return True

@@ -222,13 +222,6 @@ def start(game: str, profile: str, min_ante: int, max_ante: int,
     return flow, flow.new_round(house, Table(min_ante, max_ante, max_payout))
 
 
-def passes(check: Callable[[], object]) -> bool:
-    """Whether ``check()`` runs without a ``RulesError`` (for ``next_steps``)."""
-    try:
-        check()
-    except RulesError:
-        return False
-    return True
 
 
 def phase(steps: Iterable[Step], settled: bool) -> str:

@@ -20,8 +20,8 @@ from ..request import get_cards, get_int, get_str
 from ..settlement import Settlement
 from . import caribbean, oasis, split
 from . import house_round as h
-from .common import Table
-from .flow import Decoder, GameFlow, Step, decode_place, passes, register_flow
+from .common import Table, passes
+from .flow import Decoder, GameFlow, Step, decode_place, register_flow
 
 _ANY5 = tuple(Card.of(c) for c in ("2c", "3c", "4c", "5c", "6c"))
 

@@ -28,8 +28,8 @@ from ..profiles import HouseProfile
 from ..request import get_cards, get_int, get_str
 from ..settlement import Settlement
 from . import russian as r
-from .common import Table
-from .flow import GameFlow, Step, decode_place, passes, register_flow
+from .common import Table, passes
+from .flow import GameFlow, Step, decode_place, register_flow
 
 
 def _codes(cards: tuple[Card, ...]) -> list[str]:

@@ -16,12 +16,12 @@ is recorded on the improvement itself, from the profile, so the generic fold che
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TypeAlias
 
 from ..cards import Card
-from ..errors import CardCountError, IllegalActionError, RulesError
+from ..errors import CardCountError, IllegalActionError
 from ..evaluator import HandValue, evaluate
 from ..profiles import HouseProfile, check_bool, check_int
 from .actions import (  # the shared step records, re-exported for callers
@@ -41,6 +41,7 @@ from .common import (
     check_ante,
     check_bet,
     dealer_qualifies,
+    passes,
 )
 
 BET, FOLD = "bet", "fold"
@@ -184,14 +185,6 @@ def _fail(message: str, field: str | None = None, value: object = None) -> Illeg
     return IllegalActionError(message, field=field, value=value)
 
 
-def _ok(check: Callable[[], object]) -> bool:
-    try:
-        check()
-    except RulesError:
-        return False
-    return True
-
-
 # --- verify / can ----------------------------------------------------------------------------
 
 def verify_place_box(state: RoundState, action: PlaceBox) -> None:
@@ -298,20 +291,20 @@ def verify_dealer_draw(state: RoundState, action: DealerDraw) -> None:
 
 
 def can_bet(state: RoundState, box: str) -> bool:
-    return _ok(lambda: verify_bet(state, Bet(box, state.find(box)[1].ante
+    return passes(lambda: verify_bet(state, Bet(box, state.find(box)[1].ante
                                              * state.profile.bet_multiple)))
 
 
 def can_fold(state: RoundState, box: str) -> bool:
-    return _ok(lambda: verify_fold(state, Fold(box)))
+    return passes(lambda: verify_fold(state, Fold(box)))
 
 
 def can_take_ante(state: RoundState, box: str) -> bool:
-    return _ok(lambda: verify_no_game_choice(state, box, TAKE_ANTE))
+    return passes(lambda: verify_no_game_choice(state, box, TAKE_ANTE))
 
 
 def can_buy_game(state: RoundState, box: str) -> bool:
-    return _ok(lambda: verify_no_game_choice(state, box, BUY_GAME))
+    return passes(lambda: verify_no_game_choice(state, box, BUY_GAME))
 
 
 # --- apply -----------------------------------------------------------------------------------

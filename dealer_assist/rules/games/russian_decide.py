@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..errors import CardCountError, DuplicateCardError, IllegalActionError, StakeError
 from ..evaluator import evaluate
 from . import common
-from .russian_round import check_live, passes, presumptive_payout, with_box
+from .common import passes
+from .russian_round import check_live, presumptive_payout, with_box
 from .russian_state import (
     BET,
     FOLD,

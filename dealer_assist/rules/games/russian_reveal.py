@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..errors import IllegalActionError
 from . import common
-from .russian_round import check_live, dealer_hand, dealer_has_game, passes, with_box
+from .common import passes
+from .russian_round import check_live, dealer_hand, dealer_has_game, with_box
 from .russian_state import (
     BUY_GAME,
     TAKE_ANTE,

@@ -8,18 +8,17 @@ action itself, ``<action>(state, action) -> RoundState``, which verifies and ret
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ..combinations import paid_combinations
 from ..errors import (
     CardCountError,
     IllegalActionError,
-    RulesError,
     StakeError,
 )
 from ..evaluator import HandValue, evaluate
 from . import common
+from .common import passes
 from .russian_profile import RussianProfile
 from .russian_state import (
     BoxState,
@@ -67,14 +66,6 @@ def check_live(state: RoundState, field: str | None = None) -> None:
 def with_box(state: RoundState, index: int, box: BoxState, **changes: Any) -> RoundState:
     boxes = state.boxes[:index] + (box,) + state.boxes[index + 1:]
     return evolve(state, boxes=boxes, **changes)
-
-
-def passes(check: Callable[..., object], *args: Any) -> bool:
-    try:
-        check(*args)
-    except RulesError:
-        return False
-    return True
 
 
 # --- before the deal ------------------------------------------------------------------------
