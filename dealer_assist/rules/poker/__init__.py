@@ -1,0 +1,24 @@
+"""Player-versus-player poker: Americana stud (seed 000) and 32-card draw (seed 002).
+
+The dealer runs the betting, keeps the pot and pushes it to the winner; this package tells him,
+at every moment, whose turn it is, what that player may do and for how much, what is in the pot
+and, at the end, who wins which pot. Pure standard library, integers only.
+
+Public interface::
+
+    from dealer_assist.rules.poker import (Action, SeatEntry, get_poker_profile, make_stakes,
+                                           replay, apply, can_act, legal, hand_to_dict)
+"""
+
+from .betting import Legal, legal
+from .hand import apply, can_act, replay, verify_action
+from .profile import PokerProfile, Stakes, get_poker_profile, make_stakes, poker_profiles
+from .request import hand_to_dict, parse_hand
+from .setup import SeatEntry, start_hand
+from .state import Action, HandState, Posting, PotResult
+
+__all__ = [
+    "Action", "HandState", "Legal", "PokerProfile", "Posting", "PotResult", "SeatEntry",
+    "Stakes", "apply", "can_act", "get_poker_profile", "hand_to_dict", "legal", "make_stakes",
+    "parse_hand", "poker_profiles", "replay", "start_hand", "verify_action",
+]
