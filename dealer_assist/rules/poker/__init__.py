@@ -11,10 +11,10 @@ Public interface::
 """
 
 from .betting import Legal, legal
-from .hand import apply, can_act, replay, verify_action
+from .hand import apply, can_act, replay, start_hand, verify_action
 from .profile import PokerProfile, Stakes, get_poker_profile, make_stakes, poker_profiles
 from .request import hand_to_dict, parse_hand
-from .setup import SeatEntry, start_hand
+from .setup import SeatEntry
 from .state import Action, HandState, Posting, PotResult
 
 __all__ = [

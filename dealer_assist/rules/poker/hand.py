@@ -17,7 +17,7 @@ from ..errors import IllegalActionError, RulesError
 from .betting import apply_bet, close_round, legal
 from .draw import apply_draw, apply_parole, begin_draw, begin_round_two
 from .profile import PokerProfile, Stakes
-from .setup import SeatEntry, start_hand
+from .setup import SeatEntry, post_forced
 from .showdown import apply_muck, apply_show, begin_showdown, settle, settle_showdown
 from .state import ACTION_TYPES, Action, HandState
 from .stud import STREETS, apply_street
@@ -84,6 +84,12 @@ def can_act(state: HandState, action: Action) -> bool:
 
 def apply(state: HandState, action: Action) -> HandState:
     return verify_action(state, action)
+
+
+def start_hand(profile: PokerProfile, stakes: Stakes, button: str,
+               seats: Sequence[SeatEntry]) -> HandState:
+    """The state after the antes or blinds, ready for the first action (or already over)."""
+    return _flow(post_forced(profile, stakes, button, seats))
 
 
 def replay(profile: PokerProfile, stakes: Stakes, button: str, seats: Sequence[SeatEntry],

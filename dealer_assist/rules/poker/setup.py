@@ -56,7 +56,7 @@ def _check_seats(profile: PokerProfile, button: str, seats: Sequence[SeatEntry])
                          field="button", value=button)
 
 
-def start_hand(profile: PokerProfile, stakes: Stakes, button: str,
+def post_forced(profile: PokerProfile, stakes: Stakes, button: str,
                seats: Sequence[SeatEntry]) -> HandState:
     """The state after the forced chips are posted, before anyone acts."""
     _check_seats(profile, button, seats)
