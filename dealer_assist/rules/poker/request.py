@@ -42,11 +42,9 @@ def _seat(body: Mapping[str, Any], path: str) -> SeatEntry:
 
 def _action(body: Mapping[str, Any], path: str) -> Action:
     kind = get_str(body, "type", path, choices=ACTION_TYPES)
-    seat = get_str(body, "seat", path, default=None)
-    to = get_int(body, "to", path, default=None, minimum=1)
-    discard = get_int(body, "discard", path, default=None) if kind == "draw" else None
-    if kind == "draw" and discard is None:
-        raise RequestError(f"{path}.discard is required", field=f"{path}.discard")
+    seat = get_str(body, "seat", path) if body.get("seat") is not None else None
+    to = get_int(body, "to", path, minimum=1) if body.get("to") is not None else None
+    discard = get_int(body, "discard", path) if kind == "draw" else None
     agreed = body.get("agreed")
     if kind == "parole" and not isinstance(agreed, bool):
         raise RequestError(f"{path}.agreed must be true or false", field=f"{path}.agreed",
