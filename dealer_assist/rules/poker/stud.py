@@ -98,7 +98,7 @@ def apply_street(state: HandState, action: Action) -> HandState:
     first = best_shown(state, able)
     state = begin_round(state, round_no, unit, first)
     if round_no == 1 and state.to_act is not None:
-        state = state.but(opener=state.to_act)
+        state = state.but(opener=state.to_act, bring_in_seat=state.to_act)
     return state
 
 
