@@ -1,5 +1,8 @@
 """Bad input never becomes a 500: every calculator answers 200, 400 or 422 for anything sent.
 
+The poker room calculator (``POST /api/v1/poker/hand``) is tested the same way with a stud and a
+draw hand that reach the showdown.
+
 Hypothesis takes a valid request of each game and replaces one field, anywhere in it, by an
 arbitrary JSON value (or deletes it); it also sends arbitrary JSON documents and raw bytes. A
 422 must be a problem body naming a field or at least the problem.
@@ -40,6 +43,47 @@ VALID: dict[str, dict[str, Any]] = {
                                    "small": ["3d", "4c"]},
                          "decision": "bet"}]},
 }
+
+VALID["poker-stud"] = {
+    "profile": "americana-no-limit", "stakes": {"ante": 5, "bring_in": 10}, "button": "1",
+    "seats": [{"seat": "1", "stack": 100}, {"seat": "2", "stack": 100}, {"seat": "3", "stack": 30}],
+    "actions": [
+        {"type": "street", "up": {"1": "Kc", "2": "Ah", "3": "As"}},
+        {"type": "bring_in", "seat": "3"}, {"type": "call", "seat": "1"},
+        {"type": "raise", "seat": "2", "to": 20}, {"type": "call", "seat": "3"},
+        {"type": "call", "seat": "1"},
+        {"type": "street", "up": {"1": "Kd", "2": "Qh", "3": "7c"}},
+        {"type": "bet", "seat": "1", "to": 20}, {"type": "call", "seat": "2"},
+        {"type": "call", "seat": "3"},
+        {"type": "street", "up": {"1": "7d", "2": "Jh", "3": "8c"}},
+        {"type": "check", "seat": "1"}, {"type": "check", "seat": "2"},
+        {"type": "street", "up": {"1": "8d", "2": "Th", "3": "9d"}},
+        {"type": "check", "seat": "1"}, {"type": "check", "seat": "2"},
+        {"type": "show", "seat": "2", "cards": ["Qs"]}, {"type": "muck", "seat": "3"},
+        {"type": "show", "seat": "1", "cards": ["Kh"]}]}
+VALID["poker-draw"] = {
+    "profile": "draw32-pot-limit", "stakes": {"small_blind": 1, "big_blind": 2},
+    "button": "1",
+    "seats": [{"seat": "1", "stack": 500}, {"seat": "2", "stack": 120},
+              {"seat": "3", "stack": 60, "missed": "small_big"}, {"seat": "4", "stack": 80},
+              {"seat": "5", "stack": 90, "missed": "new"}],
+    "actions": [{"type": "check", "seat": "5"}, {"type": "raise", "seat": "1", "to": 15},
+                {"type": "fold", "seat": "2"}, {"type": "call", "seat": "3"},
+                {"type": "call", "seat": "4"}, {"type": "call", "seat": "5"},
+                {"type": "draw", "seat": "3", "discard": 4},
+                {"type": "draw", "seat": "4", "discard": 4},
+                {"type": "draw", "seat": "5", "discard": 2},
+                {"type": "draw", "seat": "1", "discard": 0},
+                {"type": "parole", "agreed": False}, {"type": "bet", "seat": "5", "to": 40},
+                {"type": "fold", "seat": "1"}, {"type": "call", "seat": "3"},
+                {"type": "fold", "seat": "4"},
+                {"type": "show", "seat": "5", "cards": ["Ah", "Ad", "7c", "8c", "9s"]},
+                {"type": "show", "seat": "3", "cards": ["Kh", "Kd", "Kc", "Ks", "7d"]}]}
+
+
+def _url(game: str) -> str:
+    return "/api/v1/poker/hand" if game.startswith("poker") else f"/api/v1/{game}/settle"
+
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-10**6, 10**12) | st.floats(allow_nan=False)
@@ -93,7 +137,7 @@ def _check(game: str, resp: Any) -> None:
 
 def test_every_valid_base_request_is_accepted() -> None:
     for game, body in VALID.items():
-        resp = _client().post(f"/api/v1/{game}/settle", json=body)
+        resp = _client().post(_url(game), json=body)
         assert resp.status_code == 200, (game, resp.json)
 
 
@@ -104,7 +148,7 @@ def test_one_field_replaced_by_anything_gets_an_answer_never_a_500(
     body = VALID[game]
     path = data.draw(st.sampled_from(_paths(body)))
     doc = _mutate(body, path, new, delete and bool(path))
-    resp = _client().post(f"/api/v1/{game}/settle", data=json.dumps(doc),
+    resp = _client().post(_url(game), data=json.dumps(doc),
                           content_type="application/json")
     _check(game, resp)
     if resp.status_code == 422 and "field" in resp.json and path:
@@ -114,7 +158,7 @@ def test_one_field_replaced_by_anything_gets_an_answer_never_a_500(
 @settings(max_examples=150, deadline=None)
 @given(game=st.sampled_from(sorted(VALID)), doc=JSON)
 def test_any_json_document_gets_an_answer_never_a_500(game: str, doc: Any) -> None:
-    resp = _client().post(f"/api/v1/{game}/settle", data=json.dumps(doc),
+    resp = _client().post(_url(game), data=json.dumps(doc),
                           content_type="application/json")
     _check(game, resp)
 
@@ -122,5 +166,5 @@ def test_any_json_document_gets_an_answer_never_a_500(game: str, doc: Any) -> No
 @settings(max_examples=100, deadline=None)
 @given(game=st.sampled_from(sorted(VALID)), raw=st.binary(max_size=64))
 def test_any_bytes_get_an_answer_never_a_500(game: str, raw: bytes) -> None:
-    resp = _client().post(f"/api/v1/{game}/settle", data=raw, content_type="application/json")
+    resp = _client().post(_url(game), data=raw, content_type="application/json")
     _check(game, resp)
