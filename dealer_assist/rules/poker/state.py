@@ -8,7 +8,7 @@ the same actions always gives an equal state.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..cards import Card
@@ -66,7 +66,7 @@ class PotResult:
                 "winners": list(self.winners), "awards": dict(self.awards)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HandState:
     """Everything the dealer needs at one moment of a hand (see ``docs/rules/*.md``)."""
 
@@ -108,8 +108,18 @@ class HandState:
     actions: int = 0
 
     def but(self, **changes: Any) -> HandState:
-        """A copy with some fields changed (the state itself never changes)."""
-        return replace(self, **changes)
+        """A copy with some fields changed (the state itself never changes).
+
+        ``dataclasses.replace`` re-runs ``__init__`` over some forty fields; a hand makes about a
+        hundred copies, so the copy takes the instance dictionary instead (same fields, same
+        equality), refusing a name that is not a field.
+        """
+        unknown = changes.keys() - _FIELD_NAMES
+        if unknown:
+            raise TypeError(f"HandState has no field {sorted(unknown)[0]}")
+        new = object.__new__(HandState)
+        object.__setattr__(new, "__dict__", {**self.__dict__, **changes})
+        return new
 
     @property
     def live(self) -> tuple[str, ...]:
@@ -132,3 +142,6 @@ class HandState:
     def from_button(self) -> tuple[str, ...]:
         """Seats clockwise from the button's left: the odd-chip and the draw order."""
         return self.after(self.button)
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(HandState))
