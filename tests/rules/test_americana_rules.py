@@ -127,3 +127,13 @@ def test_a_card_seen_twice_or_outside_the_32_card_deck_is_refused() -> None:
     field, detail = refusal("americana-limit", even(3), FIRST, "3 bring_in", "1 call",
                             "2 call", "street 1:Kd 2:Kc 3:7c")
     assert field == "actions[4]" and detail.startswith("Kc is already on the table")
+
+
+def test_a_short_all_in_does_not_reopen_the_stud_betting_either() -> None:
+    """Common rules: "An all-in raise smaller than a full raise does not reopen the betting for
+    players who have already acted". Seat 2 has 12 chips behind after his ante."""
+    stacks = {"1": 100, "2": 13, "3": 100}
+    state = hand("americana-no-limit", stacks, FIRST, "3 bring_in", "1 raise 10", "2 raise 12",
+                 "3 call")
+    assert state["to_act"] == "1" and state["legal"]["raise"] is None
+    assert state["legal"]["call"] == 2
