@@ -61,9 +61,12 @@ class StudProfile(HouseProfile):
     buy_game_allowed: bool = False
     buy_game_fee: int = 1
     free_second_replacement: bool = False
+    #: the dealer's cards dealt face up, entered at the deal (his last card: RULES.md)
+    dealer_up_cards: int = 1
 
     def validate(self) -> None:
         super().validate()
+        check_int(self.dealer_up_cards, "dealer_up_cards", maximum=4)
         check_int(self.no_game_ante_multiplier, "no_game_ante_multiplier")
         check_bool(self.buy_game_allowed, "buy_game_allowed")
         check_int(self.buy_game_fee, "buy_game_fee")
