@@ -23,9 +23,9 @@ from typing import Any
 
 from ..errors import IllegalActionError, RulesError
 from ..profiles import HouseProfile, get_profile
-from ..request import RequestError, get_int, get_list, get_str, need_mapping
+from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
 from ..settlement import Settlement
-from .actions import PlaceBox
+from .actions import DealDealer, DealUp, PlaceBox, RevealDealer, Show
 from .common import Table
 
 UNDO, PAID, VOID = "undo", "paid", "void"
@@ -45,7 +45,8 @@ class Event:
 class Step:
     """One legal step the UI may offer now (a button or a small form).
 
-    ``cards``/``max_cards``: how many cards the croupier enters (0: a plain button);
+    ``cards``/``max_cards``: how many cards the croupier enters (0: a plain button); no step
+    before the reveal asks for a card nobody at the table has seen (dealing order);
     ``discard``: the box's cards that may be discarded, with ``discard_counts`` the allowed
     numbers of them (for a Big/Small ``split``: the seven cards to choose the Small Hand
     from); ``amount``: a fixed stake (BET); ``min_amount``/``max_amount``: a stake
@@ -66,12 +67,14 @@ class Step:
     modes: tuple[str, ...] = ()
     fees: Mapping[int, int] = field(default_factory=dict)
     suggest: bool = False
+    #: ``show`` of a Big/Small box with free extra cards: the Small Hand's cards too
+    small: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "label": self.label}
         if self.box is not None:
             out["box"] = self.box
-        for name in ("cards", "max_cards", "amount", "min_amount", "max_amount"):
+        for name in ("cards", "max_cards", "amount", "min_amount", "max_amount", "small"):
             value = getattr(self, name)
             if value:
                 out[name] = value
@@ -230,7 +233,7 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
     for names, title in (
         # dealing first: more boxes may still be placed until a card is dealt, but once bets are
         # down the croupier's job is the deal
-        ({"deal_box", "deal_dealer"}, "Deal: enter the cards"),
+        ({"deal_box", "deal_dealer"}, "Deal"),
         ({"place"}, "Place the bets"),
         ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
          "Players decide"),
@@ -238,6 +241,7 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
         ({"take_ante", "buy_game"}, "Dealer has no game: take the ANTE or buy a game"),
         ({"dealer_draw"}, "Dealer draws for the bought game"),
         ({"dealer_small"}, "Dealer's Small Hand"),
+        ({"show"}, "Showdown: turn the hands over box by box"),
     ):
         if kinds & names:
             return title
@@ -260,3 +264,40 @@ def decode_place(state: Any, p: Mapping[str, Any]) -> tuple[PlaceBox, ...]:
         out.append(PlaceBox(box, get_str(d, "seat", path, default=box), get_int(d, "ante", path),
                             get_int(d, "bonus", path, default=0)))
     return tuple(out)
+
+
+# --- the steps every house game shares, in dealing order (old shapes still accepted) ---------
+
+def decode_deal_dealer(state: Any, p: Mapping[str, Any]) -> tuple[DealDealer | DealUp]:
+    """Dealing order ``{"up": [...]}`` (or ``{}``); all cards first ``{"cards": [5]}``."""
+    if p.get("cards") is not None:
+        return (DealDealer(get_cards(p, "cards")),)
+    return (DealUp(get_cards(p, "up", default=[])),)
+
+
+def decode_reveal(state: Any, p: Mapping[str, Any]) -> tuple[RevealDealer]:
+    """``{"cards": [the dealer's hole cards]}``; ``{}`` when all five were entered at the deal."""
+    return (RevealDealer(get_cards(p, "cards", default=[])),)
+
+
+def decode_show(state: Any, p: Mapping[str, Any]) -> tuple[Show]:
+    """``{"box", "cards": [final hand]}`` (Big/Small free extra cards: plus ``"small"``)."""
+    return (Show(get_str(p, "box"), get_cards(p, "cards"), get_cards(p, "small", default=[])),)
+
+
+def codes_with(out: dict[str, Any], name: str, cards: tuple[Any, ...]) -> dict[str, Any]:
+    """``out`` with ``name``: the card codes, only when there are cards (optional fields)."""
+    if cards:
+        out[name] = [c.code for c in cards]
+    return out
+
+
+def encode_shared(a: Any) -> dict[str, Any] | None:
+    """The canonical payload of a shared dealing-order record, or None for another record."""
+    if isinstance(a, DealUp):
+        return {"up": [c.code for c in a.cards]}
+    if isinstance(a, RevealDealer):
+        return codes_with({}, "cards", a.cards)
+    if isinstance(a, Show):
+        return codes_with({"box": a.box, "cards": [c.code for c in a.cards]}, "small", a.small)
+    return None

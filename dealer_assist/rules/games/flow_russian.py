@@ -35,7 +35,16 @@ from ..request import RequestError, get_cards, get_int, get_str
 from ..settlement import Settlement
 from . import russian as r
 from .common import Table, passes
-from .flow import GameFlow, Step, decode_place, register_flow
+from .flow import (
+    GameFlow,
+    Step,
+    decode_deal_dealer,
+    decode_place,
+    decode_reveal,
+    decode_show,
+    encode_shared,
+    register_flow,
+)
 
 
 def _codes(cards: tuple[Card, ...]) -> list[str]:
@@ -59,13 +68,6 @@ def _bet(state: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
     return (r.Bet(box, get_int(p, "amount", default=default)),)
 
 
-def _deal_dealer(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Dealing order ``{"up": [...]}``; all cards first (a card-reading shoe) ``{"cards": [5]}``."""
-    if p.get("cards") is not None:
-        return (r.DealDealer(get_cards(p, "cards")),)
-    return (r.DealUp(get_cards(p, "up", default=[])),)
-
-
 def _exchange(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
     """Dealing order ``{"box", "count", "cards"?}``; all cards first ``{"box", "discard",
     "draw"}``."""
@@ -87,19 +89,18 @@ def _sixth(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
 DECODERS = {
     "place": decode_place,
     "deal_box": lambda s, p: (r.DealBox(_box(p), get_cards(p, "cards")),),
-    "deal_dealer": _deal_dealer,
+    "deal_dealer": decode_deal_dealer,
     "exchange": _exchange,
     "sixth_card": _sixth,
     "bet": _bet,
     "fold": lambda s, p: (r.Fold(_box(p)),),
     "insure": lambda s, p: (r.Insure(_box(p), get_int(p, "amount"),
                                      get_cards(p, "cards", default=[])),),
-    "reveal": lambda s, p: (r.RevealDealer(get_cards(p, "cards", default=[])),),
+    "reveal": decode_reveal,
     "take_ante": lambda s, p: (r.TakeAnte(_box(p)),),
     "buy_game": lambda s, p: (r.BuyGame(_box(p)),),
     "dealer_draw": lambda s, p: (r.DealerDraw(get_cards(p, "cards")),),
-    "show": lambda s, p: (r.Show(_box(p), get_cards(p, "cards"),
-                                 get_cards(p, "small", default=[])),),
+    "show": decode_show,
     "redeal": lambda s, p: (r.Redeal(_box(p), get_int(p, "cards_received")),),
 }
 
@@ -112,8 +113,6 @@ def encode(a: Any) -> dict[str, Any]:
         return {"box": a.box, "cards": _codes(a.cards)}
     if isinstance(a, r.DealDealer | r.DealerDraw):
         return {"cards": _codes(a.cards)}
-    if isinstance(a, r.DealUp):
-        return {"up": _codes(a.cards)}
     if isinstance(a, r.Exchange):
         if a.discard:
             return {"box": a.box, "discard": _codes(a.discard), "draw": _codes(a.draw)}
@@ -124,13 +123,10 @@ def encode(a: Any) -> dict[str, Any]:
         return {"box": a.box, "amount": a.amount}
     if isinstance(a, r.Insure):
         return _with_cards({"box": a.box, "amount": a.amount}, a.cards)
-    if isinstance(a, r.Show):
-        return {"box": a.box, "cards": _codes(a.cards)}
     if isinstance(a, r.Redeal):
         return {"box": a.box, "cards_received": a.cards_received}
-    if isinstance(a, r.RevealDealer):
-        return _with_cards({}, a.cards)
-    return {"box": a.box}  # Fold, TakeAnte, BuyGame
+    shared = encode_shared(a)
+    return {"box": a.box} if shared is None else shared  # Fold, TakeAnte, BuyGame
 
 
 def _with_cards(out: dict[str, Any], cards: tuple[Card, ...]) -> dict[str, Any]:

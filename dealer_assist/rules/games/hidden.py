@@ -48,3 +48,16 @@ def check_shown(used: Mapping[Card, str], deck: DeckSpec, cards: Sequence[Card],
             raise IllegalActionError(f"{label}: the box kept {keep} of its dealt cards, the hand "
                                      f"shows {kept} of them", field=field, value=kept)
     return add_cards(used, [c for c in cards if c not in own], field, deck, label)
+
+
+def reveal_cards(used: Mapping[Card, str], deck: DeckSpec, dealer: tuple[Card, ...],
+                 up: tuple[Card, ...], hole: tuple[Card, ...]) -> dict[Card, str]:
+    """The used cards with the dealer's hole cards added (shared with the stud games)."""
+    if dealer:
+        if hole:
+            raise IllegalActionError("the dealer's five cards are already recorded",
+                                     field="cards", value=[c.code for c in hole])
+        return dict(used)
+    if len(up) + len(hole) != 5:
+        raise CardCountError(len(hole), str(5 - len(up)), "dealer's hole cards").at("cards")
+    return add_cards(used, hole, "cards", deck, "dealer hole cards")

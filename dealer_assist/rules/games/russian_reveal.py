@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ..cards import Card
-from ..decks import DeckSpec
-from ..errors import CardCountError, IllegalActionError
+from ..errors import IllegalActionError
 from ..evaluator import evaluate
 from . import common
 from .common import passes
+from .hidden import reveal_cards
 from .russian_round import check_live, dealer_hand, dealer_has_game, with_box
 from .russian_state import (
     BUY_GAME,
@@ -40,19 +38,6 @@ def verify_reveal_dealer(state: RoundState, a: RevealDealer) -> dict[Card, str]:
     """The dealer's hole cards complete his five (none when all five were dealt known)."""
     _reveal_phase(state)
     return reveal_cards(state.used, state.profile.ranking.deck, state.dealer, state.up, a.cards)
-
-
-def reveal_cards(used: Mapping[Card, str], deck: DeckSpec, dealer: tuple[Card, ...],
-                 up: tuple[Card, ...], hole: tuple[Card, ...]) -> dict[Card, str]:
-    """The used cards with the dealer's hole cards added (shared with the stud games)."""
-    if dealer:
-        if hole:
-            raise IllegalActionError("the dealer's five cards are already recorded",
-                                     field="cards", value=[c.code for c in hole])
-        return dict(used)
-    if len(up) + len(hole) != 5:
-        raise CardCountError(len(hole), str(5 - len(up)), "dealer's hole cards").at("cards")
-    return common.add_cards(used, hole, "cards", deck, "dealer hole cards")
 
 
 def can_reveal_dealer(state: RoundState) -> bool:
