@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import IllegalActionError, RulesError
-from ..profiles import HouseProfile, get_profile
+from ..errors import HouseRulesError, IllegalActionError, RulesError
+from ..profiles import HouseProfile, get_profile, load_profile, profile_data, profile_hash
 from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
 from ..settlement import Settlement
 from .actions import DealDealer, DealUp, PlaceBox, RevealDealer, Show
@@ -220,11 +220,37 @@ def _load() -> None:
 def start(game: str, profile: str, min_ante: int, max_ante: int,
           max_payout: int) -> tuple[GameFlow, Any]:
     """The flow and the empty round of a table: its game, house-rules profile and limits."""
-    flow = get_flow(game)
-    house = get_profile(profile, game)
-    return flow, flow.new_round(house, Table(min_ante, max_ante, max_payout))
+    return start_rules(round_rules(game, profile, min_ante, max_ante, max_payout))
 
 
+def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
+                max_payout: int) -> dict[str, Any]:
+    """What a round stores about itself when it starts: the game, the full house-rules profile
+    as data with its hash, and the table limits in force. Replay reads only this."""
+    get_flow(game)
+    data = profile_data(get_profile(profile, game))
+    limits = Table(min_ante, max_ante, max_payout).to_dict()
+    return {"game": game, "profile": data, "profile_hash": profile_hash(data),
+            "limits": limits}
+
+
+def start_rules(rules: Mapping[str, Any]) -> tuple[GameFlow, Any]:
+    """The flow and the empty round of a round's own stored rules (``round_rules``); a profile
+    whose data no longer matches its hash is refused (the record was altered)."""
+    rules = need_mapping(rules, "rules")
+    flow = get_flow(get_str(rules, "game"))
+    data = need_mapping(rules.get("profile"), "rules.profile")
+    if profile_hash(data) != rules.get("profile_hash"):
+        raise HouseRulesError("the round's stored profile does not match its hash",
+                              field="profile_hash", value=str(rules.get("profile_hash")))
+    house = load_profile(data)
+    if house.game != flow.game:
+        raise HouseRulesError(f"the round's profile is for {house.game}, not {flow.game}",
+                              field="profile.game", value=house.game)
+    limits = need_mapping(rules.get("limits"), "rules.limits")
+    table = Table(get_int(limits, "min_ante"), get_int(limits, "max_ante"),
+                  get_int(limits, "max_payout"))
+    return flow, flow.new_round(house, table)
 
 
 def phase(steps: Iterable[Step], settled: bool) -> str:
@@ -233,7 +259,8 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
     for names, title in (
         # dealing first: more boxes may still be placed until a card is dealt, but once bets are
         # down the croupier's job is the deal
-        ({"deal_box", "deal_dealer"}, "Deal"),
+        ({"deal_box"}, "Deal: enter the cards"),
+        ({"deal_dealer"}, "Deal the cards"),
         ({"place"}, "Place the bets"),
         ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
          "Players decide"),
