@@ -110,6 +110,13 @@ class LiveRound:
     rules: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def ready(self) -> Settlement | None:
+        """The boxes settled so far at the showdown (all of them once the round settles)."""
+        if self.settlement is not None:
+            return self.settlement
+        return self.flow.settle_ready(self.state) if self.is_open else None
+
+    @property
     def last_seq(self) -> int:
         return self.events[-1].seq if self.events else 0
 

@@ -137,6 +137,12 @@ class GameFlow:
     def summary(self, state: Any) -> dict[str, Any]:
         raise NotImplementedError
 
+    def settle_ready(self, state: Any) -> Settlement | None:
+        """The showdown so far: the settlement of the boxes whose result is known now (every
+        box but those still to show their hand), so the croupier pays box by box; None
+        before the reveal or while the dealer's cards are not complete."""
+        return None
+
     def voided(self, state: Any) -> str | None:
         """Why the round was voided (a redeal), or None."""
         return None

@@ -14,6 +14,7 @@ All cards first (old shapes): ``deal_box``, ``deal_dealer {"cards": [5]}``, ``re
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ..cards import Card
@@ -133,6 +134,16 @@ class HouseFlow(GameFlow):
         s: h.RoundState = state
         return s.revealed and passes(lambda: self.settle(s))
 
+    def settle_ready(self, state: Any) -> Settlement | None:
+        s: h.RoundState = state
+        if not s.revealed:
+            return None
+        ready = tuple(b for b in s.boxes if not self.missing_hand(s, b))
+        try:
+            return self.settle(replace(s, boxes=ready)) if ready else None
+        except RulesError:
+            return None
+
     def missing_hand(self, s: h.RoundState, b: h.BoxState) -> bool:
         """Whether the showdown still needs this box's hand (it decides a payout)."""
         if not s.revealed or b.folded or b.hand_known:
@@ -197,7 +208,7 @@ class HouseFlow(GameFlow):
         if s.revealed:
             dealer.update(hand=s.dealer_hand.label, qualified=s.dealer_qualified)
         return {"game": self.game, "profile": s.profile.name, "table": s.table.to_dict(),
-                "voided": None, "dealer": dealer,
+                "voided": None, "dealer": dealer, "dealt": s.dealt,
                 "boxes": [_box_summary(b, s) for b in s.boxes],
                 "used": sorted(c.code for c in s.used)}
 

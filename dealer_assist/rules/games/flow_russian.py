@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import Card
+from ..errors import RulesError
 from ..evaluator import evaluate
 from ..profiles import HouseProfile
 from ..request import RequestError, get_cards, get_int, get_str
@@ -45,6 +46,7 @@ from .flow import (
     encode_shared,
     register_flow,
 )
+from .russian_state import evolve
 
 
 def _codes(cards: tuple[Card, ...]) -> list[str]:
@@ -212,6 +214,16 @@ class RussianFlow(GameFlow):
     def settle(self, state: Any) -> Settlement:
         return r.settle(state)
 
+    def settle_ready(self, state: Any) -> Settlement | None:
+        s: r.RoundState = state
+        if not s.revealed or s.voided:
+            return None
+        ready = tuple(b for b in s.boxes if not r.missing_hand(s, b))
+        try:
+            return r.settle(evolve(s, boxes=ready)) if ready else None
+        except RulesError:
+            return None
+
     def summary(self, state: Any) -> dict[str, Any]:
         s: r.RoundState = state
         dealer: dict[str, Any] = {"cards": _codes(s.dealer), "up": _codes(s.up),
@@ -220,7 +232,7 @@ class RussianFlow(GameFlow):
             hand = r.dealer_hand(s)
             dealer.update(hand=hand.label, qualified=r.dealer_has_game(s))
         return {"game": self.game, "profile": s.profile.name, "table": s.table.to_dict(),
-                "voided": s.voided, "dealer": dealer,
+                "voided": s.voided, "dealer": dealer, "dealt": s.dealt,
                 "boxes": [_box_summary(b, s) for b in s.boxes],
                 "used": sorted(c.code for c in s.used)}
 
