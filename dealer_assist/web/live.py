@@ -79,9 +79,12 @@ def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _entry(rnd: live.LiveRound) -> Any:
-    """The step whose form is open: the one asked for (``?do=&box=``), else the next deal step."""
-    want, box = request.args.get("do"), request.args.get("box") or None
+def _entry(rnd: live.LiveRound, typed: MultiDict[str, str] | None = None) -> Any:
+    """The step whose form is open: the one asked for (``?do=&box=``, or the refused form being
+    shown again), else the next card step (the deal, the reveal, the showdown)."""
+    typed = typed or MultiDict()
+    want = request.args.get("do") or typed.get("type")
+    box = request.args.get("box") or typed.get("box") or None
     for step in rnd.steps:
         if want and step.type == want and step.box == box and step.type in FORM_STEPS:
             return step
@@ -131,7 +134,7 @@ def _screen(table_id: int, status: int = 200, typed: MultiDict[str, str] | None 
         context["last_round"] = _last_round(shift.id, table_id) if shift else None
     else:
         summary = rnd.flow.summary(rnd.state)
-        entry = _entry(rnd)
+        entry = _entry(rnd, typed)
         context.update(
             summary=summary, used=set(summary["used"]), entry=entry,
             box_steps={b["box"]: [s for s in rnd.steps if s.box == b["box"]]

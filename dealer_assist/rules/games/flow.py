@@ -268,9 +268,10 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
         ({"deal_box"}, "Deal: enter the cards"),
         ({"deal_dealer"}, "Deal the cards"),
         ({"place"}, "Place the bets"),
+        # offered once every box has bet or folded (insurance may still be placed)
+        ({"reveal"}, "Reveal the dealer's hand"),
         ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
          "Players decide"),
-        ({"reveal"}, "Reveal the dealer's hand"),
         ({"take_ante", "buy_game"}, "Dealer has no game: take the ANTE or buy a game"),
         ({"dealer_draw"}, "Dealer draws for the bought game"),
         ({"dealer_small"}, "Dealer's Small Hand"),
