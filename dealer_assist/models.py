@@ -196,6 +196,8 @@ class Round(SQLModel, table=True):
     __table_args__ = (
         CheckConstraint(_in("status", RoundStatus), name="status"),
         UniqueConstraint("shift_id", "number"),
+        # one idempotency key starts at most one round per shift (a double-tapped "new round")
+        Index("uq_game_round_shift_id_start_key", "shift_id", "start_key", unique=True),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -204,6 +206,8 @@ class Round(SQLModel, table=True):
     number: int = Field(nullable=False)
     status: str = Field(default=RoundStatus.OPEN.value, sa_type=String(10), nullable=False)
     opened_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    #: the idempotency key of the request that started the round (NULL before revision 0006)
+    start_key: str | None = Field(default=None, sa_type=String(64))
 
 
 class RoundEvent(SQLModel, table=True):

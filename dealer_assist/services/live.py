@@ -42,21 +42,20 @@ from ..models import (
     ShiftStatus,
     User,
 )
-from ..rules.errors import IllegalActionError
 from ..rules.games.flow import (
     PAID,
     UNDO,
     VOID,
     Event,
+    Folded,
     GameFlow,
     Step,
-    check_undo,
     phase,
     start,
 )
 from ..rules.profiles import get_profile
 from ..rules.settlement import Settlement
-from . import rounds, shifts, tables, voids
+from . import folds, rounds, shifts, tables, voids
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 
 #: who records rounds: the people who run a table
@@ -156,8 +155,12 @@ class LiveRound:
 
 # --- reading ----------------------------------------------------------------------------------
 
+def _start_args(table: tables.TableView) -> tuple[str, str, int, int, int]:
+    return (table.game, table.profile, table.min_ante, table.max_ante, table.max_payout)
+
+
 def _flow_of(table: tables.TableView) -> tuple[GameFlow, Any]:
-    return start(table.game, table.profile, table.min_ante, table.max_ante, table.max_payout)
+    return start(*_start_args(table))
 
 
 def _stored(session: Session, round_id: int) -> dict[str, Any] | None:
@@ -167,26 +170,50 @@ def _stored(session: Session, round_id: int) -> dict[str, Any] | None:
 
 
 def load(session: Session, round_id: int) -> LiveRound:
-    """The round with its events replayed (``NotFound`` for an unknown id)."""
+    """The round with its events folded (``NotFound`` for an unknown id)."""
     row = session.get(Round, round_id)
     if row is None:
         raise NotFound(f"No round with id {round_id}.")
     table = tables.get_table(session, row.table_id)
-    flow, empty = _flow_of(table)
     events = rounds.events(session, round_id)
-    folded = flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
-    settlement = flow.settle(folded.state) if flow.can_settle(folded.state) else None
-    view = rounds.RoundView(row.id or 0, row.table_id, row.shift_id, row.number, row.status,
-                            row.opened_at)
     requests = voids.changes(session, kind="void", round_id=round_id)
-    request = requests[-1] if requests else None
+    return assemble(_view(row), table, events, fold(table, events), _stored(session, round_id),
+                    requests[-1] if requests else None)
+
+
+def _view(row: Round) -> rounds.RoundView:
+    return rounds.RoundView(row.id or 0, row.table_id, row.shift_id, row.number, row.status,
+                            row.opened_at)
+
+
+def fold(table: tables.TableView, events: Sequence[rounds.EventView]) -> Folded:
+    """The engine's replay of ``events`` from the empty round, memoised by content
+    (:mod:`.folds`): replay stays the truth, a request replays at most once."""
+    flow, empty = _flow_of(table)
+    key = folds.digest(_start_args(table), ((e.seq, e.type, e.payload) for e in events))
+    return folds.fold(key, lambda: flow.replay(empty, [Event(e.seq, e.type, e.payload)
+                                                       for e in events]))
+
+
+def remember(table: tables.TableView, events: Sequence[rounds.EventView], folded: Folded) -> None:
+    """Enter a fold the service computed step by step (after an append) in the memo."""
+    key = folds.digest(_start_args(table), ((e.seq, e.type, e.payload) for e in events))
+    folds.put(key, folded)
+
+
+def assemble(view: rounds.RoundView, table: tables.TableView, events: list[rounds.EventView],
+             folded: Folded, stored: dict[str, Any] | None,
+             request: voids.ChangeView | None) -> LiveRound:
+    """A :class:`LiveRound` from its parts (read back by :func:`load`, or just written)."""
+    flow, _empty = _flow_of(table)
+    settlement = flow.settle(folded.state) if flow.can_settle(folded.state) else None
     steps: tuple[Step, ...] = ()
-    if row.status == RoundStatus.OPEN.value and (request is None
-                                                 or request.status != voids.PENDING):
+    if view.status == RoundStatus.OPEN.value and (request is None
+                                                  or request.status != voids.PENDING):
         # ``void`` closed a redealt round before voids needed an approval: never offered now
         steps = tuple(s for s in flow.next_steps(folded.state) if s.type != VOID)
     return LiveRound(view, table, events, flow, folded.state, steps, folded.steps, settlement,
-                     _stored(session, round_id), request)
+                     stored, request)
 
 
 def open_round_id(session: Session, table_id: int) -> int | None:
@@ -237,41 +264,13 @@ def _check_key(key: str) -> str:
 
 def start_round(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[BoxStake],
                 idempotency_key: str) -> LiveRound:
-    """Start a round on the table's open shift with its first step, the bets (``place``)."""
-    key = _check_key(idempotency_key)
-    _check_actor(session, actor_id)
-    table = tables.get_table(session, table_id)
-    shift = shifts.open_shift_of(session, table_id)
-    if shift is None:
-        raise Conflict(f"Table {table.name} has no open shift; open one first.")
-    flow, empty = _flow_of(table)
-    payload = flow.normalize(empty, "place", {"boxes": [b.payload() for b in boxes]})
-    shift_rounds = list(session.exec(select(Round.id).where(Round.shift_id == shift.id)).all())
-    existing = _event_by_key(session, [r for r in shift_rounds if r is not None], key)
-    if existing is not None:
-        if existing.seq != 1 or not _same(existing, "place", payload):
-            raise Conflict("This idempotency key was already used for a different step.")
-        return load(session, existing.round_id)
-    current = open_round_id(session, table_id)
-    if current is not None:
-        number = session.get(Round, current).number  # type: ignore[union-attr]
-        if voids.changes(session, kind="void", round_id=current, status=voids.PENDING):
-            raise Conflict(f"Round {number} waits for a pit boss to decide on its void; the "
-                           "next round starts after that.")
-        raise Conflict(f"Round {number} is still open at this table; finish it first.")
-    flow.step(empty, "place", payload)  # the engine verifies the bets before anything is stored
-    rnd = rounds.start_round(session, shift_id=shift.id)
-    rounds.append_event(session, round_id=rnd.id, type="place", payload=payload,
-                        actor_id=actor_id, idempotency_key=key)
-    return load(session, rnd.id)
+    """Start a round on the table's open shift with its first step, the bets (``place``).
 
+    A short transaction of its own, committed here (:func:`.steps.begin`)."""
+    from . import steps
 
-def _lock(session: Session, round_id: int) -> Round:
-    """The round row, locked until commit (PostgreSQL; SQLite's BEGIN IMMEDIATE serialises)."""
-    row = session.exec(select(Round).where(Round.id == round_id).with_for_update()).first()
-    if row is None:
-        raise NotFound(f"No round with id {round_id}.")
-    return row
+    return steps.begin(session, table_id=table_id, actor_id=actor_id, boxes=boxes,
+                       idempotency_key=idempotency_key).live_round
 
 
 def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
@@ -279,66 +278,19 @@ def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
                 expected_seq: int | None = None) -> LiveRound:
     """Record one step (``undo`` and ``paid`` included) and return the new round.
 
-    ``redeal`` stores no event: it asks a pit boss to void the round (:func:`_redeal`)."""
-    key = _check_key(idempotency_key)
-    _check_actor(session, actor_id)
-    row = _lock(session, round_id)
-    live = load(session, round_id)
-    payload = dict(payload or {})
-    if type == UNDO and "cancels" not in payload and live.last_step is not None:
-        payload["cancels"] = live.last_step
-    if type not in (UNDO, PAID, VOID):
-        payload = live.flow.normalize(live.state, type, payload)
-    existing = _event_by_key(session, [round_id], key)
-    if existing is not None:
-        if not _same(existing, type, payload):
-            raise Conflict("This idempotency key was already used for a different step.")
-        return live
-    if not live.is_open:
-        raise Conflict(f"Round {row.number} is {row.status}; it takes no more steps.")
-    if type == REDEAL:
-        return _redeal(session, live, actor_id, payload, expected_seq)
-    if live.void_pending:
-        raise Conflict(f"Round {row.number} waits for a pit boss to decide on its void; "
-                       "nothing is recorded until then.")
-    _check_seq(live, expected_seq)
-    if type == PAID:
-        return _pay(session, row, live, actor_id, key)
-    if type == VOID:
-        raise IllegalActionError("a round is voided only with a pit boss's approval: ask for a "
-                                 "void (Redeal, or the round's page)", field="type", value=VOID)
-    if type == UNDO:
-        check_undo(live.effective, payload)
-    else:
-        live.flow.step(live.state, type, payload)  # RulesError: nothing stored
-    rounds.append_event(session, round_id=round_id, type=type, payload=payload,
-                        actor_id=actor_id, idempotency_key=key)
-    return load(session, round_id)
+    ``redeal`` stores no event: it asks a pit boss to void the round. A short transaction of
+    its own, committed here (:func:`.steps.record`)."""
+    from . import steps
+
+    return steps.record(session, round_id=round_id, actor_id=actor_id, type=type,
+                        payload=payload, idempotency_key=idempotency_key,
+                        expected_seq=expected_seq).live_round
 
 
-def _check_seq(live: LiveRound, expected_seq: int | None) -> None:
+def check_seq(live: LiveRound, expected_seq: int | None) -> None:
     if expected_seq is not None and expected_seq != live.last_seq:
         raise Conflict(f"Round {live.round.number} changed on another device (now at step "
                        f"{live.last_seq}, you saw {expected_seq}); the screen shows it now.")
-
-
-def _redeal(session: Session, live: LiveRound, actor_id: int, payload: Mapping[str, Any],
-            expected_seq: int | None) -> LiveRound:
-    """The engine verifies the redeal and says why; a void request is filed with that reason.
-
-    A double tap (the same person, the same reason, still pending) files nothing more."""
-    voided = live.flow.voided(live.flow.step(live.state, REDEAL, payload))  # RulesError: refused
-    reason = f"redeal: {voided or 'wrong number of cards'}"
-    pending = live.void_request if live.void_pending else None
-    if pending is not None:
-        if pending.requested_by == actor_id and pending.reason == reason:
-            return live
-        raise Conflict(f"Round {live.round.number} already waits for a pit boss to decide on "
-                       "its void.")
-    _check_seq(live, expected_seq)
-    voids.request_change(session, round_id=live.round.id, kind="void", reason=reason,
-                         actor_id=actor_id)
-    return load(session, live.round.id)
 
 
 def undo(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
@@ -358,20 +310,6 @@ def pay(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
 def profile_version(name: str) -> str:
     """A fingerprint of the profile's rules as data (changes when any rule value changes)."""
     return hashlib.sha256(repr(get_profile(name)).encode()).hexdigest()[:16]
-
-
-def _pay(session: Session, row: Round, live: LiveRound, actor_id: int, key: str) -> LiveRound:
-    settlement = live.flow.settle(live.state)  # RulesError when the round is not complete
-    event = rounds.append_event(session, round_id=live.round.id, type=PAID, payload={},
-                                actor_id=actor_id, idempotency_key=key)
-    session.add(RoundSettlement(
-        round_id=live.round.id, through_seq=event.seq,
-        settlement=rounds.encode_payload(settlement.to_dict()), engine_version=ENGINE_VERSION,
-        profile=live.table.profile, profile_version=profile_version(live.table.profile)))
-    row.status = RoundStatus.SETTLED.value
-    session.add(row)
-    session.flush()
-    return load(session, live.round.id)
 
 
 def event_count(session: Session, round_id: int) -> int:
