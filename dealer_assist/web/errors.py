@@ -92,4 +92,5 @@ def init_app(app: Flask) -> None:
 def _title(status: int) -> str:
     return {400: "Request refused", 401: "Not signed in", 403: "Not allowed",
             404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large",
-            422: "Check the input", 429: "Too many attempts", 503: "Busy, try again"}.get(status, "Error")
+            422: "Check the input", 429: "Too many attempts",
+            503: "Busy, try again"}.get(status, "Error")
