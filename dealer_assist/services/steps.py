@@ -66,11 +66,15 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     flow, empty = live._flow_of(table)
     payload = flow.normalize(empty, "place", {"boxes": [b.payload() for b in boxes]})
     found = _started_by(session, shift.id, key)
+    current = live.open_round_id(session, table_id) if found is None else None
+    if current is not None:  # PostgreSQL reads each statement afresh: a twin may just have won
+        found = _started_by(session, shift.id, key)
     if found is not None:
         if found.seq != 1 or not live._same(found, "place", payload):
             raise Conflict(REUSED)
         return Recorded(live.load(session, found.round_id), False)
-    _check_no_open_round(session, table_id)
+    if current is not None:
+        _refuse_second_round(session, current)
     state = flow.step(empty, "place", payload)  # the engine verifies the bets before any lock
     txn.begin_write(session)
     txn.lock_table(session, table_id)
@@ -91,10 +95,7 @@ def _started_by(session: Session, shift_id: int, key: str) -> RoundEvent | None:
     return session.exec(query).first()
 
 
-def _check_no_open_round(session: Session, table_id: int) -> None:
-    current = live.open_round_id(session, table_id)
-    if current is None:
-        return
+def _refuse_second_round(session: Session, current: int) -> None:
     number = session.get(Round, current).number  # type: ignore[union-attr]
     if voids.changes(session, kind="void", round_id=current, status=voids.PENDING):
         raise Conflict(f"Round {number} waits for a pit boss to decide on its void; the "
@@ -118,7 +119,8 @@ def _record_once(session: Session, round_id: int, actor_id: int, type: str,
     txn.begin_read(session)
     live._check_actor(session, actor_id)
     rnd = live.load(session, round_id)
-    existing = live._event_by_key(session, [round_id], key)
+    # looked for among the events just folded (one read: a twin's event is in both or neither)
+    existing = next((e for e in rnd.events if e.idempotency_key == key), None)
     if existing is not None:
         _check_resend(rnd, existing, type, payload)
         return Recorded(rnd, False)
@@ -150,7 +152,7 @@ def _record_once(session: Session, round_id: int, actor_id: int, type: str,
                     True)
 
 
-def _check_resend(rnd: live.LiveRound, existing: RoundEvent, type: str,
+def _check_resend(rnd: live.LiveRound, existing: rounds.EventView, type: str,
                   payload: Mapping[str, Any]) -> None:
     """The key was used: the same step again is answered as stored, another one is a 409.
 
@@ -162,7 +164,7 @@ def _check_resend(rnd: live.LiveRound, existing: RoundEvent, type: str,
         return
     if type not in (UNDO, PAID, VOID):
         payload = rnd.flow.normalize(rnd.state, type, payload)
-    if not live._same(existing, type, payload):
+    if existing.payload != json.loads(rounds.encode_payload(payload)):
         raise Conflict(REUSED)
 
 
