@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
+from sqlalchemy import text
 from sqlmodel import Session, func, select
 
 from ..models import (
@@ -176,9 +177,21 @@ def load(session: Session, round_id: int) -> LiveRound:
         raise NotFound(f"No round with id {round_id}.")
     table = tables.get_table(session, row.table_id)
     events = rounds.events(session, round_id)
-    requests = voids.changes(session, kind="void", round_id=round_id)
-    return assemble(_view(row), table, events, fold(table, events), _stored(session, round_id),
+    # most rounds never see a void request or a settlement row: one cheap look before the
+    # heavier queries (the time of a step is mostly SQL statements built and run)
+    requests = (voids.changes(session, kind="void", round_id=round_id)
+                if _has_void_request(session, round_id) else [])
+    stored = _stored(session, round_id) if row.status != RoundStatus.OPEN.value else None
+    return assemble(_view(row), table, events, fold(table, events), stored,
                     requests[-1] if requests else None)
+
+
+_ANY_VOID_REQUEST = text("SELECT 1 FROM round_change_request WHERE round_id = :rid "
+                         "AND kind = 'void' LIMIT 1")
+
+
+def _has_void_request(session: Session, round_id: int) -> bool:
+    return session.connection().execute(_ANY_VOID_REQUEST, {"rid": round_id}).first() is not None
 
 
 def _view(row: Round) -> rounds.RoundView:

@@ -25,8 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, func, select
+from sqlmodel import Session, select
 
 from ..models import Round, RoundEvent, RoundSettlement, RoundStatus, utcnow
 from ..rules.errors import IllegalActionError
@@ -191,13 +192,19 @@ def _apply(rnd: live.LiveRound, type: str,
 def _lock_unchanged(session: Session, rnd: live.LiveRound) -> Round:
     """Lock the round and check it is still as folded (the compare of compare-and-append)."""
     row = txn.lock_round(session, rnd.round.id)
-    last = session.exec(select(func.max(RoundEvent.seq))
-                        .where(RoundEvent.round_id == rnd.round.id)).one()
+    last, pending = session.connection().execute(_COMPARE, {"rid": rnd.round.id}).one()
     if (last or 0) != rnd.last_seq or row.status != rnd.round.status:
         raise txn.Stale
-    if voids.changes(session, kind="void", round_id=rnd.round.id, status=voids.PENDING):
+    if pending and not rnd.void_pending:
         raise txn.Stale  # frozen meanwhile: the re-read answers the conflict
     return row
+
+
+#: the round's last sequence number and its pending void requests, in one statement
+_COMPARE = text(
+    "SELECT (SELECT max(seq) FROM round_event WHERE round_id = :rid), "
+    "(SELECT count(*) FROM round_change_request r LEFT JOIN round_change_decision d "
+    "ON d.request_id = r.id WHERE r.round_id = :rid AND r.kind = 'void' AND d.id IS NULL)")
 
 
 def _insert(session: Session, round_id: int, seq: int, type: str, payload: Mapping[str, Any],
