@@ -23,6 +23,7 @@ time-outs); after that it raises :class:`Busy`, which the edge answers 503 with 
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -86,9 +87,39 @@ def begin_read(session: Session) -> None:
 
 
 def begin_write(session: Session) -> None:
-    """End the read transaction; the next statement begins the write (SQLite: IMMEDIATE)."""
+    """End the read transaction; the next statement begins the write (SQLite: IMMEDIATE).
+
+    On SQLite the writers of this process first queue on a mutex per database: SQLite's own
+    busy handler polls with growing sleeps, so under load a waiter could sleep through many
+    turns (seconds); a mutex wakes the next writer the moment the last one commits. Writers in
+    other processes (CLI commands) still meet the busy timeout."""
     if session.in_transaction():
         session.rollback()  # a read transaction: nothing to keep
+    if _sqlite(session):
+        mutex = _mutex(session)
+        if not mutex.acquire(timeout=WRITE_WAIT_S):
+            raise Stale  # counted as an attempt; the next one queues again
+        session.info[_HELD] = mutex
+
+
+def _mutex(session: Session) -> threading.Lock:
+    key = str(session.get_bind().engine.url)
+    with _MUTEXES_LOCK:
+        return _MUTEXES.setdefault(key, threading.Lock())
+
+
+def _release(session: Session) -> None:
+    mutex = session.info.pop(_HELD, None)
+    if mutex is not None:
+        mutex.release()
+
+
+#: SQLite: one write mutex per database file in this process (see :func:`begin_write`)
+_MUTEXES: dict[str, threading.Lock] = {}
+_MUTEXES_LOCK = threading.Lock()
+_HELD = "dealer_assist_write_mutex"
+#: seconds a writer waits for the mutex before the attempt counts as contended
+WRITE_WAIT_S = 5.0
 
 
 def lock_round(session: Session, round_id: int) -> Round:
@@ -131,6 +162,8 @@ def run(session: Session, attempt: Callable[[], T], *, attempts: int = ATTEMPTS)
         except BaseException:
             session.rollback()
             raise
+        finally:
+            _release(session)
         _pause(n)
     raise Busy("The table is busy (other tablets are saving at the same moment); nothing was "
                "recorded. Try again in a moment.")
