@@ -32,7 +32,7 @@ from flask import current_app, g, request, session
 
 from .. import db
 from ..rules.request import get_int, get_list, get_str, need_mapping
-from ..services import auth, live, steps
+from ..services import auth, live, steps, txn
 from ..services.errors import ValidationError
 from ..web.security import CSRF_KEY, TOKEN_KEY
 from . import bp
@@ -49,8 +49,14 @@ def _user() -> auth.ActiveSession | None:
         active = auth.resolve(dbs, str(token), idle_timeout=idle)
     if active is not None and active.needs_touch:
         with db.session_scope() as dbs:
-            auth.touch(dbs, active.session_id)
+            # a write like any other: queued with the steps (txn), retried, 503 if it cannot
+            txn.run(dbs, lambda: _touch(dbs, active.session_id))
     return active
+
+
+def _touch(dbs: Any, session_id: int) -> None:
+    txn.begin_write(dbs)
+    auth.touch(dbs, session_id)
 
 
 def staff(write: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
