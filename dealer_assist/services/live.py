@@ -1,11 +1,13 @@
 """The live round at a table: start it, record each croupier step, undo, pay out.
 
-A round's state comes only from its stored events (``rounds.append_event``), replayed through
-the pure flow of its game (``rules.games.flow``). Recording a step replays the events, turns the
-step into engine actions and applies them; the engine verifies, and on a ``RulesError``
-nothing is stored and the error propagates to the edge. The client's idempotency key makes a
-double tap or a resent request record once: a key already used in the round returns the round
-as it is (the same step again) or is a :class:`Conflict` (a different step under that key).
+A round's state comes only from its stored events, replayed through the pure flow of its game
+(``rules.games.flow``; memoised by content in :mod:`.folds`). Recording a step (:mod:`.steps`,
+a short transaction of its own) folds the events once, turns the step into engine actions and
+applies them before taking any lock; the engine verifies, and on a ``RulesError`` nothing is
+stored and the error propagates to the edge. The write is a compare-and-append. The client's
+idempotency key makes a double tap or a resent request record once: a key already used in the
+round returns the round as it is (the same step again) or is a :class:`Conflict` (a different
+step under that key).
 
 ``expected_seq`` (optional) is the last sequence number the client saw: if the round moved on
 meanwhile (another tablet), the step is refused with a Conflict instead of being applied to a
