@@ -32,7 +32,7 @@ PREFERENCE = ("deal_box", "deal_dealer", "extra", "split", "bet", "reveal", "dea
               "take_ante", "dealer_draw")
 DOUBLE_TAP = 0.05
 TIME_OUT = 0.02
-#: give up on one request after this many seconds of refused connections (a dead server)
+#: resend a refused request (a dead server) until this many seconds after the run's end
 GIVE_UP_S = 60.0
 
 
@@ -153,7 +153,7 @@ class Tablet(threading.Thread):
             self.stats.errors.append(f"{type(err).__name__}: {err}")
 
     def _retry_login(self) -> Http:
-        until = time.monotonic() + GIVE_UP_S
+        until = self.deadline + GIVE_UP_S
         while True:
             try:
                 return login(self.port, self.table["user"], self.password)
@@ -259,7 +259,7 @@ class Tablet(threading.Thread):
     def _until_answered(self, path: str, data: bytes, key: str,
                         timings: list[float]) -> tuple[int, Any]:
         assert self.http is not None
-        until = time.monotonic() + GIVE_UP_S
+        until = self.deadline + GIVE_UP_S
         while True:
             t0 = time.perf_counter()
             try:
