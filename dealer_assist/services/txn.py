@@ -125,16 +125,21 @@ WRITE_WAIT_S = 5.0
 def lock_round(session: Session, round_id: int) -> Round:
     """The round row, locked until commit (PostgreSQL; SQLite's BEGIN IMMEDIATE serialises)."""
     row = session.exec(select(Round).where(Round.id == round_id)
-                       .with_for_update().execution_options(populate_existing=True)).first()
+                       .with_for_update(key_share=True)  # FOR NO KEY UPDATE: see lock_table
+                       .execution_options(populate_existing=True)).first()
     if row is None:
         raise NotFound(f"No round with id {round_id}.")
     return row
 
 
 def lock_table(session: Session, table_id: int) -> None:
-    """The table row, locked until commit: one round start at a table at a time."""
+    """The table row, locked until commit: one round start at a table at a time.
+
+    ``FOR NO KEY UPDATE`` excludes the other starters (and ``FOR UPDATE``) but not the
+    foreign-key checks of rows that merely point at the table (a shift closing, an inventory
+    row): those would otherwise wait for us while we wait for their shift row."""
     found = session.exec(select(GameTable.id).where(GameTable.id == table_id)
-                         .with_for_update()).first()
+                         .with_for_update(key_share=True)).first()
     if found is None:
         raise NotFound(f"No table with id {table_id}.")
 
