@@ -118,14 +118,16 @@ class Server:
                 [str(waitress), "--host", "127.0.0.1", f"--port={self.port}",
                  f"--threads={self.threads}", "--call", "dealer_assist:create_app"],
                 env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(ROOT))
-        until = time.monotonic() + 30
-        while time.monotonic() < until:
+        until = time.monotonic() + 180  # imports take long on a busy machine
+        while time.monotonic() < until and self.proc.poll() is None:
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
                     return
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError(f"the server did not start; see {self.log}")
+        self.stop()
+        tail = self.log.read_text(errors="replace")[-2000:]
+        raise RuntimeError(f"the server did not start:\n{tail}")
 
     def kill9(self) -> None:
         assert self.proc is not None
