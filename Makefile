@@ -31,7 +31,7 @@ run: install
 	$(FLASK) init-db
 	$(FLASK) create-admin --if-none
 	$(BIN)/waitress-serve --host $(HOST) --port $(PORT) --threads $(THREADS) \
-	  --call dealer_assist:create_app
+	  --call dealer_assist.wsgi:production_app
 
 # development: Flask's own server with the reloader and the debugger (never on a floor)
 dev: install

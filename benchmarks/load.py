@@ -116,7 +116,7 @@ class Server:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [str(waitress), "--host", "127.0.0.1", f"--port={self.port}",
-                 f"--threads={self.threads}", "--call", "dealer_assist:create_app"],
+                 f"--threads={self.threads}", "--call", "dealer_assist.wsgi:production_app"],
                 env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(ROOT))
         until = time.monotonic() + 180  # imports take long on a busy machine
         while time.monotonic() < until and self.proc.poll() is None:
