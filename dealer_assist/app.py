@@ -56,10 +56,12 @@ def register_blueprints(app: Flask) -> None:
 
 def register_errorhandlers(app: Flask) -> None:
     from .api.errors import init_app as init_api_errors
+    from .services import txn
     from .web.errors import init_app as init_web_errors
 
     init_api_errors(app)
     init_web_errors(app)
+    txn.init_app(app)  # 503 + Retry-After for a busy database, never a 500
 
 
 def register_commands(app: Flask) -> None:

@@ -196,6 +196,8 @@ class Round(SQLModel, table=True):
     __table_args__ = (
         CheckConstraint(_in("status", RoundStatus), name="status"),
         UniqueConstraint("shift_id", "number"),
+        # one idempotency key starts at most one round per shift (a double-tapped "new round")
+        Index("uq_game_round_shift_id_start_key", "shift_id", "start_key", unique=True),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -207,6 +209,8 @@ class Round(SQLModel, table=True):
     #: the round's own rules, written once at its start (JSON: game, the full house-rules
     #: profile as data with its hash, the table limits in force); replay reads only this
     rules: str | None = Field(default=None, sa_type=Text, nullable=True)
+    #: the idempotency key of the request that started the round (NULL before revision 0006)
+    start_key: str | None = Field(default=None, sa_type=String(64))
 
 
 class RoundEvent(SQLModel, table=True):

@@ -12,7 +12,12 @@ with its ``void_request``); until one decides, every step is a 409.
 
 Errors are problem bodies: 401 not signed in, 403 wrong role or missing CSRF header, 404, 409
 (a key reused for another step, a stale ``expected_seq``, a closed round), 400 malformed JSON,
-422 a rule broken (``code``, ``field``, ``value`` from the engine).
+422 a rule broken (``code``, ``field``, ``value`` from the engine), 503 with ``Retry-After``
+when the database stayed busy through every retry (nothing recorded; send it again).
+
+Each write is a short transaction of :mod:`..services.steps` (read and verify, then
+compare-and-append under the lock); its ``created`` flag, not a count taken before, decides
+201 (stored by this request) or 200 (a resend or double tap: the round as stored).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from flask import current_app, g, request, session
 
 from .. import db
 from ..rules.request import get_int, get_list, get_str, need_mapping
-from ..services import auth, live
+from ..services import auth, live, steps, txn
 from ..services.errors import ValidationError
 from ..web.security import CSRF_KEY, TOKEN_KEY
 from . import bp
@@ -44,8 +49,14 @@ def _user() -> auth.ActiveSession | None:
         active = auth.resolve(dbs, str(token), idle_timeout=idle)
     if active is not None and active.needs_touch:
         with db.session_scope() as dbs:
-            auth.touch(dbs, active.session_id)
+            # a write like any other: queued with the steps (txn), retried, 503 if it cannot
+            txn.run(dbs, lambda: _touch(dbs, active.session_id))
     return active
+
+
+def _touch(dbs: Any, session_id: int) -> None:
+    txn.begin_write(dbs)
+    auth.touch(dbs, session_id)
 
 
 def staff(write: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -127,12 +138,9 @@ def create_round(table_id: int) -> Any:
         boxes.append(live.BoxStake(box, get_int(d, "ante", f"boxes[{i}]"),
                                    get_int(d, "bonus", f"boxes[{i}]", default=0),
                                    get_str(d, "seat", f"boxes[{i}]", default=box)))
-    dbs = db.get_session()
-    before = live.open_round_id(dbs, table_id)
-    rnd = live.start_round(dbs, table_id=table_id, actor_id=g.api_user.user_id, boxes=boxes,
-                           idempotency_key=_key(body))
-    dbs.commit()
-    return _answer(rnd, rnd.round.id != before)
+    done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.api_user.user_id,
+                       boxes=boxes, idempotency_key=_key(body))  # commits (short transaction)
+    return _answer(done.live_round, done.created)
 
 
 @bp.get("/tables/<int:table_id>/rounds/current")
@@ -161,13 +169,11 @@ def append(round_id: int) -> Any:
     payload = need_mapping(body.get("payload", {}), "payload")
     expected = body.get("expected_seq")
     expected_seq = None if expected is None else get_int(body, "expected_seq")
-    dbs = db.get_session()
-    before = live.event_count(dbs, round_id)
-    pending = live.load(dbs, round_id).void_pending
-    rnd = live.record_step(dbs, round_id=round_id, actor_id=g.api_user.user_id,
-                           type=get_str(body, "type"), payload=payload,
-                           idempotency_key=_key(body), expected_seq=expected_seq)
-    dbs.commit()
-    if rnd.void_pending and not pending:
-        return round_json(rnd), 202  # a void asked for: nothing recorded until a pit boss decides
-    return _answer(rnd, len(rnd.events) != before)
+    type = get_str(body, "type")
+    done = steps.record(db.get_session(), round_id=round_id, actor_id=g.api_user.user_id,
+                        type=type, payload=payload, idempotency_key=_key(body),
+                        expected_seq=expected_seq)  # commits (short transaction)
+    if type == live.REDEAL and done.created:
+        # a void asked for: nothing recorded until a pit boss decides
+        return round_json(done.live_round), 202
+    return _answer(done.live_round, done.created)

@@ -22,6 +22,7 @@ from ..services.errors import (
     Throttled,
     ValidationError,
 )
+from ..services.txn import Busy
 
 STATUS: dict[type[ServiceError], int] = {
     ValidationError: 422,
@@ -30,6 +31,7 @@ STATUS: dict[type[ServiceError], int] = {
     PermissionDenied: 403,
     AuthenticationFailed: 401,
     Throttled: 429,
+    Busy: 503,
 }
 
 
@@ -90,4 +92,5 @@ def init_app(app: Flask) -> None:
 def _title(status: int) -> str:
     return {400: "Request refused", 401: "Not signed in", 403: "Not allowed",
             404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large",
-            422: "Check the input", 429: "Too many attempts"}.get(status, "Error")
+            422: "Check the input", 429: "Too many attempts",
+            503: "Busy, try again"}.get(status, "Error")
