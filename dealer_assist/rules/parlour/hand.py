@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card
-from ..decks import STANDARD_52, check_unique_across
-from ..errors import CardCountError, IllegalActionError, RulesError
+from ..decks import STANDARD_52
+from ..errors import CardCountError, DuplicateCardError, IllegalActionError, RulesError
 from ..evaluator import HandValue, evaluate
 from .betting import Action, BettingResult, run_betting
 from .board import Board, SectionAward, antes_of, check_board, collect, put_antes, split_evenly
@@ -110,7 +110,7 @@ def check_deal(players: Sequence[str], hands: Mapping[str, Sequence[Card]],
             raise RulesError(f"{p} has no hand", field=f"hands.{p}", value=p)
         groups[f"hands.{p}"] = hands[p]
     groups["extra"] = extra
-    check_unique_across(groups)
+    _check_unique(groups)
     dealt = {c for cards in groups.values() for c in cards}
     missing = [c.code for c in STANDARD_52.cards if c not in dealt]
     if missing:
@@ -123,6 +123,17 @@ def check_deal(players: Sequence[str], hands: Mapping[str, Sequence[Card]],
         place = max(sizes, key=lambda k: sizes[k])
         raise CardCountError(big, f"{small} or {small + 1} (hand sizes differ by at most one)",
                              place).at(place)
+
+
+def _check_unique(groups: Mapping[str, Sequence[Card]]) -> None:
+    """A card named twice: the error names the card and the second place (``hands.Bob``)."""
+    seen: dict[Card, str] = {}
+    for place, cards in groups.items():
+        for pos, card in enumerate(cards, start=1):
+            if card in seen:
+                raise DuplicateCardError(card.code, pos, f"({seen[card]}), named again in "
+                                         f"{place}").at(place)
+            seen[card] = place
 
 
 def settle_extra(players: Sequence[str], hands: Mapping[str, tuple[Card, ...]],
@@ -218,7 +229,7 @@ def end_of_game(board: Board, players: Sequence[str], hands: Mapping[str, Sequen
                 profile: ParlourProfile) -> EndOfGame:
     """Five cards face up to each player; the best hand wins every chip left on the board."""
     check_players(players, profile)
-    check_unique_across({f"hands.{p}": hands.get(p, ()) for p in players})
+    _check_unique({f"hands.{p}": hands.get(p, ()) for p in players})
     values: dict[str, HandValue] = {}
     for p in players:
         if len(hands.get(p, ())) != 5:
