@@ -82,3 +82,19 @@ def test_only_croupiers_and_administrators_reach_the_parlour(app: Flask, browser
     assert browser.get("/parlour").status_code == 403
     other_browser.login("root")
     assert other_browser.get("/parlour").status_code == 200
+
+
+def test_the_end_of_game_form_shares_the_board_and_closes_the_game(
+        app: Flask, browser: Browser, croupier: Any) -> None:
+    browser.login("carla")
+    url = _start(browser)
+    page = text(browser.get(url))
+    assert browser.post(f"{url}/hands", _hand(page)).status_code == 303
+    page = text(browser.get(url))
+    resp = browser.post(f"{url}/end", {"key": "end-" + _key(page), "end_0": "As Ad 2c 3c 4c",
+                                       "end_1": "Ks Kd Kc 5h 6h", "end_2": "7s 8d 9c Th 2h"})
+    assert resp.status_code == 303
+    page = text(browser.get(url))
+    # Bob deals hand 2, so end_0 is Bob's: Cy (end_1) holds the three kings
+    assert "Game over" in page and "Cy takes 28 (Three of a kind" in page
+    assert 'id="hand-form"' not in page

@@ -36,7 +36,7 @@ def parse_board(body: Mapping[str, Any], name: str = "board") -> Board:
     return Board(pool, sections)
 
 
-def _hands(body: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, tuple[Card, ...]]:
+def _hands(body: Mapping[str, Any]) -> dict[str, tuple[Card, ...]]:
     raw = need_mapping(get_field(body, "hands", ""), "hands")
     return {str(k): get_cards(raw, str(k), "hands") for k in raw}
 
@@ -70,7 +70,7 @@ def parse_hand(body: Mapping[str, Any]) -> HandInput:
         variant=get_str(body, "variant", default=profile.default_variant, choices=VARIANTS),
         players=players,
         board=parse_board(body),
-        hands=_hands(body, players),
+        hands=_hands(body),
         extra=get_cards(body, "extra"),
         extra_hand=_extra_hand(body),
         betting=_betting(body),
@@ -86,6 +86,4 @@ def end_of_game_request(body: Mapping[str, Any]) -> EndOfGame:
     """``POST /api/v1/parlour/end``: the five-card deal that ends the game."""
     profile = get_parlour_profile(get_str(body, "profile", default="parlour-americana"))
     players = _players(body)
-    raw = need_mapping(get_field(body, "hands", ""), "hands")
-    hands = {str(k): get_cards(raw, str(k), "hands") for k in raw}
-    return end_of_game(parse_board(body), players, hands, profile)
+    return end_of_game(parse_board(body), players, _hands(body), profile)
