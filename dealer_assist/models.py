@@ -257,3 +257,6 @@ __all__ = [
 
 # the other table modules join the same metadata (inventory: issue 7; audit, disputes: issue 6)
 from . import models_audit, models_inventory  # noqa: E402,F401
+
+# isort: split
+from . import models_parlour  # noqa: E402,F401  (the parlour board game: issue 16)

@@ -17,7 +17,7 @@ from tests.web.conftest import Browser, arrange
 
 #: the routes anyone may reach, on purpose
 EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "api.settle", "api.split_suggest",
-                   "api.poker_hand"}
+                   "api.poker_hand", "api.parlour_hand", "api.parlour_end"}
 STAFF = frozenset({"croupier", "pit_boss", "shift_manager"})
 AUDITORS = frozenset({"pit_boss", "shift_manager", "admin"})
 #: every JSON API endpoint and the roles it declares (a new endpoint must be added here)
@@ -29,6 +29,7 @@ API_ROLES = {
     "api.list_disputes": AUDITORS, "api.get_dispute": AUDITORS, "api.list_voids": AUDITORS,
     "api.get_void": AUDITORS, "api.list_correction_requests": AUDITORS,
     "api.list_corrections": AUDITORS, "api.audit_head": AUDITORS,
+    "api.parlour_hand": frozenset({PUBLIC}), "api.parlour_end": frozenset({PUBLIC}),
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
 
