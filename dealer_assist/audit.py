@@ -494,17 +494,25 @@ def _before_request() -> None:
 
 
 def _after_request(response: Any) -> Any:
-    """A refused login that changed no row (throttled, disabled account) still gets a line."""
-    if request.endpoint == LOGIN_ENDPOINT and request.method == "POST" \
+    """A refused login that changed no row (throttled, disabled account) still gets a line.
+
+    Only a login the view actually ran (``g.login_username``): a request refused before it
+    (no CSRF token, a body too large) is not logged, so forged posts cannot flood the log. The
+    entry goes through the request's own session: a second writer here would wait for the
+    request's write transaction (SQLite) until the busy timeout and answer 500."""
+    username = g.get("login_username")
+    if request.endpoint == LOGIN_ENDPOINT and username is not None \
             and response.status_code >= 400 and "login.failed" not in g.get("audit_actions", ()):
         from . import db
 
-        username = request.form.get("username", "").strip().lower()[:64]
-        with db.session_scope() as dbs:
-            append(dbs.connection(), [Change(
-                "login.refused", "login_throttle", None,
-                {"username": username, "ip": (request.remote_addr or "unknown")[:64],
-                 "status": response.status_code})], default_actor=Actor.anonymous())
+        dbs = db.get_session()
+        dbs.rollback()  # whatever the view left uncommitted is discarded anyway
+        append(dbs.connection(), [Change(
+            "login.refused", "login_throttle", None,
+            {"username": username.strip().lower()[:64],
+             "ip": (request.remote_addr or "unknown")[:64],
+             "status": response.status_code})], default_actor=Actor.anonymous())
+        dbs.commit()
     return response
 
 

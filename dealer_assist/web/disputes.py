@@ -66,14 +66,14 @@ def money(net: int) -> str:
 
 def _signed(name: str, label: str) -> int:
     raw = request.form.get(name, "").strip().replace(" ", "")
-    if not _SIGNED.match(raw):
+    if not _SIGNED.match(raw) or len(raw) > 19:
         raise ValidationError(f"{label} must be a whole number, e.g. 100 or -50.", field=name)
     return int(raw)
 
 
 def _int_arg(name: str) -> int | None:
     raw = request.args.get(name, "").strip()
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
 # --- rounds ------------------------------------------------------------------------------------
@@ -222,7 +222,14 @@ def decide(dispute_id: int) -> Any:
 def _approvals() -> dict[str, Any]:
     """``pending_approvals()`` for the header: how many void/correction requests wait (a table
     may be frozen until a pit boss decides). A function, so only pages that show it query."""
-    return {"pending_approvals": lambda: len(voids.changes(db.get_session(), status=voids.PENDING))}
+    return {"pending_approvals": _pending_approvals}
+
+
+def _pending_approvals() -> int:
+    """Read in its own read-only transaction: on a POST the request's session would otherwise
+    start its write transaction while the page renders (issue 12: no nested writers)."""
+    with db.session_scope(write=False) as dbs:
+        return len(voids.changes(dbs, status=voids.PENDING))
 
 
 @bp.get("/changes")

@@ -118,7 +118,7 @@ def _inventory_page(shift_id: int, **extra: Any) -> dict[str, Any]:
 
 def _person(name: str, label: str) -> int:
     raw = request.form.get(name, "").strip()
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
         raise ValidationError(f"Choose the {label}.", field=name)
     return int(raw)
 
