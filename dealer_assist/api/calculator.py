@@ -15,7 +15,6 @@ from ..web.security import public
 from . import bp
 from .errors import problem
 
-
 #: deeper than any request the API documents (a round body is about 4 levels)
 MAX_DEPTH = 32
 

@@ -56,7 +56,7 @@ from ..rules.games.flow import (
 )
 from ..rules.profiles import get_profile
 from ..rules.settlement import Settlement
-from . import rounds, shifts, tables, voids
+from . import duties, rounds, shifts, tables, voids
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 
 #: who records rounds: the people who run a table
@@ -209,10 +209,14 @@ def last_round_id(session: Session, table_id: int) -> int | None:
 
 # --- writing ----------------------------------------------------------------------------------
 
-def _check_actor(session: Session, actor_id: int) -> None:
+def _check_actor(session: Session, actor_id: int, shift_id: int | None = None) -> None:
+    """Table staff; with ``shift_id``, staff of that (open) shift (``services/duties.py``)."""
     user = session.get(User, actor_id)
     if user is None or not user.active or user.role not in RECORDERS:
         raise PermissionDenied("Only a croupier, pit boss or shift manager records rounds.")
+    if shift_id is not None:
+        duties.check_recorder(session, user=user, shift_id=shift_id)
+        duties.check_shift_open(session, shift_id, "recording a step")
 
 
 def _event_by_key(session: Session, round_ids: Sequence[int], key: str) -> RoundEvent | None:
@@ -244,6 +248,7 @@ def start_round(session: Session, *, table_id: int, actor_id: int, boxes: Sequen
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
         raise Conflict(f"Table {table.name} has no open shift; open one first.")
+    _check_actor(session, actor_id, shift.id)
     flow, empty = _flow_of(table)
     payload = flow.normalize(empty, "place", {"boxes": [b.payload() for b in boxes]})
     shift_rounds = list(session.exec(select(Round.id).where(Round.shift_id == shift.id)).all())
@@ -283,6 +288,7 @@ def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
     key = _check_key(idempotency_key)
     _check_actor(session, actor_id)
     row = _lock(session, round_id)
+    _check_actor(session, actor_id, row.shift_id)
     live = load(session, round_id)
     payload = dict(payload or {})
     if type == UNDO and "cancels" not in payload and live.last_step is not None:
