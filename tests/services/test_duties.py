@@ -7,15 +7,30 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import Engine
 from sqlmodel import Session
 
+from dealer_assist import audit
 from dealer_assist.models import GameTable, Round
 from dealer_assist.services import disputes, inventory, live, report_changes, shifts, voids
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from tests.factories import make_table, make_user
-from tests.services.test_disputes import Floor, file, floor, play  # noqa: F401  (fixture)
+from tests.services.test_disputes import Floor, file, play
 
 LATER = datetime(2099, 1, 1, tzinfo=UTC)
+
+
+@pytest.fixture
+def floor(engine: Engine, session: Session) -> Floor:
+    """Two croupiers, two pit bosses, a shift manager; a table whose shift carla opened."""
+    audit.install(engine)
+    ids = [make_user(session, name, role).id for name, role in (
+        ("carla", "croupier"), ("dimitri", "croupier"), ("pavel", "pit_boss"),
+        ("petra", "pit_boss"), ("maria", "shift_manager"))]
+    table = make_table(session)
+    shift = shifts.open_shift(session, table_id=table.id, user_id=ids[0])
+    session.commit()
+    return Floor(*ids, table.id, shift.id)
 
 
 def _close(session: Session, floor: Floor) -> None:
