@@ -36,6 +36,8 @@ bp = Blueprint("disputes", __name__)
 FLOOR = tuple(sorted(disputes.FILERS))
 REVIEWERS = tuple(sorted(disputes.RESOLVERS))
 ADMIN = (Role.ADMIN.value,)
+#: the read-only auditor reads every page here and writes nothing (issue 12)
+AUDITOR = (Role.AUDITOR.value,)
 _SIGNED = re.compile(r"^[+-]?[0-9]{1,15}$")
 STATUS_WORDS = {"open": "Open", "upheld": "Upheld", "denied": "Denied",
                 "escalated": "Escalated", "pending": "Waiting", "approved": "Approved",
@@ -79,7 +81,7 @@ def _int_arg(name: str) -> int | None:
 # --- rounds ------------------------------------------------------------------------------------
 
 @bp.get("/rounds")
-@role_required(*FLOOR, *ADMIN)
+@role_required(*FLOOR, *ADMIN, *AUDITOR)
 def rounds_page() -> str:
     """Recent rounds, newest first, with each box's result as recorded."""
     dbs = db.get_session()
@@ -109,7 +111,7 @@ def _round_context(round_id: int) -> dict[str, Any]:
 
 
 @bp.get("/rounds/<int:round_id>")
-@role_required(*FLOOR, *ADMIN)
+@role_required(*FLOOR, *ADMIN, *AUDITOR)
 def round_page(round_id: int) -> str:
     return render_template("disputes/round.html", **_round_context(round_id))
 
@@ -163,7 +165,7 @@ def request_change(round_id: int) -> Any:
 # --- the pit boss's queue and review -----------------------------------------------------------
 
 @bp.get("/disputes")
-@role_required(*REVIEWERS, *ADMIN)
+@role_required(*REVIEWERS, *ADMIN, *AUDITOR)
 def queue() -> str:
     dbs = db.get_session()
     status = request.args.get("status", "open")
@@ -191,7 +193,7 @@ def _review_context(dispute_id: int) -> dict[str, Any]:
 
 
 @bp.get("/disputes/<int:dispute_id>")
-@role_required(*FLOOR, *ADMIN)
+@role_required(*FLOOR, *ADMIN, *AUDITOR)
 def review(dispute_id: int) -> str:
     return render_template("disputes/review.html", **_review_context(dispute_id))
 
@@ -233,7 +235,7 @@ def _pending_approvals() -> int:
 
 
 @bp.get("/changes")
-@role_required(*REVIEWERS, *ADMIN)
+@role_required(*REVIEWERS, *ADMIN, *AUDITOR)
 def changes_page() -> str:
     dbs = db.get_session()
     status = request.args.get("status", voids.PENDING)
@@ -263,7 +265,7 @@ def decide_change(request_id: int) -> Any:
 # --- the audit chain ----------------------------------------------------------------------------
 
 @bp.get("/audit")
-@role_required(*ADMIN)
+@role_required(*ADMIN, *AUDITOR)
 def audit_page() -> str:
     return render_template("disputes/audit.html", head=audit.chain_head(db.get_session()),
                            result=None)

@@ -37,7 +37,7 @@ from .security import may_reach, role_required
 from .tables import floor_zone
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
-READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value)
+READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value, Role.AUDITOR.value)
 PIT = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
 
 
