@@ -277,7 +277,7 @@ def verify(session_or_conn: Any, *, anchor: ChainHead | None = None,
     return Verification(checked, head, None)
 
 
-def _check(row: Mapping[str, Any], expected: int, prev: str, key: bytes | None,
+def _check(row: Mapping[Any, Any], expected: int, prev: str, key: bytes | None,
            keyed: bool) -> Problem | None:
     seq = row["seq"]
     if seq < expected:

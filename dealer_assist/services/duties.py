@@ -91,8 +91,8 @@ def check_recorder(session: Session, *, user: User, shift_id: int) -> None:
     if shift is None or shift.opened_by == user.id:
         return
     for model in (InventoryCount, ChipTransfer):
-        signed = select(model.id).where(model.shift_id == shift_id,  # type: ignore[attr-defined]
-                                        model.croupier_id == user.id)  # type: ignore[attr-defined]
+        signed = select(model.id).where(model.shift_id == shift_id,
+                                        model.croupier_id == user.id)
         if session.exec(signed).first() is not None:
             return
     raise PermissionDenied("You are not the croupier of this table's shift; the croupier who "

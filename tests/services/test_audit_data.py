@@ -25,6 +25,7 @@ from sqlmodel import Session
 
 from dealer_assist import audit, audit_data, create_app, db
 from dealer_assist.services import auth, disputes, inventory, live, passwords, shifts, voids
+from dealer_assist.services.errors import AuthenticationFailed
 from tests.conftest import FAST_ARGON2
 from tests.factories import make_table, make_user
 from tests.services.test_disputes import STEPS
@@ -73,7 +74,7 @@ def _populate(engine: Engine) -> None:
         voids.decide_change(s, request_id=void.id, approve=True, note="", actor_id=maria)
         s.commit()
         auth.login(s, username="pavel", password="correct horse battery", ip="10.0.0.1")
-        with pytest.raises(Exception):
+        with pytest.raises(AuthenticationFailed):
             auth.login(s, username="maria", password="wrong", ip="10.0.0.2")
         s.commit()
 

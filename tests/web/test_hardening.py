@@ -49,21 +49,28 @@ def test_a_round_recorded_through_the_api_names_the_croupier_in_the_audit_log(
         ("carla", croupier.id, "croupier")}
 
 
-def test_a_service_error_has_one_status_on_pages_and_both_apis(app: Flask, browser: Browser,
-                                                               api: Api) -> None:
+def test_a_service_error_has_one_status_on_pages_and_both_apis(
+        app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 10 defect 2: "api/audit.py maps by class-name string, so the same error is 409
     on one route and 422 on another". Every path now goes through ``web.errors.STATUS``."""
-    from dealer_assist.web.errors import STATUS
+    from dealer_assist.services import disputes
+    from dealer_assist.services.errors import Conflict
 
     arrange(app, make_user, "pavel", "pit_boss")
-    bad = api.b.client.get("/api/v1/rounds/999999")
-    assert bad.status_code == STATUS[__import__("dealer_assist.services.errors",
-                                                fromlist=["NotFound"]).NotFound] == 404
     other = Browser(app.test_client())
     other.login("pavel")
     wrong = other.get("/api/v1/disputes?status=bogus")
     assert wrong.status_code == 422 and wrong.get_json()["field"] == "status"
     assert other.get("/api/v1/disputes/999999").status_code == 404
+    assert api.b.client.get("/api/v1/rounds/999999").status_code == 404
+
+    def busy(*_: Any, **__: Any) -> Any:
+        raise Conflict("someone else is deciding", field="status")
+
+    monkeypatch.setattr(disputes, "queue", busy)
+    for url in ("/api/v1/disputes", "/disputes"):
+        resp = other.get(url)
+        assert resp.status_code == 409, url
 
 
 def test_a_forged_post_is_refused_by_the_one_csrf_check_and_not_logged(
