@@ -23,6 +23,7 @@ ROLE_TITLES = {
     Role.PIT_BOSS: "Pit boss",
     Role.SHIFT_MANAGER: "Shift manager",
     Role.ADMIN: "Administrator",
+    Role.AUDITOR: "Auditor (read-only)",
 }
 
 
