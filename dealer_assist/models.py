@@ -44,6 +44,8 @@ class Role(StrEnum):
     PIT_BOSS = "pit_boss"
     SHIFT_MANAGER = "shift_manager"
     ADMIN = "admin"
+    #: reads rounds, disputes, voids, corrections, the audit log and reports; writes nothing
+    AUDITOR = "auditor"
 
 
 class Game(StrEnum):

@@ -17,5 +17,6 @@ from . import audit  # noqa: E402,F401  (read-only disputes, voids, corrections:
 
 # isort: split
 from . import parlour  # noqa: E402,F401  (POST /parlour/hand, /parlour/end: issue 16)
+
 # isort: split
 from . import poker  # noqa: E402,F401  (POST /poker/hand, issue 18)

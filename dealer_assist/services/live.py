@@ -56,7 +56,7 @@ from ..rules.games.flow import (
     start_rules,
 )
 from ..rules.settlement import Settlement
-from . import folds, rounds, shifts, tables, voids
+from . import duties, folds, rounds, shifts, tables, voids
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 
 #: who records rounds: the people who run a table
@@ -262,10 +262,14 @@ def last_round_id(session: Session, table_id: int) -> int | None:
 
 # --- writing ----------------------------------------------------------------------------------
 
-def _check_actor(session: Session, actor_id: int) -> None:
+def _check_actor(session: Session, actor_id: int, shift_id: int | None = None) -> None:
+    """Table staff; with ``shift_id``, staff of that (open) shift (``services/duties.py``)."""
     user = session.get(User, actor_id)
     if user is None or not user.active or user.role not in RECORDERS:
         raise PermissionDenied("Only a croupier, pit boss or shift manager records rounds.")
+    if shift_id is not None:
+        duties.check_recorder(session, user=user, shift_id=shift_id)
+        duties.check_shift_open(session, shift_id, "recording a step")
 
 
 def _event_by_key(session: Session, round_ids: Sequence[int], key: str) -> RoundEvent | None:

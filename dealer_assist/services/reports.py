@@ -37,6 +37,7 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
+from .. import audit
 from ..models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
 from ..models_audit import AuditEntry, Dispute, DisputeDecision
 from ..rules.ranking import Category
@@ -256,7 +257,11 @@ def _audit(session: Session, shift: Shift) -> dict[str, Any]:
                          .order_by(col(AuditEntry.seq).desc())).first()
     if entry is None:
         return {"available": False, "head": None, "note": "no audit entry for the closing"}
-    return {"available": True, "head": f"{entry.seq}:{entry.hash}", "note": "closing entry"}
+    key = audit.key_of(session)
+    signed = audit.sign_head(key, entry.seq, entry.hash) if key is not None else None
+    return {"available": True, "head": f"{entry.seq}:{entry.hash}", "note": "closing entry",
+            "signature": signed,
+            "signed_head": f"{entry.seq}:{entry.hash}:{signed}" if signed else None}
 
 
 # --- the report -----------------------------------------------------------------------------------

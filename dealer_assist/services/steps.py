@@ -64,6 +64,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
         raise Conflict(f"Table {table.name} has no open shift; open one first.")
+    live._check_actor(session, actor_id, shift.id)  # staff of this shift (services/duties.py)
     rules = rounds.table_rules(table)
     flow, empty = start_rules(rules)
     payload = flow.normalize(empty, "place", {"boxes": [b.payload() for b in boxes]})
@@ -126,6 +127,8 @@ def _record_once(session: Session, round_id: int, actor_id: int, type: str,
     if existing is not None:
         _check_resend(rnd, existing, type, payload)
         return Recorded(rnd, False)
+    # a resend is answered above whatever happened since; a new step needs staff of the shift
+    live._check_actor(session, actor_id, rnd.round.shift_id)
     if type == UNDO and "cancels" not in payload and rnd.last_step is not None:
         payload["cancels"] = rnd.last_step
     if type not in (UNDO, PAID, VOID):

@@ -36,6 +36,8 @@ bp = Blueprint("disputes", __name__)
 FLOOR = tuple(sorted(disputes.FILERS))
 REVIEWERS = tuple(sorted(disputes.RESOLVERS))
 ADMIN = (Role.ADMIN.value,)
+#: the read-only auditor reads every page here and writes nothing (issue 12)
+AUDITOR = (Role.AUDITOR.value,)
 _SIGNED = re.compile(r"^[+-]?[0-9]{1,15}$")
 STATUS_WORDS = {"open": "Open", "upheld": "Upheld", "denied": "Denied",
                 "escalated": "Escalated", "pending": "Waiting", "approved": "Approved",
@@ -66,20 +68,20 @@ def money(net: int) -> str:
 
 def _signed(name: str, label: str) -> int:
     raw = request.form.get(name, "").strip().replace(" ", "")
-    if not _SIGNED.match(raw):
+    if not _SIGNED.match(raw) or len(raw) > 19:
         raise ValidationError(f"{label} must be a whole number, e.g. 100 or -50.", field=name)
     return int(raw)
 
 
 def _int_arg(name: str) -> int | None:
     raw = request.args.get(name, "").strip()
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
 # --- rounds ------------------------------------------------------------------------------------
 
 @bp.get("/rounds")
-@role_required(*FLOOR, *ADMIN)
+@role_required(*FLOOR, *ADMIN, *AUDITOR)
 def rounds_page() -> str:
     """Recent rounds, newest first, with each box's result as recorded."""
     dbs = db.get_session()
@@ -109,7 +111,7 @@ def _round_context(round_id: int) -> dict[str, Any]:
 
 
 @bp.get("/rounds/<int:round_id>")
-@role_required(*FLOOR, *ADMIN)
+@role_required(*FLOOR, *ADMIN, *AUDITOR)
 def round_page(round_id: int) -> str:
     return render_template("disputes/round.html", **_round_context(round_id))
 
@@ -163,7 +165,7 @@ def request_change(round_id: int) -> Any:
 # --- the pit boss's queue and review -----------------------------------------------------------
 
 @bp.get("/disputes")
-@role_required(*REVIEWERS, *ADMIN)
+@role_required(*REVIEWERS, *ADMIN, *AUDITOR)
 def queue() -> str:
     dbs = db.get_session()
     status = request.args.get("status", "open")
@@ -191,7 +193,7 @@ def _review_context(dispute_id: int) -> dict[str, Any]:
 
 
 @bp.get("/disputes/<int:dispute_id>")
-@role_required(*FLOOR, *ADMIN)
+@role_required(*FLOOR, *ADMIN, *AUDITOR)
 def review(dispute_id: int) -> str:
     return render_template("disputes/review.html", **_review_context(dispute_id))
 
@@ -222,11 +224,18 @@ def decide(dispute_id: int) -> Any:
 def _approvals() -> dict[str, Any]:
     """``pending_approvals()`` for the header: how many void/correction requests wait (a table
     may be frozen until a pit boss decides). A function, so only pages that show it query."""
-    return {"pending_approvals": lambda: len(voids.changes(db.get_session(), status=voids.PENDING))}
+    return {"pending_approvals": _pending_approvals}
+
+
+def _pending_approvals() -> int:
+    """Read in its own read-only transaction: on a POST the request's session would otherwise
+    start its write transaction while the page renders (issue 12: no nested writers)."""
+    with db.session_scope(write=False) as dbs:
+        return len(voids.changes(dbs, status=voids.PENDING))
 
 
 @bp.get("/changes")
-@role_required(*REVIEWERS, *ADMIN)
+@role_required(*REVIEWERS, *ADMIN, *AUDITOR)
 def changes_page() -> str:
     dbs = db.get_session()
     status = request.args.get("status", voids.PENDING)
@@ -256,7 +265,7 @@ def decide_change(request_id: int) -> Any:
 # --- the audit chain ----------------------------------------------------------------------------
 
 @bp.get("/audit")
-@role_required(*ADMIN)
+@role_required(*ADMIN, *AUDITOR)
 def audit_page() -> str:
     return render_template("disputes/audit.html", head=audit.chain_head(db.get_session()),
                            result=None)

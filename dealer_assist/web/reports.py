@@ -37,7 +37,7 @@ from .security import may_reach, role_required
 from .tables import floor_zone
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
-READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value)
+READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value, Role.AUDITOR.value)
 PIT = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
 
 
@@ -118,7 +118,7 @@ def _inventory_page(shift_id: int, **extra: Any) -> dict[str, Any]:
 
 def _person(name: str, label: str) -> int:
     raw = request.form.get(name, "").strip()
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
         raise ValidationError(f"Choose the {label}.", field=name)
     return int(raw)
 
