@@ -20,8 +20,8 @@ the 32-card games break ties by suit, which no rank table can express.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from functools import cache, lru_cache
+from itertools import combinations_with_replacement
 
 import numpy as np
 import numpy.typing as npt
@@ -108,7 +108,7 @@ def rank_keys(hands: npt.ArrayLike, ranking: Ranking) -> IntArray:
     acc = _TERM[cols[0]] + _START
     for col in cols[1:]:
         acc += _TERM[col]
-    keys = t.multi(h.shape[1])[acc & _LOW].astype(np.int64)
+    keys: IntArray = t.multi(h.shape[1])[acc & _LOW].astype(np.int64)
     flushy = np.flatnonzero(acc & _FLUSH_BITS)
     if len(flushy):
         fh = h[flushy].astype(np.int64)
@@ -130,7 +130,7 @@ def categories(keys: IntArray, ranking: Ranking) -> list[Category]:
     return [order[s] for s in strengths(keys).tolist()]
 
 
-@lru_cache(maxsize=None)
+@cache
 def combination_array(n: int, k: int) -> npt.NDArray[np.int8]:
     """Every k-subset of ``range(n)`` as rows, in lexicographic order (built without a loop
     over the rows: one block per leading element)."""

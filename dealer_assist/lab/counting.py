@@ -79,7 +79,8 @@ class HandClasses:
             return (self.by_colex[idx] < c).astype(np.int64)
         query = ((idx << CLASS_BITS) + c).astype(np.uint32)
         pos = np.searchsorted(self.tables[k], query).astype(np.int64)
-        return pos - idx * BINOM[52 - k, 5 - k]
+        out: I64 = pos - idx * BINOM[52 - k, 5 - k]
+        return out
 
     def disjoint_below(self, avoid: npt.NDArray[np.integer], classes: I64,
                        must: npt.NDArray[np.integer] | None = None) -> I64:
