@@ -48,8 +48,9 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
     for line in format_figures(figures):
         click.echo(line)
     if not no_store and strategy is None and ante is None:
-        store.save(current_app.instance_path, figures)
-        click.echo(f"stored for the profile page ({store.store_path(current_app.instance_path)})")
+        path = store.store_path(current_app.config, current_app.instance_path)
+        store.save(path, figures)
+        click.echo(f"stored for the profile page ({path})")
 
 
 def format_figures(f: dict[str, Any]) -> list[str]:
