@@ -93,12 +93,9 @@ class _Counts:
 def _counts(hc: HandClasses, hands: npt.NDArray[np.integer], q0: int,
             must: npt.NDArray[np.integer] | None = None) -> _Counts:
     cls = hc.by_colex[colex(hands)]
-    n = len(hands)
-    classes = np.concatenate([cls, cls + 1, np.full(n, q0)])
-    rows = np.concatenate([hands, hands, hands])
-    musts = None if must is None else np.concatenate([must, must, must])
-    below = hc.disjoint_below(rows, classes, must=musts)
-    below_c, below_c1, no_game = below[:n], below[n:2 * n], below[2 * n:]
+    thresholds = np.stack([cls, cls + 1, np.full(len(hands), q0)], axis=1)
+    below = hc.disjoint_below(hands, thresholds, must=must)
+    below_c, below_c1, no_game = below[:, 0], below[:, 1], below[:, 2]
     plays = cls >= q0
     win = np.where(plays, below_c - no_game, 0)
     tie = np.where(plays, below_c1 - below_c, 0)

@@ -69,12 +69,16 @@ class HandClasses:
 
     def below(self, subsets: npt.NDArray[np.integer], classes: I64) -> I64:
         """How many hands contain each subset (rows of ascending cards, 0..5 columns) and have a
-        class below the matching entry of ``classes``."""
+        class below the matching entry of ``classes`` (shape (n,) or (n, m): m thresholds)."""
         k = subsets.shape[1]
-        c = np.asarray(classes, dtype=np.int64)
+        idx = colex(subsets) if k else np.zeros(len(subsets), dtype=np.int64)
+        return self._below(k, idx, np.asarray(classes, dtype=np.int64))
+
+    def _below(self, k: int, idx: I64, c: I64) -> I64:
+        if c.ndim == 2:
+            return np.stack([self._below(k, idx, c[:, j]) for j in range(c.shape[1])], axis=1)
         if k == 0:
             return np.searchsorted(self.sorted0, c).astype(np.int64)
-        idx = colex(subsets)
         if k == 5:
             return (self.by_colex[idx] < c).astype(np.int64)
         query = ((idx << CLASS_BITS) + c).astype(np.uint32)
@@ -85,10 +89,11 @@ class HandClasses:
     def disjoint_below(self, avoid: npt.NDArray[np.integer], classes: I64,
                        must: npt.NDArray[np.integer] | None = None) -> I64:
         """Hands disjoint from each row of ``avoid`` (ascending cards), containing the card
-        ``must[i]`` when given, with class below ``classes[i]``: inclusion-exclusion over the
-        subsets of the avoided cards."""
+        ``must[i]`` when given, with class below ``classes[i]`` (or each of ``classes[i, :]``):
+        inclusion-exclusion over the subsets of the avoided cards."""
         a = np.asarray(avoid, dtype=np.int64)
-        total = np.zeros(len(a), dtype=np.int64)
+        c = np.asarray(classes, dtype=np.int64)
+        total = np.zeros(c.shape, dtype=np.int64)
         for k in range(a.shape[1] + 1):
             for pos in combinations(range(a.shape[1]), k):
                 sub = a[:, list(pos)]
@@ -96,7 +101,7 @@ class HandClasses:
                     if k + 1 > 5:
                         continue
                     sub = np.sort(np.hstack([sub, np.asarray(must)[:, None]]), axis=1)
-                total += (-1) ** k * self.below(sub, classes)
+                total += (-1) ** k * self.below(sub, c)
         return total
 
 
