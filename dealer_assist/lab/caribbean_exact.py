@@ -119,11 +119,12 @@ def _raise_value(c: _Counts, profile: CaribbeanProfile, win_units: F64) -> F64:
 
 
 def analyse(profile: CaribbeanProfile, *, cap_antes: float | None = None,
-            margin: float = 0.2, chunk: int = 4000) -> CaribbeanExact:
+            margin: float = 0.2, chunk: int = 4000, optimal: bool = True) -> CaribbeanExact:
     """Exact figures for every strategy in ``STRATEGIES`` under ``profile``.
 
     ``cap_antes`` caps a win at that many ANTEs (``max_payout / ante`` for a given ANTE); None
-    means no cap, as in the Wizard of Odds' figures.
+    means no cap, as in the Wizard of Odds' figures. ``optimal=False`` skips the card-by-card
+    optimal strategy (the fixed strategies alone take a fraction of the time).
     """
     if profile.replace_fees or profile.buy_game_allowed:
         raise NotImplementedError("exact counting covers Caribbean stud without card replacement "
@@ -144,13 +145,16 @@ def analyse(profile: CaribbeanProfile, *, cap_antes: float | None = None,
         total = float(np.sum(weight * np.where(raises, value, fold)))
         rate = float(np.sum(weight * raises)) / ALL_HANDS
         out[name] = _figures(name, total * 5, rate, profile.bet_multiple)
-    optimal, notes = _optimal(hc, reps, weight, value, q0, profile, win_units, margin, chunk)
-    out["optimal"] = optimal
+    notes: list[str] = []
+    if optimal:
+        out["optimal"], notes = _optimal(hc, reps, weight, value, q0, profile, win_units,
+                                         margin, chunk)
     cats = profile.ranking.order
     hit = {cats[s].value: float(np.sum(weight[strength == s])) / ALL_HANDS
            for s in range(len(cats)) if np.any(strength == s)}
     qualifies = 1 - float(np.sum(weight * counts.no_game)) / (ALL_HANDS * DEALER_HANDS)
-    return CaribbeanExact(profile.name, {s: out[s] for s in STRATEGIES}, hit, qualifies,
+    return CaribbeanExact(profile.name, {s: out[s] for s in STRATEGIES if s in out}, hit,
+                          qualifies,
                           time.perf_counter() - start, notes)
 
 

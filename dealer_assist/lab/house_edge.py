@@ -37,7 +37,11 @@ def compute(profile: HouseProfile, *, strategy: str | None = None, ante: int | N
                            "fingerprint": fingerprint(profile), "ante": ante}
     if how == "exact":
         cap = None if ante is None else profile.max_payout / ante
-        exact = caribbean_exact.analyse(profile, cap_antes=cap)
+        if strategy is not None and strategy not in caribbean_exact.STRATEGIES:
+            raise ValueError(f"exact Caribbean stud strategies: "
+                             f"{', '.join(caribbean_exact.STRATEGIES)}")
+        exact = caribbean_exact.analyse(profile, cap_antes=cap,
+                                        optimal=strategy in (None, "optimal"))
         names = [strategy] if strategy else list(exact.strategies)
         out["strategies"] = {
             n: {"house_edge": exact.strategies[n].house_edge,

@@ -51,6 +51,11 @@ def test_the_standard_pay_table_without_a_cap_gives_the_wizard_of_odds_figures()
 def test_a_stingier_pay_table_raises_the_fixed_strategy_house_edge() -> None:
     stingy = dataclasses.replace(CARIBBEAN_CLASSIC, name="caribbean-stingy",
                                  pay_table={**CARIBBEAN_CLASSIC.pay_table, "flush": 4})
-    base = caribbean_exact.analyse(CARIBBEAN_CLASSIC)
-    worse = caribbean_exact.analyse(stingy)
-    assert worse.strategies["always-raise"].house_edge > base.strategies["always-raise"].house_edge
+    base = caribbean_exact.analyse(CARIBBEAN_CLASSIC, optimal=False).strategies
+    worse = caribbean_exact.analyse(stingy, optimal=False).strategies
+    assert "optimal" not in worse
+    for name in ("pair-or-better", "ak-or-better", "always-raise"):
+        assert worse[name].house_edge > base[name].house_edge
+    # a pay-table change moves only the raise's win on flushes: the always-raise difference is
+    # the flush share of wins x 2 ANTEs (the raise is 2 x ANTE), so it stays small and positive
+    assert worse["always-raise"].house_edge - base["always-raise"].house_edge < 0.004
