@@ -67,7 +67,7 @@ def format_figures(f: dict[str, Any]) -> list[str]:
     hits = ", ".join(f"{k} {pct(v)}" for k, v in f["hit_frequency"].items())
     lines.append(f"hit frequency (player's final hand): {hits}")
     lines.extend(f"note: {n}" for n in f.get("notes", []))
-    lines.append(f"time: {f['seconds']:.1f} s")
+    lines.append(f"time: {f['seconds']:.1f} s wall, {f.get('cpu_seconds', 0.0):.1f} s CPU")
     return lines
 
 

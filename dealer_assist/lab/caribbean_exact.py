@@ -72,6 +72,7 @@ class CaribbeanExact:
     dealer_qualifies: float
     seconds: float
     notes: list[str] = field(default_factory=list)
+    cpu_seconds: float = 0.0
 
 
 @dataclass
@@ -129,7 +130,7 @@ def analyse(profile: CaribbeanProfile, *, cap_antes: float | None = None,
     if profile.replace_fees or profile.buy_game_allowed:
         raise NotImplementedError("exact counting covers Caribbean stud without card replacement "
                                   "or buying a game; use the Monte Carlo estimate")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     hc = hand_classes(profile.ranking)
     reps, weight = canonical_hands()
     q0 = int(np.searchsorted(hc.strength, profile.ranking.strength(profile.qualifier)))
@@ -154,8 +155,8 @@ def analyse(profile: CaribbeanProfile, *, cap_antes: float | None = None,
            for s in range(len(cats)) if np.any(strength == s)}
     qualifies = 1 - float(np.sum(weight * counts.no_game)) / (ALL_HANDS * DEALER_HANDS)
     return CaribbeanExact(profile.name, {s: out[s] for s in STRATEGIES if s in out}, hit,
-                          qualifies,
-                          time.perf_counter() - start, notes)
+                          qualifies, time.perf_counter() - start, notes,
+                          time.process_time() - cpu)
 
 
 def _figures(name: str, total: float, raise_rate: float, bet_multiple: int) -> StrategyFigures:

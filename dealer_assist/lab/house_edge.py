@@ -49,7 +49,8 @@ def compute(profile: HouseProfile, *, strategy: str | None = None, ante: int | N
                 "raise_rate": exact.strategies[n].raise_rate, "standard_error": 0.0}
             for n in names}
         out.update(hit_frequency=exact.hit_frequency, dealer_qualifies=exact.dealer_qualifies,
-                   seconds=exact.seconds, notes=exact.notes, default_strategy="optimal")
+                   seconds=exact.seconds, cpu_seconds=exact.cpu_seconds, notes=exact.notes,
+                   default_strategy="optimal")
         return out
     if ante is not None:
         raise NotImplementedError("the Monte Carlo does not apply the payout cap yet")
@@ -59,7 +60,8 @@ def compute(profile: HouseProfile, *, strategy: str | None = None, ante: int | N
         "element_of_risk": sim.house_edge / (1 + profile.bet_multiple * sim.raise_rate),
         "raise_rate": sim.raise_rate}}
     out.update(hit_frequency=sim.hit_frequency, dealer_qualifies=sim.dealer_qualifies,
-               seconds=sim.seconds, rounds=rounds, seed=seed, default_strategy=sim.strategy,
+               seconds=sim.seconds, cpu_seconds=sim.cpu_seconds, rounds=rounds, seed=seed,
+               default_strategy=sim.strategy,
                notes=[f"{rounds} rounds, seed {seed}; 95 % interval = edge +- 1.96 x standard "
                       "error"])
     return out

@@ -41,6 +41,8 @@ class MonteCarlo:
     dealer_qualifies: float
     raise_rate: float
     seconds: float
+    #: CPU seconds of this process (the wall time includes other work on a shared machine)
+    cpu_seconds: float = 0.0
 
     @property
     def interval95(self) -> tuple[float, float]:
@@ -107,7 +109,7 @@ def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_
         raise NotImplementedError("buying a game is not simulated")
     if strategy not in ("basic", "pair-or-better", "ak-or-better", "always-raise"):
         raise ValueError(f"unknown strategy {strategy!r}")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     rng = np.random.default_rng(seed)
     total = total_sq = 0.0
     hits = np.zeros(len(profile.ranking.order), dtype=np.int64)
@@ -127,4 +129,5 @@ def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_
     order = profile.ranking.order
     return MonteCarlo(profile.name, strategy, rounds, seed, -mean, math.sqrt(var / rounds),
                       {order[i].value: float(h) / rounds for i, h in enumerate(hits) if h},
-                      qualified / rounds, raised_n / rounds, time.perf_counter() - start)
+                      qualified / rounds, raised_n / rounds, time.perf_counter() - start,
+                      time.process_time() - cpu)
