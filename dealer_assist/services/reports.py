@@ -42,7 +42,7 @@ from ..models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus,
 from ..models_audit import AuditEntry, Dispute, DisputeDecision
 from ..rules.ranking import Category
 from ..rules.settlement import WAGER_NAMES
-from . import inventory, report_changes
+from . import inventory, report_changes, theoretical
 from .errors import NotFound
 
 SCHEMA = "dealer_assist/shift-report/2"
@@ -328,6 +328,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
                               "hold": ratio(corrected, money["total"]["wagered"])},
         "inventory": inv,
         "dealer": _dealer(rows),
+        "theoretical": theoretical.section(rows, table.profile),
         "hands_paid": _hands_paid(rows),
         "largest_payouts": largest,
         "capped": capped,

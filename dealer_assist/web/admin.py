@@ -8,11 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from .. import db
 from ..models import Game, Role
-from ..services import profiles, tables, users
+from ..services import house_edge, profiles, tables, users
 from ..services.errors import ServiceError
 from ..services.users import ROLE_TITLES, NewPassword
 from .errors import form_error
@@ -166,4 +176,6 @@ def update_table(table_id: int) -> Any:
 @admin_only
 def profiles_page() -> str:
     return render_template("admin/profiles.html", games=profiles.engine_games(),
-                           profiles=profiles.engine_profiles(), titles=GAME_TITLES)
+                           profiles=profiles.engine_profiles(), titles=GAME_TITLES,
+                           edges=house_edge.stored_edges(house_edge.store_path(
+                               current_app.config, current_app.instance_path)))
