@@ -11,7 +11,14 @@ from typing import Any
 from sqlmodel import Session
 
 from dealer_assist.services import inventory, reports
-from tests.services.conftest_reports import T0, Floor, Played, make_floor, open_inventory, store_round
+from tests.services.conftest_reports import (
+    T0,
+    Floor,
+    Played,
+    make_floor,
+    open_inventory,
+    store_round,
+)
 
 
 def _wager(stake: int, net: int, why: str = "") -> dict[str, Any]:
