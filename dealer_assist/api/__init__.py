@@ -14,3 +14,6 @@ from . import rounds  # noqa: E402,F401  (stateful rounds API, issue 5)
 
 # isort: split
 from . import audit  # noqa: E402,F401  (read-only disputes, voids, corrections: issue 6)
+
+# isort: split
+from . import openapi  # noqa: E402,F401  (GET /openapi.json, issue 10)

@@ -16,12 +16,14 @@ from tests.factories import make_user
 from tests.web.conftest import Browser, arrange
 
 #: the routes anyone may reach, on purpose
-EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "api.settle", "api.split_suggest"}
+EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "api.settle", "api.split_suggest",
+                   "api.openapi"}
 STAFF = frozenset({"croupier", "pit_boss", "shift_manager"})
 AUDITORS = frozenset({"pit_boss", "shift_manager", "admin"})
 #: every JSON API endpoint and the roles it declares (a new endpoint must be added here)
 API_ROLES = {
     "api.settle": frozenset({PUBLIC}), "api.split_suggest": frozenset({PUBLIC}),
+    "api.openapi": frozenset({PUBLIC}),
     "api.create_round": STAFF, "api.current_round": STAFF, "api.get_round": STAFF,
     "api.append": STAFF,
     "api.list_disputes": AUDITORS, "api.get_dispute": AUDITORS, "api.list_voids": AUDITORS,
