@@ -269,7 +269,8 @@ def _inventory(session: Session, shift_id: int, win: int, corrected: int,
         if c is None:
             return None
         return {"amount": c.amount, "at": _at(c.counted_at, zone), **signers(c.signed),
-                "note": c.note}
+                "note": c.note, "chips": [{"denomination": d, "chips": n}
+                                          for d, n in sorted(c.chips.items()) if n]}
 
     transfers = [{"kind": t.kind, "amount": t.amount, "at": _at(t.at, zone),
                   **signers(t.signed), "note": t.note} for t in inv.transfers]
