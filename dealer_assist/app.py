@@ -55,6 +55,9 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(disputes.bp)
     app.register_blueprint(parlour_web.bp)
     app.register_blueprint(api_bp)
+    from .api import limits
+
+    limits.init_app(app)  # wraps the public API views, so after every blueprint
 
 
 def register_errorhandlers(app: Flask) -> None:

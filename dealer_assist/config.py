@@ -46,6 +46,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "GAMING_DAY_START_HOUR": 6,
         # IANA zone of the casino floor; empty means the server's local zone
         "TIMEZONE": "",
+        # the public calculators (no login): a limit per client address (Flask-Limiter syntax,
+        # in-memory counters per process; RATELIMIT_ENABLED=false turns it off) and the most
+        # Monte Carlo samples one split/suggest call may ask for
+        "PUBLIC_API_RATE_LIMIT": "60 per minute",
+        "RATELIMIT_ENABLED": True,
+        "SPLIT_MAX_SAMPLES": 50_000,
     }
 
 

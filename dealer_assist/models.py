@@ -168,6 +168,9 @@ class GameTable(SQLModel, table=True):
     boxes: int = Field(nullable=False)
     active: bool = Field(default=True, nullable=False)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    #: the chip set the table's float is counted in (``services.chips.CHIP_SETS``)
+    chip_set: str = Field(default="standard", sa_type=String(40), nullable=False,
+                          sa_column_kwargs={"server_default": "standard"})
 
 
 class Shift(SQLModel, table=True):

@@ -20,3 +20,6 @@ from . import parlour  # noqa: E402,F401  (POST /parlour/hand, /parlour/end: iss
 
 # isort: split
 from . import poker  # noqa: E402,F401  (POST /poker/hand, issue 18)
+
+# isort: split
+from . import openapi  # noqa: E402,F401  (GET /openapi.json, issue 10)

@@ -164,11 +164,29 @@ def request_change(round_id: int) -> Any:
 
 # --- the pit boss's queue and review -----------------------------------------------------------
 
+def waiting_status(role: str) -> str:
+    """The disputes that wait for this role: escalated ones for a shift manager (only he may
+    decide them), open ones for a pit boss (and an administrator, who reads along)."""
+    return "escalated" if role in disputes.ESCALATION else disputes.OPEN
+
+
+@bp.app_context_processor
+def _waiting_disputes() -> dict[str, Any]:
+    """``waiting_disputes()`` for the header badge: how many disputes wait for the signed-in
+    role (a function, so only pages that show the badge query)."""
+    def count() -> int:
+        return len(disputes.queue(db.get_session(), status=waiting_status(g.user.role)))
+
+    return {"waiting_disputes": count}
+
+
 @bp.get("/disputes")
 @role_required(*REVIEWERS, *ADMIN, *AUDITOR)
 def queue() -> str:
+    """Opens on what waits for this role (``waiting_status``); ``?status=all`` lists all."""
     dbs = db.get_session()
-    status = request.args.get("status", "open")
+    waiting = waiting_status(g.user.role)
+    status = request.args.get("status", waiting)
     status = status if status in disputes.STATUSES else ""
     found = disputes.queue(dbs, table_id=_int_arg("table_id"), shift_id=_int_arg("shift_id"),
                            status=status or None)
@@ -176,7 +194,7 @@ def queue() -> str:
     return render_template("disputes/queue.html", disputes=found, tables=names,
                            status=status, table_id=_int_arg("table_id"),
                            shift_id=_int_arg("shift_id"), statuses=disputes.STATUSES,
-                           words=STATUS_WORDS,
+                           words=STATUS_WORDS, for_role=waiting,
                            pending=len(voids.changes(dbs, status=voids.PENDING)))
 
 
@@ -240,9 +258,10 @@ def changes_page() -> str:
     dbs = db.get_session()
     status = request.args.get("status", voids.PENDING)
     status = status if status in voids.STATUSES else ""
+    names = {t.id: t.name for t in tables.list_tables(dbs, include_inactive=True)}
     return render_template("disputes/changes.html", words=STATUS_WORDS, status=status,
                            changes=voids.changes(dbs, status=status or None),
-                           statuses=voids.STATUSES)
+                           statuses=voids.STATUSES, table_names=names)
 
 
 @bp.post("/changes/<int:request_id>/decision")

@@ -98,7 +98,9 @@ _APP: Flask | None = None
 def _client() -> Any:
     global _APP
     if _APP is None:  # one app for all examples: the calculators store nothing
-        _APP = create_app({"TESTING": True, "SECRET_KEY": "x",
+        # thousands of calls from one address: the public rate limit (tested in
+        # test_public_limits.py) is off for this app
+        _APP = create_app({"TESTING": True, "SECRET_KEY": "x", "RATELIMIT_ENABLED": False,
                            "DATABASE_URL": "sqlite:///:memory:"})
     return _APP.test_client()
 

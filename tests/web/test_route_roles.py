@@ -17,7 +17,7 @@ from tests.web.conftest import Browser, arrange
 
 #: the routes anyone may reach, on purpose
 EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "api.settle", "api.split_suggest",
-                   "api.poker_hand", "api.parlour_hand", "api.parlour_end"}
+                   "api.poker_hand", "api.parlour_hand", "api.parlour_end", "api.openapi"}
 STAFF = frozenset({"croupier", "pit_boss", "shift_manager"})
 AUDITORS = frozenset({"auditor", "pit_boss", "shift_manager", "admin"})
 #: what the read-only auditor may open (GET only): rounds, disputes, voids and corrections,
@@ -30,6 +30,7 @@ AUDITOR_PAGES = {"web.home", "tables.detail", "disputes.rounds_page", "disputes.
 API_ROLES = {
     "api.settle": frozenset({PUBLIC}), "api.split_suggest": frozenset({PUBLIC}),
     "api.poker_hand": frozenset({PUBLIC}),
+    "api.openapi": frozenset({PUBLIC}),
     "api.create_round": STAFF, "api.current_round": STAFF, "api.get_round": STAFF,
     "api.append": STAFF,
     "api.list_disputes": AUDITORS, "api.get_dispute": AUDITORS, "api.list_voids": AUDITORS,
