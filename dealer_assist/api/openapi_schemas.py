@@ -30,6 +30,162 @@ WHEN = {"type": "string", "format": "date-time"}
 NULLABLE_WHEN = {"type": ["string", "null"], "format": "date-time"}
 DISCARD_DRAW = {"type": "object", "properties": {"discard": CARDS, "draw": CARDS}}
 
+SEAT = {"type": "string", "description": "a seat name, as the request gives it"}
+CHIPS_BY_SEAT = {"type": "object", "additionalProperties": MONEY}
+SEATS_LIST = {"type": "array", "items": SEAT}
+SPAN = {"type": ["object", "null"], "required": ["min_to", "max_to"],
+        "properties": {"min_to": MONEY, "max_to": MONEY},
+        "description": "smallest and largest 'raise to' (null: not allowed)"}
+POKER_PROFILES = [f"{game}-{structure}" for game in ("americana", "draw32")
+                  for structure in ("limit", "pot-limit", "no-limit")]
+POKER_ACTIONS = ["street", "bring_in", "check", "call", "bet", "raise", "fold", "draw",
+                 "parole", "show", "muck"]
+POKER_STATUSES = ["betting", "street", "draw", "parole", "showdown", "complete"]
+
+#: ``POST /api/v1/poker/hand`` (docs/api.md, "Poker room")
+POKER_SCHEMAS: dict[str, Any] = {
+    "PokerStakes": {
+        "type": "object",
+        "description": "stud: ante (bring_in defaults to 2 x ante); draw: small_blind "
+                       "(big_blind defaults to 2 x SB, over_blind to 2 x BB)",
+        "properties": {"ante": {"type": "integer", "minimum": 0}, "bring_in": MONEY,
+                       "small_blind": MONEY, "big_blind": MONEY, "over_blind": MONEY}},
+    "PokerSeat": {
+        "type": "object", "required": ["seat", "stack"],
+        "properties": {
+            "seat": SEAT,
+            "stack": {"type": "integer", "minimum": 1,
+                      "description": "chips before the hand"},
+            "missed": {"enum": ["small", "small_big", "all", "new", None],
+                       "description": "draw only: the blinds a returning player missed"}}},
+    "PokerAction": {
+        "type": "object", "required": ["type"],
+        "properties": {
+            "type": {"enum": POKER_ACTIONS},
+            "seat": {"type": ["string", "null"]},
+            "to": {"type": ["integer", "null"], "minimum": 1,
+                   "description": "bet and raise: the player's total bet in the round"},
+            "up": {"type": "object", "additionalProperties": CARD,
+                   "description": "street (stud): seat -> up card"},
+            "discard": {"type": "integer", "description": "draw: 0 to 4 cards"},
+            "agreed": {"type": "boolean", "description": "parole: everyone still in agreed"},
+            "cards": CARDS}},
+    "PokerHandRequest": {
+        "type": "object", "required": ["profile", "stakes", "button", "seats"],
+        "properties": {
+            "profile": {"enum": POKER_PROFILES}, "stakes": ref("PokerStakes"),
+            "button": SEAT,
+            "seats": {"type": "array", "items": ref("PokerSeat"),
+                      "description": "clockwise"},
+            "actions": {"type": "array", "items": ref("PokerAction"),
+                        "description": "everything since the deal, in order"}}},
+    "PokerHand": {
+        "type": "object",
+        "required": ["status", "round", "pot", "posted", "committed", "stacks", "to_act",
+                     "legal"],
+        "properties": {
+            "status": {"enum": POKER_STATUSES}, "round": INT, "pot": MONEY,
+            "posted": {"type": "array", "items": {
+                "type": "object", "required": ["seat", "kind", "amount", "dead"],
+                "properties": {"seat": SEAT,
+                               "kind": {"enum": ["ante", "small_blind", "big_blind",
+                                                 "over_blind"]},
+                               "amount": MONEY, "dead": {"type": "boolean"}}}},
+            "committed": CHIPS_BY_SEAT, "stacks": CHIPS_BY_SEAT,
+            "bring_in": {"type": ["string", "null"], "description": "stud only"},
+            "to_act": {"type": ["string", "null"]},
+            "legal": {
+                "type": "object",
+                "required": ["fold", "check", "call", "bring_in", "bet", "raise", "parole"],
+                "properties": {"fold": {"type": "boolean"}, "check": {"type": "boolean"},
+                               "call": {"type": ["integer", "null"]},
+                               "bring_in": {"type": ["integer", "null"]},
+                               "bet": SPAN, "raise": SPAN, "parole": {"type": "boolean"}}},
+            "deck": {"type": "object", "required": ["left", "reshuffle"],
+                     "description": "draw only",
+                     "properties": {"left": INT, "reshuffle": SEATS_LIST}},
+            "show_order": SEATS_LIST,
+            "pots": {"type": "array", "items": {
+                "type": "object", "required": ["amount", "eligible", "winners", "awards"],
+                "properties": {"amount": MONEY, "eligible": SEATS_LIST,
+                               "winners": SEATS_LIST, "awards": CHIPS_BY_SEAT}}},
+            "rake": MONEY, "net": CHIPS_BY_SEAT}},
+}
+
+PLAYER = {"type": "string", "description": "a player's name"}
+PLAYERS = {"type": "array", "items": PLAYER}
+HANDS = {"type": "object", "additionalProperties": CARDS, "description": "player -> cards"}
+LABELS = {"type": "object", "additionalProperties": STR, "description": "player -> hand name"}
+
+#: ``POST /api/v1/parlour/hand`` and ``/parlour/end`` (docs/api.md, "Parlour Americana")
+PARLOUR_SCHEMAS: dict[str, Any] = {
+    "ParlourBoard": {
+        "type": "object",
+        "properties": {
+            "pool": INT,
+            "sections": {"type": "object", "additionalProperties": INT,
+                         "description": "ante, 8-9-10, KQ-clubs, Ah, Kh, Qh, Jh, 10h; "
+                                        "a section left out holds 0"}}},
+    "ParlourHandRequest": {
+        "type": "object", "required": ["players", "hands", "extra"],
+        "properties": {
+            "profile": {"type": "string", "default": "parlour-americana"},
+            "variant": {"enum": ["basic", "clockwise"]},
+            "players": {**PLAYERS, "description": "the dealer first, then clockwise"},
+            "board": ref("ParlourBoard"), "hands": HANDS, "extra": CARDS,
+            "extra_hand": {
+                "type": "object", "required": ["action"],
+                "properties": {"action": {"enum": ["keep", "exchange", "sell"]},
+                               "buyer": PLAYER, "price": INT}},
+            "betting": {"type": "array", "items": {
+                "type": "object", "required": ["player", "type"],
+                "properties": {"player": PLAYER,
+                               "type": {"enum": ["bet", "call", "raise", "pass"]},
+                               "amount": {"type": ["integer", "null"],
+                                          "description": "bet and raise: chips added "
+                                                         "above the current bet"}}}}}},
+    "ParlourHand": {
+        "type": "object",
+        "required": ["antes", "pool", "sections", "playout", "board_after", "net"],
+        "properties": {
+            "antes": CHIPS_BY_SEAT,
+            "held": HANDS,
+            "dead": {"type": "array", "items": CARD},
+            "pool": {
+                "type": "object", "required": ["amount", "winners", "awards"],
+                "properties": {"amount": MONEY, "winners": PLAYERS,
+                               "awards": CHIPS_BY_SEAT,
+                               "outcome": {"enum": ["no_bet", "uncalled", "showdown"]},
+                               "shows": PLAYERS, "hands": LABELS}},
+            "sections": {"type": "object", "additionalProperties": {
+                "type": "object", "required": ["chips", "winners", "awards", "to_ante"],
+                "properties": {"chips": MONEY, "winners": PLAYERS,
+                               "awards": CHIPS_BY_SEAT, "to_ante": MONEY}}},
+            "playout": {
+                "type": "object",
+                "required": ["plays", "winner", "paid_during", "payments", "ante_won"],
+                "properties": {
+                    "plays": {"type": "array", "items": {
+                        "type": "object",
+                        "properties": {"player": PLAYER, "card": CARD,
+                                       "lead": {"type": "boolean"},
+                                       "pays": INT, "stop": CARD, "leads": PLAYER}}},
+                    "winner": STR, "paid_during": CHIPS_BY_SEAT,
+                    "payments": CHIPS_BY_SEAT, "ante_won": MONEY}},
+            "board_after": ref("ParlourBoard"),
+            "net": CHIPS_BY_SEAT}},
+    "ParlourEndRequest": {
+        "type": "object", "required": ["players", "hands"],
+        "properties": {
+            "profile": {"type": "string", "default": "parlour-americana"},
+            "players": PLAYERS, "board": ref("ParlourBoard"),
+            "hands": {**HANDS, "description": "player -> five cards, face up"}}},
+    "ParlourEnd": {
+        "type": "object", "required": ["winners", "awards", "hands", "left"],
+        "properties": {"winners": PLAYERS, "awards": CHIPS_BY_SEAT, "hands": LABELS,
+                       "left": MONEY}},
+}
+
 SCHEMAS: dict[str, Any] = {
     "Problem": {
         "type": "object", "description": "RFC 9457 problem body",
@@ -178,6 +334,8 @@ SCHEMAS: dict[str, Any] = {
                                   "reason": STR}},
     "AuditHead": {"type": "object", "required": ["seq", "hash"], "properties": {
         "seq": INT, "hash": {"type": ["string", "null"]}, "at": NULLABLE_WHEN}},
+    **POKER_SCHEMAS,
+    **PARLOUR_SCHEMAS,
 }
 
 
