@@ -18,15 +18,15 @@ from dealer_assist.config import PROJECT_ROOT
 from dealer_assist.models import utcnow
 from tests.conftest import FAST_ARGON2
 from tests.factories import make_user
-from tests.web.conftest import Browser, arrange
+from tests.web.conftest import Browser, arrange, opening_form
 from tests.web.test_live_api import Api, create
 
 
 @pytest.fixture
-def api(browser: Browser, croupier: Any, table: Any) -> Api:
+def api(app: Flask, browser: Browser, croupier: Any, table: Any) -> Api:
     """Carla signed in, with her table's shift open (as in ``test_live_api``)."""
     browser.login("carla")
-    assert browser.post(f"/tables/{table.id}/shifts").status_code == 302
+    assert browser.post(f"/tables/{table.id}/shifts", opening_form(app)).status_code == 302
     return Api(browser)
 
 

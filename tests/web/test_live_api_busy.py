@@ -18,7 +18,7 @@ from sqlalchemy import text
 from dealer_assist import create_app, db
 from tests.conftest import FAST_ARGON2
 from tests.factories import make_table, make_user
-from tests.web.conftest import Browser, arrange
+from tests.web.conftest import Browser, arrange, opening_form
 from tests.web.test_live_api import STEPS, Api
 
 
@@ -36,7 +36,7 @@ def test_a_step_behind_a_held_lock_gets_503_with_retry_after_and_stores_nothing(
     table = arrange(app, make_table, name="RP 1")
     browser = Browser(app.test_client())
     browser.login("carla")
-    assert browser.post(f"/tables/{table.id}/shifts").status_code == 302
+    assert browser.post(f"/tables/{table.id}/shifts", opening_form(app)).status_code == 302
     api = Api(browser)
     rid = api.post(f"/api/v1/tables/{table.id}/rounds", {"boxes": [{"box": "1", "ante": 100}]},
                    key="start").get_json()["id"]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.web.conftest import Browser
+from tests.web.conftest import Browser, opening_form
 from tests.web.test_live_api import STEPS, Api
 
 TWINS = 3
@@ -23,10 +23,10 @@ REPEATS = 15
 
 
 @pytest.fixture
-def api(browser: Browser, croupier: Any, table: Any) -> Api:
+def api(app: Flask, browser: Browser, croupier: Any, table: Any) -> Api:
     """Carla signed in, with a shift open at the table."""
     browser.login("carla")
-    assert browser.post(f"/tables/{table.id}/shifts").status_code == 302
+    assert browser.post(f"/tables/{table.id}/shifts", opening_form(app)).status_code == 302
     return Api(browser)
 
 
