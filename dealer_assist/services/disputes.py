@@ -259,10 +259,9 @@ def get(session: Session, dispute_id: int) -> DisputeView:
     return _views(session, [tuple(row)])[0]
 
 
-def queue(session: Session, *, table_id: int | None = None, shift_id: int | None = None,
-          status: str | None = None, round_id: int | None = None,
-          limit: int = 500) -> list[DisputeView]:
-    """Disputes, oldest first, filtered by table, shift, round and status (derived from the
+def _filtered(table_id: int | None, shift_id: int | None, status: str | None,
+              round_id: int | None) -> Any:
+    """The disputes query, filtered by table, shift, round and status (derived from the
     latest decision: ``open`` when there is none)."""
     if status and status not in STATUSES:
         raise ValidationError(f"Unknown status '{status}'.", field="status")
@@ -285,9 +284,24 @@ def queue(session: Session, *, table_id: int | None = None, shift_id: int | None
                 DisputeDecision.dispute_id == latest.c.dispute_id,
                 DisputeDecision.number == latest.c.n, DisputeDecision.outcome == status)
             query = query.where(col(Dispute.id).in_(decided.scalar_subquery()))
+    return query
+
+
+def queue(session: Session, *, table_id: int | None = None, shift_id: int | None = None,
+          status: str | None = None, round_id: int | None = None,
+          limit: int = 500) -> list[DisputeView]:
+    """Disputes, oldest first, filtered by table, shift, round and status (derived from the
+    latest decision: ``open`` when there is none)."""
+    query = _filtered(table_id, shift_id, status, round_id)
     rows = session.exec(query.order_by(col(Dispute.filed_at), col(Dispute.id))
                         .limit(limit)).all()
     return _views(session, [tuple(r) for r in rows])
+
+
+def count(session: Session, *, status: str) -> int:
+    """How many disputes have ``status`` (the header's badge: one COUNT, no rows loaded)."""
+    inner = _filtered(None, None, status, None).subquery()
+    return int(session.exec(select(func.count()).select_from(inner)).one())
 
 
 def review(session: Session, dispute_id: int) -> Review:

@@ -175,7 +175,7 @@ def _waiting_disputes() -> dict[str, Any]:
     """``waiting_disputes()`` for the header badge: how many disputes wait for the signed-in
     role (a function, so only pages that show the badge query)."""
     def count() -> int:
-        return len(disputes.queue(db.get_session(), status=waiting_status(g.user.role)))
+        return disputes.count(db.get_session(), status=waiting_status(g.user.role))
 
     return {"waiting_disputes": count}
 

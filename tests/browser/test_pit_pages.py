@@ -61,7 +61,8 @@ def _waiting_items(server: Server) -> None:
                               actor_id=croupier)
         voids.request_change(dbs, round_id=ids[2], kind="void", reason="Misdeal: a card "
                              "exposed", actor_id=croupier)
-        make_table(dbs, name="CS 1", game="caribbean", boxes=5)
+        # a table with no shift yet (the server fixture opens one at each of its tables)
+        server.tables["unopened"] = make_table(dbs, name="CS 2", game="caribbean", boxes=5).id
 
 
 @pytest.mark.parametrize("page", SIZES, indirect=True, ids=["landscape", "portrait"])
@@ -98,7 +99,7 @@ def test_a_pit_boss_opens_a_shift_with_its_opening_count(page: Any, server: Serv
                                                          shots: Shots) -> None:
     _waiting_items(server)
     sign_in(page, server, "pavel")
-    page.goto(f"{server.url}/tables/{server.tables['russian'] + 3}")  # CS 1, no shift yet
+    page.goto(f"{server.url}/tables/{server.tables['unopened']}")  # CS 2, no shift yet
     assert "count the float" in page.inner_text("h2").lower()
     assert page.get_attribute('input[name="chips.25"]', "inputmode") == "numeric"
     page.fill('input[name="chips.25"]', "80")
@@ -110,7 +111,7 @@ def test_a_pit_boss_opens_a_shift_with_its_opening_count(page: Any, server: Serv
     page.click("form.open-shift button[type=submit]")
     page.wait_for_load_state("load")
     assert "Shift opened" in page.inner_text("main")
-    page.goto(f"{server.url}/tables/{server.tables['russian'] + 3}")
+    page.goto(f"{server.url}/tables/{server.tables['unopened']}")
     page.click("text=Inventory, fills and credits")
     page.wait_for_load_state("load")
     assert "6,000" in page.inner_text("main")

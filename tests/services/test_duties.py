@@ -29,14 +29,14 @@ def floor(engine: Engine, session: Session) -> Floor:
         ("petra", "pit_boss"), ("maria", "shift_manager"))]
     table = make_table(session)
     shift = shifts.open_shift(session, table_id=table.id, user_id=ids[0])
+    # the opening float is counted when the shift opens, before its first round (issue 10)
+    inventory.record_opening_count(session, shift_id=shift.id, amount=100_000,
+                                   croupier_id=ids[0], pit_boss_id=ids[2], actor_id=ids[2])
     session.commit()
     return Floor(*ids, table.id, shift.id)
 
 
 def _close(session: Session, floor: Floor) -> None:
-    inventory.record_opening_count(session, shift_id=floor.shift_id, amount=100_000,
-                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
-                                   actor_id=floor.pit_boss)
     inventory.close_shift(session, shift_id=floor.shift_id, closing_amount=100_000,
                           croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                           actor_id=floor.pit_boss, now=LATER)
@@ -164,11 +164,13 @@ def test_a_croupier_cannot_record_steps_in_another_croupiers_round_at_another_ta
                      idempotency_key="boss")
 
 
-def test_a_croupier_who_signed_the_shifts_count_is_assigned_to_it(session: Session,
-                                                                  floor: Floor) -> None:
-    inventory.record_opening_count(session, shift_id=floor.shift_id, amount=100_000,
-                                   croupier_id=floor.croupier2, pit_boss_id=floor.pit_boss,
-                                   actor_id=floor.pit_boss)
+def test_a_croupier_who_signed_a_chip_transfer_of_the_shift_is_assigned_to_it(
+        session: Session, floor: Floor) -> None:
+    """A relief croupier is assigned by signing the shift's chips (the opening count is
+    Carla's, taken when the shift opened: issue 10), here a fill."""
+    inventory.record_transfer(session, shift_id=floor.shift_id, kind="fill", amount=5_000,
+                              croupier_id=floor.croupier2, pit_boss_id=floor.pit_boss,
+                              actor_id=floor.pit_boss)
     rnd = live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
                            boxes=[live.BoxStake("1", 100)], idempotency_key="relief")
     assert rnd.round.id is not None

@@ -16,6 +16,7 @@ from sqlmodel import Session, SQLModel
 
 from dealer_assist import create_app, db
 from dealer_assist.models import GameTable, User, utcnow
+from tests.factories import insert_as_of_now
 
 TABLES = {"user_account", "auth_session", "login_throttle", "game_table", "shift", "game_round",
           "round_event", "round_settlement", "alembic_version"}
@@ -160,9 +161,11 @@ def test_a_database_with_rows_older_than_the_audit_log_migrates_and_verifies(
         with Session(engine) as session:  # written before the log: no audit installed
             session.add(User(username="old", display_name="Old Timer", role="pit_boss",
                              password_hash="x", must_change_password=False))
-            session.add(GameTable(name="RP 9", game="russian", profile="p", min_ante=10,
-                                  max_ante=100, max_payout=5000, boxes=6))
             session.commit()
+        with engine.begin() as conn:  # the columns game_table had at 0003
+            insert_as_of_now(conn, "game_table", name="RP 9", game="russian", profile="p",
+                             min_ante=10, max_ante=100, max_payout=5000, boxes=6, active=True,
+                             created_at=utcnow())
         db.upgrade(engine)
         with engine.connect() as conn:
             assert audit.verify(conn).ok
