@@ -246,7 +246,7 @@ def _box_summary(b: r.BoxState, s: r.RoundState) -> dict[str, Any]:
     return {
         "box": b.box, "seat": b.seat, "ante": b.ante, "bonus": b.bonus,
         "cards": _codes(b.cards), "discarded": _codes(b.discarded), "drawn": _codes(b.drawn),
-        "sixth": b.sixth.code if b.sixth else None, "improvement": b.improvement,
+        "sixth": b.sixth.code if b.sixth else None, "improvement": b.improvement_kind,
         "exchanged": b.exchange_count, "shown": _codes(b.shown),
         "hand_cards": _codes(hand) if b.hand_known else [],
         "hand": evaluate(hand, s.profile.ranking).label if b.hand_known else None,

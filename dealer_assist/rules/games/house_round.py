@@ -16,13 +16,11 @@ is recorded on the improvement itself, from the profile, so the generic fold che
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 from ..cards import Card
 from ..errors import CardCountError, IllegalActionError
-from ..evaluator import HandValue, evaluate
 from ..profiles import HouseProfile, check_bool, check_int
 from .actions import (  # the shared step records, re-exported for callers
     Bet,
@@ -42,13 +40,14 @@ from .common import (
     add_cards,
     check_ante,
     check_bet,
-    dealer_qualifies,
     passes,
 )
 from .hidden import check_shown, reveal_cards
-
-BET, FOLD = "bet", "fold"
-TAKE_ANTE, BUY_GAME = "take_ante", "buy_game"
+from .state import BET, BUY_GAME, FOLD, TAKE_ANTE  # the one round state of every house game
+from .state import BoxState as BoxState
+from .state import Improvement as Improvement
+from .state import RoundState as _RoundState
+from .state import Used as Used
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,139 +75,12 @@ class StudProfile(HouseProfile):
         check_bool(self.free_second_replacement, "free_second_replacement")
 
 
-@dataclass(frozen=True, slots=True)
-class Improvement:
-    """A box's one improvement: Oasis ``replace`` (discard/draw) or Big/Small ``free``/``bought``
-    extra cards (``cards``). ``fee`` is in currency units; ``forces_bet`` forbids a fold."""
-
-    kind: str
-    fee: int
-    discard: tuple[Card, ...] = ()
-    cards: tuple[Card, ...] = ()
-    forces_bet: bool = False
-    #: dealing order: how many cards were replaced face down (``discard`` unknown)
-    count: int = 0
-
-    @property
-    def replaced(self) -> int:
-        return len(self.discard) or self.count
-
-
-@dataclass(frozen=True, slots=True)
-class BoxState:
-    """One box: stake, five dealt cards, improvement, Big/Small split, decisions."""
-
-    box: str
-    seat: str
-    ante: int
-    cards: tuple[Card, ...] = ()
-    improvement: Improvement | None = None
-    #: Big/Small: the chosen Big Hand (5) and Small Hand (2); empty until split
-    big: tuple[Card, ...] = ()
-    small: tuple[Card, ...] = ()
-    decision: str | None = None
-    bet: int = 0
-    no_game: str | None = None
-    buy_fee: int = 0
-    #: the final hand as turned over at the showdown (dealing order)
-    shown: tuple[Card, ...] = ()
-
-    @property
-    def hand_known(self) -> bool:
-        """Whether the hand compared with the dealer is known (split, shown, or every card of
-        the deal and the replacement recorded)."""
-        if self.big or self.shown:
-            return True
-        if not self.cards:
-            return False
-        imp = self.improvement
-        return imp is None or (imp.kind == "replace" and bool(imp.discard))
-
-    @property
-    def improvement_fee(self) -> int:
-        return self.improvement.fee if self.improvement else 0
-
-    @property
-    def hand_cards(self) -> tuple[Card, ...]:
-        """The five cards compared with the dealer: split Big Hand, or dealt after replacement."""
-        if self.big:
-            return self.big
-        if self.shown:
-            return self.shown
-        imp = self.improvement
-        if imp is not None and imp.kind == "replace":
-            return tuple(c for c in self.cards if c not in imp.discard) + imp.cards
-        return self.cards
-
-    @property
-    def needs_split(self) -> bool:
-        """Bought extra cards must be split into Big and Small Hand before the BET."""
-        imp = self.improvement
-        return imp is not None and imp.kind == "bought" and not self.big
-
-    @property
-    def folded(self) -> bool:
-        return self.decision == FOLD
-
-    @property
-    def betting(self) -> bool:
-        return self.decision == BET
-
-
-Used: TypeAlias = Mapping[Card, str]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundState:
-    """A round so far. Replace, never mutate: every action returns a new state."""
-
-    profile: StudProfile
-    table: Table
-    boxes: tuple[BoxState, ...] = ()
-    dealer: tuple[Card, ...] = ()
-    revealed: bool = False
-    #: cards drawn for a bought game (used in order), and the dealer's Big/Small Small Hand
-    draw: tuple[Card, ...] = ()
-    dealer_small: tuple[Card, ...] = ()
-    #: every card named in the round -> where it was first named
-    used: Used = field(default_factory=dict)
-    #: dealing order: the deal is done (``DealUp``) with the dealer's face-up card(s)
-    dealt_up: bool = False
-    up: tuple[Card, ...] = ()
-
-    def find(self, box: str) -> tuple[int, BoxState]:
-        for i, b in enumerate(self.boxes):
-            if b.box == box:
-                return i, b
-        raise IllegalActionError(f"there is no box {box} in this round", field="box", value=box)
-
-    def with_box(self, index: int, box: BoxState, used: Used | None = None) -> RoundState:
-        boxes = self.boxes[:index] + (box,) + self.boxes[index + 1:]
-        return replace(self, boxes=boxes, used=self.used if used is None else used)
-
-    @property
-    def dealt(self) -> bool:
-        return self.dealt_up or bool(self.dealer) or any(b.cards for b in self.boxes)
-
-    def deal_done(self, box: BoxState) -> bool:
-        """Dealing order: once dealt. All cards first: the box's and the dealer's cards."""
-        return self.dealt_up or (bool(box.cards) and bool(self.dealer))
-
-    @property
-    def dealer_hand(self) -> HandValue:
-        return evaluate(self.dealer, self.profile.ranking)
-
-    @property
-    def dealer_qualified(self) -> bool:
-        return dealer_qualifies(self.dealer_hand, self.profile.qualifier, self.profile.ranking)
-
-    @property
-    def buyers(self) -> tuple[BoxState, ...]:
-        return tuple(b for b in self.boxes if b.betting and b.no_game == BUY_GAME)
+RoundState = _RoundState[StudProfile]
+"""A Caribbean/Oasis/Big-Small round: the one round state with the stud games' house rules."""
 
 
 def new_round(profile: StudProfile, table: Table) -> RoundState:
-    return RoundState(profile, table)
+    return _RoundState(profile, table)
 
 
 GenericAction: TypeAlias = (PlaceBox | DealBox | DealDealer | DealUp | Bet | Fold | RevealDealer

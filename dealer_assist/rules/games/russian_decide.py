@@ -16,6 +16,7 @@ from .russian_state import (
     BoxState,
     Exchange,
     Fold,
+    Improvement,
     Insure,
     RoundState,
     Show,
@@ -45,9 +46,10 @@ def _improving(state: RoundState, box: str, field: str) -> tuple[int, BoxState]:
     """One improvement per box: an exchange or a sixth card, never both, never twice."""
     i, b = _deciding(state, box, field)
     if b.improvement is not None:
-        done = "exchanged cards" if b.improvement == "exchange" else "bought a sixth card"
+        kind = b.improvement.kind
+        done = "exchanged cards" if kind == "exchange" else "bought a sixth card"
         raise IllegalActionError(f"one improvement per box: box {box} already {done}",
-                                 field=field, value=b.improvement)
+                                 field=field, value=kind)
     return i, b
 
 
@@ -87,8 +89,9 @@ def exchange(state: RoundState, a: Exchange) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, a.draw, DRAW, state.profile.ranking.deck,
                             f"box {a.box} exchange")
-    new = evolve(b, discarded=tuple(a.discard), drawn=tuple(a.draw),
-                 exchanged=0 if a.discard else a.count)  # verified: one of them is set
+    fee = state.profile.improvement_fee * b.ante
+    new = evolve(b, improvement=Improvement(  # verified: the discard or the count is set
+        "exchange", fee, tuple(a.discard), tuple(a.draw), count=0 if a.discard else a.count))
     return with_box(state, i, new, used=used)
 
 
@@ -117,7 +120,8 @@ def sixth_card(state: RoundState, a: SixthCard) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, _sixth(a), SIXTH, state.profile.ranking.deck,
                             f"box {a.box} sixth card")
-    return with_box(state, i, evolve(b, sixth=a.card, sixth_bought=True), used=used)
+    return with_box(state, i, evolve(b, improvement=Improvement(
+        "sixth_card", state.profile.improvement_fee * b.ante, cards=_sixth(a))), used=used)
 
 
 def verify_fold(state: RoundState, a: Fold) -> None:
@@ -186,13 +190,13 @@ def shown_hand(state: RoundState, b: BoxState, cards: tuple[Card, ...],
     if b.hand_known:
         raise IllegalActionError(f"box {b.box}'s hand is already known", field=field)
     must = [*b.drawn, *([b.sixth] if b.sixth else [])]
-    if b.cards and b.improvement != "exchange":
+    if b.cards and b.improvement_kind != "exchange":
         must += b.cards
     own = {*b.cards, *b.drawn, *([b.sixth] if b.sixth else [])}
     return check_shown(state.used, state.profile.ranking.deck, cards, count=b.hand_size,
                        label=f"box {b.box} hand", field=field, own=own, must_have=must,
                        must_not=b.discarded, dealt=b.cards,
-                       keep=5 - b.exchange_count if b.exchanged else None)
+                       keep=5 - b.exchange_count if b.exchange_count and not b.discarded else None)
 
 
 def verify_insure(state: RoundState, a: Insure) -> None:
