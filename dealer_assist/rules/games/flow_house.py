@@ -170,7 +170,7 @@ class HouseFlow(GameFlow):
                             cards=up))
         for b in s.boxes:
             out += self.box_steps(s, b)
-        if passes(lambda: h.verify_reveal(s)):
+        if passes(lambda: h.verify_reveal_dealer(s, h.RevealDealer())):
             out.append(Step("reveal", None, "Reveal the dealer",
                             cards=0 if s.dealer else 5 - len(s.up)))
         if passes(lambda: h.verify_dealer_draw(s, h.DealerDraw(_ANY5[:1]))):

@@ -103,7 +103,7 @@ def verify_place_box(state: RoundState, action: PlaceBox) -> None:
     check_ante(action.ante, state.table)
 
 
-def verify_deal_box(state: RoundState, action: DealBox) -> BoxState:
+def verify_deal_box(state: RoundState, action: DealBox) -> None:
     _, box = state.find(action.box)
     if box.cards:
         raise _fail(f"box {action.box} already has its cards", "cards")
@@ -112,7 +112,6 @@ def verify_deal_box(state: RoundState, action: DealBox) -> BoxState:
                     "entered when they are shown", "cards")
     if len(action.cards) != 5:
         raise CardCountError(len(action.cards), "5", f"box {action.box}").at("cards")
-    return box
 
 
 def verify_deal_dealer(state: RoundState, action: DealDealer) -> None:
@@ -146,17 +145,16 @@ def verify_deciding(state: RoundState, box: BoxState) -> None:
                     box.decision)
 
 
-def verify_bet(state: RoundState, action: Bet) -> BoxState:
+def verify_bet(state: RoundState, action: Bet) -> None:
     _, box = state.find(action.box)
     verify_deciding(state, box)
     if box.needs_split:
         raise _fail("bought extra cards must be split into a Big Hand and a Small Hand before "
                     "the BET", "split")
     check_bet(action.amount, box.ante, state.profile.bet_multiple)
-    return box
 
 
-def verify_fold(state: RoundState, action: Fold) -> BoxState:
+def verify_fold(state: RoundState, action: Fold) -> None:
     _, box = state.find(action.box)
     verify_deciding(state, box)
     imp = box.improvement
@@ -164,10 +162,11 @@ def verify_fold(state: RoundState, action: Fold) -> BoxState:
         why = ("free extra cards oblige the box to BET" if imp.kind == "free"
                else "replacing all five cards obliges the box to raise")
         raise _fail(f"box {box.box} may not fold: {why}", "decision", FOLD)
-    return box
 
 
-def verify_reveal(state: RoundState) -> None:
+def verify_reveal_dealer(state: RoundState, action: RevealDealer) -> None:
+    """The reveal, once every box has bet or folded (its hole cards are checked as they are
+    named, in ``reveal_cards``)."""
     if state.revealed:
         raise _fail("the dealer has already revealed his hand", "dealer")
     if not state.dealer and not state.dealt_up:
@@ -177,7 +176,15 @@ def verify_reveal(state: RoundState) -> None:
             raise _fail(f"box {b.box} has not bet or folded", f"boxes[{i}].decision")
 
 
-def verify_no_game_choice(state: RoundState, box_name: str, choice: str) -> BoxState:
+def verify_take_ante(state: RoundState, action: TakeAnte) -> None:
+    _no_game_choice(state, action.box, TAKE_ANTE)
+
+
+def verify_buy_game(state: RoundState, action: BuyGame) -> None:
+    _no_game_choice(state, action.box, BUY_GAME)
+
+
+def _no_game_choice(state: RoundState, box_name: str, choice: str) -> None:
     """TakeAnte / BuyGame: only after a reveal without a game, once, for a betting box."""
     _, box = state.find(box_name)
     if not state.revealed:
@@ -194,7 +201,6 @@ def verify_no_game_choice(state: RoundState, box_name: str, choice: str) -> BoxS
     if choice == BUY_GAME and not state.profile.buy_game_allowed:
         raise _fail(f"profile {state.profile.name} does not allow buying a game",
                     "on_no_game", choice)
-    return box
 
 
 def verify_dealer_draw(state: RoundState, action: DealerDraw) -> None:
@@ -222,11 +228,11 @@ def can_fold(state: RoundState, box: str) -> bool:
 
 
 def can_take_ante(state: RoundState, box: str) -> bool:
-    return passes(lambda: verify_no_game_choice(state, box, TAKE_ANTE))
+    return passes(lambda: verify_take_ante(state, TakeAnte(box)))
 
 
 def can_buy_game(state: RoundState, box: str) -> bool:
-    return passes(lambda: verify_no_game_choice(state, box, BUY_GAME))
+    return passes(lambda: verify_buy_game(state, BuyGame(box)))
 
 
 # --- apply -----------------------------------------------------------------------------------
@@ -239,9 +245,10 @@ def apply_generic(state: RoundState, action: GenericAction) -> RoundState:
         return replace(state, boxes=(*state.boxes, BoxState(action.box, action.seat,
                                                             action.ante)))
     if isinstance(action, DealBox):
-        box = verify_deal_box(state, action)
+        verify_deal_box(state, action)
+        i, box = state.find(action.box)
         used = add_cards(state.used, action.cards, "cards", deck, f"box {box.box}")
-        return state.with_box(state.find(box.box)[0], replace(box, cards=action.cards), used)
+        return state.with_box(i, replace(box, cards=action.cards), used)
     if isinstance(action, DealUp):
         verify_deal_up(state, action)
         used = add_cards(state.used, action.cards, "up", deck, "the dealer's face-up card")
@@ -253,22 +260,24 @@ def apply_generic(state: RoundState, action: GenericAction) -> RoundState:
         used = add_cards(state.used, action.cards, "cards", deck, "the dealer's hand")
         return replace(state, dealer=action.cards, used=used)
     if isinstance(action, Bet):
-        box = verify_bet(state, action)
-        return state.with_box(state.find(box.box)[0],
-                              replace(box, decision=BET, bet=action.amount))
+        verify_bet(state, action)
+        i, box = state.find(action.box)
+        return state.with_box(i, replace(box, decision=BET, bet=action.amount))
     if isinstance(action, Fold):
-        box = verify_fold(state, action)
-        return state.with_box(state.find(box.box)[0], replace(box, decision=FOLD))
+        verify_fold(state, action)
+        i, box = state.find(action.box)
+        return state.with_box(i, replace(box, decision=FOLD))
     if isinstance(action, RevealDealer):
-        verify_reveal(state)
+        verify_reveal_dealer(state, action)
         used = reveal_cards(state.used, deck, state.dealer, state.up, action.cards)
         return replace(state, revealed=True, used=used,
                        dealer=state.dealer or (*action.cards, *state.up))
     if isinstance(action, TakeAnte | BuyGame):
         choice = TAKE_ANTE if isinstance(action, TakeAnte) else BUY_GAME
-        box = verify_no_game_choice(state, action.box, choice)
+        _no_game_choice(state, action.box, choice)
+        i, box = state.find(action.box)
         fee = box.ante * state.profile.buy_game_fee if choice == BUY_GAME else 0
-        return state.with_box(state.find(box.box)[0], replace(box, no_game=choice, buy_fee=fee))
+        return state.with_box(i, replace(box, no_game=choice, buy_fee=fee))
     verify_dealer_draw(state, action)
     used = add_cards(state.used, action.cards, "draw", deck, "the dealer's draw")
     return replace(state, draw=action.cards, used=used)
@@ -287,9 +296,14 @@ def _showing(state: RoundState, name: str) -> BoxState:
     return box
 
 
-def verify_show(state: RoundState, action: Show) -> dict[Card, str]:
+def verify_show(state: RoundState, action: Show) -> None:
     """A box turns its hand over after the reveal: checked against what the round knows of it
-    (the replaced count and cards, free extra cards as its Small Hand); returns the used cards."""
+    (the replaced count and cards, free extra cards as its Small Hand)."""
+    _used_after_show(state, action)
+
+
+def _used_after_show(state: RoundState, action: Show) -> dict[Card, str]:
+    """``verify_show``'s checks, returning the round's used cards with the shown ones."""
     box = _showing(state, action.box)
     deck, imp, label = state.profile.ranking.deck, box.improvement, f"box {box.box} hand"
     if imp is not None and imp.kind == "free":
@@ -312,7 +326,7 @@ def can_show(state: RoundState, box: str) -> bool:
 
 
 def show(state: RoundState, action: Show) -> RoundState:
-    used = verify_show(state, action)
+    used = _used_after_show(state, action)
     i, box = state.find(action.box)
     imp = box.improvement
     if imp is not None and imp.kind == "free":

@@ -34,8 +34,13 @@ def _reveal_phase(state: RoundState) -> None:
                                      value=b.box)
 
 
-def verify_reveal_dealer(state: RoundState, a: RevealDealer) -> dict[Card, str]:
+def verify_reveal_dealer(state: RoundState, a: RevealDealer) -> None:
     """The dealer's hole cards complete his five (none when all five were dealt known)."""
+    _used_after_reveal(state, a)
+
+
+def _used_after_reveal(state: RoundState, a: RevealDealer) -> dict[Card, str]:
+    """``verify_reveal_dealer``'s checks, returning the used cards with the hole cards."""
     _reveal_phase(state)
     return reveal_cards(state.used, state.profile.ranking.deck, state.dealer, state.up, a.cards)
 
@@ -45,7 +50,7 @@ def can_reveal_dealer(state: RoundState) -> bool:
 
 
 def reveal_dealer(state: RoundState, a: RevealDealer) -> RoundState:
-    used = verify_reveal_dealer(state, a)
+    used = _used_after_reveal(state, a)
     if state.dealer:
         return evolve(state, revealed=True)
     dealer = (*a.cards, *state.up)

@@ -9,6 +9,11 @@ kind (Russian ``exchange``/``sixth_card``, Oasis ``replace``, Big/Small ``free``
 In dealing order a box's cards are unknown until shown: the improvement then records only how
 many cards changed (``count``) and the box's ``shown`` hand is the final hand as the player
 turned it over (to insure, or at the showdown).
+
+One contract for every step of every game: ``verify_<step>(state, action) -> None`` is the one
+place that checks it and raises a named ``RulesError`` (field relative to the box or the dealer,
+as in the calculator request); ``can_<step>(state[, box])`` tells the UI whether to offer it;
+applying it (``apply(state, action)`` of the game) verifies it and returns the new state.
 """
 
 from __future__ import annotations
