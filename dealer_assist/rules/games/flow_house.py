@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..errors import IllegalActionError, RulesError
@@ -25,6 +25,7 @@ from ..request import get_cards, get_int, get_str
 from ..settlement import Settlement
 from . import caribbean, oasis, split
 from . import house_round as h
+from .actions import Action, OasisStep, SharedStep, SplitStep
 from .common import Table, passes
 from .flow import (
     Decoder,
@@ -35,10 +36,14 @@ from .flow import (
     decode_place,
     decode_reveal,
     decode_show,
-    encode_shared,
+    encode_box_only,
+    not_a_step,
     register_flow,
 )
 from .house_settle import missing_hand, resolve_dealer
+
+if TYPE_CHECKING:  # imported late at run time: its lookup tables are built on import
+    from .split_suggest import SplitSuggestion
 
 _ANY5 = tuple(Card.of(c) for c in ("2c", "3c", "4c", "5c", "6c"))
 
@@ -51,13 +56,13 @@ def _box(p: Mapping[str, Any]) -> str:
     return get_str(p, "box")
 
 
-def _bet(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+def _bet(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Action, ...]:
     box = _box(p)
     ante = next((b.ante for b in state.boxes if b.box == box), 0)
     return (h.Bet(box, get_int(p, "amount", default=state.profile.bet_multiple * ante)),)
 
 
-def _replace(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+def _replace(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Action, ...]:
     """Dealing order ``{"box", "count", "cards"?}``; all cards first ``{"box", "discard",
     "draw"}``."""
     if p.get("discard") is not None:
@@ -89,7 +94,7 @@ SPLIT = {
 }
 
 
-def encode(a: Any) -> dict[str, Any]:
+def encode(a: Action) -> dict[str, Any]:
     """The canonical payload of one action of the house games."""
     if isinstance(a, h.PlaceBox):
         return {"box": a.box, "seat": a.seat, "ante": a.ante}
@@ -107,8 +112,7 @@ def encode(a: Any) -> dict[str, Any]:
         return codes_with({"box": a.box, "mode": a.mode}, "cards", a.cards)
     if isinstance(a, split.ChooseSplit):
         return {"box": a.box, "big": _codes(a.big), "small": _codes(a.small)}
-    shared = encode_shared(a)
-    return {"box": a.box} if shared is None else shared  # Fold, TakeAnte, BuyGame
+    return encode_box_only(a, "the house games")
 
 
 class HouseFlow(GameFlow):
@@ -117,25 +121,27 @@ class HouseFlow(GameFlow):
     game = "caribbean"
     decoders: Mapping[str, Decoder] = GENERIC
 
-    def new_round(self, profile: HouseProfile, table: Table) -> Any:
+    def new_round(self, profile: HouseProfile, table: Table) -> h.RoundState:
         assert isinstance(profile, h.StudProfile)
         return h.new_round(profile, table)
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: h.RoundState, action: Action) -> h.RoundState:
+        if not isinstance(action, SharedStep):
+            raise not_a_step(action, self.game)
         return caribbean.apply(state, action)
 
-    def encode(self, action: Any) -> dict[str, Any]:
+    def encode(self, action: Action) -> dict[str, Any]:
         return encode(action)
 
-    def settle(self, state: Any) -> Settlement:
+    def settle(self, state: h.RoundState) -> Settlement:
         return caribbean.settle(state)
 
-    def can_settle(self, state: Any) -> bool:
-        s: h.RoundState = state
+    def can_settle(self, state: h.RoundState) -> bool:
+        s = state
         return s.revealed and passes(lambda: self.settle(s))
 
-    def settle_ready(self, state: Any) -> Settlement | None:
-        s: h.RoundState = state
+    def settle_ready(self, state: h.RoundState) -> Settlement | None:
+        s = state
         if not s.revealed:
             return None
         ready = tuple(b for b in s.boxes if not self.missing_hand(s, b))
@@ -159,8 +165,8 @@ class HouseFlow(GameFlow):
     def dealer_steps(self, s: h.RoundState) -> list[Step]:
         return []
 
-    def next_steps(self, state: Any) -> tuple[Step, ...]:
-        s: h.RoundState = state
+    def next_steps(self, state: h.RoundState) -> tuple[Step, ...]:
+        s = state
         out: list[Step] = []
         if not s.dealt:
             out.append(Step("place", None, "Place the bets"))
@@ -200,8 +206,8 @@ class HouseFlow(GameFlow):
             out.append(Step("show", b.box, "Show the hand", cards=5, small=2 if free else 0))
         return out
 
-    def summary(self, state: Any) -> dict[str, Any]:
-        s: h.RoundState = state
+    def summary(self, state: h.RoundState) -> dict[str, Any]:
+        s = state
         dealer: dict[str, Any] = {"cards": _codes(s.dealer), "up": _codes(s.up),
                                   "revealed": s.revealed,
                                   "draw": _codes(s.draw), "small": _codes(s.dealer_small)}
@@ -234,7 +240,9 @@ class OasisFlow(HouseFlow):
     game = "oasis"
     decoders = OASIS
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: h.RoundState, action: Action) -> h.RoundState:
+        if not isinstance(action, OasisStep):
+            raise not_a_step(action, self.game)
         return oasis.apply(state, action)
 
     def improvement_steps(self, s: h.RoundState, b: h.BoxState) -> list[Step]:
@@ -252,10 +260,12 @@ class SplitFlow(HouseFlow):
     game = "split"
     decoders = SPLIT
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: h.RoundState, action: Action) -> h.RoundState:
+        if not isinstance(action, SplitStep):
+            raise not_a_step(action, self.game)
         return split.apply(state, action)
 
-    def settle(self, state: Any) -> Settlement:
+    def settle(self, state: h.RoundState) -> Settlement:
         return split.settle(state)
 
     def improvement_steps(self, s: h.RoundState, b: h.BoxState) -> list[Step]:
@@ -276,7 +286,7 @@ class SplitFlow(HouseFlow):
         return []
 
 
-def suggest(state: h.RoundState, box: str, samples: int = 4000) -> Any:
+def suggest(state: h.RoundState, box: str, samples: int = 4000) -> SplitSuggestion:
     """The engine's suggested split for ``box`` (seeded by the cards: same table, same answer).
 
     The dealer's face-up card is his last card (seed 004); the other boxes' cards are known.

@@ -35,15 +35,18 @@ from ..profiles import HouseProfile
 from ..request import RequestError, get_cards, get_int, get_str
 from ..settlement import Settlement
 from . import russian as r
+from .actions import Action, RussianStep
 from .common import Table, passes
 from .flow import (
+    Decoder,
     GameFlow,
     Step,
     decode_deal_dealer,
     decode_place,
     decode_reveal,
     decode_show,
-    encode_shared,
+    encode_box_only,
+    not_a_step,
     register_flow,
 )
 from .russian_state import evolve
@@ -64,13 +67,13 @@ def _ante_of(state: r.RoundState, box: str) -> int:
     return 0
 
 
-def _bet(state: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+def _bet(state: r.RoundState, p: Mapping[str, Any]) -> tuple[Action, ...]:
     box = _box(p)
     default = state.profile.bet_multiple * _ante_of(state, box)
     return (r.Bet(box, get_int(p, "amount", default=default)),)
 
 
-def _exchange(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+def _exchange(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Action, ...]:
     """Dealing order ``{"box", "count", "cards"?}``; all cards first ``{"box", "discard",
     "draw"}``."""
     if p.get("discard") is not None:
@@ -79,7 +82,7 @@ def _exchange(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
                        get_int(p, "count", minimum=1)),)
 
 
-def _sixth(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+def _sixth(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Action, ...]:
     if p.get("card") is not None:
         return (r.SixthCard(_box(p), get_cards(p, "card", count=1)[0]),)
     cards = get_cards(p, "cards", default=[])
@@ -88,7 +91,7 @@ def _sixth(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
     return (r.SixthCard(_box(p), cards[0] if cards else None),)
 
 
-DECODERS = {
+DECODERS: dict[str, Decoder] = {
     "place": decode_place,
     "deal_box": lambda s, p: (r.DealBox(_box(p), get_cards(p, "cards")),),
     "deal_dealer": decode_deal_dealer,
@@ -107,7 +110,7 @@ DECODERS = {
 }
 
 
-def encode(a: Any) -> dict[str, Any]:
+def encode(a: Action) -> dict[str, Any]:
     """The canonical payload of one Russian poker action."""
     if isinstance(a, r.PlaceBox):
         return {"box": a.box, "seat": a.seat, "ante": a.ante, "bonus": a.bonus}
@@ -127,8 +130,7 @@ def encode(a: Any) -> dict[str, Any]:
         return _with_cards({"box": a.box, "amount": a.amount}, a.cards)
     if isinstance(a, r.Redeal):
         return {"box": a.box, "cards_received": a.cards_received}
-    shared = encode_shared(a)
-    return {"box": a.box} if shared is None else shared  # Fold, TakeAnte, BuyGame
+    return encode_box_only(a, "Russian poker")
 
 
 def _with_cards(out: dict[str, Any], cards: tuple[Card, ...]) -> dict[str, Any]:
@@ -170,22 +172,23 @@ class RussianFlow(GameFlow):
     game = "russian"
     decoders = DECODERS
 
-    def new_round(self, profile: HouseProfile, table: Table) -> Any:
+    def new_round(self, profile: HouseProfile, table: Table) -> r.RoundState:
         assert isinstance(profile, r.RussianProfile)
         return r.new_round(profile, table)
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: r.RoundState, action: Action) -> r.RoundState:
+        if not isinstance(action, RussianStep):
+            raise not_a_step(action, "Russian poker")
         return r.apply(state, action)
 
-    def encode(self, action: Any) -> dict[str, Any]:
+    def encode(self, action: Action) -> dict[str, Any]:
         return encode(action)
 
-    def voided(self, state: Any) -> str | None:
-        voided: str | None = state.voided
-        return voided
+    def voided(self, state: r.RoundState) -> str | None:
+        return state.voided
 
-    def next_steps(self, state: Any) -> tuple[Step, ...]:
-        s: r.RoundState = state
+    def next_steps(self, state: r.RoundState) -> tuple[Step, ...]:
+        s = state
         if s.voided:
             return (Step("void", None, "Close the voided round"),)
         out: list[Step] = []
@@ -208,14 +211,14 @@ class RussianFlow(GameFlow):
             out += [Step("redeal", b.box, "Redeal") for b in s.boxes if _may_redeal(s, b.box)]
         return tuple(out)
 
-    def can_settle(self, state: Any) -> bool:
+    def can_settle(self, state: r.RoundState) -> bool:
         return r.can_settle(state)
 
-    def settle(self, state: Any) -> Settlement:
+    def settle(self, state: r.RoundState) -> Settlement:
         return r.settle(state)
 
-    def settle_ready(self, state: Any) -> Settlement | None:
-        s: r.RoundState = state
+    def settle_ready(self, state: r.RoundState) -> Settlement | None:
+        s = state
         if not s.revealed or s.voided:
             return None
         ready = tuple(b for b in s.boxes if not r.missing_hand(s, b))
@@ -224,8 +227,8 @@ class RussianFlow(GameFlow):
         except RulesError:
             return None
 
-    def summary(self, state: Any) -> dict[str, Any]:
-        s: r.RoundState = state
+    def summary(self, state: r.RoundState) -> dict[str, Any]:
+        s = state
         dealer: dict[str, Any] = {"cards": _codes(s.dealer), "up": _codes(s.up),
                                   "revealed": s.revealed, "draw": _codes(s.draw)}
         if s.revealed:

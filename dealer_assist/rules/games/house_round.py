@@ -22,19 +22,20 @@ from typing import TypeAlias
 from ..cards import Card
 from ..errors import CardCountError, IllegalActionError
 from ..profiles import HouseProfile, check_bool, check_int
-from .actions import (  # the shared step records, re-exported for callers
-    Bet,
-    BuyGame,
-    DealBox,
-    DealDealer,
-    DealerDraw,
-    DealUp,
-    Fold,
-    PlaceBox,
-    RevealDealer,
-    Show,
-    TakeAnte,
-)
+
+# the step records and the round state, re-exported for callers
+from .actions import Bet as Bet
+from .actions import BuyGame as BuyGame
+from .actions import DealBox as DealBox
+from .actions import DealDealer as DealDealer
+from .actions import DealerDraw as DealerDraw
+from .actions import DealUp as DealUp
+from .actions import Fold as Fold
+from .actions import PlaceBox as PlaceBox
+from .actions import RevealDealer as RevealDealer
+from .actions import SharedStep
+from .actions import Show as Show
+from .actions import TakeAnte as TakeAnte
 from .common import (
     Table,
     add_cards,
@@ -43,7 +44,10 @@ from .common import (
     passes,
 )
 from .hidden import check_shown, reveal_cards
-from .state import BET, BUY_GAME, FOLD, TAKE_ANTE  # the one round state of every house game
+from .state import BET as BET  # the one round state of every house game
+from .state import BUY_GAME as BUY_GAME
+from .state import FOLD as FOLD
+from .state import TAKE_ANTE as TAKE_ANTE
 from .state import BoxState as BoxState
 from .state import Improvement as Improvement
 from .state import RoundState as _RoundState
@@ -83,8 +87,7 @@ def new_round(profile: StudProfile, table: Table) -> RoundState:
     return _RoundState(profile, table)
 
 
-GenericAction: TypeAlias = (PlaceBox | DealBox | DealDealer | DealUp | Bet | Fold | RevealDealer
-                            | TakeAnte | BuyGame | DealerDraw | Show)
+GenericAction: TypeAlias = SharedStep
 
 
 def _fail(message: str, field: str | None = None, value: object = None) -> IllegalActionError:

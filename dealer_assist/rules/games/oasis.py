@@ -13,14 +13,14 @@ Live table: the actions of ``house_round`` plus :class:`Replace` (``verify_repla
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from ..cards import Card
 from ..errors import CardCountError, IllegalActionError, RulesError
 from ..profiles import register_profile
 from ..request import get_cards, need_mapping
 from ..settlement import Settlement
+from .actions import Replace
 from .caribbean import CaribbeanProfile, settle
 from .common import add_cards
 from .house_request import round_from_request
@@ -49,19 +49,6 @@ OASIS_PER_CARD = CaribbeanProfile(name="oasis-per-card", game="oasis",
 OASIS_ONE_CARD = CaribbeanProfile(name="oasis-one-card", game="oasis", replace_fees={1: 1})
 for _profile in (OASIS_CLASSIC, OASIS_PER_CARD, OASIS_ONE_CARD):
     register_profile(_profile)
-
-
-@dataclass(frozen=True, slots=True)
-class Replace:
-    """Before the decision: discard some cards and draw as many, for the schedule's fee.
-
-    Dealing order: ``count`` cards replaced face down (``discard`` empty, ``draw`` the new
-    cards only if the croupier saw them)."""
-
-    box: str
-    discard: tuple[Card, ...]
-    draw: tuple[Card, ...]
-    count: int = 0
 
 
 def replacement_fee(profile: CaribbeanProfile, ante: int, count: int) -> int:

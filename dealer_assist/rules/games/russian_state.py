@@ -8,32 +8,36 @@ relative to a box (``ante``, ``cards``, ``improvement.exchange.draw``) or to the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ..cards import Card
-from .actions import (  # the shared step records, re-exported for callers
+from .actions import (  # the step records, re-exported for callers
     Bet,
     BuyGame,
     DealBox,
     DealDealer,
     DealerDraw,
     DealUp,
+    Exchange,
     Fold,
+    Insure,
     PlaceBox,
+    Redeal,
     RevealDealer,
     Show,
+    SixthCard,
     TakeAnte,
 )
+from .actions import RussianStep as Action
 from .common import Table
 from .russian_profile import RussianProfile
-from .state import BET as BET  # the one round state of every house game
-from .state import BUY_GAME as BUY_GAME
-from .state import FOLD as FOLD
-from .state import TAKE_ANTE as TAKE_ANTE
-from .state import BoxState as BoxState
-from .state import Improvement as Improvement
+from .state import (
+    BET,  # the one round state of every house game
+    BUY_GAME,
+    FOLD,
+    TAKE_ANTE,
+    BoxState,
+    Improvement,
+    evolve,
+)
 from .state import RoundState as _RoundState
-from .state import evolve as evolve
 
 RoundState = _RoundState[RussianProfile]
 """A Russian poker round: the one round state with Russian house rules."""
@@ -44,47 +48,9 @@ def new_round(profile: RussianProfile, table: Table) -> RoundState:
     return _RoundState(profile, table)
 
 
-# --- actions: one frozen record per croupier step -------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """One improvement: discard 1..5 cards and draw as many, for the improvement fee.
-
-    Dealing order: ``count`` cards exchanged face down (``discard`` empty; ``draw`` the new
-    cards if the croupier saw them, else empty)."""
-
-    box: str
-    discard: tuple[Card, ...]
-    draw: tuple[Card, ...]
-    count: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class SixthCard:
-    """One improvement: buy a sixth card, for the improvement fee (``None``: face down)."""
-
-    box: str
-    card: Card | None
-
-
-@dataclass(frozen=True, slots=True)
-class Insure:
-    """Insurance against the dealer's "no game" (three of a kind or better); ``cards``: the
-    hand the player shows to insure (empty when the round already knows it)."""
-
-    box: str
-    amount: int
-    cards: tuple[Card, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Redeal:
-    """A box received a wrong number of cards: the round is void, nothing is paid."""
-
-    box: str
-    cards_received: int
-
-
-Action = (PlaceBox | DealBox | DealDealer | DealUp | Exchange | SixthCard | Fold | Bet | Insure
-          | RevealDealer | TakeAnte | BuyGame | DealerDraw | Redeal | Show)
+__all__ = [
+    "BET", "BUY_GAME", "FOLD", "TAKE_ANTE", "Action", "Bet", "BoxState", "BuyGame", "DealBox",
+    "DealDealer", "DealUp", "DealerDraw", "Exchange", "Fold", "Improvement", "Insure",
+    "PlaceBox", "Redeal", "RevealDealer", "RoundState", "Show", "SixthCard", "TakeAnte",
+    "evolve", "new_round",
+]

@@ -29,12 +29,15 @@ from ..profiles import PayTable, check_bool, check_int, register_profile
 from ..ranking import Category
 from ..request import get_cards, get_str, need_mapping
 from ..settlement import BoxSettlement, PaidCombination, Settlement, WagerResult
+from .actions import ChooseSplit as ChooseSplit
+from .actions import DealerSmall as DealerSmall
+from .actions import DealExtra as DealExtra
+from .actions import SplitStep
 from .common import add_cards, apply_cap
 from .hidden import check_shown
 from .house_request import round_from_request
 from .house_round import (
     BoxState,
-    GenericAction,
     Improvement,
     RoundState,
     StudProfile,
@@ -103,43 +106,7 @@ register_profile(SPLIT_CLASSIC)
 
 # --- actions -------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class DealExtra:
-    """Two extra cards for a box: ``free`` (blind, they are the Small Hand) or ``bought``.
-
-    ``cards``: the two extra cards, or all seven (the box's five, then the two extra) when the
-    player shows them for the split suggestion; empty when dealt face down (dealing order)."""
-
-    box: str
-    mode: str
-    cards: tuple[Card, ...] = ()
-
-    @property
-    def extra(self) -> tuple[Card, ...]:
-        return self.cards[-2:]
-
-    @property
-    def five(self) -> tuple[Card, ...]:
-        return self.cards[:5] if len(self.cards) == 7 else ()
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseSplit:
-    """A box with bought extra cards splits its seven cards into Big (5) and Small (2) Hand."""
-
-    box: str
-    big: tuple[Card, ...]
-    small: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DealerSmall:
-    """The dealer has a game: his two further cards, his Small Hand."""
-
-    cards: tuple[Card, ...]
-
-
-Action = GenericAction | DealExtra | ChooseSplit | DealerSmall
+Action = SplitStep
 
 
 def _profile(state: RoundState) -> SplitProfile:
