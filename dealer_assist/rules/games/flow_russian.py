@@ -49,7 +49,7 @@ from .flow import (
     not_a_step,
     register_flow,
 )
-from .russian_state import evolve
+from .state import evolve
 
 
 def _codes(cards: tuple[Card, ...]) -> list[str]:

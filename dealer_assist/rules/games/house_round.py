@@ -41,9 +41,10 @@ from .common import (
     add_cards,
     check_ante,
     check_bet,
+    check_shown,
     passes,
+    reveal_cards,
 )
-from .hidden import check_shown, reveal_cards
 from .state import BET as BET  # the one round state of every house game
 from .state import BUY_GAME as BUY_GAME
 from .state import FOLD as FOLD

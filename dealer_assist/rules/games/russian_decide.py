@@ -2,27 +2,49 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from ..cards import Card
 from ..errors import CardCountError, DuplicateCardError, IllegalActionError, StakeError
 from ..evaluator import evaluate
 from . import common
-from .common import passes
-from .hidden import check_shown
-from .russian_round import check_live, presumptive_payout, with_box
-from .russian_state import (
-    BET,
-    FOLD,
+from .actions import (
     Bet,
-    BoxState,
+    BuyGame,
+    DealBox,
+    DealDealer,
+    DealerDraw,
+    DealUp,
     Exchange,
     Fold,
-    Improvement,
     Insure,
-    RoundState,
+    PlaceBox,
+    Redeal,
+    RevealDealer,
     Show,
     SixthCard,
-    evolve,
+    TakeAnte,
 )
+from .actions import RussianStep as Action
+from .common import Table, check_shown, passes
+from .russian_profile import RussianProfile
+from .russian_round import (
+    RoundState,
+    buy_game,
+    check_live,
+    deal_box,
+    deal_dealer,
+    deal_up,
+    dealer_draw,
+    new_round,
+    place_box,
+    presumptive_payout,
+    redeal,
+    reveal_dealer,
+    take_ante,
+)
+from .state import BET, FOLD, BoxState, Improvement, evolve
 
 DISCARD, DRAW, SIXTH = "improvement.exchange.discard", "improvement.exchange.draw", \
     "improvement.sixth_card"
@@ -92,7 +114,7 @@ def exchange(state: RoundState, a: Exchange) -> RoundState:
     fee = state.profile.improvement_fee * b.ante
     new = evolve(b, improvement=Improvement(  # verified: the discard or the count is set
         "exchange", fee, tuple(a.discard), tuple(a.draw), count=0 if a.discard else a.count))
-    return with_box(state, i, new, used=used)
+    return state.with_box(i, new, used=used)
 
 
 def _sixth_phase(state: RoundState, box: str) -> tuple[int, BoxState]:
@@ -120,7 +142,7 @@ def sixth_card(state: RoundState, a: SixthCard) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, _sixth(a), SIXTH, state.profile.ranking.deck,
                             f"box {a.box} sixth card")
-    return with_box(state, i, evolve(b, improvement=Improvement(
+    return state.with_box(i, evolve(b, improvement=Improvement(
         "sixth_card", state.profile.improvement_fee * b.ante, cards=_sixth(a))), used=used)
 
 
@@ -135,7 +157,7 @@ def can_fold(state: RoundState, box: str) -> bool:
 def fold(state: RoundState, a: Fold) -> RoundState:
     verify_fold(state, a)
     i, b = state.find(a.box)
-    return with_box(state, i, evolve(b, decision=FOLD))
+    return state.with_box(i, evolve(b, decision=FOLD))
 
 
 def verify_bet(state: RoundState, a: Bet) -> None:
@@ -150,7 +172,7 @@ def can_bet(state: RoundState, box: str) -> bool:
 def bet(state: RoundState, a: Bet) -> RoundState:
     verify_bet(state, a)
     i, b = state.find(a.box)
-    return with_box(state, i, evolve(b, decision=BET, bet=a.amount))
+    return state.with_box(i, evolve(b, decision=BET, bet=a.amount))
 
 
 def _insuring(state: RoundState, box: str, amount: int | None = None) -> tuple[int, BoxState]:
@@ -229,7 +251,7 @@ def insure(state: RoundState, a: Insure) -> RoundState:
     if a.cards and not b.hand_known:
         used = shown_hand(state, b, a.cards)
         b = evolve(b, shown=a.cards)
-    return with_box(state, i, evolve(b, insurance=a.amount), used=used)
+    return state.with_box(i, evolve(b, insurance=a.amount), used=used)
 
 
 def _showing(state: RoundState, box: str) -> tuple[int, BoxState]:
@@ -259,5 +281,28 @@ def can_show(state: RoundState, box: str) -> bool:
 def show(state: RoundState, a: Show) -> RoundState:
     verify_show(state, a)
     i, b = state.find(a.box)
-    return with_box(state, i, evolve(b, shown=tuple(a.cards)),
+    return state.with_box(i, evolve(b, shown=tuple(a.cards)),
                     used=shown_hand(state, b, a.cards))
+
+
+# --- apply and replay: every step, dispatched on its record's type -----------------------------
+
+_HANDLERS: dict[type[Any], Callable[[RoundState, Any], RoundState]] = {
+    PlaceBox: place_box, DealBox: deal_box, DealDealer: deal_dealer, Redeal: redeal,
+    Exchange: exchange, SixthCard: sixth_card, Fold: fold, Bet: bet, Insure: insure,
+    RevealDealer: reveal_dealer, TakeAnte: take_ante, BuyGame: buy_game,
+    DealerDraw: dealer_draw, DealUp: deal_up, Show: show,
+}
+
+
+def apply(state: RoundState, action: Action) -> RoundState:
+    """Verify ``action`` against ``state`` and return the new state (the old one is unchanged)."""
+    return _HANDLERS[type(action)](state, action)
+
+
+def replay(profile: RussianProfile, table: Table, actions: Iterable[Action]) -> RoundState:
+    """Fold a stored list of actions into the round state, from a new round."""
+    state = new_round(profile, table)
+    for action in actions:
+        state = apply(state, action)
+    return state

@@ -13,8 +13,8 @@ from ..evaluator import HandValue, evaluate
 from ..ranking import Category
 from ..settlement import BoxSettlement, DealerResult, PaidCombination, Settlement, WagerResult
 from . import common
-from .russian_round import dealer_hand
-from .russian_state import BUY_GAME, TAKE_ANTE, BoxState, RoundState
+from .russian_round import RoundState, dealer_hand
+from .state import BUY_GAME, TAKE_ANTE, BoxState
 
 WIN, LOSE, STAY = "win", "lose", "stay"
 

@@ -33,8 +33,7 @@ from .actions import ChooseSplit as ChooseSplit
 from .actions import DealerSmall as DealerSmall
 from .actions import DealExtra as DealExtra
 from .actions import SplitStep
-from .common import add_cards, apply_cap
-from .hidden import check_shown
+from .common import add_cards, apply_cap, check_shown
 from .house_request import round_from_request
 from .house_round import (
     BoxState,
