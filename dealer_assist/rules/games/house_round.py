@@ -1,4 +1,4 @@
-"""The round state and the generic actions of the one-ANTE stud games: Caribbean, Oasis, Big/Small.
+"""The generic steps of the one-ANTE stud games (Caribbean, Oasis, Big/Small) on the one state.
 
 A round is folded from small frozen action records (the live-table app stores each as an event);
 every action has ``verify_*`` (the one place that checks it and raises a named error), ``can_*``

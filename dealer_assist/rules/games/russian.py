@@ -7,10 +7,11 @@ tells the UI which buttons to show. ``settle(state)`` is pure and returns a froz
 :class:`~dealer_assist.rules.settlement.Settlement`. The calculator request is parsed into the same
 actions (``russian_request``), so both paths share every check.
 
-Module map: ``russian_profile`` (house rules as data), ``russian_state`` (state and actions),
-``russian_round`` (placing and dealing), ``russian_decide`` (improvement, fold/bet, insurance),
-``russian_reveal`` (reveal, take the ANTE / buy a game, dealer's draw), ``russian_actions``
-(``apply``, ``replay``), ``russian_settle`` (``settle``), ``russian_request`` (calculator).
+Module map: ``state`` (the one round state of every house game) and ``actions`` (every step
+record), ``russian_profile`` (house rules as data), ``russian_round`` (the round type; placing,
+dealing, redeal; reveal, take the ANTE / buy a game, the dealer's draw), ``russian_decide``
+(exchange, sixth card, fold/bet, insurance, show; ``apply``, ``replay``), ``russian_settle``
+(``settle``: every payout), ``russian_request`` (calculator), ``flow_russian`` (live events).
 """
 
 from __future__ import annotations

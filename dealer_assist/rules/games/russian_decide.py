@@ -1,4 +1,5 @@
-"""Russian poker actions after the deal: improvement, fold or bet, insurance (verify, can, do)."""
+"""Russian poker: the boxes' steps after the deal -- improvement, fold or bet, insurance, the
+showdown (verify, can, do) -- and ``apply``/``replay``, which dispatch every step of the game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Russian poker actions: verify, can, do.
+"""Russian poker: the round type, and the table's and the dealer's steps (verify, can, do).
+
+Placing and dealing (with the redeal), then, once every box has decided, the dealer's steps:
+the reveal, take the ANTE or buy a game, the dealer's draw. The boxes' decisions are in
+``russian_decide``.
 
 For every action there is one ``verify_<action>(state, action)`` that raises a named
 ``RulesError``, a ``can_<action>(state[, box])`` for the UI (may this button be shown now?) and the
