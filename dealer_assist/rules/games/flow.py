@@ -21,12 +21,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+from ..cards import Card
 from ..errors import HouseRulesError, IllegalActionError, RulesError
 from ..profiles import HouseProfile, get_profile, load_profile, profile_data, profile_hash
 from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
 from ..settlement import Settlement
 from .actions import (
     Action,
+    Bet,
     BuyGame,
     DealDealer,
     DealUp,
@@ -332,6 +334,22 @@ def decode_reveal(state: Round, p: Mapping[str, Any]) -> tuple[RevealDealer]:
 def decode_show(state: Round, p: Mapping[str, Any]) -> tuple[Show]:
     """``{"box", "cards": [final hand]}`` (Big/Small free extra cards: plus ``"small"``)."""
     return (Show(get_str(p, "box"), get_cards(p, "cards"), get_cards(p, "small", default=[])),)
+
+
+def codes(cards: tuple[Card, ...]) -> list[str]:
+    """Cards as their codes, as events store them."""
+    return [c.code for c in cards]
+
+
+def box_of(p: Mapping[str, Any]) -> str:
+    return get_str(p, "box")
+
+
+def decode_bet(state: Round, p: Mapping[str, Any]) -> tuple[Bet]:
+    """``{"box", "amount"?}``: the amount defaults to the profile's BET for the box's ANTE."""
+    box = box_of(p)
+    ante = next((b.ante for b in state.boxes if b.box == box), 0)
+    return (Bet(box, get_int(p, "amount", default=state.profile.bet_multiple * ante)),)
 
 
 def codes_with(out: dict[str, Any], name: str, cards: tuple[Any, ...]) -> dict[str, Any]:
