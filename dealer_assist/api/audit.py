@@ -18,9 +18,10 @@ from flask import jsonify, request
 from .. import audit, db
 from ..models import Role
 from ..services import disputes, voids
+from ..web.hardening import as_id
 from ..web.security import role_required
 from . import bp
-from .errors import MAX_ID, problem
+from .errors import problem
 
 AUDITORS = frozenset({Role.AUDITOR.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value,
                       Role.ADMIN.value})
@@ -44,8 +45,7 @@ def plain(value: Any) -> Any:
 
 
 def _arg(name: str) -> int | None:
-    raw = request.args.get(name, "").strip()
-    return int(raw) if raw.isascii() and raw.isdigit() and int(raw) < MAX_ID else None
+    return as_id(request.args.get(name, ""))
 
 
 def _dispute(d: disputes.DisputeView) -> dict[str, Any]:

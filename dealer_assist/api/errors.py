@@ -14,8 +14,6 @@ from werkzeug.exceptions import HTTPException
 from ..rules.errors import RulesError
 
 PROBLEM_TYPE = "application/problem+json"
-#: ids are 64-bit signed integers in both databases: anything larger cannot name a row
-MAX_ID = 2**63
 
 
 def problem(status: int, title: str, detail: str, **extra: Any) -> Response:

@@ -29,6 +29,7 @@ from ..services import disputes, round_review, tables, voids
 from ..services.errors import ServiceError, ValidationError
 from .errors import form_error
 from .forms import text, whole_number
+from .hardening import as_id
 from .security import role_required
 from .tables import floor_zone
 
@@ -74,8 +75,7 @@ def _signed(name: str, label: str) -> int:
 
 
 def _int_arg(name: str) -> int | None:
-    raw = request.args.get(name, "").strip()
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
+    return as_id(request.args.get(name, ""))
 
 
 # --- rounds ------------------------------------------------------------------------------------

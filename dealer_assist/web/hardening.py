@@ -22,8 +22,20 @@ from typing import Any
 from flask import Flask, abort, current_app, g, request
 from werkzeug.routing import IntegerConverter as _WerkzeugInteger
 
-#: 2^63 - 1: the largest id a BIGINT (PostgreSQL) or INTEGER (SQLite) column can hold
-MAX_ID = 2**63 - 1
+#: 2^31 - 1: the largest id the primary keys can hold on both databases (PostgreSQL's
+#: ``INTEGER`` is 32-bit; a larger id would be refused by the server, not answered 404)
+MAX_ID = 2**31 - 1
+
+
+def as_id(raw: str) -> int | None:
+    """``raw`` (a query or form value) as a row id, or None: ASCII digits only and at most
+    :data:`MAX_ID`, so a number no key can hold finds nothing instead of reaching the database
+    (PostgreSQL refuses it) or ``int()``'s digit limit."""
+    raw = raw.strip()
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 10):
+        return None
+    value = int(raw)
+    return value if value <= MAX_ID else None
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")

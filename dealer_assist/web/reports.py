@@ -33,6 +33,7 @@ from ..services import chips, inventory, reports, shifts, tables
 from ..services.errors import ServiceError, ValidationError
 from .errors import form_error
 from .forms import text, whole_number
+from .hardening import as_id
 from .security import may_reach, role_required
 from .tables import chip_counts, floor_zone
 
@@ -119,10 +120,10 @@ def _inventory_page(shift_id: int, **extra: Any) -> dict[str, Any]:
 
 
 def _person(name: str, label: str) -> int:
-    raw = request.form.get(name, "").strip()
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+    found = as_id(request.form.get(name, ""))
+    if found is None:
         raise ValidationError(f"Choose the {label}.", field=name)
-    return int(raw)
+    return found
 
 
 def _counted(dbs: Any, shift_id: int, name: str, label: str) -> dict[str, Any]:

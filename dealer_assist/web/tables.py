@@ -14,6 +14,7 @@ from ..services import chips, inventory, shifts, tables
 from ..services.errors import ServiceError, ValidationError
 from .errors import form_error
 from .forms import optional_date, text
+from .hardening import as_id
 from .security import any_role, may_reach, role_required
 
 bp = Blueprint("tables", __name__, url_prefix="/tables")
@@ -54,10 +55,10 @@ def chip_counts(denominations: tuple[int, ...]) -> dict[int, int]:
 
 
 def person(name: str, label: str) -> int:
-    raw = request.form.get(name, "").strip()
-    if not raw.isdigit():
+    found = as_id(request.form.get(name, ""))
+    if found is None:
         raise ValidationError(f"Choose the {label}.", field=name)
-    return int(raw)
+    return found
 
 
 def _signers() -> tuple[int, int]:
