@@ -29,7 +29,7 @@ from dealer_assist.rules.errors import RulesError
 from dealer_assist.rules.games.flow import start
 
 PREFERENCE = ("deal_box", "deal_dealer", "extra", "split", "bet", "reveal", "dealer_small",
-              "take_ante", "dealer_draw")
+              "take_ante", "dealer_draw", "show")
 DOUBLE_TAP = 0.05
 TIME_OUT = 0.02
 #: resend a refused request (a dead server) until this many seconds after the run's end
@@ -214,7 +214,12 @@ class Tablet(threading.Thread):
                 yield {**box, "big": [c for c in seven if c not in small], "small": list(small)}
             return
         n = step.cards or (1 if step.type == "dealer_draw" else 0)
-        cards = {"cards": [c.code for c in deck[:n]]} if n else {}
+        # dealing order (issue 17): the dealer's face-up card(s) are "up"; a Big/Small box with
+        # free extra cards shows its Small Hand beside the Big Hand
+        key = "up" if step.type == "deal_dealer" else "cards"
+        cards: dict[str, Any] = {key: [c.code for c in deck[:n]]} if n else {}
+        if step.type == "show" and step.small:
+            cards["small"] = [c.code for c in deck[n:n + step.small]]
         if step.type == "extra":
             yield {**box, "mode": step.modes[0], **cards}
             return
