@@ -131,7 +131,10 @@ def test_five_thousand_fuzzed_requests_get_no_answer_of_500_or_more(app: Flask) 
     sent: list[int] = []
     failures: list[str] = []
 
+    # derandomized: the same 5,000 requests on every run, so CI is reproducible; set
+    # FUZZ_RANDOM=1 to explore new ones (how the 2^31 id on PostgreSQL was found)
     @settings(max_examples=max(1, TOTAL // BATCH), deadline=None, database=None,
+              derandomize=not os.environ.get("FUZZ_RANDOM"),
               suppress_health_check=list(HealthCheck))
     @given(batch=st.lists(_request(routes), min_size=BATCH, max_size=BATCH))
     def fuzz(batch: list[dict[str, Any]]) -> None:
