@@ -14,24 +14,14 @@ import pytest
 
 from dealer_assist import db
 from dealer_assist.services import parlour
-from tests.browser.conftest import Server, Shots, login
+from tests.browser.conftest import LAYOUT, Server, Shots, login
 from tests.rules.parlour_deals import SUITED
 
 pytestmark = pytest.mark.browser
 MIN_TARGET = 44
 TARGETS = ("#parlour button, #parlour a.button, #parlour .pick, "
            "#parlour input:not([type=hidden]):not([type=radio])")
-LAYOUT = """([selector, least]) => {
-  const small = [];
-  for (const el of document.querySelectorAll(selector)) {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
-    if (r.width < least || r.height < least)
-      small.push((el.dataset.card || el.textContent.trim() || el.name) + ' '
-                 + Math.round(r.width) + 'x' + Math.round(r.height));
-  }
-  return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth, small};
-}"""
+
 
 
 def check(page: Any, shots: Shots, label: str) -> None:
