@@ -155,3 +155,9 @@ def change_password(session: Session, user_id: int, *, current: str, new: str, m
     auth.revoke_user_sessions(session, user_id, except_id=keep_session_id)
     session.flush()
     return view(user)
+
+
+def set_language(session: Session, user_id: int, language: str | None) -> None:
+    """The profile's language (the header switch); None hands the choice back to the browser."""
+    _load(session, user_id).language = language
+    session.flush()

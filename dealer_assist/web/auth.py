@@ -6,9 +6,21 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext
 
-from .. import db
+from .. import db, i18n
 from ..models import utcnow
 from ..services import auth, users
 from ..services.errors import AuthenticationFailed, ServiceError, Throttled
@@ -96,3 +108,20 @@ def change_password() -> Any:
         return form_error(err, "change_password.html")
     flash("Your password has been changed.", "success")
     return redirect(url_for("web.home"))
+
+
+@bp.post("/language")
+@public
+def set_language() -> Any:
+    """The header switch: one tap picks the language; a signed-in user's profile keeps it
+    (``user_account.language``), a visitor's session keeps it until they sign in."""
+    chosen = request.form.get("language", "")
+    if chosen not in i18n.LANGUAGES:
+        abort(400, description=gettext("Unknown language."))
+    session[i18n.SESSION_KEY] = chosen
+    user = g.get("user")
+    if user is not None:
+        dbs = db.get_session()
+        users.set_language(dbs, user.id, chosen)
+        dbs.commit()
+    return redirect(_safe_next(request.form.get("next")))

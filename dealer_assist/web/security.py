@@ -58,6 +58,7 @@ class CurrentUser:
     role: str
     session_id: int
     must_change_password: bool
+    language: str | None = None
 
 
 def public(view: F) -> F:
@@ -196,7 +197,7 @@ def _load_user() -> CurrentUser | None:
         with db.session_scope() as dbs:
             auth.touch(dbs, active.session_id)
     return CurrentUser(active.user_id, active.username, active.display_name, active.role,
-                       active.session_id, active.must_change_password)
+                       active.session_id, active.must_change_password, active.language)
 
 
 def _is_api() -> bool:
