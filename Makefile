@@ -60,8 +60,10 @@ bench: install
 
 # re-extract every message (pages, edge, the engine's phrases), merge into the ru/en catalogs and
 # compile them; the .mo files are committed so a clean clone needs no build step (i18n.py)
-KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k N_ -k Phrase -k Phrase.count:1,2 \
-	-k count:1,2
+KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k N_ -k Phrase -k counted:1,2 \
+	-k RulesError -k IllegalActionError -k StakeError -k HouseRulesError -k ServiceError \
+	-k ValidationError -k NotFound -k Conflict -k PermissionDenied -k AuthenticationFailed \
+	-k Throttled -k _fail
 translations: install
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
 	  -o dealer_assist/translations/messages.pot .

@@ -99,7 +99,7 @@ class CardCountError(RulesError):
     code = "card_count"
 
     def __init__(self, got: int, expected: str, what: str = "hand") -> None:
-        super().__init__(Phrase.count("the %(what)s has %(num)d card; expected %(expected)s",
+        super().__init__(Phrase.counted("the %(what)s has %(num)d card; expected %(expected)s",
                                       "the %(what)s has %(num)d cards; expected %(expected)s",
                                       got, what=Phrase(what), expected=expected), value=got)
         self.got = got

@@ -25,7 +25,7 @@ class Phrase(str):
         return cls._make(msgid, None, None, params)
 
     @classmethod
-    def count(cls, singular: str, plural: str, n: int, /, **params: Any) -> Phrase:
+    def counted(cls, singular: str, plural: str, n: int, /, **params: Any) -> Phrase:
         """A phrase whose wording depends on ``n`` (``%(num)d card`` / ``%(num)d cards``);
         Russian has three forms, which the catalog holds."""
         return cls._make(singular, plural, n, {"num": n, **params})
@@ -39,7 +39,7 @@ class Phrase(str):
         obj.msgid, obj.plural, obj.n, obj.params = msgid, plural, n, params
         return obj
 
-    def __add__(self, other: str) -> Phrase:  # type: ignore[override]
+    def __add__(self, other: str) -> Phrase:
         """``why + cap_note``: the two parts stay translatable (an empty part is dropped)."""
         if not other:
             return self

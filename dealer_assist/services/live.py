@@ -185,7 +185,7 @@ def load(session: Session, round_id: int) -> LiveRound:
     """The round with its events folded (``NotFound`` for an unknown id)."""
     row = session.get(Round, round_id)
     if row is None:
-        raise NotFound(f"No round with id {round_id}.")
+        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
     table = tables.get_table(session, row.table_id)
     events = rounds.events(session, round_id)
     # most rounds never see a void request or a settlement row: one cheap look before the
@@ -287,7 +287,8 @@ def _same(existing: RoundEvent, type: str, payload: Mapping[str, Any]) -> bool:
 def _check_key(key: str) -> str:
     key = (key or "").strip()
     if not key or len(key) > rounds.KEY_MAX:
-        raise ValidationError(f"An idempotency key is 1 to {rounds.KEY_MAX} characters.",
+        raise ValidationError("An idempotency key is 1 to %(KEY_MAX)s characters.",
+                              KEY_MAX=rounds.KEY_MAX,
                               field="idempotency_key")
     return key
 
@@ -319,8 +320,10 @@ def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
 
 def check_seq(live: LiveRound, expected_seq: int | None) -> None:
     if expected_seq is not None and expected_seq != live.last_seq:
-        raise Conflict(f"Round {live.round.number} changed on another device (now at step "
-                       f"{live.last_seq}, you saw {expected_seq}); the screen shows it now.")
+        raise Conflict("Round %(number)s changed on another device (now at step "
+                       "%(last_seq)s, you saw %(expected_seq)s); the screen shows it now.",
+                       number=live.round.number, last_seq=live.last_seq,
+                       expected_seq=expected_seq)
 
 
 def undo(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,

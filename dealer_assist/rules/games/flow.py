@@ -193,8 +193,10 @@ class GameFlow:
         closed: str | None = None
         for event in events:
             if closed is not None:
-                raise IllegalActionError(f"the round was closed ({closed}) before event "
-                                         f"{event.seq}", field="type", value=event.type)
+                raise IllegalActionError("the round was closed (%(closed)s) before event "
+                                         "%(seq)s",
+                                         closed=closed, seq=event.seq, field="type",
+                                         value=event.type)
             if event.type == UNDO:
                 check_undo(tuple(seq for seq, _ in history), event.payload)
                 state = history.pop()[1]
@@ -212,8 +214,9 @@ def check_undo(steps: tuple[int, ...], payload: Mapping[str, Any]) -> None:
         raise IllegalActionError("there is no step to undo", field="cancels")
     cancels = get_int(need_mapping(payload, "payload"), "cancels")
     if cancels != steps[-1]:
-        raise IllegalActionError(f"only the last step ({steps[-1]}) can be undone, not step "
-                                 f"{cancels}; reload the round", field="cancels", value=cancels)
+        raise IllegalActionError("only the last step (%(v)s) can be undone, not step "
+                                 "%(cancels)s; reload the round",
+                                 v=steps[-1], cancels=cancels, field="cancels", value=cancels)
 
 
 # --- the registry and a round's start --------------------------------------------------------
@@ -230,7 +233,8 @@ def get_flow(game: str) -> GameFlow:
     _load()
     flow = FLOWS.get(game)
     if flow is None:
-        raise RulesError(f"no live table for game '{game}' (known: {', '.join(sorted(FLOWS))})",
+        raise RulesError("no live table for game '%(game)s' (known: %(v)s)", game=game,
+                         v=', '.join(sorted(FLOWS)),
                          field="game", value=game)
     return flow
 
@@ -268,7 +272,8 @@ def start_rules(rules: Mapping[str, Any]) -> tuple[GameFlow, Round]:
                               field="profile_hash", value=str(rules.get("profile_hash")))
     house = load_profile(data)
     if house.game != flow.game:
-        raise HouseRulesError(f"the round's profile is for {house.game}, not {flow.game}",
+        raise HouseRulesError("the round's profile is for %(game)s, not %(game2)s",
+                              game=house.game, game2=flow.game,
                               field="profile.game", value=house.game)
     limits = need_mapping(rules.get("limits"), "rules.limits")
     table = Table(get_int(limits, "min_ante"), get_int(limits, "max_ante"),
@@ -372,7 +377,8 @@ def encode_shared(a: Action) -> dict[str, Any] | None:
 
 def not_a_step(action: Action, game: str) -> IllegalActionError:
     """A record of another game reached this game's flow (a codec bug, never a croupier's)."""
-    return IllegalActionError(f"{type(action).__name__} is not a step of {game}", field="type",
+    return IllegalActionError("%(name__)s is not a step of %(game)s",
+                              name__=type(action).__name__, game=game, field="type",
                               value=type(action).__name__)
 
 

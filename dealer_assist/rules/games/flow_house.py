@@ -284,11 +284,12 @@ def suggest(state: h.RoundState, box: str, samples: int = 4000) -> SplitSuggesti
 
     _, b = state.find(box)
     if b.improvement is None:
-        raise IllegalActionError(f"box {box} has no extra cards to split", field="split")
+        raise IllegalActionError("box %(box)s has no extra cards to split", box=box, field="split")
     seven = (*b.cards, *b.improvement.cards)
     if len(seven) != 7:
-        raise IllegalActionError(f"the suggestion needs box {box}'s seven cards: enter them with "
-                                 "the extra cards", field="extra.cards")
+        raise IllegalActionError("the suggestion needs box %(box)s's seven cards: enter "
+                                 "them with the extra cards",
+                                 box=box, field="extra.cards")
     known = tuple(c for o in state.boxes if o.box != box
                   for c in (*o.cards, *(o.improvement.cards if o.improvement else ())))
     seed = sum(c.index * 53 ** i for i, c in enumerate(seven))

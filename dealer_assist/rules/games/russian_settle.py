@@ -10,9 +10,9 @@ from __future__ import annotations
 from ..combinations import Combination, paid_combinations
 from ..errors import IllegalActionError, RulesError
 from ..evaluator import HandValue, evaluate
+from ..phrase import Phrase, lower
 from ..ranking import Category
 from ..settlement import BoxSettlement, DealerResult, PaidCombination, Settlement, WagerResult
-from ..phrase import Phrase, lower
 from . import common
 from .russian_round import RoundState, dealer_hand
 from .state import BUY_GAME, TAKE_ANTE, BoxState
@@ -214,13 +214,14 @@ def _bonus(state: RoundState, b: BoxState) -> tuple[WagerResult, bool]:
 def _fees(state: RoundState, b: BoxState) -> tuple[WagerResult, WagerResult, tuple[str, ...]]:
     p = state.profile
     fee = p.improvement_fee * b.ante if b.improvement else 0
+    note: str
     if b.improvement_kind == "exchange":
         n = b.exchange_count
         note = (Phrase("exchanged %(discarded)s for %(drawn)s",
                        discarded=" ".join(c.code for c in b.discarded),
                        drawn=" ".join(c.code for c in b.drawn)) if b.discarded
-                else Phrase.count("exchanged %(num)d card", "exchanged %(num)d cards", n))
-        lost = Phrase.count("exchange of %(num)d card: fee %(fee)s lost",
+                else Phrase.counted("exchanged %(num)d card", "exchanged %(num)d cards", n))
+        lost = Phrase.counted("exchange of %(num)d card: fee %(fee)s lost",
                             "exchange of %(num)d cards: fee %(fee)s lost", n, fee=fee)
         improvement = WagerResult.lost("improvement_fee", fee, lost)
     elif b.improvement_kind == "sixth_card":
