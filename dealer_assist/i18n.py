@@ -106,6 +106,8 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
-    app.jinja_env.filters["money"] = money
-    app.jinja_env.filters["when"] = when
+    from .wording import hand_name, say, wager_name
+
+    app.jinja_env.filters.update(money=money, when=when, say=say, hand_name=hand_name,
+                                 wager_name=wager_name)
     app.context_processor(_template_globals)

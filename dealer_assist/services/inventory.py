@@ -33,6 +33,7 @@ from ..models_inventory import (
     InventoryCount,
     TransferKind,
 )
+from ..rules.phrase import Phrase
 from . import chips as chip_sets
 from . import shifts
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
@@ -280,10 +281,10 @@ def close_shift(session: Session, *, shift_id: int, closing_amount: int | None =
     pending = open_rounds(session, shift_id)
     if pending:
         listed = ", ".join(str(n) for n in pending[:10])
-        raise Conflict("Round%(v)s %(listed)s still open: pay or void %(v2)s before closing "
-                       "the shift.",
-                       v='s' if len(pending) > 1 else '', listed=listed,
-                       v2='them' if len(pending) > 1 else 'it')
+        raise Conflict(Phrase.counted(
+            "Round %(listed)s still open: pay or void it before closing the shift.",
+            "Rounds %(listed)s still open: pay or void them before closing the shift.",
+            len(pending), listed=listed))
     if _count(session, shift_id, CountKind.OPENING) is None:
         raise Conflict("Record the opening count before closing the shift.")
     row = InventoryCount(shift_id=shift_id, kind=CountKind.CLOSING.value, amount=amount,

@@ -19,6 +19,7 @@ from sqlmodel import Session, col, select
 from ..models import Round, RoundSettlement, User
 from ..rules.errors import RulesError
 from ..rules.games.flow import UNDO, Event, start_rules
+from ..rules.phrase import Phrase
 from . import rounds, tables
 from .errors import NotFound
 
@@ -106,9 +107,11 @@ def replay_round(session: Session, round_id: int) -> Replayed:
                     stored_by, recomputed, error, tuple(differences(stored, recomputed, error)))
 
 
-def money(net: int) -> str:
+def money(net: int) -> Phrase:
     """A box's or wager's net in the croupier's words: PAY 100, TAKE 50, EVEN."""
-    return f"PAY {net}" if net > 0 else f"TAKE {-net}" if net < 0 else "EVEN"
+    if net > 0:
+        return Phrase("PAY %(amount)s", amount=net)
+    return Phrase("TAKE %(amount)s", amount=-net) if net < 0 else Phrase("EVEN")
 
 
 def differences(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None,
@@ -116,33 +119,38 @@ def differences(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None
     """What differs between the recorded settlement and the engine's, box by box, wager by
     wager; empty when they agree."""
     if stored is None:
-        return ["No settlement was recorded for this round."]
+        return [Phrase("No settlement was recorded for this round.")]
     if recomputed is None:
-        return [f"The engine could not recompute the round: {error or 'unknown reason'}."]
+        return [Phrase("The engine could not recompute the round: %(error)s.",
+                       error=error or Phrase("unknown reason"))]
     mine = {b["box"]: b for b in stored.get("boxes", [])}
     theirs = {b["box"]: b for b in recomputed.get("boxes", [])}
     out: list[str] = []
     for box in sorted(mine.keys() | theirs.keys(), key=lambda b: (len(b), b)):
         a, b = mine.get(box), theirs.get(box)
         if a is None or b is None:
-            where = "the engine's settlement" if a is None else "the recorded settlement"
-            out.append(f"Box {box} appears only in {where}.")
+            out.append(Phrase("Box %(box)s appears only in the engine's settlement.", box=box)
+                       if a is None else
+                       Phrase("Box %(box)s appears only in the recorded settlement.", box=box))
             continue
         if a["net"] != b["net"]:
             gap = b["net"] - a["net"]
-            side = "the player is owed" if gap > 0 else "the house is owed"
-            out.append(f"Box {box}: recorded {money(a['net'])}, the engine says "
-                       f"{money(b['net'])}; {side} {abs(gap)}.")
+            owed = (Phrase("the player is owed %(amount)s", amount=abs(gap)) if gap > 0 else
+                    Phrase("the house is owed %(amount)s", amount=abs(gap)))
+            out.append(Phrase("Box %(box)s: recorded %(recorded)s, the engine says %(engine)s; "
+                              "%(owed)s.", box=box, recorded=money(a["net"]),
+                              engine=money(b["net"]), owed=owed))
         for name in sorted(a["wagers"].keys() | b["wagers"].keys()):
             wa, wb = a["wagers"].get(name), b["wagers"].get(name)
             if wa is None or wb is None or wa["net"] != wb["net"] \
                     or wa["stake"] != wb["stake"]:
-                out.append(f"Box {box} {name.replace('_', ' ')}: recorded "
-                           f"{_wager(wa)}, the engine says {_wager(wb)}.")
+                out.append(Phrase("Box %(box)s %(wager)s: recorded %(recorded)s, the engine "
+                                  "says %(engine)s.", box=box, wager=name.replace("_", " "),
+                                  recorded=_wager(wa), engine=_wager(wb)))
     return out
 
 
-def _wager(w: dict[str, Any] | None) -> str:
+def _wager(w: dict[str, Any] | None) -> Phrase:
     if w is None:
-        return "no such wager"
-    return f"stake {w['stake']}, {money(w['net'])}"
+        return Phrase("no such wager")
+    return Phrase("stake %(stake)s, %(net)s", stake=w["stake"], net=money(w["net"]))

@@ -19,6 +19,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext
 
 from .. import db
 from ..models import Game, Role
@@ -102,7 +103,8 @@ def _set_active(user_id: int, active: bool) -> Any:
     except ServiceError as err:
         return form_error(err, "admin/users.html", form={}, **_users_context())
     state = "enabled" if active else "disabled; their sessions have ended"
-    flash(f"{user.display_name} ({user.username}) is {state}.", "success")
+    flash(gettext("%(display_name)s (%(username)s) is %(state)s.",
+                 display_name=user.display_name, username=user.username, state=state), "success")
     return redirect(url_for("admin.users_page"))
 
 
@@ -141,7 +143,7 @@ def create_table() -> Any:
         dbs.commit()
     except ServiceError as err:
         return form_error(err, "admin/tables.html", form=request.form, **_tables_context())
-    flash(f"Table {table.name} created.", "success")
+    flash(gettext("Table %(name)s created.", name=table.name), "success")
     return redirect(url_for("admin.tables_page"))
 
 
@@ -169,7 +171,7 @@ def update_table(table_id: int) -> Any:
     except ServiceError as err:
         return form_error(err, "admin/table_form.html", table=table, form=request.form,
                           **_tables_context())
-    flash(f"Table {table.name} saved.", "success")
+    flash(gettext("Table %(name)s saved.", name=table.name), "success")
     return redirect(url_for("admin.tables_page"))
 
 

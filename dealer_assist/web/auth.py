@@ -69,7 +69,7 @@ def login() -> Any:
         return page, status, headers
     start_login(result.token)
     if result.must_change_password:
-        flash("Choose your own password to continue.", "info")
+        flash(gettext("Choose your own password to continue."), "info")
         return redirect(url_for("auth.change_password"))
     return redirect(_safe_next(request.form.get("next")))
 
@@ -78,7 +78,7 @@ def login() -> Any:
 @public
 def logout() -> Any:
     end_login()
-    flash("You are signed out.", "info")
+    flash(gettext("You are signed out."), "info")
     return redirect(url_for("auth.login"))
 
 
@@ -88,7 +88,7 @@ def change_password() -> Any:
     if request.method == "GET":
         return render_template("change_password.html")
     if request.form.get("new_password") != request.form.get("confirm_password"):
-        flash("The two new passwords differ.", "error")
+        flash(gettext("The two new passwords differ."), "error")
         return render_template("change_password.html", error_field="confirm_password"), 422
     dbs = db.get_session()
     ip = request.remote_addr or "unknown"
@@ -106,7 +106,7 @@ def change_password() -> Any:
         return form_error(err, "change_password.html")
     except ServiceError as err:
         return form_error(err, "change_password.html")
-    flash("Your password has been changed.", "success")
+    flash(gettext("Your password has been changed."), "success")
     return redirect(url_for("web.home"))
 
 

@@ -15,7 +15,8 @@ _INT_RE = re.compile(r"^[0-9]{1,18}$")
 def text(name: str, *, max_length: int = 200) -> str:
     value = request.form.get(name, "")
     if len(value) > max_length:
-        raise ValidationError(f"{name.replace('_', ' ').capitalize()} is too long.", field=name)
+        raise ValidationError("%(v)s is too long.", v=name.replace('_', ' ').capitalize(),
+                              field=name)
     return value.strip()
 
 
@@ -24,9 +25,10 @@ def whole_number(name: str, label: str) -> int:
     are not (money is an integer)."""
     raw = request.form.get(name, "").strip().replace(" ", "").replace("_", "").replace("'", "")
     if not _INT_RE.match(raw):
-        raise ValidationError(f"{label} must be a whole number, e.g. 100.", field=name)
+        raise ValidationError("%(label)s must be a whole number, e.g. 100.", label=label,
+                              field=name)
     if len(raw) > 18:  # beyond any table's bank, and beyond a 64-bit column
-        raise ValidationError(f"{label} is too large.", field=name)
+        raise ValidationError("%(label)s is too large.", label=label, field=name)
     return int(raw)
 
 
@@ -37,4 +39,5 @@ def optional_date(name: str, label: str) -> date | None:
     try:
         return date.fromisoformat(raw)
     except ValueError:
-        raise ValidationError(f"{label} must be a date like 2025-01-31.", field=name) from None
+        raise ValidationError("%(label)s must be a date like 2025-01-31.", label=label,
+                              field=name) from None

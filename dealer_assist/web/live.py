@@ -17,6 +17,7 @@ import uuid
 from typing import Any
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
@@ -283,5 +284,5 @@ def record(round_id: int) -> Any:
     except (RulesError, ServiceError) as err:
         return _refused(rnd.table.id, err, _what(rnd, type))
     if type == "paid" and after.stored_settlement is not None:
-        flash(f"Round {after.round.number} paid. Next round.", "success")
+        flash(gettext("Round %(number)s paid. Next round.", number=after.round.number), "success")
     return redirect(url_for("live.screen", table_id=rnd.table.id), 303)

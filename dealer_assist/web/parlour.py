@@ -12,6 +12,7 @@ import uuid
 from typing import Any
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
@@ -119,7 +120,8 @@ def record_hand(game_id: int) -> Any:
         dbs.commit()
     except (RulesError, ServiceError) as err:
         return _refused(game_id, err, f"Hand {len(view.hands) + 1}")
-    flash(f"Hand {len(after.hands)} recorded. {after.dealer} deals next.", "success")
+    flash(gettext("Hand %(count)s recorded. %(dealer)s deals next.", count=len(after.hands),
+                 dealer=after.dealer), "success")
     return redirect(url_for("parlour.game", game_id=game_id, _anchor="result"), 303)
 
 
@@ -135,5 +137,5 @@ def end(game_id: int) -> Any:
         dbs.commit()
     except (RulesError, ServiceError) as err:
         return _refused(game_id, err, "End of game")
-    flash("Game over: the board is shared out.", "success")
+    flash(gettext("Game over: the board is shared out."), "success")
     return redirect(url_for("parlour.game", game_id=game_id), 303)

@@ -31,6 +31,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app, flash, g, redirect, request, session, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 
 from .. import db
@@ -189,7 +190,8 @@ def _load_user() -> CurrentUser | None:
     if active is None:
         if idle:
             end_login()
-            flash("You were signed out after a period without activity. Please sign in again.",
+            flash(gettext("You were signed out after a period without activity. Please sign "
+                         "in again."),
                   "info")
         session.pop(TOKEN_KEY, None)
         return None

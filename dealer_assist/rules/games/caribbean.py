@@ -117,8 +117,9 @@ def settle(state: RoundState) -> Settlement:
 def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome) -> BoxSettlement:
     hand = known_hand(state, box)
     n = box.improvement.replaced if box.improvement else 0
-    fees = fee_wagers(box, f"fee for replacing {n} card{'s' if n != 1 else ''}: kept by the "
-                           "house whatever happens")
+    fees = fee_wagers(box, Phrase.counted(
+        "fee for replacing %(num)d card: kept by the house whatever happens",
+        "fee for replacing %(num)d cards: kept by the house whatever happens", n))
     combos: tuple[PaidCombination, ...] = ()
     capped = False
     if box.folded:

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import CardCountError, IllegalActionError, RulesError
+from ..phrase import Phrase
 from ..profiles import register_profile
 from ..request import get_cards, need_mapping
 from ..settlement import Settlement
@@ -60,11 +61,11 @@ def replacement_fee(profile: CaribbeanProfile, ante: int, count: int) -> int:
                                  field="improvement.replace", value=count)
     if count not in fees:
         allowed = ", ".join(str(n) for n in fees)
-        raise IllegalActionError("replacing %(count)s card%(v)s is not allowed under "
-                                 "%(name)s (allowed: %(allowed)s)",
-                                 count=count, v='s' if count != 1 else '', name=profile.name,
-                                 allowed=allowed,
-                                 field="improvement.replace.discard", value=count)
+        raise IllegalActionError(Phrase.counted(
+            "replacing %(num)d card is not allowed under %(name)s (allowed: %(allowed)s)",
+            "replacing %(num)d cards is not allowed under %(name)s (allowed: %(allowed)s)",
+            count, name=profile.name, allowed=allowed),
+            field="improvement.replace.discard", value=count)
     return fees[count] * ante
 
 
