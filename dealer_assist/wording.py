@@ -161,6 +161,7 @@ def say(text: str | None) -> str:
         return str(gettext(text))
     params = {k: _value(v) for k, v in text.params.items()}
     if text.plural is not None and text.n is not None:
+        params.pop("num", None)  # ngettext sets it from n
         return str(ngettext(text.msgid, text.plural, text.n, **params))
     return str(gettext(text.msgid, **params)) if params else str(gettext(text.msgid))
 
@@ -181,3 +182,11 @@ def action(net: int, *, even: bool = False) -> str:
     if net < 0:
         return str(gettext("TAKE"))
     return str(gettext("EVEN")) if even else str(gettext("RETURN"))
+
+
+def role_name(role: str) -> str:
+    """``pit_boss`` -> ``pit boss`` / ``пит-босс``."""
+    names = {"croupier": gettext("croupier"), "pit_boss": gettext("pit boss"),
+             "shift_manager": gettext("shift manager"), "admin": gettext("admin"),
+             "auditor": gettext("auditor")}
+    return str(names.get(role, role.replace("_", " ")))

@@ -41,6 +41,7 @@ from sqlmodel import Session, col, func, select
 from .. import audit
 from ..models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
 from ..models_audit import AuditEntry, Dispute, DisputeDecision
+from ..rules.phrase import Phrase
 from ..rules.ranking import Category
 from ..rules.settlement import WAGER_NAMES
 from . import inventory, report_changes, theoretical
@@ -51,8 +52,9 @@ WAGER_TITLES = {"ante": "Ante", "bet": "Bet", "improvement_fee": "Improvement fe
                 "buy_game_fee": "Buy-game fees", "insurance": "Insurance", "bonus": "Bonus"}
 GAME_TITLES = {"russian": "Russian poker", "caribbean": "Caribbean stud",
                "oasis": "Oasis poker", "split": "Big/Small hand"}
-ROLE_TITLES = {"croupier": "Croupier", "pit_boss": "Pit boss", "shift_manager": "Shift manager",
-               "admin": "Administrator"}
+#: message ids (the report's data keeps the English; the PDF says them in the reader's language)
+ROLE_TITLES = {"croupier": Phrase("Croupier"), "pit_boss": Phrase("Pit boss"),
+               "shift_manager": Phrase("Shift manager"), "admin": Phrase("Administrator")}
 CATEGORY_ORDER = {c.value: i for i, c in enumerate(Category)}
 TOP_PAYOUTS = 10
 

@@ -20,7 +20,7 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from .. import db
+from .. import db, wording
 from ..models import Round
 from ..rules.cards import ALL_CARDS, SUITS
 from ..rules.errors import RulesError
@@ -60,7 +60,8 @@ def card_html(code: str) -> str:
 
 
 def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per box, per wager: PAY / TAKE / RETURN with the amount and the reason."""
+    """Per box, per wager: PAY / TAKE / RETURN with the amount and the reason (``action`` is
+    the code the page styles by, ``said`` the word in the croupier's language)."""
     out = []
     for box in settlement["boxes"]:
         wagers = []
@@ -70,13 +71,15 @@ def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
             action = "PAY" if w["net"] > 0 else "TAKE" if w["net"] < 0 else "RETURN"
             amount = abs(w["net"]) if w["net"] else w["stake"]
             wagers.append({"name": WAGER_LABELS.get(name, name), "action": action,
-                           "amount": amount, "stake": w["stake"], "why": w["explanation"]})
+                           "said": wording.action(w["net"]), "title": wording.wager_name(name),
+                           "amount": amount, "stake": w["stake"],
+                           "why": wording.say(w["explanation"])})
         net = box["net"]
-        out.append({"box": box["box"], "hand": (box["hand"] or {}).get("label"),
-                    "small_hand": (box.get("small_hand") or {}).get("label"),
+        out.append({"box": box["box"], "hand": wording.hand_name(box["hand"]) or None,
+                    "small_hand": wording.hand_name(box.get("small_hand")) or None,
                     "wagers": wagers, "net": net,
                     "action": "PAY" if net > 0 else "TAKE" if net < 0 else "EVEN",
-                    "capped": box["capped"]})
+                    "said": wording.action(net, even=True), "capped": box["capped"]})
     return out
 
 
