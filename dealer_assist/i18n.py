@@ -62,8 +62,8 @@ def _locale() -> Locale:
 
 def money(value: int | None, currency: str | None = None) -> str:
     """An integer amount by locale: ``1 234 ₽`` (ru) / ``1,234 RUB``, ``$1,234`` (en) with a
-    currency, ``1 234`` / ``1,234`` without; a true minus sign; ``–`` for no value. Money is an integer
-    in the table's currency unit, so no decimals are ever shown."""
+    currency, ``1 234`` / ``1,234`` without; a true minus sign; ``–`` for no value. Money is an
+    integer in the table's currency unit, so no decimals are ever shown."""
     if value is None:
         return "–"
     loc = _locale()
@@ -106,8 +106,9 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
-    from .wording import hand_name, role_name, say, wager_name
+    from .wording import category_name, hand_name, role_name, say, wager_name
 
     app.jinja_env.filters.update(money=money, when=when, say=say, hand_name=hand_name,
-                                 wager_name=wager_name, role_name=role_name)
+                                 wager_name=wager_name, role_name=role_name,
+                                 category_name=category_name)
     app.context_processor(_template_globals)

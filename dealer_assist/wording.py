@@ -190,3 +190,23 @@ def role_name(role: str) -> str:
              "shift_manager": gettext("shift manager"), "admin": gettext("admin"),
              "auditor": gettext("auditor")}
     return str(names.get(role, role.replace("_", " ")))
+
+
+def N_(message: str) -> str:
+    """Mark a message id for extraction; it is translated where it is shown (``say``)."""
+    return message
+
+
+#: words the pages show from stored codes and engine titles (``|say`` translates them): game
+#: titles, statuses, kinds of requests and corrections, the timeline's event labels
+SHOWN_CODES = (
+    N_("Russian poker"), N_("Caribbean stud poker"), N_("Oasis poker"),
+    N_("Big/Small hand poker"), N_("open"), N_("settled"), N_("voided"), N_("pending"),
+    N_("approved"), N_("rejected"), N_("upheld"), N_("denied"), N_("escalated"), N_("void"),
+    N_("correction"), N_("dispute"), N_("reversal"), N_("Open"), N_("Upheld"), N_("Denied"),
+    N_("Escalated"), N_("Waiting"), N_("Approved"), N_("Rejected"), N_("Place"),
+    N_("Deal box"), N_("Deal dealer"), N_("Deal up"), N_("Reveal"), N_("Exchange"),
+    N_("Sixth card"), N_("Bet"), N_("Fold"), N_("Insure"), N_("Take ante"), N_("Buy game"),
+    N_("Dealer draw"), N_("Dealer small"), N_("Show"), N_("Paid"), N_("Undo"), N_("Redeal"),
+    N_("Split"), N_("Replace"), N_("Extra"), N_("Improvement"),
+)

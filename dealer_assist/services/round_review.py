@@ -78,7 +78,7 @@ def settled_boxes(session: Session, round_id: int) -> set[str]:
 def replay_round(session: Session, round_id: int) -> Replayed:
     rnd = session.get(Round, round_id)
     if rnd is None:
-        raise NotFound(f"No round with id {round_id}.")
+        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
     table = tables.get_table(session, rnd.table_id)
     events = rounds.events(session, round_id)
     names = dict(session.exec(select(User.id, User.display_name).where(
