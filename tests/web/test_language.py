@@ -196,3 +196,27 @@ def test_a_russian_managers_shift_report_pdf_is_in_russian(browser: Browser, app
                     str(out / "shift-report-ru")], check=True)
     assert list(out.glob("shift-report-ru*.png"))
     assert reports is not None
+
+
+def test_the_command_line_speaks_the_configured_language(app: Flask) -> None:
+    app.config["BABEL_DEFAULT_LOCALE"] = "ru"
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0 and "База данных актуальна" in result.output
+    app.config["BABEL_DEFAULT_LOCALE"] = "en"
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert "Database is up to date" in result.output
+
+
+def test_a_rule_break_keeps_its_code_and_field_and_says_the_detail_in_russian(
+        app: Flask) -> None:
+    from tests.api.test_russian_api import _round
+
+    body = _round(cards=["Ah", "Jd", "Jc", "4h", "4s"])
+    client = app.test_client()
+    en = client.post("/api/v1/russian/settle", json=body)
+    ru = client.post("/api/v1/russian/settle", json=body, headers={"Accept-Language": "ru"})
+    assert en.status_code == ru.status_code == 422
+    assert {k: v for k, v in en.json.items() if k != "detail"} == \
+        {k: v for k, v in ru.json.items() if k != "detail"}
+    assert en.json["code"] == "duplicate_card" and "already on the table" in en.json["detail"]
+    assert "уже на столе" in ru.json["detail"]
