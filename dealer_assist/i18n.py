@@ -98,8 +98,15 @@ def when(moment: datetime | str | None, part: str = "datetime",
     return format_datetime(moment, f"{day} {clock}", locale=loc)
 
 
+def table_currency(table: Any) -> str:
+    """A table's currency: its own field, else the configuration's ``DEFAULT_CURRENCY``."""
+    own = getattr(table, "currency", None)
+    return str(own or current_app.config.get("DEFAULT_CURRENCY", "RUB"))
+
+
 def _template_globals() -> dict[str, Any]:
-    return {"LANGUAGES": LANGUAGES, "LANGUAGE_NAMES": LANGUAGE_NAMES, "locale_code": locale_code}
+    return {"LANGUAGES": LANGUAGES, "LANGUAGE_NAMES": LANGUAGE_NAMES, "locale_code": locale_code,
+            "table_currency": table_currency}
 
 
 def init_app(app: Flask) -> None:

@@ -38,6 +38,8 @@ class TableView:
     boxes: int
     active: bool
     chip_set: str = chips.DEFAULT_CHIP_SET
+    #: ISO 4217 code; None: the configuration's DEFAULT_CURRENCY (``i18n.table_currency``)
+    currency: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +54,14 @@ class TableSpec:
     max_payout: int
     boxes: int
     chip_set: str = chips.DEFAULT_CHIP_SET
+    currency: str | None = None
 
 
 def view(table: GameTable) -> TableView:
     assert table.id is not None
     return TableView(table.id, table.name, table.game, table.profile, table.min_ante,
                      table.max_ante, table.max_payout, table.boxes, table.active,
-                     table.chip_set)
+                     table.chip_set, table.currency)
 
 
 def validate(spec: TableSpec) -> TableSpec:
@@ -89,8 +92,13 @@ def validate(spec: TableSpec) -> TableSpec:
         raise ValidationError("A table has 1 to %(MAX_BOXES)s boxes.", MAX_BOXES=MAX_BOXES,
                               field="boxes")
     chips.denominations(spec.chip_set)  # a known chip set, else a ValidationError naming it
+    currency = (spec.currency or "").strip().upper() or None
+    if currency is not None and not (len(currency) == 3 and currency.isascii()
+                                     and currency.isalpha()):
+        raise ValidationError("A currency is a three-letter ISO 4217 code such as RUB or EUR.",
+                              field="currency")
     return TableSpec(name, spec.game, profile, spec.min_ante, spec.max_ante, spec.max_payout,
-                     spec.boxes, spec.chip_set)
+                     spec.boxes, spec.chip_set, currency)
 
 
 def _load(session: Session, table_id: int) -> GameTable:
@@ -111,7 +119,8 @@ def create_table(session: Session, spec: TableSpec) -> TableView:
         raise Conflict("A table named '%(name)s' already exists.", name=spec.name, field="name")
     table = GameTable(name=spec.name, game=spec.game, profile=spec.profile,
                       min_ante=spec.min_ante, max_ante=spec.max_ante,
-                      max_payout=spec.max_payout, boxes=spec.boxes, chip_set=spec.chip_set)
+                      max_payout=spec.max_payout, boxes=spec.boxes, chip_set=spec.chip_set,
+                      currency=spec.currency)
     _save(session, spec.name, lambda: session.add(table))
     return view(table)
 
@@ -133,7 +142,7 @@ def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
 
     def apply() -> None:
         for field in ("name", "game", "profile", "min_ante", "max_ante", "max_payout", "boxes",
-                      "chip_set"):
+                      "chip_set", "currency"):
             setattr(table, field, getattr(spec, field))
 
     _save(session, spec.name, apply)

@@ -158,7 +158,13 @@ def change_password(session: Session, user_id: int, *, current: str, new: str, m
     return view(user)
 
 
-def set_language(session: Session, user_id: int, language: str | None) -> None:
-    """The profile's language (the header switch); None hands the choice back to the browser."""
-    _load(session, user_id).language = language
+def set_language(session: Session, user_id: int, language: str | None, *,
+                 only_if_unset: bool = False) -> bool:
+    """The profile's language (the header switch); None hands the choice back to the browser.
+    ``only_if_unset`` keeps a language the profile already has; True when it changed."""
+    user = _load(session, user_id)
+    if only_if_unset and user.language:
+        return False
+    user.language = language
     session.flush()
+    return True

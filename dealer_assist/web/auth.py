@@ -67,7 +67,12 @@ def login() -> Any:
                                   next=request.form.get("next", ""))
         headers = {"Retry-After": str(err.retry_after)} if isinstance(err, Throttled) else {}
         return page, status, headers
+    picked = session.get(i18n.SESSION_KEY)
     start_login(result.token)
+    if picked in i18n.LANGUAGES:  # the switch used before signing in becomes the profile's
+        session[i18n.SESSION_KEY] = picked
+        if users.set_language(dbs, result.user_id, str(picked), only_if_unset=True):
+            dbs.commit()
     if result.must_change_password:
         flash(gettext("Choose your own password to continue."), "info")
         return redirect(url_for("auth.change_password"))

@@ -220,3 +220,28 @@ def test_a_rule_break_keeps_its_code_and_field_and_says_the_detail_in_russian(
         {k: v for k, v in ru.json.items() if k != "detail"}
     assert en.json["code"] == "duplicate_card" and "already on the table" in en.json["detail"]
     assert "уже на столе" in ru.json["detail"]
+
+
+def test_a_table_s_currency_is_its_own_field_or_the_configured_default(
+        browser: Browser, app: Flask, admin: Any) -> None:
+    from tests.web.test_admin import _table_form
+
+    browser.login("root")
+    assert browser.post("/admin/tables", _table_form(currency="eur")).status_code == 302
+    assert browser.post("/admin/tables", _table_form(name="RP 2")).status_code == 302
+    refused = browser.post("/admin/tables", _table_form(name="RP 3", currency="€"))
+    assert refused.status_code == 422 and "ISO 4217" in text(refused)
+    page = text(browser.get("/admin/tables"))
+    assert "€50,000" in page and "50,000\u00a0RUB" in page  # RP 2: the configured RUB
+    page = text(browser.get("/admin/tables", headers={"Accept-Language": "ru"}))
+    assert "50\u00a0000\u00a0€" in page and "50\u00a0000\u00a0₽" in page
+
+
+def test_the_language_picked_before_signing_in_becomes_the_profile_s(
+        browser: Browser, app: Flask, croupier: Any) -> None:
+    assert browser.post("/language", {"language": "ru", "next": "/login"}).status_code == 302
+    assert "Войти" in text(browser.get("/login"))
+    browser.login("carla")
+    assert "Столы" in text(browser.get("/"))
+    with db.session_scope(app, write=False) as dbs:
+        assert dbs.get(User, croupier.id).language == "ru"  # type: ignore[union-attr]
