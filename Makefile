@@ -63,7 +63,7 @@ bench: install
 KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k N_ -k Phrase -k counted:1,2 \
 	-k RulesError -k IllegalActionError -k StakeError -k HouseRulesError -k ServiceError \
 	-k ValidationError -k NotFound -k Conflict -k PermissionDenied -k AuthenticationFailed \
-	-k Throttled -k _fail -k problem:3
+	-k Throttled -k _fail -k problem:3 -k whole_number:2 -k optional_date:2 -k _signed:2
 translations: install
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
 	  -o dealer_assist/translations/messages.pot .

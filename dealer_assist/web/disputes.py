@@ -27,6 +27,7 @@ from sqlmodel import col, select
 from .. import audit, db
 from ..i18n import money
 from ..models import Role, Round, RoundSettlement
+from ..rules.phrase import Phrase
 from ..services import disputes, round_review, tables, voids
 from ..services.errors import ServiceError, ValidationError
 from ..wording import action, say
@@ -77,7 +78,7 @@ def _signed(name: str, label: str) -> int:
     raw = request.form.get(name, "").strip().replace(" ", "")
     if not _SIGNED.match(raw) or len(raw) > 19:
         raise ValidationError("%(label)s must be a whole number, e.g. 100 or -50.",
-                              label=label, field=name)
+                              label=Phrase(label), field=name)
     return int(raw)
 
 

@@ -30,7 +30,8 @@ CATALOGS = ROOT / "dealer_assist" / "translations"
 KEYWORDS = ["_", "gettext", "ngettext:1,2", "lazy_gettext", "N_", "Phrase", "counted:1,2",
             "RulesError", "IllegalActionError", "StakeError", "HouseRulesError", "ServiceError",
             "ValidationError", "NotFound", "Conflict", "PermissionDenied",
-            "AuthenticationFailed", "Throttled", "_fail", "problem:3"]
+            "AuthenticationFailed", "Throttled", "_fail", "problem:3", "whole_number:2",
+            "optional_date:2", "_signed:2"]
 
 
 def _extract(tmp_path: Path) -> set[str]:
