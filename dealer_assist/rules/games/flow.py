@@ -341,6 +341,14 @@ def decode_show(state: Round, p: Mapping[str, Any]) -> tuple[Show]:
     return (Show(get_str(p, "box"), get_cards(p, "cards"), get_cards(p, "small", default=[])),)
 
 
+def value_of(hand: Any) -> dict[str, Any] | None:
+    """A hand value as codes (category and its cards in order) for the edge to name it in the
+    reader's language (``wording.hand_name``); the English ``label`` stays beside it."""
+    if hand is None:
+        return None
+    return {"category": hand.category.value, "cards": [c.code for c in hand.cards]}
+
+
 def codes(cards: tuple[Card, ...]) -> list[str]:
     """Cards as their codes, as events store them."""
     return [c.code for c in cards]
