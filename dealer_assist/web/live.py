@@ -162,7 +162,8 @@ def screen(table_id: int) -> Any:
 def _refused(table_id: int, err: RulesError | ServiceError, what: str = "") -> Any:
     """Roll back, flash the engine's (or service's) message, show the screen with 4xx."""
     db.get_session().rollback()
-    flash(f"{what}: {err.message}" if what else err.message, "error")
+    flash(f"{wording.say(what)}: {wording.say(err.message)}" if what
+          else wording.say(err.message), "error")
     status = 422 if isinstance(err, RulesError) else status_for(err)
     return _screen(table_id, status, typed=request.form)
 

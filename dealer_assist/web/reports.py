@@ -96,8 +96,9 @@ def download(shift_id: int) -> Response:
                                timeout=timeout)
     except (pdf.RenderTimeout, pdf.RenderFailed) as err:
         current_app.logger.error("shift %s report PDF: %s", shift_id, err)
-        abort(503, description=f"The PDF could not be made ({err}). Try again, or use the "
-                               "preview and print it from the browser.")
+        abort(503, description=gettext("The PDF could not be made (%(error)s). Try again, or "
+                                       "use the preview and print it from the browser.",
+                                       error=str(err)))
     resp = Response(body, mimetype="application/pdf")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(data, size)}"'
     resp.headers["X-Report-SHA256"] = sha

@@ -37,6 +37,7 @@ from markupsafe import Markup
 from .. import db
 from ..models import Role
 from ..services import auth
+from ..wording import N_
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -148,8 +149,8 @@ def _csrf_refused() -> Any:
 
         return problem(403, "CSRF token missing",
                        "send the session's CSRF token in the X-CSRF-Token header")
-    abort(400, description="This form has expired or did not come from this site. "
-                           "Go back, reload the page and try again.")
+    abort(400, description=N_("This form has expired or did not come from this site. "
+                           "Go back, reload the page and try again."))
 
 
 # --- login sessions ------------------------------------------------------------------------------
