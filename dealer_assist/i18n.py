@@ -80,8 +80,8 @@ def money(value: int | None, currency: str | None = None) -> str:
 def when(moment: datetime | str | None, part: str = "datetime",
          zone: tzinfo | None = None) -> str:
     """A moment for the floor: ``2026-03-14 14:05`` in English, ``14.03.2026 14:05`` in
-    Russian (``part``: ``date``, ``time``, ``seconds`` or ``datetime``); ISO strings (the
-    report's data) are accepted; ``–`` for none."""
+    Russian (``part``: ``date``, ``time``, ``clock``, ``short``, ``seconds`` or ``datetime``);
+    ISO strings (the report's data) are accepted; ``–`` for none."""
     if not moment:
         return "–"
     if isinstance(moment, str):
@@ -94,6 +94,10 @@ def when(moment: datetime | str | None, part: str = "datetime",
         return format_date(moment, day, locale=loc)
     if part == "time":
         return format_time(moment, "HH:mm", locale=loc)
+    if part == "clock":
+        return format_time(moment, "HH:mm:ss", locale=loc)
+    if part == "short":  # day and month, then the time: "14.03 14:05" (the rounds list)
+        return format_datetime(moment, "dd.MM HH:mm", locale=loc)
     clock = "HH:mm:ss" if part == "seconds" else "HH:mm"
     return format_datetime(moment, f"{day} {clock}", locale=loc)
 

@@ -215,3 +215,5 @@ SHOWN_CODES = (
     N_("Place the bets"), N_("Raise"), N_("Replace cards"), N_("Reveal the dealer"),
     N_("Show the hand"), N_("Take ANTE"),
 )
+#: kinds of chip movements on the inventory page
+SHOWN_KINDS = (N_("fill"), N_("credit"), N_("opening"), N_("closing"))

@@ -25,7 +25,7 @@ from flask_babel import gettext
 from sqlmodel import col, select
 
 from .. import audit, db
-from ..i18n import money
+from ..i18n import money, when
 from ..models import Role, Round, RoundSettlement
 from ..rules.phrase import Phrase
 from ..services import disputes, round_review, tables, voids
@@ -49,9 +49,14 @@ STATUS_WORDS = {"open": "Open", "upheld": "Upheld", "denied": "Denied",
                 "rejected": "Rejected"}
 
 
+#: the strftime shapes the templates ask for -> ``i18n.when`` parts (the one date formatter)
+_PARTS = {"%H:%M": "time", "%H:%M:%S": "clock", "%d.%m %H:%M": "short"}
+
+
 @bp.app_template_filter("local_time")
 def local_time(moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
-    return moment.astimezone(floor_zone()).strftime(fmt) if moment else ""
+    """A stored moment on the floor's clock, in the reader's locale (``i18n.when``)."""
+    return when(moment, _PARTS.get(fmt, "seconds"), zone=floor_zone()) if moment else ""
 
 
 @bp.app_template_filter("age")
@@ -60,10 +65,12 @@ def age(moment: datetime) -> str:
     seconds = max(0, int((datetime.now(moment.tzinfo) - moment).total_seconds()))
     span = timedelta(seconds=seconds)
     if span < timedelta(hours=1):
-        return f"{seconds // 60} min"
+        return str(gettext("%(minutes)s min", minutes=seconds // 60))
     if span < timedelta(days=1):
-        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
-    return f"{span.days} d {seconds % 86400 // 3600} h"
+        return str(gettext("%(hours)s h %(minutes)s min", hours=seconds // 3600,
+                           minutes=f"{seconds % 3600 // 60:02d}"))
+    return str(gettext("%(days)s d %(hours)s h", days=span.days,
+                       hours=seconds % 86400 // 3600))
 
 
 @bp.app_template_filter("pay_take")
