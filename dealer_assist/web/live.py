@@ -25,7 +25,7 @@ from werkzeug.datastructures import MultiDict
 from .. import db
 from ..models import Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
-from ..rules.errors import RulesError
+from ..rules.errors import CardCountError, RulesError
 from ..services import live, rounds, shifts, tables
 from ..services.errors import ServiceError, ValidationError
 from .forms import whole_number
@@ -176,7 +176,10 @@ def _draw_most(rnd: live.LiveRound, typed: MultiDict[str, str]) -> int:
     (kept in ``typed``) brings the free second replacement."""
     if typed.get("type") != "dealer_draw" or not typed.get("cards", "").strip():
         return 1
-    return min(2, _draw_need(rnd, typed.get("cards", "")))
+    try:
+        return min(2, _draw_need(rnd, typed.get("cards", "")))
+    except RulesError:  # a refused card (not a card, already on the table): ask for one
+        return 1
 
 
 def _draw_need(rnd: live.LiveRound, cards: str) -> int:
@@ -340,6 +343,10 @@ def _not_yet(rnd: live.LiveRound, type: str) -> tuple[Refusal, MultiDict[str, st
     the free second replacement (the second card is asked for), a split to suggest first."""
     cards = request.form.get("cards", "")
     if type == "dealer_draw" and 0 < _count(cards) < _draw_need(rnd, cards):
+        try:  # a card already on the table is refused before the second card is asked for
+            rnd.flow.step(rnd.state, type, {"cards": cards})
+        except CardCountError:
+            pass  # Russian poker's engine wants both cards in one step: the second comes next
         return Refusal("Same rank as the card it replaced and still no game: the dealer gets "
                        "a free second card. Tap it.", "cards", "note"), request.form
     if type == "split" and request.form.get("suggest"):

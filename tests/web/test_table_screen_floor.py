@@ -123,6 +123,16 @@ def test_a_same_rank_card_asks_for_the_free_second_card_before_recording(
     assert [c.code for c in rnd.settlement.dealer.new_cards] == ["9c", "Qh", "4s", "5c", "6d"]
 
 
+def test_a_refused_draw_card_is_shown_again_with_its_message(browser: Browser, app: Flask,
+                                                             rp: Any) -> None:
+    to_the_draw(browser, app, rp)
+    for typed, message in (("zz", "is not a card"), ("kh", "Kh (card 1) is already")):
+        assert step(browser, app, rp, "dealer_draw", cards=typed).status_code == 303
+        resp = browser.get(screen_of(rp))
+        assert resp.status_code == 200 and message in text(resp)
+        assert f'value="{typed}"' in text(resp)
+
+
 def test_a_card_beyond_what_the_bought_game_uses_is_refused(browser: Browser, app: Flask,
                                                             rp: Any) -> None:
     to_the_draw(browser, app, rp)
