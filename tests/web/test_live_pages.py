@@ -145,8 +145,8 @@ def test_an_ante_outside_the_limits_is_refused_and_starts_nothing(browser: Brows
         assert live.open_round_id(dbs, table.id) is None
 
 
-def test_a_step_posted_from_a_stale_screen_is_refused_and_the_fresh_screen_shown(browser: Browser, app: Flask, screen: str,
-                                                    table: Any) -> None:
+def test_a_step_posted_from_a_stale_screen_is_refused_and_the_fresh_screen_shown(
+        browser: Browser, app: Flask, screen: str, table: Any) -> None:
     start(browser, table)
     seen = round_of(app, table).last_seq
     step(browser, app, table, "bet", box="1")  # another tablet
