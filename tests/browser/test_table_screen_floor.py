@@ -49,6 +49,23 @@ def start_russian(t: Table, page: Any, server: Server, **antes: str) -> None:
 
 
 @PORTRAIT
+def test_every_card_entry_is_laid_out_for_the_tablet(page: Any, server: Server,
+                                                     shots: Shots) -> None:
+    """Defect 5: insurance (the player shows his hand), the reveal and the showdown."""
+    t = Table(page, shots)
+    start_russian(t, page, server, box1="100", box2="100")
+    t.box("1", "bet", "box-1-bet")
+    t.link("1", "insure", "insure-open")
+    assert_card_entry_fits(page)
+    page.click("form.entry a.button")  # Cancel
+    t.box("2", "bet", "box-2-bet")
+    assert_card_entry_fits(page)  # the reveal
+    t.cards("Ah Kh 4s 5c 6d", "revealed", auto=True)
+    assert_card_entry_fits(page)  # the showdown, box 1
+    t.check("showdown")
+
+
+@PORTRAIT
 def test_a_refused_insurance_keeps_its_form_value_and_message_until_the_value_changes(
         page: Any, server: Server, shots: Shots) -> None:
     t = Table(page, shots)
