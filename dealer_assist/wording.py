@@ -19,10 +19,10 @@ from typing import Any
 
 from flask_babel import gettext, ngettext
 
-from .i18n import locale_code
+from .i18n import locale_code, money
 from .rules.cards import RANK_NAME, RANK_PLURAL, Card, parse_card
 from .rules.evaluator import HandValue, SmallHandValue
-from .rules.phrase import Lower, Phrase
+from .rules.phrase import Amount, Lower, Phrase
 from .rules.ranking import Category
 
 C = Category
@@ -143,6 +143,8 @@ def _value(value: Any) -> Any:
     """A phrase's value in the reader's language (hands, categories, nested phrases)."""
     if isinstance(value, Phrase):
         return say(value)
+    if isinstance(value, Amount):
+        return money(int(value))
     if isinstance(value, Lower):
         return str(_value(value.value)).lower()
     if isinstance(value, HandValue | SmallHandValue):

@@ -77,3 +77,14 @@ class Lower:
 
 def lower(value: Any) -> Lower:
     return Lower(value)
+
+
+class Amount(int):
+    """Money inside a sentence: English shows ``1,600`` (a true minus sign); the edge formats
+    it by the reader's locale (``1 600``)."""
+
+    __slots__ = ()
+
+    @property
+    def label(self) -> str:
+        return f"{int(self):,}".replace("-", "\u2212")

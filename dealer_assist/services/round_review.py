@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 from ..models import Round, RoundSettlement, User
 from ..rules.errors import RulesError
 from ..rules.games.flow import UNDO, Event, start_rules
-from ..rules.phrase import Phrase
+from ..rules.phrase import Amount, Phrase
 from . import rounds, tables
 from .errors import NotFound
 
@@ -108,10 +108,12 @@ def replay_round(session: Session, round_id: int) -> Replayed:
 
 
 def money(net: int) -> Phrase:
-    """A box's or wager's net in the croupier's words: PAY 100, TAKE 50, EVEN."""
+    """A box's or wager's net in the croupier's words: PAY 1,600, TAKE 50, RETURN (the table
+    screen's words: nothing changes hands, the stakes go back to the player); the amount is
+    formatted by the reader's locale at the edge."""
     if net > 0:
-        return Phrase("PAY %(amount)s", amount=net)
-    return Phrase("TAKE %(amount)s", amount=-net) if net < 0 else Phrase("EVEN")
+        return Phrase("PAY %(amount)s", amount=Amount(net))
+    return Phrase("TAKE %(amount)s", amount=Amount(-net)) if net < 0 else Phrase("RETURN")
 
 
 def differences(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None,
@@ -135,8 +137,8 @@ def differences(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None
             continue
         if a["net"] != b["net"]:
             gap = b["net"] - a["net"]
-            owed = (Phrase("the player is owed %(amount)s", amount=abs(gap)) if gap > 0 else
-                    Phrase("the house is owed %(amount)s", amount=abs(gap)))
+            owed = (Phrase("the player is owed %(amount)s", amount=Amount(abs(gap))) if gap > 0
+                    else Phrase("the house is owed %(amount)s", amount=Amount(abs(gap))))
             out.append(Phrase("Box %(box)s: recorded %(recorded)s, the engine says %(engine)s; "
                               "%(owed)s.", box=box, recorded=money(a["net"]),
                               engine=money(b["net"]), owed=owed))
@@ -153,4 +155,4 @@ def differences(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None
 def _wager(w: dict[str, Any] | None) -> Phrase:
     if w is None:
         return Phrase("no such wager")
-    return Phrase("stake %(stake)s, %(net)s", stake=w["stake"], net=money(w["net"]))
+    return Phrase("stake %(stake)s, %(net)s", stake=Amount(w["stake"]), net=money(w["net"]))
