@@ -217,5 +217,8 @@ SHOWN_CODES = (
     N_("Place the bets"), N_("Raise"), N_("Replace cards"), N_("Reveal the dealer"),
     N_("Show the hand"), N_("Take ANTE"),
 )
+#: a box's decisions and improvements as the table screen's status line shows them
+SHOWN_DECISIONS = (N_("bet"), N_("fold"), N_("exchange"), N_("sixth_card"), N_("replace"),
+                   N_("bought"), N_("free"))
 #: kinds of chip movements on the inventory page
 SHOWN_KINDS = (N_("fill"), N_("credit"), N_("opening"), N_("closing"))

@@ -57,6 +57,7 @@ from ..rules.games.flow import (
     phase,
     start_rules,
 )
+from ..rules.phrase import Phrase
 from ..rules.settlement import Settlement
 from . import duties, folds, rounds, shifts, tables, voids
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
@@ -65,7 +66,7 @@ from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 RECORDERS = shifts.OPENERS
 #: the croupier's step that asks for a void (a box received a wrong number of cards)
 REDEAL = "redeal"
-FROZEN = "Void requested — waiting for a pit boss"
+FROZEN = Phrase("Void requested — waiting for a pit boss")
 
 
 def _engine_version() -> str:
@@ -151,7 +152,7 @@ class LiveRound:
     @property
     def phase(self) -> str:
         if not self.is_open:
-            return f"Round {self.round.status}"
+            return Phrase("Round %(status)s", status=Phrase(self.round.status))
         if self.void_pending:
             return FROZEN
         return phase(self.steps, self.settlement is not None)

@@ -23,6 +23,7 @@ from typing import Any, TypeAlias
 
 from ..cards import Card
 from ..errors import HouseRulesError, IllegalActionError, RulesError
+from ..phrase import Phrase
 from ..profiles import HouseProfile, get_profile, load_profile, profile_data, profile_hash
 from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
 from ..settlement import Settlement
@@ -287,24 +288,24 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
     for names, title in (
         # dealing first: more boxes may still be placed until a card is dealt, but once bets are
         # down the croupier's job is the deal
-        ({"deal_box"}, "Deal: enter the cards"),
-        ({"deal_dealer"}, "Deal the cards"),
-        ({"place"}, "Place the bets"),
+        ({"deal_box"}, Phrase("Deal: enter the cards")),
+        ({"deal_dealer"}, Phrase("Deal the cards")),
+        ({"place"}, Phrase("Place the bets")),
         # offered once every box has bet or folded (insurance may still be placed)
-        ({"reveal"}, "Reveal the dealer's hand"),
+        ({"reveal"}, Phrase("Reveal the dealer's hand")),
         ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
-         "Players decide"),
-        ({"buy_game"}, "Dealer has no game: take the ANTE or buy a game"),
-        ({"take_ante"}, "Dealer has no game: take the ANTE"),
-        ({"dealer_draw"}, "Dealer draws for the bought game"),
-        ({"dealer_small"}, "Dealer's Small Hand"),
-        ({"show"}, "Showdown: turn the hands over box by box"),
+         Phrase("Players decide")),
+        ({"buy_game"}, Phrase("Dealer has no game: take the ANTE or buy a game")),
+        ({"take_ante"}, Phrase("Dealer has no game: take the ANTE")),
+        ({"dealer_draw"}, Phrase("Dealer draws for the bought game")),
+        ({"dealer_small"}, Phrase("Dealer's Small Hand")),
+        ({"show"}, Phrase("Showdown: turn the hands over box by box")),
     ):
         if kinds & names:
             return title
     if "void" in kinds:
-        return "Round voided by a redeal"
-    return "Pay out" if settled else "Waiting"
+        return Phrase("Round voided by a redeal")
+    return Phrase("Pay out") if settled else Phrase("Waiting")
 
 
 def decode_place(state: Round, p: Mapping[str, Any]) -> tuple[PlaceBox, ...]:
