@@ -117,9 +117,9 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
-    from .wording import category_name, hand_name, role_name, say, wager_name
+    from .wording import category_name, hand_name, reason, role_name, say, wager_name
 
     app.jinja_env.filters.update(money=money, when=when, say=say, hand_name=hand_name,
                                  wager_name=wager_name, role_name=role_name,
-                                 category_name=category_name)
+                                 category_name=category_name, reason=reason)
     app.context_processor(_template_globals)

@@ -22,7 +22,7 @@ from flask_babel import gettext, ngettext
 from .i18n import locale_code, money
 from .rules.cards import RANK_NAME, RANK_PLURAL, Card, parse_card
 from .rules.evaluator import HandValue, SmallHandValue
-from .rules.phrase import Amount, Lower, Phrase
+from .rules.phrase import Amount, HandRef, Lower, Phrase, from_data
 from .rules.ranking import Category
 
 C = Category
@@ -145,6 +145,8 @@ def _value(value: Any) -> Any:
         return say(value)
     if isinstance(value, Amount):
         return money(int(value))
+    if isinstance(value, HandRef):
+        return hand_name({"category": value.category, "cards": value.cards})
     if isinstance(value, Lower):
         return str(_value(value.value)).lower()
     if isinstance(value, HandValue | SmallHandValue):
@@ -166,6 +168,14 @@ def say(text: str | None) -> str:
         params.pop("num", None)  # ngettext sets it from n
         return str(ngettext(text.msgid, text.plural, text.n, **params))
     return str(gettext(text.msgid, **params)) if params else str(gettext(text.msgid))
+
+
+def reason(wager: Mapping[str, Any] | None) -> str:
+    """A wager's reason (its ``explanation``, or the ``why`` stored beside it) said in the
+    reader's language; a settlement stored before ``why`` existed keeps its English."""
+    if not wager:
+        return ""
+    return say(from_data(wager.get("why"), str(wager.get("explanation") or "")))
 
 
 def wager_name(name: str) -> str:

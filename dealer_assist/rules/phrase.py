@@ -88,3 +88,67 @@ class Amount(int):
     @property
     def label(self) -> str:
         return f"{int(self):,}".replace("-", "\u2212")
+
+
+class HandRef:
+    """A hand named in a stored phrase: its category and cards (the edge names it)."""
+
+    __slots__ = ("category", "cards")
+
+    def __init__(self, category: str, cards: list[str]) -> None:
+        self.category, self.cards = category, cards
+
+
+def to_data(value: Any) -> Any:
+    """A phrase (or one of its values) as plain JSON, so that a stored settlement's reasons can
+    be said in another language later: ``{"id", "plural", "n", "args"}``."""
+    from .ranking import Category
+
+    if isinstance(value, Phrase):
+        return {"id": value.msgid, "plural": value.plural, "n": value.n,
+                "args": {k: _arg(v, Category) for k, v in value.params.items()}}
+    return None
+
+
+def _arg(value: Any, category: type) -> Any:
+    if isinstance(value, Phrase):
+        return {"phrase": to_data(value)}
+    if isinstance(value, Amount):
+        return {"amount": int(value)}
+    if isinstance(value, Lower):
+        return {"lower": _arg(value.value, category)}
+    if isinstance(value, category):
+        return {"category": str(value.value)}  # type: ignore[attr-defined]
+    if hasattr(value, "category") and hasattr(value, "cards"):
+        return {"hand": {"category": str(value.category.value),
+                         "cards": [c.code for c in value.cards]}}
+    return value if value is None or isinstance(value, int | str) else str(value)
+
+
+def from_data(data: Any, text: str) -> str:
+    """The phrase stored by :func:`to_data`, its English ``text`` as stored; ``text`` itself
+    when there is none (settlements stored before phrases were)."""
+    if not isinstance(data, dict) or not isinstance(data.get("id"), str):
+        return text
+    obj = str.__new__(Phrase, text)
+    obj.msgid, obj.plural, obj.n = data["id"], data.get("plural"), data.get("n")
+    obj.params = {k: _back(v) for k, v in (data.get("args") or {}).items()}
+    return obj
+
+
+def _back(value: Any) -> Any:
+    from .ranking import Category
+
+    if not isinstance(value, dict):
+        return value
+    if "phrase" in value:
+        return from_data(value["phrase"], "")
+    if "amount" in value:
+        return Amount(value["amount"])
+    if "lower" in value:
+        return Lower(_back(value["lower"]))
+    if "category" in value:
+        return Category(value["category"])
+    if "hand" in value:
+        return HandRef(value["hand"]["category"], list(value["hand"]["cards"]))
+    return value

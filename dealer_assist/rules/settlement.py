@@ -14,6 +14,7 @@ from typing import Any
 
 from .cards import Card
 from .evaluator import HandValue, SmallHandValue
+from .phrase import to_data
 from .ranking import Category
 
 #: the wager names, in the order a settlement lists them (public contract of the API)
@@ -61,8 +62,14 @@ class WagerResult:
         return cls(name, stake, Outcome.push, 0, why)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"stake": self.stake, "outcome": self.outcome.value, "net": self.net,
-                "explanation": self.explanation}
+        """``explanation`` is the English text; ``why`` the same reason as a message id and its
+        values (``phrase.to_data``), so a stored settlement is said in any language."""
+        out: dict[str, Any] = {"stake": self.stake, "outcome": self.outcome.value,
+                               "net": self.net, "explanation": self.explanation}
+        why = to_data(self.explanation)
+        if why is not None:
+            out["why"] = why
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,7 +76,7 @@ def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
             wagers.append({"name": WAGER_LABELS.get(name, name), "action": action,
                            "said": wording.action(w["net"]), "title": wording.wager_name(name),
                            "amount": amount, "stake": w["stake"],
-                           "why": wording.say(w["explanation"])})
+                           "why": wording.reason(w)})
         net = box["net"]
         out.append({"box": box["box"], "hand": wording.hand_name(box["hand"]) or None,
                     "small_hand": wording.hand_name(box.get("small_hand")) or None,
