@@ -23,7 +23,8 @@ PORTRAIT = pytest.mark.parametrize("page", [(1024, 768), (768, 1024)], indirect=
                                    ids=["1024x768", "768x1024"])
 #: English words that must not be left on a Russian screen (whole words, case-sensitive)
 ENGLISH = re.compile(r"\b(PAY|TAKE|RETURN|Box|Round|Dispute|Sign out|Tables|Reports|Start round|"
-                     r"Players decide|Pay out|Bet|Fold|Insure|Exchange|Reveal|ANTE|BET)\b")
+                     r"Players decide|Pay out|Bet|Fold|Insure|Exchange|Reveal|ANTE|BET|"
+                     r"High card|Three of a kind|game|no game|Dealer|lost|paid|returned)\b")
 
 
 def _russian(page: Any, shots: Shots, label: str) -> str:
