@@ -204,6 +204,9 @@ class Round(SQLModel, table=True):
     number: int = Field(nullable=False)
     status: str = Field(default=RoundStatus.OPEN.value, sa_type=String(10), nullable=False)
     opened_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    #: the round's own rules, written once at its start (JSON: game, the full house-rules
+    #: profile as data with its hash, the table limits in force); replay reads only this
+    rules: str | None = Field(default=None, sa_type=Text, nullable=True)
 
 
 class RoundEvent(SQLModel, table=True):

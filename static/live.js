@@ -43,6 +43,13 @@
         if (at >= 0) { list.splice(at, 1); } else if (list.length < most()) { list.push(b.dataset.card); }
         field.value = list.join(" ");
         refresh();
+        if (field.hasAttribute("data-auto") && at < 0 && list.length === most()) {
+          /* an exact count (the reveal, a hand at the showdown): the last tap records it */
+          var form = field.form;
+          if (form && !form.dataset.sent) {
+            if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+          }
+        }
       });
     });
     field.addEventListener("input", refresh);

@@ -77,8 +77,9 @@ def round_json(rnd: live.LiveRound) -> dict[str, Any]:
     r = rnd.round
     return {
         "id": r.id, "table_id": r.table_id, "shift_id": r.shift_id, "number": r.number,
-        "status": r.status, "opened_at": r.opened_at.isoformat(), "game": rnd.table.game,
-        "profile": rnd.table.profile,
+        "status": r.status, "opened_at": r.opened_at.isoformat(),
+        "game": rnd.rules.get("game", rnd.table.game), "profile": rnd.state.profile.name,
+        "rules": rnd.rules,
         "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor_id": e.actor_id,
                     "created_at": e.created_at.isoformat()} for e in rnd.events],
         "state": rnd.summary(),

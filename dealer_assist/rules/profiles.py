@@ -21,6 +21,8 @@ What other game modules (Oasis, Caribbean stud, Big/Small) may rely on, kept sta
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType
@@ -167,6 +169,43 @@ class HouseProfile:
 
 
 _PROFILES: dict[str, HouseProfile] = {}
+#: game -> the profile class its profiles are loaded with (from the registered profiles)
+_CLASSES: dict[str, type[HouseProfile]] = {}
+
+
+def _plain(value: Any) -> Any:
+    """A profile field as JSON data: rankings and categories by name, tables as objects."""
+    if isinstance(value, Ranking):
+        return value.name
+    if isinstance(value, Category):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(_plain(k)): _plain(v) for k, v in value.items()}
+    return value
+
+
+def profile_data(profile: HouseProfile) -> dict[str, Any]:
+    """The profile as plain JSON data, every field (what a round stores as its own rules);
+    :func:`load_profile` turns it back into an equal profile."""
+    return {f.name: _plain(getattr(profile, f.name)) for f in fields(profile)}
+
+
+def profile_hash(data: Mapping[str, Any]) -> str:
+    """A fingerprint of a profile's data: SHA-256 of its canonical JSON (sorted keys)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def load_profile(data: Mapping[str, Any]) -> HouseProfile:
+    """The profile loader: plain data (a round's stored rules, a config file) -> a validated
+    profile of the class its ``game`` uses. Not registered: a round's rules stand alone."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("game"), str):
+        raise HouseRulesError("a profile must be a mapping with its game", field="game")
+    cls = _CLASSES.get(data["game"])
+    if cls is None:
+        raise HouseRulesError(f"no profile type for game '{data['game']}'", field="game",
+                              value=str(data["game"]))
+    return cls.from_mapping(data)
 
 
 def register_profile(profile: HouseProfile) -> HouseProfile:
@@ -176,6 +215,7 @@ def register_profile(profile: HouseProfile) -> HouseProfile:
         raise HouseRulesError(f"profile '{profile.name}' is already registered", field="name",
                               value=profile.name)
     _PROFILES[profile.name] = profile
+    _CLASSES.setdefault(profile.game, type(profile))
     return profile
 
 

@@ -24,10 +24,9 @@ codec is only replayed (rounds voided before approvals existed); the service no 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
@@ -52,9 +51,8 @@ from ..rules.games.flow import (
     Step,
     check_undo,
     phase,
-    start,
+    start_rules,
 )
-from ..rules.profiles import get_profile
 from ..rules.settlement import Settlement
 from . import rounds, shifts, tables, voids
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
@@ -108,6 +106,15 @@ class LiveRound:
     stored_settlement: dict[str, Any] | None
     #: the round's newest void request (pending, approved or rejected), if any
     void_request: voids.ChangeView | None = None
+    #: the round's own rules (game, profile data and hash, limits): what it replays under
+    rules: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ready(self) -> Settlement | None:
+        """The boxes settled so far at the showdown (all of them once the round settles)."""
+        if self.settlement is not None:
+            return self.settlement
+        return self.flow.settle_ready(self.state) if self.is_open else None
 
     @property
     def last_seq(self) -> int:
@@ -156,8 +163,9 @@ class LiveRound:
 
 # --- reading ----------------------------------------------------------------------------------
 
-def _flow_of(table: tables.TableView) -> tuple[GameFlow, Any]:
-    return start(table.game, table.profile, table.min_ante, table.max_ante, table.max_payout)
+def flow_of(session: Session, row: Round) -> tuple[GameFlow, Any]:
+    """The flow and empty round of ``row``, from its own rules only."""
+    return start_rules(rounds.rules_of(session, row))
 
 
 def _stored(session: Session, round_id: int) -> dict[str, Any] | None:
@@ -172,7 +180,7 @@ def load(session: Session, round_id: int) -> LiveRound:
     if row is None:
         raise NotFound(f"No round with id {round_id}.")
     table = tables.get_table(session, row.table_id)
-    flow, empty = _flow_of(table)
+    flow, empty = flow_of(session, row)
     events = rounds.events(session, round_id)
     folded = flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
     settlement = flow.settle(folded.state) if flow.can_settle(folded.state) else None
@@ -186,7 +194,7 @@ def load(session: Session, round_id: int) -> LiveRound:
         # ``void`` closed a redealt round before voids needed an approval: never offered now
         steps = tuple(s for s in flow.next_steps(folded.state) if s.type != VOID)
     return LiveRound(view, table, events, flow, folded.state, steps, folded.steps, settlement,
-                     _stored(session, round_id), request)
+                     _stored(session, round_id), request, rounds.rules_of(session, row))
 
 
 def open_round_id(session: Session, table_id: int) -> int | None:
@@ -244,7 +252,8 @@ def start_round(session: Session, *, table_id: int, actor_id: int, boxes: Sequen
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
         raise Conflict(f"Table {table.name} has no open shift; open one first.")
-    flow, empty = _flow_of(table)
+    rules = rounds.table_rules(table)
+    flow, empty = start_rules(rules)
     payload = flow.normalize(empty, "place", {"boxes": [b.payload() for b in boxes]})
     shift_rounds = list(session.exec(select(Round.id).where(Round.shift_id == shift.id)).all())
     existing = _event_by_key(session, [r for r in shift_rounds if r is not None], key)
@@ -260,7 +269,7 @@ def start_round(session: Session, *, table_id: int, actor_id: int, boxes: Sequen
                            "next round starts after that.")
         raise Conflict(f"Round {number} is still open at this table; finish it first.")
     flow.step(empty, "place", payload)  # the engine verifies the bets before anything is stored
-    rnd = rounds.start_round(session, shift_id=shift.id)
+    rnd = rounds.start_round(session, shift_id=shift.id, rules=rules)
     rounds.append_event(session, round_id=rnd.id, type="place", payload=payload,
                         actor_id=actor_id, idempotency_key=key)
     return load(session, rnd.id)
@@ -355,9 +364,9 @@ def pay(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
                        idempotency_key=idempotency_key, expected_seq=expected_seq)
 
 
-def profile_version(name: str) -> str:
-    """A fingerprint of the profile's rules as data (changes when any rule value changes)."""
-    return hashlib.sha256(repr(get_profile(name)).encode()).hexdigest()[:16]
+def profile_version(rules: Mapping[str, Any]) -> str:
+    """A fingerprint of the round's profile as data (its stored hash, shortened)."""
+    return str(rules["profile_hash"])[:16]
 
 
 def _pay(session: Session, row: Round, live: LiveRound, actor_id: int, key: str) -> LiveRound:
@@ -367,7 +376,7 @@ def _pay(session: Session, row: Round, live: LiveRound, actor_id: int, key: str)
     session.add(RoundSettlement(
         round_id=live.round.id, through_seq=event.seq,
         settlement=rounds.encode_payload(settlement.to_dict()), engine_version=ENGINE_VERSION,
-        profile=live.table.profile, profile_version=profile_version(live.table.profile)))
+        profile=live.state.profile.name, profile_version=profile_version(live.rules)))
     row.status = RoundStatus.SETTLED.value
     session.add(row)
     session.flush()

@@ -2,8 +2,9 @@
 engine's recomputation and the differences in plain words.
 
 The recomputation uses the live flow's own codec and replay (``rules.games.flow``: the same
-code that recorded the round), under the house-rules profile named by the stored settlement
-(the table's current profile if none was stored) and the table's limits.
+code that recorded the round), under the round's own rules only: the game, house-rules profile
+and table limits it stored when it started (``game_round.rules``), never the table's current
+settings or the code's current profile.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from sqlmodel import Session, col, select
 
 from ..models import Round, RoundSettlement, User
 from ..rules.errors import RulesError
-from ..rules.games.flow import UNDO, Event, start
+from ..rules.games.flow import UNDO, Event, start_rules
 from . import rounds, tables
 from .errors import NotFound
 
@@ -87,11 +88,11 @@ def replay_round(session: Session, round_id: int) -> Replayed:
                      for e in events)
     row = _stored_row(session, round_id)
     stored = json.loads(row.settlement) if row else None
-    profile = row.profile if row else table.profile
     recomputed, error = None, None
+    rules = rounds.rules_of(session, rnd)
+    profile = str(rules["profile"]["name"])
     try:
-        flow, empty = start(table.game, profile, table.min_ante, table.max_ante,
-                            table.max_payout)
+        flow, empty = start_rules(rules)
         folded = flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
         if flow.can_settle(folded.state):
             recomputed = flow.settle(folded.state).to_dict()

@@ -20,6 +20,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from ..models import Round, RoundEvent, RoundStatus, Shift, ShiftStatus, utcnow
+from ..rules.games.flow import round_rules
+from . import tables
 from .errors import Conflict, NotFound, ValidationError
 
 KEY_MAX = 64
@@ -68,7 +70,8 @@ def encode_payload(payload: Mapping[str, Any]) -> str:
         raise ValidationError(f"The event payload is not plain JSON: {err}") from None
 
 
-def start_round(session: Session, *, shift_id: int, now: datetime | None = None) -> RoundView:
+def start_round(session: Session, *, shift_id: int, now: datetime | None = None,
+                rules: Mapping[str, Any] | None = None) -> RoundView:
     # FOR SHARE: closing the shift takes FOR UPDATE on the same row and then looks for open
     # rounds, so a round started at the very moment of closing is either seen or refused.
     # (SQLite serializes writers with BEGIN IMMEDIATE and ignores the clause.)
@@ -81,7 +84,8 @@ def start_round(session: Session, *, shift_id: int, now: datetime | None = None)
         raise Conflict("This shift is closed.")
     last = session.exec(select(func.max(Round.number)).where(Round.shift_id == shift_id)).one()
     new = Round(table_id=shift.table_id, shift_id=shift_id, number=(last or 0) + 1,
-                status=RoundStatus.OPEN.value, opened_at=now or utcnow())
+                status=RoundStatus.OPEN.value, opened_at=now or utcnow(),
+                rules=None if rules is None else encode_payload(rules))
     try:
         with session.begin_nested():
             session.add(new)
@@ -137,3 +141,19 @@ def _same_or_conflict(existing: RoundEvent, type: str, body: str) -> EventView:
 def events(session: Session, round_id: int) -> list[EventView]:
     query = select(RoundEvent).where(RoundEvent.round_id == round_id).order_by(col(RoundEvent.seq))
     return [_event_view(e) for e in session.exec(query).all()]
+
+
+def table_rules(table: tables.TableView) -> dict[str, Any]:
+    """The rules a round starting now at ``table`` stores as its own: game, the full profile as
+    data with its hash, the limits in force (``rules.games.flow.round_rules``)."""
+    return round_rules(table.game, table.profile, table.min_ante, table.max_ante,
+                       table.max_payout)
+
+
+def rules_of(session: Session, row: Round) -> dict[str, Any]:
+    """A round's own rules, stored at its start (migration 0004 wrote them for older rounds).
+    Only a round row written without :func:`start_round`'s ``rules`` is read with its table's."""
+    if row.rules:
+        found: dict[str, Any] = json.loads(row.rules)
+        return found
+    return table_rules(tables.get_table(session, row.table_id))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..models import Game, GameTable, Shift, ShiftStatus
+from ..models import Game, GameTable, Round, RoundStatus, Shift, ShiftStatus
 from . import profiles
 from .errors import Conflict, NotFound, ValidationError
 
@@ -118,6 +118,11 @@ def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
                                                                                     table_id):
         raise Conflict("Close the open shift before changing this table's game or profile.",
                        field="game")
+    limits = ("min_ante", "max_ante", "max_payout")
+    changed = [f for f in limits if getattr(spec, f) != getattr(table, f)]
+    if changed and _has_open_round(session, table_id):
+        raise Conflict("A round is open at this table: its limits change after it is paid or "
+                       "voided.", field=changed[0])
 
     def apply() -> None:
         for field in ("name", "game", "profile", "min_ante", "max_ante", "max_payout", "boxes"):
@@ -135,6 +140,13 @@ def _save(session: Session, name: str, apply: Callable[[], None]) -> None:
             apply()
     except IntegrityError:  # a concurrent create took the name between check and insert
         raise Conflict(f"A table named '{name}' already exists.", field="name") from None
+
+
+def _has_open_round(session: Session, table_id: int) -> bool:
+    """A round in play at the table plays under the limits it started with; they stay put."""
+    query = select(Round.id).where(Round.table_id == table_id,
+                                   Round.status == RoundStatus.OPEN.value)
+    return session.exec(query).first() is not None
 
 
 def _has_open_shift(session: Session, table_id: int) -> bool:

@@ -31,11 +31,15 @@ from .security import role_required
 
 bp = Blueprint("live", __name__)
 RECORDERS = tuple(sorted(live.RECORDERS))
-#: steps entered with the card grid, offered automatically in this order during the deal
-CARD_STEPS = ("deal_box", "deal_dealer", "dealer_draw", "dealer_small")
+#: steps entered with the card grid, opened automatically in this order when offered (dealing
+#: order: the dealer's face-up card, his hole cards at the reveal, then box by box at the
+#: showdown; ``deal_box`` only for a round recorded all cards first)
+CARD_STEPS = ("deal_box", "deal_dealer", "reveal", "dealer_draw", "dealer_small", "show")
 #: steps that need a small form (the rest are one-tap buttons)
 FORM_STEPS = frozenset({*CARD_STEPS, "exchange", "sixth_card", "replace", "extra", "split",
                         "insure", "redeal"})
+#: card entries that record themselves when the last card is tapped (an exact count)
+AUTO_STEPS = frozenset({"deal_dealer", "reveal", "dealer_small", "show"})
 WAGER_LABELS = {"ante": "ANTE", "bet": "BET", "improvement_fee": "Improvement fee",
                 "buy_game_fee": "Buy-game fee", "insurance": "Insurance", "bonus": "Bonus"}
 RANKS = "AKQJT98765432"
@@ -75,13 +79,16 @@ def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _entry(rnd: live.LiveRound) -> Any:
-    """The step whose form is open: the one asked for (``?do=&box=``), else the next deal step."""
-    want, box = request.args.get("do"), request.args.get("box") or None
+def _entry(rnd: live.LiveRound, typed: MultiDict[str, str] | None = None) -> Any:
+    """The step whose form is open: the one asked for (``?do=&box=``, or the refused form being
+    shown again), else the next card step (the deal, the reveal, the showdown)."""
+    typed = typed or MultiDict()
+    want = request.args.get("do") or typed.get("type")
+    box = request.args.get("box") or typed.get("box") or None
     for step in rnd.steps:
         if want and step.type == want and step.box == box and step.type in FORM_STEPS:
             return step
-    return next((s for s in rnd.steps if s.type in CARD_STEPS), None)
+    return next((s for s in rnd.steps if s.type in CARD_STEPS and (s.cards or s.small)), None)
 
 
 def _suggestion(rnd: live.LiveRound, entry: Any) -> Any:
@@ -127,14 +134,15 @@ def _screen(table_id: int, status: int = 200, typed: MultiDict[str, str] | None 
         context["last_round"] = _last_round(shift.id, table_id) if shift else None
     else:
         summary = rnd.flow.summary(rnd.state)
-        entry = _entry(rnd)
+        entry = _entry(rnd, typed)
         context.update(
             summary=summary, used=set(summary["used"]), entry=entry,
             box_steps={b["box"]: [s for s in rnd.steps if s.box == b["box"]]
                        for b in summary["boxes"]},
             table_steps=[s for s in rnd.steps if s.box is None],
-            payouts=payout_lines(rnd.settlement.to_dict())
-            if rnd.settlement and not rnd.void_pending else None,
+            payouts=payout_lines(rnd.ready.to_dict())
+            if rnd.ready and not rnd.void_pending else None,
+            auto=AUTO_STEPS,
             bought=rnd.settlement.dealer if rnd.settlement and rnd.settlement.dealer.bought
             else None,
             suggestion=_suggestion(rnd, entry))
@@ -176,12 +184,23 @@ def start_round(table_id: int) -> Any:
     dbs = db.get_session()
     try:
         table = tables.get_table(dbs, table_id)
-        live.start_round(dbs, table_id=table_id, actor_id=g.user.id, boxes=_box_stakes(table),
-                         idempotency_key=request.form.get("key", ""))
+        key = request.form.get("key", "")
+        rnd = live.start_round(dbs, table_id=table_id, actor_id=g.user.id,
+                               boxes=_box_stakes(table), idempotency_key=key)
+        _deal_nothing_to_enter(dbs, rnd, key)
         dbs.commit()
     except (RulesError, ServiceError) as err:
         return _refused(table_id, err)
     return redirect(url_for("live.screen", table_id=table_id), 303)
+
+
+def _deal_nothing_to_enter(dbs: Any, rnd: live.LiveRound, key: str) -> None:
+    """Where the dealer deals no card face up (Russian poker by default) the deal has nothing
+    to enter: "Start round" records it too, one tap for the croupier instead of two."""
+    deal = next((s for s in rnd.steps if s.type == "deal_dealer"), None)
+    if deal is not None and not deal.cards and len(rnd.events) == 1:
+        live.record_step(dbs, round_id=rnd.round.id, actor_id=g.user.id, type="deal_dealer",
+                         payload={"up": []}, idempotency_key=f"{key[:58]}-deal")
 
 
 def _payload(rnd: live.LiveRound, type: str) -> dict[str, Any]:
@@ -189,18 +208,23 @@ def _payload(rnd: live.LiveRound, type: str) -> dict[str, Any]:
     form = request.form
     box = form.get("box", "")
     cards = form.get("cards", "")
-    if type in ("deal_dealer", "dealer_draw", "dealer_small"):
+    if type in ("dealer_draw", "dealer_small"):
         return {"cards": cards}
+    if type == "deal_dealer":  # dealing order: the face-up card(s); a shoe: all five
+        return {"cards": cards} if _count(cards) == 5 else {"up": cards}
     if type == "place":
         return {"boxes": [b.payload() for b in _box_stakes(rnd.table)]}
-    if type == "deal_box":
-        return {"box": box, "cards": cards}
+    if type in ("deal_box", "show"):
+        return _seven({"box": box}, cards) if type == "show" else {"box": box, "cards": cards}
     if type in ("exchange", "replace"):
-        return {"box": box, "discard": form.getlist("discard"), "draw": cards}
+        if form.getlist("discard"):  # the box's cards are known (recorded all cards first)
+            return {"box": box, "discard": form.getlist("discard"), "draw": cards}
+        return {"box": box, "count": whole_number("count", "The number of cards")}
     if type == "sixth_card":
-        return {"box": box, "card": cards}
+        return {"box": box, "card": cards} if cards.strip() else {"box": box}
     if type == "insure":
-        return {"box": box, "amount": whole_number("amount", "The insurance")}
+        out: dict[str, Any] = {"box": box, "amount": whole_number("amount", "The insurance")}
+        return {**out, "cards": cards} if cards.strip() else out
     if type == "redeal":
         return {"box": box, "cards_received": whole_number("cards_received",
                                                            "The number of cards received")}
@@ -209,10 +233,26 @@ def _payload(rnd: live.LiveRound, type: str) -> dict[str, Any]:
     if type == "split":
         small = form.getlist("small")
         seven = next((s.discard for s in rnd.steps if s.type == "split" and s.box == box), ())
+        if not seven:  # dealing order: the seven cards as the player sets them, Big first
+            return _seven({"box": box}, cards, big="big")
         return {"box": box, "small": small, "big": [c for c in seven if c not in small]}
-    if type in ("reveal", "undo", "paid"):
+    if type == "reveal":
+        return {"cards": cards} if cards.strip() else {}
+    if type in ("undo", "paid"):
         return {}
     return {"box": box}
+
+
+def _count(cards: str) -> int:
+    return len([t for t in cards.replace(",", " ").replace(";", " ").split() if t])
+
+
+def _seven(out: dict[str, Any], cards: str, big: str = "cards") -> dict[str, Any]:
+    """A hand typed as one list: the five of the (Big) hand, then the Small Hand's two."""
+    tokens = [t for t in cards.replace(",", " ").replace(";", " ").split() if t]
+    if len(tokens) == 7:
+        return {**out, big: tokens[:5], "small": tokens[5:]}
+    return {**out, big: cards}
 
 
 def _what(rnd: live.LiveRound, type: str) -> str:

@@ -50,7 +50,8 @@ def server(tmp_path: Path) -> Iterator[Server]:
     with db.session_scope(app) as dbs:
         carla = make_user(dbs, "carla", "croupier")
         ids = {}
-        for name, game in (("RP 1", "russian"), ("OP 1", "oasis"), ("BS 1", "split")):
+        for name, game in (("RP 1", "russian"), ("OP 1", "oasis"), ("BS 1", "split"),
+                           ("CS 1", "caribbean")):
             t = make_table(dbs, name=name, game=game, boxes=5)
             shifts.open_shift(dbs, table_id=t.id, user_id=carla.id)
             ids[game] = t.id

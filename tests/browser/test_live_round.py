@@ -1,7 +1,9 @@
 """Rounds played on the table screen in real Chromium, checked against the engine's own settle.
 
-Each step is tapped as a croupier would (card grid, buttons); every screen is checked for no
-horizontal scroll and touch targets of at least 44 px, and photographed.
+Each step is tapped as a croupier would (card grid, buttons), in dealing order: no box card before
+the showdown, the dealer's hole cards only at the reveal, a folded box's cards never. Every screen
+is checked for no horizontal scroll and touch targets of at least 44 px, and photographed; the
+tap counts go to ``taps.txt`` beside the screenshots.
 """
 
 from __future__ import annotations
@@ -57,11 +59,18 @@ class Table:
         self.taps += 1 + len(text)  # focus, then one tap per character
         self.page.fill(selector, text)
 
-    def cards(self, codes: str, label: str) -> None:
-        """Tap the cards in the grid, check the field, record."""
-        for code in codes.split():
+    def cards(self, codes: str, label: str, auto: bool = False) -> None:
+        """Tap the cards in the grid, check the field, record (``auto``: the last tap
+        records an exact count by itself)."""
+        codes_ = codes.split()
+        for code in codes_[:-1] if auto else codes_:
             self.tap(f'.card-grid button[data-card="{code}"]')
-        assert self.page.input_value("#cards").split() == codes.split()
+        if auto:
+            with self.page.expect_navigation():
+                self.tap(f'.card-grid button[data-card="{codes_[-1]}"]')
+            self.check(label)
+            return
+        assert self.page.input_value("#cards").split() == codes_
         self.tap("form.entry button[type=submit]", label)
 
     def box(self, box: str, step: str, label: str) -> None:
@@ -103,22 +112,90 @@ def assert_amounts_match(page: Any, settlement: Any) -> None:
         assert shown == wanted, f"box {box.box}"
 
 
-RUSSIAN = [
-    ("place", {"boxes": [{"box": "1", "ante": 100, "bonus": 50}, {"box": "2", "ante": 100},
+PORTRAIT = pytest.mark.parametrize("page", [(1024, 768), (768, 1024)], indirect=True,
+                                   ids=["1024x768", "768x1024"])
+
+
+def assert_box_paid(page: Any, settlement: Any, box: str) -> None:
+    """At the showdown a box's PAY/TAKE/RETURN is on the screen as soon as its hand is in."""
+    card = page.locator(f'article.payout[data-box="{box}"]')
+    net = next(b.net for b in settlement.boxes if b.box == box)
+    assert card.count() == 1 and int(card.get_attribute("data-net")) == net
+
+
+def assert_no_card_entry(page: Any) -> None:
+    """Before the reveal nothing on the screen asks for a card nobody has seen."""
+    assert page.locator(".card-grid").count() == 0, "a card grid before the reveal"
+
+
+#: round 2 of a 3-box table, bets carried over: 1 and 2 bet, 3 folds, the dealer has a game
+PLAIN = [
+    ("place", {"boxes": [{"box": "1", "ante": 100}, {"box": "2", "ante": 100},
                          {"box": "3", "ante": 50}]}),
-    ("deal_box", {"box": "1", "cards": "As Ad Ah 2c 3d"}),
-    ("deal_box", {"box": "2", "cards": "7s 8s 9d Jc 2h"}),
-    ("deal_box", {"box": "3", "cards": "Kc Qc 4h 6s 9h"}),
-    ("deal_dealer", {"cards": "Kh Qh 4s 5c 6d"}),
-    ("exchange", {"box": "2", "discard": ["2h"], "draw": "Td"}),
-    ("sixth_card", {"box": "3", "card": "Jh"}),
-    ("bet", {"box": "1"}), ("insure", {"box": "1", "amount": 100}),
-    ("bet", {"box": "2"}), ("bet", {"box": "3"}), ("reveal", {}),
-    ("buy_game", {"box": "1"}), ("take_ante", {"box": "2"}), ("take_ante", {"box": "3"}),
-    ("dealer_draw", {"cards": "6h"}),
+    ("deal_dealer", {"up": []}),
+    ("bet", {"box": "1"}), ("bet", {"box": "2"}), ("fold", {"box": "3"}),
+    ("reveal", {"cards": "Kh Kd 4s 5c 6d"}),
+    ("show", {"box": "1", "cards": "Qs Qd Qh 2c 2d"}),
+    ("show", {"box": "2", "cards": "7s 8s 9d Jc 2h"}),
 ]
 
 
+def play_plain(t: Table, page: Any) -> None:
+    t.tap('button[data-step="start"]', "started")
+    assert t.phase() == "Players decide"
+    assert_no_card_entry(page)
+    t.box("1", "bet", "box-1-bet")
+    t.box("2", "bet", "box-2-bet")
+    t.box("3", "fold", "box-3-folds")
+    assert "Reveal" in t.phase()
+    t.cards("Kh Kd 4s 5c 6d", "revealed", auto=True)
+    settlement = expected_settlement("russian", "russian-classic", PLAIN)
+    assert "Box 1" in page.inner_text("form.entry h2")  # the showdown, box by box
+    assert_box_paid(page, settlement, "3")  # the fold is settled at once, its cards never asked
+    assert page.locator('form.entry input[name="box"][value="3"]').count() == 0
+    t.cards("Qs Qd Qh 2c 2d", "box-1-shown", auto=True)
+    assert_box_paid(page, settlement, "1")
+    assert page.locator('button[data-step="paid"]').count() == 0  # box 2 still to show
+    t.cards("7s 8s 9d Jc 2h", "box-2-shown", auto=True)
+    assert t.phase() == "Pay out"
+    assert_amounts_match(page, settlement)
+    t.tap('button[data-step="paid"]', "paid")
+
+
+@PORTRAIT
+def test_a_plain_russian_round_in_dealing_order_with_bets_carried_over_takes_20_taps(
+        page: Any, server: Server, shots: Shots) -> None:
+    login(page, server)
+    t = Table(page, shots)
+    page.goto(f"{server.url}/tables/{server.tables['russian']}/live")
+    for box, ante in (("1", "100"), ("2", "100"), ("3", "50")):
+        t.type(f'input[name="ante_{box}"]', ante)
+    play_plain(t, page)  # round 1 types the bets; round 2 repeats them
+    assert "Round 1 paid" in page.inner_text("main")
+    t.check("bets-carried-over")
+    t.taps = 0
+    play_plain(t, page)
+    assert "Round 2 paid" in page.inner_text("main")
+    assert t.taps <= 20, t.taps
+    (shots.dir / "taps.txt").write_text(f"plain 3-box Russian round, bets carried over: "
+                                        f"{t.taps}\n")
+
+
+RUSSIAN = [
+    ("place", {"boxes": [{"box": "1", "ante": 100, "bonus": 50}, {"box": "2", "ante": 100},
+                         {"box": "3", "ante": 50}]}),
+    ("deal_dealer", {"up": []}),
+    ("exchange", {"box": "2", "count": 1}),
+    ("sixth_card", {"box": "3"}),
+    ("bet", {"box": "1"}), ("insure", {"box": "1", "amount": 100, "cards": "As Ad Ah 2c 3d"}),
+    ("bet", {"box": "2"}), ("bet", {"box": "3"}), ("reveal", {"cards": "Kh Qh 4s 5c 6d"}),
+    ("buy_game", {"box": "1"}), ("take_ante", {"box": "2"}), ("take_ante", {"box": "3"}),
+    ("dealer_draw", {"cards": "6h"}),
+    ("show", {"box": "1", "cards": "As Ad Ah 2c 3d"}),
+]
+
+
+@PORTRAIT
 def test_a_russian_round_with_exchange_sixth_card_insurance_and_a_bought_game(
         page: Any, server: Server, shots: Shots) -> None:
     login(page, server)
@@ -129,75 +206,68 @@ def test_a_russian_round_with_exchange_sixth_card_insurance_and_a_bought_game(
     t.type('input[name="bonus_1"]', "50")
     t.type('input[name="ante_2"]', "100")
     t.type('input[name="ante_3"]', "50")
+    typed = t.taps
     t.tap('button[data-step="start"]', "started")
-    for _, payload in RUSSIAN[1:4]:
-        t.cards(payload["cards"], f"box-{payload['box']}-dealt")
-    t.cards("Kh Qh 4s 5c 6d", "dealer-dealt")
     assert t.phase() == "Players decide"
-    t.link("2", "exchange", "exchange-open")
-    t.tap('label.pick:has(input[value="2h"])')
-    t.cards("Td", "exchanged")
+    assert_no_card_entry(page)
+    t.tap('article.box[data-box="2"] button[data-step="exchange"][data-value="1"]', "exchanged")
     page.reload()  # the tablet reloads mid-round: the round resumes from its stored events
     t.check("reloaded")
-    assert t.phase() == "Players decide"
     assert "exchange" in page.inner_text('article.box[data-box="2"] .status').lower()
-    t.link("3", "sixth_card", "sixth-open")
-    t.cards("Jh", "sixth-card")
+    assert_no_card_entry(page)
+    t.box("3", "sixth_card", "sixth-card")
     t.box("1", "bet", "box-1-bet")
     t.link("1", "insure", "insure-open")
     t.type('input[name="amount"]', "100")
-    t.tap("form.entry button[type=submit]", "insured")
+    t.cards("As Ad Ah 2c 3d", "insured")  # the player shows his three aces to insure
     t.box("2", "bet", "box-2-bet")
     t.box("3", "bet", "box-3-bet")
-    t.tap('button[data-step="reveal"]', "revealed")
+    t.cards("Kh Qh 4s 5c 6d", "revealed", auto=True)
     assert "NO GAME" in page.inner_text(".dealer")
     t.box("1", "buy_game", "box-1-buys")
     t.box("2", "take_ante", "box-2-takes")
     t.box("3", "take_ante", "box-3-takes")
     t.cards("6h", "dealer-drew")
     assert not t.error()
-    assert t.phase() == "Pay out"
-    assert_amounts_match(page, expected_settlement("russian", "russian-classic", RUSSIAN))
+    assert t.phase() == "Pay out"  # box 1's hand is known (shown to insure): nothing to show
+    events = [e for e in RUSSIAN if e[0] != "show"]
+    assert_amounts_match(page, expected_settlement("russian", "russian-classic", events))
     t.tap('button[data-step="paid"]', "paid")
     assert "Round 1 paid" in page.inner_text("main")
     assert page.input_value('input[name="ante_1"]') == "100"  # next round: last bets offered
-    (shots.dir / "taps.txt").write_text(f"{t.taps}\n")
+    (shots.dir / "taps.txt").write_text(
+        f"Russian round with exchange, sixth card, insurance, bought game: {t.taps} taps, "
+        f"{typed} of them typing the stakes\n")
 
 
-OASIS = [
+CARIBBEAN = [
     ("place", {"boxes": [{"box": "1", "ante": 50}, {"box": "2", "ante": 20}]}),
-    ("deal_box", {"box": "1", "cards": "As Kd 7h 4c 2s"}),
-    ("deal_box", {"box": "2", "cards": "9c 9d 3s 3c Jh"}),
-    ("deal_dealer", {"cards": "Qs Qd 5h 6h 8c"}),
-    ("replace", {"box": "1", "discard": ["7h", "4c", "2s"], "draw": "Ad Kc 3h"}),
-    ("bet", {"box": "1"}), ("fold", {"box": "2"}), ("reveal", {}),
+    ("deal_dealer", {"up": ["8c"]}),
+    ("bet", {"box": "1"}), ("fold", {"box": "2"}),
+    ("reveal", {"cards": "Qs Qd 5h 6h"}),
+    ("show", {"box": "1", "cards": "As Ad Kc 3h 2s"}),
 ]
 
 
-@pytest.mark.parametrize("page", [(1280, 800)], indirect=True, ids=["1280x800"])
-def test_an_oasis_round_with_a_replacement_and_a_fold(page: Any, server: Server,
-                                                      shots: Shots) -> None:
+@PORTRAIT
+def test_a_caribbean_round_in_dealing_order(page: Any, server: Server, shots: Shots) -> None:
     login(page, server)
     t = Table(page, shots)
-    page.goto(f"{server.url}/tables/{server.tables['oasis']}/live")
+    page.goto(f"{server.url}/tables/{server.tables['caribbean']}/live")
     t.type('input[name="ante_1"]', "50")
     t.type('input[name="ante_2"]', "20")
     t.tap('button[data-step="start"]', "started")
-    t.cards("As Kd 7h 4c 2s", "box-1-dealt")
-    t.type("#cards", "9c 9d 3s 3c jh")  # typing works as well as the grid
-    t.tap("form.entry button[type=submit]", "box-2-typed")
-    t.cards("Qs Qd 5h 6h 8c", "dealer-dealt")
-    t.tap('article.box[data-box="2"] a[data-step-link="replace"]', "replace-open")
-    t.tap('a.button:has-text("Cancel")', "replace-cancelled")
-    t.link("1", "replace", "replace-open-box-1")
-    for code in ("7h", "4c", "2s"):
-        t.tap(f'label.pick:has(input[value="{code}"])')
-    t.cards("Ad Kc 3h", "replaced")
+    assert "face-up" in page.inner_text("form.entry h2")
+    t.cards("8c", "dealt-up-card", auto=True)  # the dealer's face-up card: the only card now
+    assert_no_card_entry(page)
     t.box("1", "bet", "box-1-raises")
     t.box("2", "fold", "box-2-folds")
-    t.tap('button[data-step="reveal"]', "revealed")
+    t.cards("Qs Qd 5h 6h", "revealed", auto=True)
+    settlement = expected_settlement("caribbean", "caribbean-classic", CARIBBEAN)
+    assert_box_paid(page, settlement, "2")
+    t.cards("As Ad Kc 3h 2s", "box-1-shown", auto=True)
     assert t.phase() == "Pay out"
-    assert_amounts_match(page, expected_settlement("oasis", "oasis-classic", OASIS))
+    assert_amounts_match(page, settlement)
     t.tap('button[data-step="paid"]', "paid")
     assert "Round 1 paid" in page.inner_text("main")
 
@@ -206,17 +276,18 @@ def test_an_illegal_card_is_refused_on_the_screen_and_the_round_is_unchanged(
         page: Any, server: Server, shots: Shots) -> None:
     login(page, server)
     t = Table(page, shots)
-    page.goto(f"{server.url}/tables/{server.tables['russian']}/live")
+    page.goto(f"{server.url}/tables/{server.tables['caribbean']}/live")
     t.type('input[name="ante_1"]', "100")
     t.tap('button[data-step="start"]', "started")
-    t.cards("As Ad Ah 2c 3d", "box-1-dealt")
-    t.type("#cards", "as kd qh jh th")  # the ace of spades is already on box 1
+    t.cards("As", "dealt-up-card", auto=True)
+    t.box("1", "bet", "box-1-raises")
+    t.type("#cards", "as kd qh jh")  # the ace of spades is the dealer's face-up card
     t.tap("form.entry button[type=submit]", "refused")
-    assert "As (card 1) is already on the table" in t.error()
-    assert page.input_value("#cards") == "as kd qh jh th"  # kept for correction
+    assert "As (card 1) is already" in t.error()
+    assert page.input_value("#cards") == "as kd qh jh"  # kept for correction
     assert page.get_attribute('.card-grid button[data-card="As"]', "disabled") is not None
     t.tap('button[data-step="undo"]', "undone")
-    assert "no cards" in page.inner_text('article.box[data-box="1"]')
+    assert "Players decide" in t.phase()
 
 
 def test_a_redeal_waits_for_a_pit_boss_and_the_table_moves_on_once_approved(
@@ -227,8 +298,6 @@ def test_a_redeal_waits_for_a_pit_boss_and_the_table_moves_on_once_approved(
     t.type('input[name="ante_1"]', "100")
     t.type('input[name="ante_2"]', "50")
     t.tap('button[data-step="start"]', "started")
-    for cards in ("As Ad Ah 2c 3d", "7s 8s 9d Jc 2h", "Kh Qh 4s 5c 6d"):
-        t.cards(cards, "dealt")
     t.link("2", "redeal", "redeal-open")
     t.tap('button[data-fill="cards_received"][data-value="4"]')
     assert page.input_value('input[name="cards_received"]') == "4"

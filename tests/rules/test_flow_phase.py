@@ -14,6 +14,11 @@ def test_once_bets_are_down_the_heading_asks_for_the_deal_even_though_boxes_may_
     assert phase(steps, settled=False) == "Deal: enter the cards"
 
 
+def test_in_dealing_order_the_heading_asks_for_the_deal_without_box_cards() -> None:
+    steps = [Step("place", None, "Place the bets"), Step("deal_dealer", None, "Deal", cards=1)]
+    assert phase(steps, settled=False) == "Deal the cards"
+
+
 def test_before_any_bet_the_heading_asks_for_the_bets() -> None:
     assert phase([Step("place", None, "Place the bets")], settled=False) == "Place the bets"
 

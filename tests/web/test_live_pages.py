@@ -45,33 +45,40 @@ def step(browser: Browser, app: Flask, table: Any, type: str, key: str | None = 
     return browser.post(f"/live/rounds/{rnd.round.id}/steps", form)
 
 
+#: the dealer's five cards, turned over at the reveal (no game: no Ace-King)
+DEALER = "kh qh 4s 5c 6d"
+BOX_1 = "as ad ah 2c 3d"
+
+
 def deal(browser: Browser, app: Flask, table: Any) -> None:
-    for box, cards in (("1", "as ad ah 2c 3d"), ("2", "7s 8s 9d jc 2h")):
-        assert step(browser, app, table, "deal_box", box=box, cards=cards).status_code == 303
-    assert step(browser, app, table, "deal_dealer", cards="kh qh 4s 5c 6d").status_code == 303
+    """Russian poker deals no dealer card face up: "Start round" recorded the deal too."""
+    assert [e.type for e in round_of(app, table).events] == ["place", "deal_dealer"]
 
 
-def test_the_table_screen_starts_a_round_and_offers_the_deal(browser: Browser, app: Flask,
-                                                            screen: str, table: Any) -> None:
+def test_the_table_screen_starts_a_round_and_asks_for_no_card_before_the_decisions(
+        browser: Browser, app: Flask, screen: str, table: Any) -> None:
     page = text(browser.get(screen))
     assert "Start round" in page and 'name="ante_6"' in page
     resp = start(browser, table)
     assert resp.status_code == 303 and resp.headers["Location"].endswith(screen)
     page = text(browser.get(screen))
-    assert "Round 1" in page and "Box 1: Enter cards" in page
-    assert page.count('class="gc') == 52 and 'data-card="As"' in page
+    assert "Round 1" in page and "Players decide" in page and "Enter cards" not in page
+    assert 'class="gc' not in page  # no card grid: nobody has seen a card yet
+    assert 'data-step="bet" data-box="1"' in page and "face down" in page
 
 
 def test_a_whole_russian_round_is_played_through_the_pages(browser: Browser, app: Flask,
                                                           screen: str, table: Any) -> None:
     start(browser, table)
     deal(browser, app, table)
-    page = text(browser.get(f"{screen}?do=exchange&box=2"))
-    assert "Box 2: Exchange" in page and 'name="discard" value="2h"' in page
-    assert 'data-card="As" disabled' in page  # cards on the table cannot be tapped again
-    for type, fields in (("exchange", {"box": "2", "discard": "2h", "cards": "td"}),
-                         ("bet", {"box": "1"}), ("insure", {"box": "1", "amount": "100"}),
-                         ("bet", {"box": "2"}), ("reveal", {}), ("buy_game", {"box": "1"}),
+    page = text(browser.get(screen))
+    assert 'data-step="exchange" data-box="2" data-value="1"' in page  # one tap: 1 card
+    page = text(browser.get(f"{screen}?do=insure&box=1"))
+    for type, fields in (("exchange", {"box": "2", "count": "1"}),
+                         ("bet", {"box": "1"}),
+                         ("insure", {"box": "1", "amount": "100", "cards": BOX_1}),
+                         ("bet", {"box": "2"}), ("reveal", {"cards": DEALER}),
+                         ("buy_game", {"box": "1"}),
                          ("take_ante", {"box": "2"}), ("dealer_draw", {"cards": "js"})):
         resp = step(browser, app, table, type, **fields)
         assert resp.status_code == 303, text(resp)
@@ -95,17 +102,17 @@ def test_a_double_tap_records_the_step_once(browser: Browser, app: Flask, screen
     start(browser, table)
     before = len(round_of(app, table).events)
     for _ in range(2):
-        assert step(browser, app, table, "deal_box", key="same", box="1",
-                    cards="as ad ah 2c 3d").status_code == 303
+        assert step(browser, app, table, "bet", key="same", box="1").status_code == 303
     assert len(round_of(app, table).events) == before + 1
 
 
 REFUSALS = [
-    pytest.param("deal_box", {"box": "2", "cards": "7s 8s zz jc 2h"}, "is not a card",
-                 id="invalid-card"),
-    pytest.param("deal_box", {"box": "2", "cards": "as 8s 9d jc 2h"},
-                 "As (card 1) is already on the table", id="duplicate-card"),
-    pytest.param("reveal", {}, "the deal is not complete", id="illegal-action"),
+    pytest.param("insure", {"box": "1", "amount": "100", "cards": "7s 8s zz jc 2h"},
+                 "is not a card", id="invalid-card"),
+    pytest.param("insure", {"box": "1", "amount": "100", "cards": "as as ad ah 2c"},
+                 "As (card 2) is already", id="duplicate-card"),
+    pytest.param("reveal", {"cards": DEALER}, "box 2 has not bet or folded yet",
+                 id="illegal-action"),
     pytest.param("insure", {"box": "1", "amount": "ten"}, "must be a whole number",
                  id="malformed-amount"),
 ]
@@ -116,7 +123,7 @@ def test_a_refused_step_shows_the_message_with_a_4xx_and_changes_nothing(
         browser: Browser, app: Flask, screen: str, table: Any, type: str,
         fields: dict[str, str], message: str) -> None:
     start(browser, table)
-    step(browser, app, table, "deal_box", box="1", cards="as ad ah 2c 3d")
+    step(browser, app, table, "bet", box="1")
     before = round_of(app, table)
     resp = step(browser, app, table, type, **fields)
     assert resp.status_code == 422
@@ -124,7 +131,7 @@ def test_a_refused_step_shows_the_message_with_a_4xx_and_changes_nothing(
     assert message in page and 'role="alert"' in page
     after = round_of(app, table)
     assert len(after.events) == len(before.events) and after.state == before.state
-    if type == "deal_box":  # what the croupier typed is still there to correct
+    if "cards" in fields and type != "reveal":  # what the croupier typed is still there
         assert fields["cards"] in page
 
 
@@ -141,19 +148,19 @@ def test_a_step_posted_from_a_stale_screen_is_a_409(browser: Browser, app: Flask
                                                     table: Any) -> None:
     start(browser, table)
     seen = round_of(app, table).last_seq
-    step(browser, app, table, "deal_box", box="1", cards="as ad ah 2c 3d")  # another tablet
-    resp = step(browser, app, table, "deal_box", box="2", cards="7s 8s 9d jc 2h", seq=seen)
+    step(browser, app, table, "bet", box="1")  # another tablet
+    resp = step(browser, app, table, "bet", box="2", seq=seen)
     assert resp.status_code == 409 and "changed on another device" in text(resp)
 
 
 def test_undo_from_the_screen_cancels_the_last_step(browser: Browser, app: Flask, screen: str,
                                                     table: Any) -> None:
     start(browser, table)
-    step(browser, app, table, "deal_box", box="1", cards="as ad ah 2c 3d")
-    assert "Undo deal box · box 1" in text(browser.get(screen))
+    step(browser, app, table, "bet", box="1")
+    assert "Undo bet · box 1" in text(browser.get(screen))
     assert step(browser, app, table, "undo").status_code == 303
     rnd = round_of(app, table)
-    assert rnd.events[-1].type == "undo" and not rnd.flow.summary(rnd.state)["boxes"][0]["cards"]
+    assert rnd.events[-1].type == "undo" and not rnd.flow.summary(rnd.state)["boxes"][0]["decision"]
 
 
 def test_a_form_without_the_csrf_token_is_refused(browser: Browser, app: Flask, screen: str,
@@ -282,7 +289,8 @@ def test_after_paid_the_bets_screen_links_to_the_last_round_to_dispute_it(
     start(browser, table, ante_1="100", bonus_1="", ante_2="100")
     deal(browser, app, table)
     rid = round_of(app, table).round.id
-    for type, fields in (("bet", {"box": "1"}), ("bet", {"box": "2"}), ("reveal", {}),
+    for type, fields in (("bet", {"box": "1"}), ("bet", {"box": "2"}),
+                         ("reveal", {"cards": DEALER}),
                          ("take_ante", {"box": "1"}), ("take_ante", {"box": "2"}), ("paid", {})):
         assert step(browser, app, table, type, **fields).status_code == 303
     page = text(browser.get(screen))

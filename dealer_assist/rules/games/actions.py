@@ -51,8 +51,29 @@ class Fold:
 
 
 @dataclass(frozen=True, slots=True)
+class DealUp:
+    """The deal in dealing order: the dealer's face-up card(s) (none in Russian poker by
+    default); every box's cards and the dealer's other cards stay face down, unrecorded."""
+
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class RevealDealer:
-    """The dealer opens his hand: qualification is known from here on."""
+    """The dealer opens his hand: qualification is known from here on. ``cards``: his hole
+    cards, when the deal recorded only his face-up card(s) (empty when all five are known)."""
+
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Showdown: a box's final hand as it is turned over (Big/Small: ``cards`` the Big Hand,
+    ``small`` the Small Hand of free extra cards)."""
+
+    box: str
+    cards: tuple[Card, ...]
+    small: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import HouseRulesError, IllegalActionError
-from ..evaluator import HandValue, evaluate
+from ..evaluator import HandValue
 from ..profiles import PayTable, check_bool, check_int, register_profile
 from ..ranking import Category
 from ..settlement import BoxSettlement, PaidCombination, Settlement, WagerResult
@@ -38,9 +38,11 @@ from .house_round import (
 from .house_settle import (
     DealerOutcome,
     all_wagers,
+    check_hands,
     dealer_result,
     fee_wagers,
     folded_wagers,
+    known_hand,
     no_game_wagers,
     opponent,
     resolve_dealer,
@@ -104,15 +106,15 @@ def apply(state: RoundState, action: GenericAction) -> RoundState:
 def settle(state: RoundState) -> Settlement:
     """Settle a revealed Caribbean stud or Oasis round (pure: same state, same result)."""
     outcome = resolve_dealer(state)
+    check_hands(state, outcome)
     boxes = tuple(settle_box(state, box, outcome) for box in state.boxes)
     return Settlement(state.profile.game, state.profile.name, dealer_result(state, outcome),
                       boxes)
 
 
 def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome) -> BoxSettlement:
-    profile = state.profile
-    hand = evaluate(box.hand_cards, profile.ranking)
-    n = len(box.improvement.discard) if box.improvement else 0
+    hand = known_hand(state, box)
+    n = box.improvement.replaced if box.improvement else 0
     fees = fee_wagers(box, f"fee for replacing {n} card{'s' if n != 1 else ''}: kept by the "
                            "house whatever happens")
     combos: tuple[PaidCombination, ...] = ()
@@ -124,6 +126,7 @@ def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome) -> BoxS
         if no_game is not None:
             wagers, capped = no_game
         else:
+            assert hand is not None  # check_hands
             wagers, combos, capped = _compare(state, box, hand, opponent(outcome))
     return BoxSettlement(box.box, box.seat, all_wagers({**wagers, **fees}), combos, capped, hand,
                          folded=box.folded)

@@ -21,11 +21,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import IllegalActionError, RulesError
-from ..profiles import HouseProfile, get_profile
-from ..request import RequestError, get_int, get_list, get_str, need_mapping
+from ..errors import HouseRulesError, IllegalActionError, RulesError
+from ..profiles import HouseProfile, get_profile, load_profile, profile_data, profile_hash
+from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
 from ..settlement import Settlement
-from .actions import PlaceBox
+from .actions import DealDealer, DealUp, PlaceBox, RevealDealer, Show
 from .common import Table
 
 UNDO, PAID, VOID = "undo", "paid", "void"
@@ -45,7 +45,8 @@ class Event:
 class Step:
     """One legal step the UI may offer now (a button or a small form).
 
-    ``cards``/``max_cards``: how many cards the croupier enters (0: a plain button);
+    ``cards``/``max_cards``: how many cards the croupier enters (0: a plain button); no step
+    before the reveal asks for a card nobody at the table has seen (dealing order);
     ``discard``: the box's cards that may be discarded, with ``discard_counts`` the allowed
     numbers of them (for a Big/Small ``split``: the seven cards to choose the Small Hand
     from); ``amount``: a fixed stake (BET); ``min_amount``/``max_amount``: a stake
@@ -66,12 +67,14 @@ class Step:
     modes: tuple[str, ...] = ()
     fees: Mapping[int, int] = field(default_factory=dict)
     suggest: bool = False
+    #: ``show`` of a Big/Small box with free extra cards: the Small Hand's cards too
+    small: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "label": self.label}
         if self.box is not None:
             out["box"] = self.box
-        for name in ("cards", "max_cards", "amount", "min_amount", "max_amount"):
+        for name in ("cards", "max_cards", "amount", "min_amount", "max_amount", "small"):
             value = getattr(self, name)
             if value:
                 out[name] = value
@@ -133,6 +136,12 @@ class GameFlow:
 
     def summary(self, state: Any) -> dict[str, Any]:
         raise NotImplementedError
+
+    def settle_ready(self, state: Any) -> Settlement | None:
+        """The showdown so far: the settlement of the boxes whose result is known now (every
+        box but those still to show their hand), so the croupier pays box by box; None
+        before the reveal or while the dealer's cards are not complete."""
+        return None
 
     def voided(self, state: Any) -> str | None:
         """Why the round was voided (a redeal), or None."""
@@ -217,11 +226,37 @@ def _load() -> None:
 def start(game: str, profile: str, min_ante: int, max_ante: int,
           max_payout: int) -> tuple[GameFlow, Any]:
     """The flow and the empty round of a table: its game, house-rules profile and limits."""
-    flow = get_flow(game)
-    house = get_profile(profile, game)
-    return flow, flow.new_round(house, Table(min_ante, max_ante, max_payout))
+    return start_rules(round_rules(game, profile, min_ante, max_ante, max_payout))
 
 
+def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
+                max_payout: int) -> dict[str, Any]:
+    """What a round stores about itself when it starts: the game, the full house-rules profile
+    as data with its hash, and the table limits in force. Replay reads only this."""
+    get_flow(game)
+    data = profile_data(get_profile(profile, game))
+    limits = Table(min_ante, max_ante, max_payout).to_dict()
+    return {"game": game, "profile": data, "profile_hash": profile_hash(data),
+            "limits": limits}
+
+
+def start_rules(rules: Mapping[str, Any]) -> tuple[GameFlow, Any]:
+    """The flow and the empty round of a round's own stored rules (``round_rules``); a profile
+    whose data no longer matches its hash is refused (the record was altered)."""
+    rules = need_mapping(rules, "rules")
+    flow = get_flow(get_str(rules, "game"))
+    data = need_mapping(rules.get("profile"), "rules.profile")
+    if profile_hash(data) != rules.get("profile_hash"):
+        raise HouseRulesError("the round's stored profile does not match its hash",
+                              field="profile_hash", value=str(rules.get("profile_hash")))
+    house = load_profile(data)
+    if house.game != flow.game:
+        raise HouseRulesError(f"the round's profile is for {house.game}, not {flow.game}",
+                              field="profile.game", value=house.game)
+    limits = need_mapping(rules.get("limits"), "rules.limits")
+    table = Table(get_int(limits, "min_ante"), get_int(limits, "max_ante"),
+                  get_int(limits, "max_payout"))
+    return flow, flow.new_round(house, table)
 
 
 def phase(steps: Iterable[Step], settled: bool) -> str:
@@ -230,14 +265,17 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
     for names, title in (
         # dealing first: more boxes may still be placed until a card is dealt, but once bets are
         # down the croupier's job is the deal
-        ({"deal_box", "deal_dealer"}, "Deal: enter the cards"),
+        ({"deal_box"}, "Deal: enter the cards"),
+        ({"deal_dealer"}, "Deal the cards"),
         ({"place"}, "Place the bets"),
+        # offered once every box has bet or folded (insurance may still be placed)
+        ({"reveal"}, "Reveal the dealer's hand"),
         ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
          "Players decide"),
-        ({"reveal"}, "Reveal the dealer's hand"),
         ({"take_ante", "buy_game"}, "Dealer has no game: take the ANTE or buy a game"),
         ({"dealer_draw"}, "Dealer draws for the bought game"),
         ({"dealer_small"}, "Dealer's Small Hand"),
+        ({"show"}, "Showdown: turn the hands over box by box"),
     ):
         if kinds & names:
             return title
@@ -260,3 +298,40 @@ def decode_place(state: Any, p: Mapping[str, Any]) -> tuple[PlaceBox, ...]:
         out.append(PlaceBox(box, get_str(d, "seat", path, default=box), get_int(d, "ante", path),
                             get_int(d, "bonus", path, default=0)))
     return tuple(out)
+
+
+# --- the steps every house game shares, in dealing order (old shapes still accepted) ---------
+
+def decode_deal_dealer(state: Any, p: Mapping[str, Any]) -> tuple[DealDealer | DealUp]:
+    """Dealing order ``{"up": [...]}`` (or ``{}``); all cards first ``{"cards": [5]}``."""
+    if p.get("cards") is not None:
+        return (DealDealer(get_cards(p, "cards")),)
+    return (DealUp(get_cards(p, "up", default=[])),)
+
+
+def decode_reveal(state: Any, p: Mapping[str, Any]) -> tuple[RevealDealer]:
+    """``{"cards": [the dealer's hole cards]}``; ``{}`` when all five were entered at the deal."""
+    return (RevealDealer(get_cards(p, "cards", default=[])),)
+
+
+def decode_show(state: Any, p: Mapping[str, Any]) -> tuple[Show]:
+    """``{"box", "cards": [final hand]}`` (Big/Small free extra cards: plus ``"small"``)."""
+    return (Show(get_str(p, "box"), get_cards(p, "cards"), get_cards(p, "small", default=[])),)
+
+
+def codes_with(out: dict[str, Any], name: str, cards: tuple[Any, ...]) -> dict[str, Any]:
+    """``out`` with ``name``: the card codes, only when there are cards (optional fields)."""
+    if cards:
+        out[name] = [c.code for c in cards]
+    return out
+
+
+def encode_shared(a: Any) -> dict[str, Any] | None:
+    """The canonical payload of a shared dealing-order record, or None for another record."""
+    if isinstance(a, DealUp):
+        return {"up": [c.code for c in a.cards]}
+    if isinstance(a, RevealDealer):
+        return codes_with({}, "cards", a.cards)
+    if isinstance(a, Show):
+        return codes_with({"box": a.box, "cards": [c.code for c in a.cards]}, "small", a.small)
+    return None

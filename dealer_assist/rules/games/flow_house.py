@@ -1,19 +1,24 @@
 """Caribbean stud, Oasis poker and Big/Small on the live table: events <-> actions, next steps.
 
-Event types shared with Russian poker (``flow_russian``): ``place`` (no bonus in these games),
-``deal_box``, ``deal_dealer``, ``bet``, ``fold``, ``reveal``, ``take_ante``, ``buy_game``,
-``dealer_draw``. Oasis adds ``replace`` ``{"box", "discard", "draw"}``; Big/Small adds
-``extra`` ``{"box", "mode": "free"|"bought", "cards": [2]}``, ``split`` ``{"box", "big": [5],
-"small": [2]}`` and ``dealer_small`` ``{"cards": [2]}``.
+Event types shared with Russian poker (``flow_russian``), in dealing order: ``place`` (no bonus
+in these games), ``deal_dealer`` ``{"up": [the face-up card]}``, ``bet``, ``fold``, ``reveal``
+``{"cards": [the four hole cards]}``, ``take_ante``, ``buy_game``, ``dealer_draw``, ``show``
+``{"box", "cards": [5]}``. Oasis adds ``replace`` ``{"box", "count"}``; Big/Small adds ``extra``
+``{"box", "mode": "free"|"bought"}`` (optional ``cards``: the two extra cards, or all seven
+when the player shows them for the split suggestion), ``split`` ``{"box", "big": [5], "small":
+[2]}``, ``dealer_small`` ``{"cards": [2]}``, and ``show`` with ``"small"`` for free extra cards.
+All cards first (old shapes): ``deal_box``, ``deal_dealer {"cards": [5]}``, ``replace {"box",
+"discard", "draw"}``, ``extra`` with its two cards, ``reveal {}``; then no ``show`` is needed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ..cards import Card
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, RulesError
 from ..evaluator import evaluate, evaluate_small
 from ..profiles import HouseProfile
 from ..request import get_cards, get_int, get_str
@@ -21,7 +26,19 @@ from ..settlement import Settlement
 from . import caribbean, oasis, split
 from . import house_round as h
 from .common import Table, passes
-from .flow import Decoder, GameFlow, Step, decode_place, register_flow
+from .flow import (
+    Decoder,
+    GameFlow,
+    Step,
+    codes_with,
+    decode_deal_dealer,
+    decode_place,
+    decode_reveal,
+    decode_show,
+    encode_shared,
+    register_flow,
+)
+from .house_settle import missing_hand, resolve_dealer
 
 _ANY5 = tuple(Card.of(c) for c in ("2c", "3c", "4c", "5c", "6c"))
 
@@ -40,23 +57,32 @@ def _bet(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
     return (h.Bet(box, get_int(p, "amount", default=state.profile.bet_multiple * ante)),)
 
 
+def _replace(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Dealing order ``{"box", "count", "cards"?}``; all cards first ``{"box", "discard",
+    "draw"}``."""
+    if p.get("discard") is not None:
+        return (oasis.Replace(_box(p), get_cards(p, "discard"), get_cards(p, "draw")),)
+    return (oasis.Replace(_box(p), (), get_cards(p, "cards", default=[]),
+                          get_int(p, "count", minimum=1)),)
+
+
 GENERIC: dict[str, Decoder] = {
     "place": decode_place,
     "deal_box": lambda s, p: (h.DealBox(_box(p), get_cards(p, "cards")),),
-    "deal_dealer": lambda s, p: (h.DealDealer(get_cards(p, "cards")),),
+    "deal_dealer": decode_deal_dealer,
     "bet": _bet,
     "fold": lambda s, p: (h.Fold(_box(p)),),
-    "reveal": lambda s, p: (h.RevealDealer(),),
+    "reveal": decode_reveal,
     "take_ante": lambda s, p: (h.TakeAnte(_box(p)),),
     "buy_game": lambda s, p: (h.BuyGame(_box(p)),),
     "dealer_draw": lambda s, p: (h.DealerDraw(get_cards(p, "cards")),),
+    "show": decode_show,
 }
-OASIS = {**GENERIC, "replace": lambda s, p: (oasis.Replace(_box(p), get_cards(p, "discard"),
-                                                           get_cards(p, "draw")),)}
+OASIS = {**GENERIC, "replace": _replace}
 SPLIT = {
     **GENERIC,
     "extra": lambda s, p: (split.DealExtra(_box(p), get_str(p, "mode", choices=(
-        split.FREE, split.BOUGHT)), get_cards(p, "cards")),),
+        split.FREE, split.BOUGHT)), get_cards(p, "cards", default=[])),),
     "split": lambda s, p: (split.ChooseSplit(_box(p), get_cards(p, "big"),
                                              get_cards(p, "small")),),
     "dealer_small": lambda s, p: (split.DealerSmall(get_cards(p, "cards")),),
@@ -74,14 +100,15 @@ def encode(a: Any) -> dict[str, Any]:
     if isinstance(a, h.Bet):
         return {"box": a.box, "amount": a.amount}
     if isinstance(a, oasis.Replace):
-        return {"box": a.box, "discard": _codes(a.discard), "draw": _codes(a.draw)}
+        if a.discard:
+            return {"box": a.box, "discard": _codes(a.discard), "draw": _codes(a.draw)}
+        return codes_with({"box": a.box, "count": a.count}, "cards", a.draw)
     if isinstance(a, split.DealExtra):
-        return {"box": a.box, "mode": a.mode, "cards": _codes(a.cards)}
+        return codes_with({"box": a.box, "mode": a.mode}, "cards", a.cards)
     if isinstance(a, split.ChooseSplit):
         return {"box": a.box, "big": _codes(a.big), "small": _codes(a.small)}
-    if isinstance(a, h.RevealDealer):
-        return {}
-    return {"box": a.box}  # Fold, TakeAnte, BuyGame
+    shared = encode_shared(a)
+    return {"box": a.box} if shared is None else shared  # Fold, TakeAnte, BuyGame
 
 
 class HouseFlow(GameFlow):
@@ -107,6 +134,25 @@ class HouseFlow(GameFlow):
         s: h.RoundState = state
         return s.revealed and passes(lambda: self.settle(s))
 
+    def settle_ready(self, state: Any) -> Settlement | None:
+        s: h.RoundState = state
+        if not s.revealed:
+            return None
+        ready = tuple(b for b in s.boxes if not self.missing_hand(s, b))
+        try:
+            return self.settle(replace(s, boxes=ready)) if ready else None
+        except RulesError:
+            return None
+
+    def missing_hand(self, s: h.RoundState, b: h.BoxState) -> bool:
+        """Whether the showdown still needs this box's hand (it decides a payout)."""
+        if not s.revealed or b.folded or b.hand_known:
+            return False
+        try:
+            return missing_hand(s, b, resolve_dealer(s))
+        except RulesError:
+            return False
+
     def improvement_steps(self, s: h.RoundState, b: h.BoxState) -> list[Step]:
         return []
 
@@ -118,24 +164,15 @@ class HouseFlow(GameFlow):
         out: list[Step] = []
         if not s.dealt:
             out.append(Step("place", None, "Place the bets"))
+        if s.boxes and not s.dealt:
+            up = s.profile.dealer_up_cards
+            out.append(Step("deal_dealer", None, "Dealer's face-up card" if up else "Deal",
+                            cards=up))
         for b in s.boxes:
-            if s.boxes and not b.cards:
-                out.append(Step("deal_box", b.box, "Enter cards", cards=5))
-            if b.cards and s.dealer:
-                out += self.improvement_steps(s, b)
-            if h.can_bet(s, b.box):
-                out.append(Step("bet", b.box, "Raise" if self.game != "split" else "Bet",
-                                amount=s.profile.bet_multiple * b.ante))
-            if h.can_fold(s, b.box):
-                out.append(Step("fold", b.box, "Fold"))
-            if h.can_take_ante(s, b.box):
-                out.append(Step("take_ante", b.box, "Take ANTE"))
-            if h.can_buy_game(s, b.box):
-                out.append(Step("buy_game", b.box, "Buy game"))
-        if s.boxes and not s.dealer:
-            out.append(Step("deal_dealer", None, "Dealer's cards", cards=5))
-        if s.dealer and passes(lambda: h.verify_reveal(s)):
-            out.append(Step("reveal", None, "Reveal the dealer"))
+            out += self.box_steps(s, b)
+        if passes(lambda: h.verify_reveal(s)):
+            out.append(Step("reveal", None, "Reveal the dealer",
+                            cards=0 if s.dealer else 5 - len(s.up)))
         if passes(lambda: h.verify_dealer_draw(s, h.DealerDraw(_ANY5[:1]))):
             two = s.profile.free_second_replacement
             out.append(Step("dealer_draw", None, "Dealer's new card", cards=1,
@@ -143,14 +180,35 @@ class HouseFlow(GameFlow):
         out += self.dealer_steps(s)
         return tuple(out)
 
+    def box_steps(self, s: h.RoundState, b: h.BoxState) -> list[Step]:
+        """One box's steps; none asks for a card nobody at the table has seen."""
+        out: list[Step] = []
+        if s.deal_done(b) and not s.revealed:
+            out += self.improvement_steps(s, b)
+        if h.can_bet(s, b.box):
+            out.append(Step("bet", b.box, "Raise" if self.game != "split" else "Bet",
+                            amount=s.profile.bet_multiple * b.ante))
+        if h.can_fold(s, b.box):
+            out.append(Step("fold", b.box, "Fold"))
+        if h.can_take_ante(s, b.box):
+            out.append(Step("take_ante", b.box, "Take ANTE"))
+        if h.can_buy_game(s, b.box):
+            out.append(Step("buy_game", b.box, "Buy game"))
+        if self.missing_hand(s, b) and h.can_show(s, b.box):
+            imp = b.improvement
+            free = imp is not None and imp.kind == split.FREE
+            out.append(Step("show", b.box, "Show the hand", cards=5, small=2 if free else 0))
+        return out
+
     def summary(self, state: Any) -> dict[str, Any]:
         s: h.RoundState = state
-        dealer: dict[str, Any] = {"cards": _codes(s.dealer), "revealed": s.revealed,
+        dealer: dict[str, Any] = {"cards": _codes(s.dealer), "up": _codes(s.up),
+                                  "revealed": s.revealed,
                                   "draw": _codes(s.draw), "small": _codes(s.dealer_small)}
         if s.revealed:
             dealer.update(hand=s.dealer_hand.label, qualified=s.dealer_qualified)
         return {"game": self.game, "profile": s.profile.name, "table": s.table.to_dict(),
-                "voided": None, "dealer": dealer,
+                "voided": None, "dealer": dealer, "dealt": s.dealt,
                 "boxes": [_box_summary(b, s) for b in s.boxes],
                 "used": sorted(c.code for c in s.used)}
 
@@ -162,9 +220,11 @@ def _box_summary(b: h.BoxState, s: h.RoundState) -> dict[str, Any]:
         "box": b.box, "seat": b.seat, "ante": b.ante, "cards": _codes(b.cards),
         "improvement": None if imp is None else {
             "kind": imp.kind, "fee": imp.fee, "discard": _codes(imp.discard),
-            "cards": _codes(imp.cards), "forces_bet": imp.forces_bet},
-        "big": _codes(b.big), "small": _codes(b.small), "hand_cards": _codes(hand),
-        "hand": evaluate(hand, s.profile.ranking).label if len(hand) >= 5 else None,
+            "cards": _codes(imp.cards), "forces_bet": imp.forces_bet,
+            "count": imp.replaced},
+        "big": _codes(b.big), "small": _codes(b.small), "shown": _codes(b.shown),
+        "hand_cards": _codes(hand) if b.hand_known else [],
+        "hand": evaluate(hand, s.profile.ranking).label if b.hand_known else None,
         "small_hand": evaluate_small(b.small).label if b.small else None,
         "decision": b.decision, "bet": b.bet, "no_game": b.no_game, "buy_fee": b.buy_fee,
     }
@@ -202,11 +262,12 @@ class SplitFlow(HouseFlow):
         modes = tuple(m for m in (split.FREE, split.BOUGHT) if split.can_deal_extra(s, b.box, m))
         out = []
         if modes:
-            out.append(Step("extra", b.box, "Extra cards", cards=2, modes=modes))
+            out.append(Step("extra", b.box, "Extra cards", modes=modes))
         if split.can_split(s, b.box):
-            out.append(Step("split", b.box, "Split", suggest=True,
-                            discard=tuple(_codes((*b.cards, *b.improvement.cards)))
-                            if b.improvement else ()))
+            imp = b.improvement
+            seven = (*b.cards, *imp.cards) if imp else ()
+            out.append(Step("split", b.box, "Split", cards=7, suggest=len(seven) == 7,
+                            discard=tuple(_codes(seven)) if len(seven) == 7 else ()))
         return out
 
     def dealer_steps(self, s: h.RoundState) -> list[Step]:
@@ -226,12 +287,16 @@ def suggest(state: h.RoundState, box: str, samples: int = 4000) -> Any:
     if b.improvement is None:
         raise IllegalActionError(f"box {box} has no extra cards to split", field="split")
     seven = (*b.cards, *b.improvement.cards)
+    if len(seven) != 7:
+        raise IllegalActionError(f"the suggestion needs box {box}'s seven cards: enter them with "
+                                 "the extra cards", field="extra.cards")
     known = tuple(c for o in state.boxes if o.box != box
                   for c in (*o.cards, *(o.improvement.cards if o.improvement else ())))
     seed = sum(c.index * 53 ** i for i, c in enumerate(seven))
     profile = state.profile
     assert isinstance(profile, split.SplitProfile)
-    return suggest_split(seven, state.dealer[-1], seed=seed, profile=profile, known=known,
+    up = state.up[-1] if state.up else state.dealer[-1]
+    return suggest_split(seven, up, seed=seed, profile=profile, known=known,
                          samples=samples)
 
 

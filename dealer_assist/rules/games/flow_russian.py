@@ -1,16 +1,22 @@
 """Russian poker on the live table: events <-> actions, and the steps the UI may offer.
 
-Event types and payloads (cards as codes)::
+Event types and payloads in dealing order (cards as codes)::
 
     place        {"boxes": [{"box": "1", "seat": "1", "ante": 100, "bonus": 0}, ...]}
-    deal_box     {"box": "1", "cards": ["As", "Kd", "Qh", "Jc", "9s"]}
-    deal_dealer  {"cards": [...5]}
-    exchange     {"box": "1", "discard": [...], "draw": [...]}
-    sixth_card   {"box": "1", "card": "7h"}
+    deal_dealer  {"up": []}                           (the face-up cards; none by default)
+    exchange     {"box": "1", "count": 2}             (optional "cards": the new cards seen)
+    sixth_card   {"box": "1"}                         (optional "cards": ["7h"])
     bet          {"box": "1", "amount": 200}          (amount defaults to 2 x ANTE)
     fold         {"box": "1"}
-    insure       {"box": "1", "amount": 100}
-    reveal       {}
+    insure       {"box": "1", "amount": 100, "cards": [the shown hand]}
+    reveal       {"cards": [the dealer's hole cards]}
+    show         {"box": "1", "cards": [the final hand]}  (5, or 6 after a sixth card)
+
+All cards first (a card-reading shoe; rounds stored before dealing order) still replays:
+``deal_box {"box", "cards": [5]}``, ``deal_dealer {"cards": [5]}``, ``exchange {"box",
+"discard", "draw"}``, ``sixth_card {"box", "card"}``, ``insure`` and ``reveal`` without cards;
+then no ``show`` is needed. After the reveal, as before::
+
     take_ante    {"box": "1"}
     buy_game     {"box": "1"}
     dealer_draw  {"cards": ["8c"]}                    (a second card for the free replacement)
@@ -23,13 +29,24 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import Card
+from ..errors import RulesError
 from ..evaluator import evaluate
 from ..profiles import HouseProfile
-from ..request import get_cards, get_int, get_str
+from ..request import RequestError, get_cards, get_int, get_str
 from ..settlement import Settlement
 from . import russian as r
 from .common import Table, passes
-from .flow import GameFlow, Step, decode_place, register_flow
+from .flow import (
+    GameFlow,
+    Step,
+    decode_deal_dealer,
+    decode_place,
+    decode_reveal,
+    decode_show,
+    encode_shared,
+    register_flow,
+)
+from .russian_state import evolve
 
 
 def _codes(cards: tuple[Card, ...]) -> list[str]:
@@ -53,20 +70,39 @@ def _bet(state: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
     return (r.Bet(box, get_int(p, "amount", default=default)),)
 
 
+def _exchange(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Dealing order ``{"box", "count", "cards"?}``; all cards first ``{"box", "discard",
+    "draw"}``."""
+    if p.get("discard") is not None:
+        return (r.Exchange(_box(p), get_cards(p, "discard"), get_cards(p, "draw")),)
+    return (r.Exchange(_box(p), (), get_cards(p, "cards", default=[]),
+                       get_int(p, "count", minimum=1)),)
+
+
+def _sixth(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+    if p.get("card") is not None:
+        return (r.SixthCard(_box(p), get_cards(p, "card", count=1)[0]),)
+    cards = get_cards(p, "cards", default=[])
+    if len(cards) > 1:
+        raise RequestError("a sixth card is one card", field="cards", value=len(cards))
+    return (r.SixthCard(_box(p), cards[0] if cards else None),)
+
+
 DECODERS = {
     "place": decode_place,
     "deal_box": lambda s, p: (r.DealBox(_box(p), get_cards(p, "cards")),),
-    "deal_dealer": lambda s, p: (r.DealDealer(get_cards(p, "cards")),),
-    "exchange": lambda s, p: (r.Exchange(_box(p), get_cards(p, "discard"),
-                                         get_cards(p, "draw")),),
-    "sixth_card": lambda s, p: (r.SixthCard(_box(p), get_cards(p, "card", count=1)[0]),),
+    "deal_dealer": decode_deal_dealer,
+    "exchange": _exchange,
+    "sixth_card": _sixth,
     "bet": _bet,
     "fold": lambda s, p: (r.Fold(_box(p)),),
-    "insure": lambda s, p: (r.Insure(_box(p), get_int(p, "amount")),),
-    "reveal": lambda s, p: (r.RevealDealer(),),
+    "insure": lambda s, p: (r.Insure(_box(p), get_int(p, "amount"),
+                                     get_cards(p, "cards", default=[])),),
+    "reveal": decode_reveal,
     "take_ante": lambda s, p: (r.TakeAnte(_box(p)),),
     "buy_game": lambda s, p: (r.BuyGame(_box(p)),),
     "dealer_draw": lambda s, p: (r.DealerDraw(get_cards(p, "cards")),),
+    "show": decode_show,
     "redeal": lambda s, p: (r.Redeal(_box(p), get_int(p, "cards_received")),),
 }
 
@@ -80,40 +116,53 @@ def encode(a: Any) -> dict[str, Any]:
     if isinstance(a, r.DealDealer | r.DealerDraw):
         return {"cards": _codes(a.cards)}
     if isinstance(a, r.Exchange):
-        return {"box": a.box, "discard": _codes(a.discard), "draw": _codes(a.draw)}
+        if a.discard:
+            return {"box": a.box, "discard": _codes(a.discard), "draw": _codes(a.draw)}
+        return _with_cards({"box": a.box, "count": a.count}, a.draw)
     if isinstance(a, r.SixthCard):
-        return {"box": a.box, "card": a.card.code}
-    if isinstance(a, r.Bet | r.Insure):
+        return {"box": a.box, "card": a.card.code} if a.card else {"box": a.box}
+    if isinstance(a, r.Bet):
         return {"box": a.box, "amount": a.amount}
+    if isinstance(a, r.Insure):
+        return _with_cards({"box": a.box, "amount": a.amount}, a.cards)
     if isinstance(a, r.Redeal):
         return {"box": a.box, "cards_received": a.cards_received}
-    if isinstance(a, r.RevealDealer):
-        return {}
-    return {"box": a.box}  # Fold, TakeAnte, BuyGame
+    shared = encode_shared(a)
+    return {"box": a.box} if shared is None else shared  # Fold, TakeAnte, BuyGame
+
+
+def _with_cards(out: dict[str, Any], cards: tuple[Card, ...]) -> dict[str, Any]:
+    if cards:
+        out["cards"] = _codes(cards)
+    return out
 
 
 def box_steps(state: r.RoundState, b: r.BoxState) -> list[Step]:
-    """The steps one box may take now, from the engine's ``can_*``."""
+    """The steps one box may take now, from the engine's ``can_*``; none asks for a card the
+    croupier cannot see (insurance: the hand the player shows; show: at the showdown)."""
     p, name = state.profile, b.box
     out: list[Step] = []
-    if r.can_deal_box(state, name):
-        out.append(Step("deal_box", name, "Enter cards", cards=5))
     if r.can_exchange(state, name):
-        out.append(Step("exchange", name, "Exchange", discard=tuple(_codes(b.cards)),
+        out.append(Step("exchange", name, "Exchange",
+                        discard=tuple(_codes(b.cards)) if b.cards else (),
                         discard_counts=tuple(range(1, p.max_exchange + 1))))
     if r.can_sixth_card(state, name):
-        out.append(Step("sixth_card", name, "6th card", cards=1))
+        out.append(Step("sixth_card", name, "6th card"))
     if r.can_bet(state, name):
         out.append(Step("bet", name, "Bet", amount=p.bet_multiple * b.ante))
     if r.can_fold(state, name):
         out.append(Step("fold", name, "Fold"))
     if r.can_insure(state, name):
-        out.append(Step("insure", name, "Insure", min_amount=state.table.min_ante,
-                        max_amount=r.presumptive_payout(state, b)))
+        known = b.hand_known
+        out.append(Step("insure", name, "Insure", cards=0 if known else b.hand_size,
+                        min_amount=state.table.min_ante,
+                        max_amount=r.presumptive_payout(state, b) if known else None))
     if r.can_take_ante(state, name):
         out.append(Step("take_ante", name, "Take ANTE"))
     if r.can_buy_game(state, name):
         out.append(Step("buy_game", name, "Buy game"))
+    if r.missing_hand(state, b) and r.can_show(state, name):
+        out.append(Step("show", name, "Show the hand", cards=b.hand_size))
     return out
 
 
@@ -144,10 +193,13 @@ class RussianFlow(GameFlow):
             out.append(Step("place", None, "Place the bets"))
         for b in s.boxes:
             out += box_steps(s, b)
-        if r.can_deal_dealer(s):
-            out.append(Step("deal_dealer", None, "Dealer's cards", cards=5))
+        if r.can_deal_dealer(s) and not any(b.cards for b in s.boxes):
+            up = s.profile.dealer_up_cards
+            out.append(Step("deal_dealer", None, "Dealer's face-up card" if up else "Deal",
+                            cards=up))
         if r.can_reveal_dealer(s):
-            out.append(Step("reveal", None, "Reveal the dealer"))
+            out.append(Step("reveal", None, "Reveal the dealer",
+                            cards=0 if s.dealer else 5 - len(s.up)))
         if r.can_dealer_draw(s):
             two = s.profile.free_second_replacement
             out.append(Step("dealer_draw", None, "Dealer's new card", cards=1,
@@ -162,15 +214,25 @@ class RussianFlow(GameFlow):
     def settle(self, state: Any) -> Settlement:
         return r.settle(state)
 
+    def settle_ready(self, state: Any) -> Settlement | None:
+        s: r.RoundState = state
+        if not s.revealed or s.voided:
+            return None
+        ready = tuple(b for b in s.boxes if not r.missing_hand(s, b))
+        try:
+            return r.settle(evolve(s, boxes=ready)) if ready else None
+        except RulesError:
+            return None
+
     def summary(self, state: Any) -> dict[str, Any]:
         s: r.RoundState = state
-        dealer: dict[str, Any] = {"cards": _codes(s.dealer), "revealed": s.revealed,
-                                  "draw": _codes(s.draw)}
+        dealer: dict[str, Any] = {"cards": _codes(s.dealer), "up": _codes(s.up),
+                                  "revealed": s.revealed, "draw": _codes(s.draw)}
         if s.revealed:
             hand = r.dealer_hand(s)
             dealer.update(hand=hand.label, qualified=r.dealer_has_game(s))
         return {"game": self.game, "profile": s.profile.name, "table": s.table.to_dict(),
-                "voided": s.voided, "dealer": dealer,
+                "voided": s.voided, "dealer": dealer, "dealt": s.dealt,
                 "boxes": [_box_summary(b, s) for b in s.boxes],
                 "used": sorted(c.code for c in s.used)}
 
@@ -185,8 +247,9 @@ def _box_summary(b: r.BoxState, s: r.RoundState) -> dict[str, Any]:
         "box": b.box, "seat": b.seat, "ante": b.ante, "bonus": b.bonus,
         "cards": _codes(b.cards), "discarded": _codes(b.discarded), "drawn": _codes(b.drawn),
         "sixth": b.sixth.code if b.sixth else None, "improvement": b.improvement,
-        "hand_cards": _codes(hand),
-        "hand": evaluate(hand, s.profile.ranking).label if len(hand) >= 5 else None,
+        "exchanged": b.exchange_count, "shown": _codes(b.shown),
+        "hand_cards": _codes(hand) if b.hand_known else [],
+        "hand": evaluate(hand, s.profile.ranking).label if b.hand_known else None,
         "decision": b.decision, "bet": b.bet, "insurance": b.insurance, "no_game": b.no_game,
     }
 

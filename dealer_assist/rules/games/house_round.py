@@ -30,9 +30,11 @@ from .actions import (  # the shared step records, re-exported for callers
     DealBox,
     DealDealer,
     DealerDraw,
+    DealUp,
     Fold,
     PlaceBox,
     RevealDealer,
+    Show,
     TakeAnte,
 )
 from .common import (
@@ -43,6 +45,7 @@ from .common import (
     dealer_qualifies,
     passes,
 )
+from .hidden import check_shown, reveal_cards
 
 BET, FOLD = "bet", "fold"
 TAKE_ANTE, BUY_GAME = "take_ante", "buy_game"
@@ -61,9 +64,12 @@ class StudProfile(HouseProfile):
     buy_game_allowed: bool = False
     buy_game_fee: int = 1
     free_second_replacement: bool = False
+    #: the dealer's cards dealt face up, entered at the deal (his last card: RULES.md)
+    dealer_up_cards: int = 1
 
     def validate(self) -> None:
         super().validate()
+        check_int(self.dealer_up_cards, "dealer_up_cards", maximum=4)
         check_int(self.no_game_ante_multiplier, "no_game_ante_multiplier")
         check_bool(self.buy_game_allowed, "buy_game_allowed")
         check_int(self.buy_game_fee, "buy_game_fee")
@@ -80,6 +86,12 @@ class Improvement:
     discard: tuple[Card, ...] = ()
     cards: tuple[Card, ...] = ()
     forces_bet: bool = False
+    #: dealing order: how many cards were replaced face down (``discard`` unknown)
+    count: int = 0
+
+    @property
+    def replaced(self) -> int:
+        return len(self.discard) or self.count
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +110,19 @@ class BoxState:
     bet: int = 0
     no_game: str | None = None
     buy_fee: int = 0
+    #: the final hand as turned over at the showdown (dealing order)
+    shown: tuple[Card, ...] = ()
+
+    @property
+    def hand_known(self) -> bool:
+        """Whether the hand compared with the dealer is known (split, shown, or every card of
+        the deal and the replacement recorded)."""
+        if self.big or self.shown:
+            return True
+        if not self.cards:
+            return False
+        imp = self.improvement
+        return imp is None or (imp.kind == "replace" and bool(imp.discard))
 
     @property
     def improvement_fee(self) -> int:
@@ -108,6 +133,8 @@ class BoxState:
         """The five cards compared with the dealer: split Big Hand, or dealt after replacement."""
         if self.big:
             return self.big
+        if self.shown:
+            return self.shown
         imp = self.improvement
         if imp is not None and imp.kind == "replace":
             return tuple(c for c in self.cards if c not in imp.discard) + imp.cards
@@ -145,6 +172,9 @@ class RoundState:
     dealer_small: tuple[Card, ...] = ()
     #: every card named in the round -> where it was first named
     used: Used = field(default_factory=dict)
+    #: dealing order: the deal is done (``DealUp``) with the dealer's face-up card(s)
+    dealt_up: bool = False
+    up: tuple[Card, ...] = ()
 
     def find(self, box: str) -> tuple[int, BoxState]:
         for i, b in enumerate(self.boxes):
@@ -158,7 +188,11 @@ class RoundState:
 
     @property
     def dealt(self) -> bool:
-        return bool(self.dealer) or any(b.cards for b in self.boxes)
+        return self.dealt_up or bool(self.dealer) or any(b.cards for b in self.boxes)
+
+    def deal_done(self, box: BoxState) -> bool:
+        """Dealing order: once dealt. All cards first: the box's and the dealer's cards."""
+        return self.dealt_up or (bool(box.cards) and bool(self.dealer))
 
     @property
     def dealer_hand(self) -> HandValue:
@@ -177,8 +211,8 @@ def new_round(profile: StudProfile, table: Table) -> RoundState:
     return RoundState(profile, table)
 
 
-GenericAction: TypeAlias = (PlaceBox | DealBox | DealDealer | Bet | Fold | RevealDealer | TakeAnte
-                            | BuyGame | DealerDraw)
+GenericAction: TypeAlias = (PlaceBox | DealBox | DealDealer | DealUp | Bet | Fold | RevealDealer
+                            | TakeAnte | BuyGame | DealerDraw | Show)
 
 
 def _fail(message: str, field: str | None = None, value: object = None) -> IllegalActionError:
@@ -201,21 +235,37 @@ def verify_deal_box(state: RoundState, action: DealBox) -> BoxState:
     _, box = state.find(action.box)
     if box.cards:
         raise _fail(f"box {action.box} already has its cards", "cards")
+    if state.dealt_up:
+        raise _fail(f"the deal is recorded in dealing order: box {action.box}'s cards are "
+                    "entered when they are shown", "cards")
     if len(action.cards) != 5:
         raise CardCountError(len(action.cards), "5", f"box {action.box}").at("cards")
     return box
 
 
 def verify_deal_dealer(state: RoundState, action: DealDealer) -> None:
-    if state.dealer:
+    if state.dealer or state.dealt_up:
         raise _fail("the dealer already has his cards", "cards")
     if len(action.cards) != 5:
         raise CardCountError(len(action.cards), "5", "dealer's hand").at("cards")
 
 
+def verify_deal_up(state: RoundState, action: DealUp) -> None:
+    """Dealing order: the deal records only the dealer's face-up card(s)."""
+    if state.dealer or state.dealt_up:
+        raise _fail("the dealer already has his cards", "up")
+    if not state.boxes:
+        raise _fail("no box is in play", "up")
+    if any(b.cards for b in state.boxes):
+        raise _fail("the boxes' cards were entered: enter the dealer's five cards", "up")
+    want = state.profile.dealer_up_cards
+    if len(action.cards) != want:
+        raise CardCountError(len(action.cards), str(want), "dealer's face-up cards").at("up")
+
+
 def verify_deciding(state: RoundState, box: BoxState) -> None:
     """A box can act before the dealer reveals, once dealt, until it has bet or folded."""
-    if not box.cards or not state.dealer:
+    if not state.deal_done(box):
         raise _fail(f"box {box.box} acts after the deal", "decision")
     if state.revealed:
         raise _fail("the dealer has already revealed his hand", "decision")
@@ -248,7 +298,7 @@ def verify_fold(state: RoundState, action: Fold) -> BoxState:
 def verify_reveal(state: RoundState) -> None:
     if state.revealed:
         raise _fail("the dealer has already revealed his hand", "dealer")
-    if not state.dealer:
+    if not state.dealer and not state.dealt_up:
         raise _fail("the dealer has no cards yet", "dealer.cards")
     for i, b in enumerate(state.boxes):
         if b.decision is None:
@@ -320,6 +370,12 @@ def apply_generic(state: RoundState, action: GenericAction) -> RoundState:
         box = verify_deal_box(state, action)
         used = add_cards(state.used, action.cards, "cards", deck, f"box {box.box}")
         return state.with_box(state.find(box.box)[0], replace(box, cards=action.cards), used)
+    if isinstance(action, DealUp):
+        verify_deal_up(state, action)
+        used = add_cards(state.used, action.cards, "up", deck, "the dealer's face-up card")
+        return replace(state, dealt_up=True, up=action.cards, used=used)
+    if isinstance(action, Show):
+        return show(state, action)
     if isinstance(action, DealDealer):
         verify_deal_dealer(state, action)
         used = add_cards(state.used, action.cards, "cards", deck, "the dealer's hand")
@@ -333,7 +389,9 @@ def apply_generic(state: RoundState, action: GenericAction) -> RoundState:
         return state.with_box(state.find(box.box)[0], replace(box, decision=FOLD))
     if isinstance(action, RevealDealer):
         verify_reveal(state)
-        return replace(state, revealed=True)
+        used = reveal_cards(state.used, deck, state.dealer, state.up, action.cards)
+        return replace(state, revealed=True, used=used,
+                       dealer=state.dealer or (*action.cards, *state.up))
     if isinstance(action, TakeAnte | BuyGame):
         choice = TAKE_ANTE if isinstance(action, TakeAnte) else BUY_GAME
         box = verify_no_game_choice(state, action.box, choice)
@@ -342,3 +400,49 @@ def apply_generic(state: RoundState, action: GenericAction) -> RoundState:
     verify_dealer_draw(state, action)
     used = add_cards(state.used, action.cards, "draw", deck, "the dealer's draw")
     return replace(state, draw=action.cards, used=used)
+
+
+# --- the showdown ----------------------------------------------------------------------------
+
+def _showing(state: RoundState, name: str) -> BoxState:
+    _, box = state.find(name)
+    if not state.revealed:
+        raise _fail("hands are shown after the dealer reveals", "cards")
+    if box.folded:
+        raise _fail(f"box {box.box} folded: its cards are never shown", "cards")
+    if box.hand_known:
+        raise _fail(f"box {box.box}'s hand is already known", "cards")
+    return box
+
+
+def verify_show(state: RoundState, action: Show) -> dict[Card, str]:
+    """A box turns its hand over after the reveal: checked against what the round knows of it
+    (the replaced count and cards, free extra cards as its Small Hand); returns the used cards."""
+    box = _showing(state, action.box)
+    deck, imp, label = state.profile.ranking.deck, box.improvement, f"box {box.box} hand"
+    if imp is not None and imp.kind == "free":
+        used = check_shown(state.used, deck, action.cards, count=5, label=label,
+                           own=box.cards, must_have=box.cards)
+        return check_shown(used, deck, action.small, count=2, label=f"box {box.box} Small Hand",
+                           field="small", own=imp.cards, must_have=imp.cards)
+    if action.small:
+        raise _fail(f"box {box.box} has no Small Hand to show", "small")
+    if imp is None:
+        return check_shown(state.used, deck, action.cards, count=5, label=label,
+                           own=box.cards, must_have=box.cards)
+    return check_shown(state.used, deck, action.cards, count=5, label=label,
+                       own=(*box.cards, *imp.cards), must_have=imp.cards, dealt=box.cards,
+                       keep=5 - imp.replaced)
+
+
+def can_show(state: RoundState, box: str) -> bool:
+    return passes(_showing, state, box)
+
+
+def show(state: RoundState, action: Show) -> RoundState:
+    used = verify_show(state, action)
+    i, box = state.find(action.box)
+    imp = box.improvement
+    if imp is not None and imp.kind == "free":
+        return state.with_box(i, replace(box, big=action.cards, small=action.small), used)
+    return state.with_box(i, replace(box, shown=action.cards), used)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..errors import CardCountError, IllegalActionError, RulesError
-from ..evaluator import HandValue, evaluate_small
+from ..evaluator import HandValue, evaluate, evaluate_small
 from ..settlement import WAGER_NAMES, DealerResult, WagerResult
 from .common import BoughtGame, buy_game, cap_amount, dealer_qualifies
 from .house_round import TAKE_ANTE, BoxState, RoundState
@@ -50,6 +50,30 @@ def resolve_dealer(state: RoundState) -> DealerOutcome:
             except RulesError as err:
                 raise err.at("dealer") from None
     return DealerOutcome(hand, qualified, bought)
+
+
+def missing_hand(state: RoundState, box: BoxState, outcome: DealerOutcome) -> bool:
+    """Whether the box's hand decides a payout and is not known yet (it must be shown): still
+    in against a dealer with a game, the first or the one it bought. A fold, an ANTE taken on
+    "no game" or a bought game that found none need no hand."""
+    if box.folded or box.hand_known:
+        return False
+    if outcome.qualified:
+        return True
+    return box.no_game != TAKE_ANTE and outcome.bought is not None and outcome.bought.qualified
+
+
+def check_hands(state: RoundState, outcome: DealerOutcome) -> None:
+    """Settle only when every hand that decides a payout was shown."""
+    for i, box in enumerate(state.boxes):
+        if missing_hand(state, box, outcome):
+            raise IllegalActionError(f"box {box.box} has not shown its hand",
+                                     field=f"boxes[{i}].cards", value=box.box)
+
+
+def known_hand(state: RoundState, box: BoxState) -> HandValue | None:
+    """The value of the box's hand, or None while it is face down (a fold, an ANTE taken)."""
+    return evaluate(box.hand_cards, state.profile.ranking) if box.hand_known else None
 
 
 def dealer_result(state: RoundState, outcome: DealerOutcome) -> DealerResult:

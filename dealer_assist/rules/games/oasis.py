@@ -54,11 +54,15 @@ for _profile in (OASIS_CLASSIC, OASIS_PER_CARD, OASIS_ONE_CARD):
 
 @dataclass(frozen=True, slots=True)
 class Replace:
-    """Before the decision: discard some cards and draw as many, for the schedule's fee."""
+    """Before the decision: discard some cards and draw as many, for the schedule's fee.
+
+    Dealing order: ``count`` cards replaced face down (``discard`` empty, ``draw`` the new
+    cards only if the croupier saw them)."""
 
     box: str
     discard: tuple[Card, ...]
     draw: tuple[Card, ...]
+    count: int = 0
 
 
 def replacement_fee(profile: CaribbeanProfile, ante: int, count: int) -> int:
@@ -84,6 +88,12 @@ def verify_replace(state: RoundState, action: Replace) -> BoxState:
     if box.improvement is not None:
         raise IllegalActionError(f"box {box.box} has already replaced cards (one replacement "
                                  "per box)", field="improvement.replace")
+    if action.count and not action.discard:
+        replacement_fee(profile, box.ante, action.count)
+        if action.draw and len(action.draw) != action.count:
+            raise CardCountError(len(action.draw), f"{action.count} (or none)",
+                                 "replacement cards").at("improvement.replace.draw")
+        return box
     replacement_fee(profile, box.ante, len(action.discard))
     for pos, card in enumerate(action.discard, start=1):
         if card not in box.cards:
@@ -121,10 +131,11 @@ def apply(state: RoundState, action: Replace | GenericAction) -> RoundState:
     assert isinstance(profile, CaribbeanProfile)
     used = add_cards(state.used, action.draw, "improvement.replace.draw",
                      profile.ranking.deck, f"box {box.box} replacement")
-    n = len(action.discard)
+    n = len(action.discard) or action.count
     forces = profile.forced_raise_replacing > 0 and n >= profile.forced_raise_replacing
     imp = Improvement("replace", replacement_fee(profile, box.ante, n), discard=action.discard,
-                      cards=action.draw, forces_bet=forces)
+                      cards=action.draw, forces_bet=forces,
+                      count=0 if action.discard else action.count)
     return state.with_box(state.find(box.box)[0], replace(box, improvement=imp), used)
 
 

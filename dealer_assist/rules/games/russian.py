@@ -23,15 +23,18 @@ from .russian_decide import (
     can_exchange,
     can_fold,
     can_insure,
+    can_show,
     can_sixth_card,
     exchange,
     fold,
     insure,
+    show,
     sixth_card,
     verify_bet,
     verify_exchange,
     verify_fold,
     verify_insure,
+    verify_show,
     verify_sixth_card,
 )
 from .russian_profile import RUSSIAN_CLASSIC, RUSSIAN_PAIR_GAME, RussianProfile
@@ -57,6 +60,7 @@ from .russian_round import (
     can_redeal,
     deal_box,
     deal_dealer,
+    deal_up,
     dealer_hand,
     dealer_has_game,
     place_box,
@@ -65,10 +69,11 @@ from .russian_round import (
     verify_bonus,
     verify_deal_box,
     verify_deal_dealer,
+    verify_deal_up,
     verify_place_box,
     verify_redeal,
 )
-from .russian_settle import can_settle, settle, verify_settle
+from .russian_settle import can_settle, missing_hand, settle, verify_settle
 from .russian_state import (
     BET,
     BUY_GAME,
@@ -81,6 +86,7 @@ from .russian_state import (
     DealBox,
     DealDealer,
     DealerDraw,
+    DealUp,
     Exchange,
     Fold,
     Insure,
@@ -88,6 +94,7 @@ from .russian_state import (
     Redeal,
     RevealDealer,
     RoundState,
+    Show,
     SixthCard,
     TakeAnte,
     new_round,
@@ -109,4 +116,6 @@ __all__ = [
     "verify_deal_box", "verify_deal_dealer", "verify_dealer_draw", "verify_exchange",
     "verify_fold", "verify_insure", "verify_place_box", "verify_redeal", "verify_reveal_dealer",
     "verify_settle", "verify_sixth_card", "verify_take_ante",
+    "DealUp", "Show", "can_show", "deal_up", "missing_hand", "show", "verify_deal_up",
+    "verify_show",
 ]

@@ -6,10 +6,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .common import Table
-from .russian_decide import bet, exchange, fold, insure, sixth_card
+from .russian_decide import bet, exchange, fold, insure, show, sixth_card
 from .russian_profile import RussianProfile
 from .russian_reveal import buy_game, dealer_draw, reveal_dealer, take_ante
-from .russian_round import deal_box, deal_dealer, place_box, redeal
+from .russian_round import deal_box, deal_dealer, deal_up, place_box, redeal
 from .russian_state import (
     Action,
     Bet,
@@ -17,6 +17,7 @@ from .russian_state import (
     DealBox,
     DealDealer,
     DealerDraw,
+    DealUp,
     Exchange,
     Fold,
     Insure,
@@ -24,6 +25,7 @@ from .russian_state import (
     Redeal,
     RevealDealer,
     RoundState,
+    Show,
     SixthCard,
     TakeAnte,
     new_round,
@@ -33,7 +35,7 @@ _HANDLERS: dict[type[Any], Callable[[RoundState, Any], RoundState]] = {
     PlaceBox: place_box, DealBox: deal_box, DealDealer: deal_dealer, Redeal: redeal,
     Exchange: exchange, SixthCard: sixth_card, Fold: fold, Bet: bet, Insure: insure,
     RevealDealer: reveal_dealer, TakeAnte: take_ante, BuyGame: buy_game,
-    DealerDraw: dealer_draw,
+    DealerDraw: dealer_draw, DealUp: deal_up, Show: show,
 }
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from ..cards import Card
 from ..errors import CardCountError, DuplicateCardError, IllegalActionError, StakeError
 from ..evaluator import evaluate
 from . import common
 from .common import passes
+from .hidden import check_shown
 from .russian_round import check_live, presumptive_payout, with_box
 from .russian_state import (
     BET,
@@ -16,6 +18,7 @@ from .russian_state import (
     Fold,
     Insure,
     RoundState,
+    Show,
     SixthCard,
     evolve,
 )
@@ -50,7 +53,16 @@ def _improving(state: RoundState, box: str, field: str) -> tuple[int, BoxState]:
 
 def verify_exchange(state: RoundState, a: Exchange) -> None:
     _, b = _improving(state, a.box, "improvement")
-    n, most = len(a.discard), state.profile.max_exchange
+    most = state.profile.max_exchange
+    if a.count and not a.discard:  # dealing order: a count, and the new cards if seen
+        if not a.count <= most:
+            raise CardCountError(a.count, f"1 to {most}", "exchange").at("count")
+        if a.draw and len(a.draw) != a.count:
+            raise CardCountError(len(a.draw), f"{a.count} (or none)", "exchange cards").at(DRAW)
+        common.add_cards(state.used, a.draw, DRAW, state.profile.ranking.deck,
+                         f"box {a.box} exchange")
+        return
+    n = len(a.discard)
     if not 1 <= n <= most:
         raise CardCountError(n, f"1 to {most}", "exchange discard").at(DISCARD)
     if len(a.draw) != n:
@@ -75,7 +87,8 @@ def exchange(state: RoundState, a: Exchange) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, a.draw, DRAW, state.profile.ranking.deck,
                             f"box {a.box} exchange")
-    new = evolve(b, discarded=tuple(a.discard), drawn=tuple(a.draw))
+    new = evolve(b, discarded=tuple(a.discard), drawn=tuple(a.draw),
+                 exchanged=0 if a.discard else a.count)  # verified: one of them is set
     return with_box(state, i, new, used=used)
 
 
@@ -85,9 +98,13 @@ def _sixth_phase(state: RoundState, box: str) -> tuple[int, BoxState]:
     return _improving(state, box, SIXTH)
 
 
+def _sixth(a: SixthCard) -> tuple[Card, ...]:
+    return () if a.card is None else (a.card,)
+
+
 def verify_sixth_card(state: RoundState, a: SixthCard) -> None:
     _sixth_phase(state, a.box)
-    common.add_cards(state.used, (a.card,), SIXTH, state.profile.ranking.deck,
+    common.add_cards(state.used, _sixth(a), SIXTH, state.profile.ranking.deck,
                      f"box {a.box} sixth card")
 
 
@@ -98,9 +115,9 @@ def can_sixth_card(state: RoundState, box: str) -> bool:
 def sixth_card(state: RoundState, a: SixthCard) -> RoundState:
     verify_sixth_card(state, a)
     i, b = state.find(a.box)
-    used = common.add_cards(state.used, (a.card,), SIXTH, state.profile.ranking.deck,
+    used = common.add_cards(state.used, _sixth(a), SIXTH, state.profile.ranking.deck,
                             f"box {a.box} sixth card")
-    return with_box(state, i, evolve(b, sixth=a.card), used=used)
+    return with_box(state, i, evolve(b, sixth=a.card, sixth_bought=True), used=used)
 
 
 def verify_fold(state: RoundState, a: Fold) -> None:
@@ -133,7 +150,7 @@ def bet(state: RoundState, a: Bet) -> RoundState:
 
 
 def _insuring(state: RoundState, box: str, amount: int | None = None) -> tuple[int, BoxState]:
-    """Insurance: a box that bet, holding three of a kind or better, before the dealer opens."""
+    """Insurance: a box that bet, before the dealer opens, not insured yet."""
     check_live(state, "insurance")
     i, b = state.find(box)
     if not b.betting:
@@ -145,18 +162,51 @@ def _insuring(state: RoundState, box: str, amount: int | None = None) -> tuple[i
     if b.insurance:
         raise IllegalActionError(f"box {box} is already insured", field="insurance",
                                  value=amount)
+    if b.hand_known:
+        _check_insurable(state, b, b.hand_cards, amount)
+    return i, b
+
+
+def _check_insurable(state: RoundState, b: BoxState, cards: tuple[Card, ...],
+                     amount: int | None) -> None:
+    """The shown hand is three of a kind or better (the profile's minimum)."""
     profile = state.profile
-    hand = evaluate(b.hand_cards, profile.ranking)
+    hand = evaluate(cards, profile.ranking)
     if not profile.ranking.strength(hand.category) >= profile.ranking.strength(
             profile.insurance_min_category):
         raise IllegalActionError(
             f"insurance needs {profile.insurance_min_category.label.lower()} or better; box "
-            f"{box} holds {hand.label}", field="insurance", value=amount)
-    return i, b
+            f"{b.box} holds {hand.label}", field="insurance", value=amount)
+
+
+def shown_hand(state: RoundState, b: BoxState, cards: tuple[Card, ...],
+               field: str = "cards") -> dict[Card, str]:
+    """The used cards once box ``b`` shows ``cards`` as its final hand (checked against what
+    the round knows: its size for the box's history, its dealt, drawn, sixth, discarded cards)."""
+    if b.hand_known:
+        raise IllegalActionError(f"box {b.box}'s hand is already known", field=field)
+    must = [*b.drawn, *([b.sixth] if b.sixth else [])]
+    if b.cards and b.improvement != "exchange":
+        must += b.cards
+    own = {*b.cards, *b.drawn, *([b.sixth] if b.sixth else [])}
+    return check_shown(state.used, state.profile.ranking.deck, cards, count=b.hand_size,
+                       label=f"box {b.box} hand", field=field, own=own, must_have=must,
+                       must_not=b.discarded, dealt=b.cards,
+                       keep=5 - b.exchange_count if b.exchanged else None)
 
 
 def verify_insure(state: RoundState, a: Insure) -> None:
     _, b = _insuring(state, a.box, a.amount)
+    if not b.hand_known and not a.cards:
+        raise CardCountError(0, str(b.hand_size), f"box {a.box}'s shown hand").at("cards")
+    if a.cards:
+        if not b.hand_known:
+            shown_hand(state, b, a.cards)
+        elif set(a.cards) != set(b.hand_cards):
+            raise IllegalActionError(f"box {a.box} holds {' '.join(c.code for c in b.hand_cards)}"
+                                     ", not the hand shown", field="cards")
+        b = evolve(b, shown=a.cards)
+    _check_insurable(state, b, b.hand_cards, a.amount)
     most = presumptive_payout(state, b)
     if not state.table.min_ante <= a.amount <= most:
         raise StakeError(f"insurance must be from the table minimum {state.table.min_ante} to "
@@ -171,4 +221,39 @@ def can_insure(state: RoundState, box: str) -> bool:
 def insure(state: RoundState, a: Insure) -> RoundState:
     verify_insure(state, a)
     i, b = state.find(a.box)
-    return with_box(state, i, evolve(b, insurance=a.amount))
+    used = state.used
+    if a.cards and not b.hand_known:
+        used = shown_hand(state, b, a.cards)
+        b = evolve(b, shown=a.cards)
+    return with_box(state, i, evolve(b, insurance=a.amount), used=used)
+
+
+def _showing(state: RoundState, box: str) -> tuple[int, BoxState]:
+    """Showdown: after the reveal, a box still in whose hand is not known yet."""
+    check_live(state, "cards")
+    if not state.revealed:
+        raise IllegalActionError("hands are shown after the dealer reveals", field="cards")
+    i, b = state.find(box)
+    if b.folded:
+        raise IllegalActionError(f"box {box} folded: its cards are never shown", field="cards")
+    if b.hand_known:
+        raise IllegalActionError(f"box {box}'s hand is already known", field="cards")
+    return i, b
+
+
+def verify_show(state: RoundState, a: Show) -> None:
+    _, b = _showing(state, a.box)
+    if a.small:
+        raise IllegalActionError("Russian poker has no Small Hand", field="small")
+    shown_hand(state, b, a.cards)
+
+
+def can_show(state: RoundState, box: str) -> bool:
+    return passes(_showing, state, box)
+
+
+def show(state: RoundState, a: Show) -> RoundState:
+    verify_show(state, a)
+    i, b = state.find(a.box)
+    return with_box(state, i, evolve(b, shown=tuple(a.cards)),
+                    used=shown_hand(state, b, a.cards))

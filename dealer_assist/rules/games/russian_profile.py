@@ -63,6 +63,8 @@ class RussianProfile(HouseProfile):
     bonus_two_pairs_min_rank: int = 7
     bonus_unit: int = 50
     bonus_max_ante_percent: int = 50
+    #: the dealer's cards dealt face up (entered at the deal); seed 001 deals all five down
+    dealer_up_cards: int = 0
 
     def pay_categories(self) -> tuple[Category, ...]:
         """Every category but high card: Ace-King is paid as a second combination in any case."""
@@ -92,6 +94,7 @@ class RussianProfile(HouseProfile):
                   maximum=14)
         check_int(self.bonus_unit, "bonus_unit", minimum=1)
         check_int(self.bonus_max_ante_percent, "bonus_max_ante_percent")
+        check_int(self.dealer_up_cards, "dealer_up_cards", maximum=4)
 
 
 RUSSIAN_CLASSIC = register_profile(RussianProfile(name="russian-classic"))

@@ -84,7 +84,7 @@ class _Box:
         imp = self.improvement
         if isinstance(imp, Exchange):
             return ((f"{self.path}.improvement.exchange.draw", imp.draw),)
-        if isinstance(imp, SixthCard):
+        if isinstance(imp, SixthCard) and imp.card is not None:
             return ((f"{self.path}.improvement.sixth_card", (imp.card,)),)
         return ()
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from ..cards import Card
 from ..errors import IllegalActionError
+from ..evaluator import evaluate
 from . import common
 from .common import passes
+from .hidden import reveal_cards
 from .russian_round import check_live, dealer_hand, dealer_has_game, with_box
 from .russian_state import (
     BUY_GAME,
@@ -31,8 +34,10 @@ def _reveal_phase(state: RoundState) -> None:
                                      value=b.box)
 
 
-def verify_reveal_dealer(state: RoundState, a: RevealDealer) -> None:
+def verify_reveal_dealer(state: RoundState, a: RevealDealer) -> dict[Card, str]:
+    """The dealer's hole cards complete his five (none when all five were dealt known)."""
     _reveal_phase(state)
+    return reveal_cards(state.used, state.profile.ranking.deck, state.dealer, state.up, a.cards)
 
 
 def can_reveal_dealer(state: RoundState) -> bool:
@@ -40,8 +45,12 @@ def can_reveal_dealer(state: RoundState) -> bool:
 
 
 def reveal_dealer(state: RoundState, a: RevealDealer) -> RoundState:
-    verify_reveal_dealer(state, a)
-    return evolve(state, revealed=True)
+    used = verify_reveal_dealer(state, a)
+    if state.dealer:
+        return evolve(state, revealed=True)
+    dealer = (*a.cards, *state.up)
+    return evolve(state, revealed=True, dealer=dealer, used=used,
+                  dealer_value=evaluate(dealer, state.profile.ranking))
 
 
 def _no_game_phase(state: RoundState, field: str) -> None:

@@ -24,6 +24,7 @@ from .russian_state import (
     BoxState,
     DealBox,
     DealDealer,
+    DealUp,
     PlaceBox,
     Redeal,
     RoundState,
@@ -117,6 +118,9 @@ def _deal_box_phase(state: RoundState, box: str) -> tuple[int, BoxState]:
     i, b = state.find(box)
     if b.cards:
         raise IllegalActionError(f"box {box} already has its cards", field="cards")
+    if state.dealt_up:
+        raise IllegalActionError(f"the deal is recorded in dealing order: box {box}'s cards are "
+                                 "entered when they are shown", field="cards")
     return i, b
 
 
@@ -149,8 +153,27 @@ def _deal_dealer_phase(state: RoundState) -> None:
     check_live(state, "cards")
     if not state.boxes:
         raise IllegalActionError("no box is in play", field="cards")
-    if state.dealer:
+    if state.dealer or state.dealt_up:
         raise IllegalActionError("the dealer already has his cards", field="cards")
+
+
+def verify_deal_up(state: RoundState, a: DealUp) -> None:
+    """Dealing order: only the dealer's face-up card(s), as many as the profile deals up."""
+    _deal_dealer_phase(state)
+    if any(b.cards for b in state.boxes):
+        raise IllegalActionError("the boxes' cards were entered: enter the dealer's five cards",
+                                 field="cards")
+    want = state.profile.dealer_up_cards
+    if len(a.cards) != want:
+        raise CardCountError(len(a.cards), str(want), "dealer's face-up cards").at("up")
+    common.add_cards(state.used, a.cards, "up", state.profile.ranking.deck, "dealer up card")
+
+
+def deal_up(state: RoundState, a: DealUp) -> RoundState:
+    verify_deal_up(state, a)
+    used = common.add_cards(state.used, a.cards, "up", state.profile.ranking.deck,
+                            "dealer up card")
+    return evolve(state, dealt_up=True, up=tuple(a.cards), used=used)
 
 
 def verify_deal_dealer(state: RoundState, a: DealDealer) -> None:

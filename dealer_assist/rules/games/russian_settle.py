@@ -27,6 +27,7 @@ def verify_settle(state: RoundState) -> None:
     if not state.revealed:
         raise IllegalActionError("the dealer has not opened his cards yet")
     if state.profile.qualifies(dealer_hand(state).category):
+        _check_hands(state)
         return
     for b in state.boxes:
         if b.betting and b.no_game is None:
@@ -34,6 +35,35 @@ def verify_settle(state: RoundState) -> None:
                                      "game", field="on_no_game", value=b.box)
     if any(b.no_game == BUY_GAME for b in state.boxes) and not state.draw:
         raise IllegalActionError("a game was bought but the dealer has not drawn", field="draw")
+    _check_hands(state)
+
+
+def _check_hands(state: RoundState) -> None:
+    for i, b in enumerate(state.boxes):
+        if missing_hand(state, b):
+            raise IllegalActionError(f"box {b.box} has not shown its hand",
+                                     field=f"boxes[{i}].cards", value=b.box)
+
+
+def missing_hand(state: RoundState, b: BoxState) -> bool:
+    """Whether box ``b``'s hand decides a payout and is not known yet (it must be shown): still
+    in against a dealer with a game (the first or the bought one), or holding a bonus bet on
+    its first five cards. A fold, an ANTE taken on "no game", a bought game that found none
+    need no hand; an improved box has lost its bonus."""
+    if b.folded or b.hand_known or not state.revealed:
+        return False
+    if b.bonus and b.improvement is None:
+        return True
+    if state.profile.qualifies(dealer_hand(state).category):
+        return True
+    if b.no_game != BUY_GAME or not state.draw:
+        return False
+    p = state.profile
+    try:
+        return common.buy_game(state.dealer, state.draw, p.ranking, p.qualifier,
+                               free_second_replacement=p.free_second_replacement).qualified
+    except RulesError:
+        return False
 
 
 def can_settle(state: RoundState) -> bool:
@@ -74,13 +104,13 @@ def _describe(combos: tuple[Combination, ...], mult: dict[Category, int]) -> str
     return " + ".join(f"{c.category.label.lower()} {mult[c.category]}" for c in combos)
 
 
-def _ante_and_bet(state: RoundState, b: BoxState, hand: HandValue, dealer: DealerResult,
+def _ante_and_bet(state: RoundState, b: BoxState, hand: HandValue | None, dealer: DealerResult,
                   ) -> tuple[WagerResult, int, str, tuple[Combination, ...]]:
     """The ANTE's result and the BET's raw amount (+win / -loss / 0), reason, paid combinations."""
     p, ante, bet = state.profile, b.ante, b.bet
     if dealer.qualified or (b.no_game == BUY_GAME and dealer.new_qualified):
         against = dealer.hand if dealer.qualified else dealer.new_hand
-        assert against is not None
+        assert against is not None and hand is not None
         result = _vs(hand, against)
         if result == LOSE:
             return (WagerResult.lost("ante", ante, f"ANTE {ante} lost to the dealer's "
@@ -107,7 +137,7 @@ def _ante_and_bet(state: RoundState, b: BoxState, hand: HandValue, dealer: Deale
             f"bought game, dealer still has no game: BET {bet} returned", ())
 
 
-def _insurance(state: RoundState, b: BoxState, hand: HandValue,
+def _insurance(state: RoundState, b: BoxState, hand: HandValue | None,
                dealer: DealerResult) -> tuple[int, str]:
     """Raw insurance amount and reason: wins on "no game" at the first reveal."""
     amount = b.insurance
@@ -117,6 +147,7 @@ def _insurance(state: RoundState, b: BoxState, hand: HandValue,
         win = amount * state.profile.insurance_multiplier
         return win, (f"dealer has no game: insurance {amount} paid "
                      f"{state.profile.insurance_multiplier}:1 = {win}")
+    assert hand is not None  # an insured box showed its hand
     if dealer.hand >= hand:
         return 0, f"dealer's hand is not lower than the box's: insurance {amount} returned"
     return -amount, f"dealer has a game: insurance {amount} lost"
@@ -142,7 +173,7 @@ def _bonus(state: RoundState, b: BoxState) -> tuple[WagerResult, bool]:
     if b.improvement is not None:
         what = "exchanged cards" if b.improvement == "exchange" else "bought a sixth card"
         return WagerResult.lost("bonus", stake, f"BONUS {stake} lost: the box {what}"), False
-    hand = evaluate(b.cards, p.ranking)
+    hand = evaluate(b.first_five, p.ranking)
     mult = p.bonus_table.get(hand.category, 0)
     if hand.category == Category.two_pairs and \
             hand.significant[0].rank < p.bonus_two_pairs_min_rank:
@@ -160,13 +191,14 @@ def _fees(state: RoundState, b: BoxState) -> tuple[WagerResult, WagerResult, tup
     p = state.profile
     fee = p.improvement_fee * b.ante if b.improvement else 0
     if b.improvement == "exchange":
-        n = len(b.discarded)
+        n = b.exchange_count
         note = (f"exchanged {' '.join(c.code for c in b.discarded)} for "
-                f"{' '.join(c.code for c in b.drawn)}")
+                f"{' '.join(c.code for c in b.drawn)}" if b.discarded
+                else f"exchanged {n} card{'s' if n > 1 else ''}")
         improvement = WagerResult.lost("improvement_fee", fee, f"exchange of {n} card"
                                        f"{'s' if n > 1 else ''}: fee {fee} lost")
-    elif b.sixth is not None:
-        note = f"bought a sixth card {b.sixth.code}"
+    elif b.improvement == "sixth_card":
+        note = f"bought a sixth card {b.sixth.code}" if b.sixth else "bought a sixth card"
         improvement = WagerResult.lost("improvement_fee", fee, f"sixth card: fee {fee} lost")
     else:
         note, improvement = "", WagerResult.pushed("improvement_fee", 0, "")
@@ -180,7 +212,7 @@ def _fees(state: RoundState, b: BoxState) -> tuple[WagerResult, WagerResult, tup
 def settle_box(state: RoundState, b: BoxState, dealer: DealerResult) -> BoxSettlement:
     """Every wager of one box against the dealer's result."""
     p, cap = state.profile, state.table.max_payout
-    hand = evaluate(b.hand_cards, p.ranking)
+    hand = evaluate(b.hand_cards, p.ranking) if b.hand_known else None
     improvement, buy, notes = _fees(state, b)
     bonus, bonus_capped = _bonus(state, b)
     if b.folded:

@@ -24,12 +24,13 @@ from typing import Any
 
 from ..cards import Card
 from ..errors import CardCountError, HouseRulesError, IllegalActionError, RulesError
-from ..evaluator import HandValue, SmallHandValue, evaluate, evaluate_small
+from ..evaluator import HandValue, SmallHandValue, evaluate_small
 from ..profiles import PayTable, check_bool, check_int, register_profile
 from ..ranking import Category
 from ..request import get_cards, get_str, need_mapping
 from ..settlement import BoxSettlement, PaidCombination, Settlement, WagerResult
 from .common import add_cards, apply_cap
+from .hidden import check_shown
 from .house_request import round_from_request
 from .house_round import (
     BoxState,
@@ -43,9 +44,11 @@ from .house_round import (
 from .house_settle import (
     DealerOutcome,
     all_wagers,
+    check_hands,
     dealer_result,
     fee_wagers,
     folded_wagers,
+    known_hand,
     no_game_wagers,
     opponent,
     resolve_dealer,
@@ -102,11 +105,22 @@ register_profile(SPLIT_CLASSIC)
 
 @dataclass(frozen=True, slots=True)
 class DealExtra:
-    """Two extra cards for a box: ``free`` (blind, they are the Small Hand) or ``bought``."""
+    """Two extra cards for a box: ``free`` (blind, they are the Small Hand) or ``bought``.
+
+    ``cards``: the two extra cards, or all seven (the box's five, then the two extra) when the
+    player shows them for the split suggestion; empty when dealt face down (dealing order)."""
 
     box: str
     mode: str
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = ()
+
+    @property
+    def extra(self) -> tuple[Card, ...]:
+        return self.cards[-2:]
+
+    @property
+    def five(self) -> tuple[Card, ...]:
+        return self.cards[:5] if len(self.cards) == 7 else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +158,12 @@ def verify_deal_extra(state: RoundState, a: DealExtra) -> BoxState:
     if not allowed.get(a.mode, False):
         raise IllegalActionError(f"extra cards '{a.mode}' are not offered under "
                                  f"{profile.name}", field="extra.mode", value=a.mode)
-    if len(a.cards) != 2:
-        raise CardCountError(len(a.cards), "2", "extra cards").at("extra.cards")
+    if len(a.cards) not in (0, 2, 7):
+        raise CardCountError(len(a.cards), "2 (or the box's seven)",
+                             "extra cards").at("extra.cards")
+    if a.five and box.cards and set(a.five) != set(box.cards):
+        raise IllegalActionError(f"the first five cards are not box {box.box}'s",
+                                 field="extra.cards", value=[c.code for c in a.five])
     return box
 
 
@@ -160,14 +178,20 @@ def can_deal_extra(state: RoundState, box: str, mode: str) -> bool:
         return False
 
 
-def verify_split(state: RoundState, a: ChooseSplit) -> BoxState:
-    """The split uses exactly the box's seven cards: five in the Big Hand, two in the Small."""
+def verify_split(state: RoundState, a: ChooseSplit) -> dict[Card, str]:
+    """The split uses exactly the box's seven cards: five in the Big Hand, two in the Small.
+
+    Returns the round's used cards with those of the seven not yet recorded (dealing order:
+    the player shows his seven cards as he sets them)."""
     _, box = state.find(a.box)
     verify_deciding(state, box)
     imp = box.improvement
     if imp is None:
         raise IllegalActionError(f"box {box.box} has no extra cards, so no Small Hand",
                                  field="split", value=None)
+    if imp.kind == FREE and not (box.cards and imp.cards):
+        raise IllegalActionError("free extra cards are blind: the Big and Small Hand are shown "
+                                 "at the showdown", field="split", value=None)
     if imp.kind == FREE and (set(a.big) != set(box.cards) or set(a.small) != set(imp.cards)):
         raise IllegalActionError("free extra cards are blind: the Small Hand is the two extra "
                                  "cards as dealt and may not be rearranged", field="split.small",
@@ -178,7 +202,12 @@ def verify_split(state: RoundState, a: ChooseSplit) -> BoxState:
         raise CardCountError(len(a.small), "2", "Small Hand").at("split.small")
     if len(a.big) != 5:
         raise CardCountError(len(a.big), "5", "Big Hand").at("split.big")
-    seven = set(box.cards) | set(imp.cards)
+    known = (*box.cards, *imp.cards)
+    if len(known) < 7:
+        return check_shown(state.used, state.profile.ranking.deck, (*a.big, *a.small), count=7,
+                           label=f"box {box.box} seven cards", field="split", own=known,
+                           must_have=known)
+    seven = set(known)
     for name, cards in (("big", a.big), ("small", a.small)):
         for card in cards:
             if card not in seven:
@@ -188,7 +217,7 @@ def verify_split(state: RoundState, a: ChooseSplit) -> BoxState:
         missing = sorted(c.code for c in seven - set(a.big) - set(a.small))
         raise IllegalActionError(f"the split must use exactly the seven cards; missing "
                                  f"{', '.join(missing)}", field="split", value=missing)
-    return box
+    return dict(state.used)
 
 
 def can_split(state: RoundState, box: str) -> bool:
@@ -235,18 +264,22 @@ def apply(state: RoundState, action: Action) -> RoundState:
     deck = state.profile.ranking.deck
     if isinstance(action, DealExtra):
         box = verify_deal_extra(state, action)
-        used = add_cards(state.used, action.cards, "extra.cards", deck, f"box {box.box} extra")
+        five = () if box.cards else action.five
+        used = add_cards(state.used, (*five, *action.extra), "extra.cards", deck,
+                         f"box {box.box} extra")
         profile = _profile(state)
         free = action.mode == FREE
+        cards = box.cards or five
         imp = Improvement(action.mode, 0 if free else profile.extra_fee * box.ante,
-                          cards=action.cards, forces_bet=free and profile.free_extra_forces_bet)
-        new = replace(box, improvement=imp, big=box.cards if free else (),
-                      small=action.cards if free else ())
+                          cards=action.extra, forces_bet=free and profile.free_extra_forces_bet)
+        known = free and bool(cards) and bool(action.extra)
+        new = replace(box, cards=cards, improvement=imp, big=cards if known else (),
+                      small=action.extra if known else ())
         return state.with_box(state.find(box.box)[0], new, used)
     if isinstance(action, ChooseSplit):
-        box = verify_split(state, action)
-        return state.with_box(state.find(box.box)[0],
-                              replace(box, big=action.big, small=action.small))
+        used = verify_split(state, action)
+        i, box = state.find(action.box)
+        return state.with_box(i, replace(box, big=action.big, small=action.small), used)
     if isinstance(action, DealerSmall):
         verify_dealer_small(state, action)
         used = add_cards(state.used, action.cards, "small", deck, "the dealer's Small Hand")
@@ -259,6 +292,7 @@ def apply(state: RoundState, action: Action) -> RoundState:
 def settle(state: RoundState) -> Settlement:
     """Settle a revealed Big/Small round (pure: same state, same result)."""
     outcome = resolve_dealer(state)
+    check_hands(state, outcome)
     dealer_small = evaluate_small(state.dealer_small) if state.dealer_small else None
     boxes = tuple(settle_box(state, box, outcome, dealer_small) for box in state.boxes)
     return Settlement("split", state.profile.name, dealer_result(state, outcome), boxes)
@@ -266,7 +300,7 @@ def settle(state: RoundState) -> Settlement:
 
 def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome,
                dealer_small: SmallHandValue | None) -> BoxSettlement:
-    hand = evaluate(box.hand_cards, state.profile.ranking)
+    hand = known_hand(state, box)
     small = evaluate_small(box.small) if box.small else None
     kind = box.improvement.kind if box.improvement else ""
     fees = fee_wagers(box, "fee for two bought extra cards: kept by the house whatever happens")
@@ -281,6 +315,7 @@ def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome,
         else:
             if dealer_small is None:
                 raise CardCountError(0, "2", "dealer's Small Hand").at("dealer.small")
+            assert hand is not None  # check_hands
             wagers, combos, capped = _compare(state, box, hand, small, opponent(outcome),
                                               dealer_small)
     notes = (f"extra cards: {kind}",) if kind else ()
