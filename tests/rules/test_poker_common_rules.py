@@ -201,3 +201,15 @@ def test_player_counts_outside_the_game_are_refused(profile: str, players: int) 
     """Americana: "2 to 6 players"; 32-card draw: "2 to 5 players"."""
     field, detail = refusal(profile, even(players))
     assert field == "seats" and f"not {players}" in detail
+
+
+def test_the_last_player_who_can_claim_a_pot_must_show_to_win_it() -> None:
+    """"a player may muck a losing hand" -- but when everyone else in a side pot has mucked, the
+    last one left in it shows (docs/rules/americana-stud.md, decision 8)."""
+    stacks = {"1": 100, "2": 20, "3": 100}
+    lines = ("1 raise 50", "2 call", "3 call", "2 draw 0", "3 draw 0", "1 draw 0", "parole no",
+             "1 check", "3 check", "2 show Ah Ad Ac 9s 8s", "3 muck")
+    assert refusal("draw32-no-limit", stacks, *lines, "1 muck") == (
+        "actions[11]", "seat 1 is the last player in a pot of 60 and must show")
+    done = hand("draw32-no-limit", stacks, *lines, "1 show Qh Qd 7h 8h 9h")
+    assert [p["winners"] for p in done["pots"]] == [["2"], ["1"]]
