@@ -1,0 +1,133 @@
+"""A poker hand as a round of the table's shift (issue 15), on the house games' round model.
+
+The hand's start (profile, stakes, button, seats dealt in with stacks and missed blinds) is the
+round's own ``rules``; each dealer action is one ``action`` event whose payload is the action in
+the calculator's JSON (``docs/api.md``, POST /api/v1/poker/hand). The state is always
+``parse_hand(rules + actions)``: replay from the events only. A refused action stores nothing;
+a resent action (same idempotency key, same action) records once; ``expected_seq`` refuses an
+action entered on a screen that was behind (another tablet). The action that completes the hand
+stores the result (``RoundSettlement``), settles the round, carries the stacks to the seats and
+keeps the button for the next hand.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from ..models import Round, RoundEvent, RoundSettlement, RoundStatus, User
+from ..rules.poker import HandState, hand_to_dict, parse_hand
+from . import poker_tables, rounds, shifts
+from .errors import Conflict, NotFound, PermissionDenied
+
+ACTION = "action"
+ENGINE_VERSION = "dealer_assist poker 1"
+
+
+@dataclass(frozen=True, slots=True)
+class PokerHand:
+    """A hand as the screen and the API show it, replayed from its events."""
+
+    round: rounds.RoundView
+    rules: dict[str, Any]
+    actions: list[dict[str, Any]]
+    state: HandState
+    last_seq: int
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.round
+        return {"id": r.id, "table_id": r.table_id, "shift_id": r.shift_id, "number": r.number,
+                "status": r.status, "last_seq": self.last_seq, "rules": self.rules,
+                "actions": self.actions, "hand": hand_to_dict(self.state)}
+
+
+def _recorder(session: Session, user_id: int) -> None:
+    user = session.get(User, user_id)
+    if user is None or not user.active or user.role not in shifts.OPENERS:
+        raise PermissionDenied("Only table staff deal hands.")
+
+
+def start_hand(session: Session, *, table_id: int, user_id: int) -> PokerHand:
+    """Deal the next hand in the table's open shift: its start becomes the round's rules."""
+    _recorder(session, user_id)
+    poker_tables.get(session, table_id)
+    shift = shifts.open_shift_of(session, table_id)
+    if shift is None:
+        raise Conflict("Open a shift at this table first.")
+    if current_hand_id(session, table_id) is not None:
+        raise Conflict("A hand is already being dealt at this table.")
+    start = poker_tables.hand_start(session, table_id)
+    parse_hand(start)  # the engine checks the start before anything is stored
+    view = rounds.start_round(session, shift_id=shift.id, rules=start)
+    return load(session, view.id)
+
+
+def current_hand_id(session: Session, table_id: int) -> int | None:
+    found = session.exec(select(Round.id).where(Round.table_id == table_id,
+                                                Round.status == RoundStatus.OPEN.value)).first()
+    return found
+
+
+def load(session: Session, round_id: int) -> PokerHand:
+    row = session.get(Round, round_id)
+    if row is None or not row.rules:
+        raise NotFound(f"No poker hand with id {round_id}.")
+    rules: dict[str, Any] = json.loads(row.rules)
+    if "seats" not in rules or "button" not in rules:
+        raise NotFound(f"Round {round_id} is not a poker hand.")
+    events = rounds.events(session, round_id)
+    actions = [e.payload for e in events if e.type == ACTION]
+    state = parse_hand({**rules, "actions": actions})
+    return PokerHand(rounds._round_view(row), rules, actions, state,
+                     events[-1].seq if events else 0)
+
+
+def record(session: Session, *, round_id: int, action: Mapping[str, Any], user_id: int,
+           idempotency_key: str, expected_seq: int | None = None) -> PokerHand:
+    """Verify ``action`` against the replayed hand and append it (or return the hand as it is
+    when this key already recorded this action)."""
+    _recorder(session, user_id)
+    hand = load(session, round_id)
+    payload = {k: v for k, v in action.items() if v is not None}
+    if _already(session, round_id, idempotency_key, payload):
+        return hand
+    if hand.round.status != RoundStatus.OPEN.value:
+        raise Conflict(f"Hand {hand.round.number} is {hand.round.status}; it takes no more "
+                       "actions.")
+    if expected_seq is not None and expected_seq != hand.last_seq:
+        raise Conflict("The hand moved on on another tablet; reload it.")
+    state = parse_hand({**hand.rules, "actions": [*hand.actions, payload]})
+    rounds.append_event(session, round_id=round_id, type=ACTION, payload=payload,
+                        actor_id=user_id, idempotency_key=idempotency_key)
+    if state.status == "complete":
+        _complete(session, hand, state)
+    return load(session, round_id)
+
+
+def _already(session: Session, round_id: int, key: str, payload: Mapping[str, Any]) -> bool:
+    found = session.exec(select(RoundEvent).where(RoundEvent.round_id == round_id,
+                                                  RoundEvent.idempotency_key == key)).first()
+    if found is None:
+        return False
+    if found.type != ACTION or found.payload != rounds.encode_payload(payload):
+        raise Conflict("This idempotency key was already used for a different action.")
+    return True
+
+
+def _complete(session: Session, hand: PokerHand, state: HandState) -> None:
+    """Store the result, settle the round, carry the stacks, keep the button."""
+    row = session.get(Round, hand.round.id)
+    assert row is not None
+    last = session.exec(select(RoundEvent.seq).where(RoundEvent.round_id == row.id)
+                        .order_by(col(RoundEvent.seq).desc())).first()
+    session.add(RoundSettlement(round_id=hand.round.id, through_seq=last or 0,
+                                settlement=rounds.encode_payload(hand_to_dict(state)),
+                                engine_version=ENGINE_VERSION, profile=state.profile.name,
+                                profile_version=state.profile.structure))
+    row.status = RoundStatus.SETTLED.value
+    poker_tables.finish_hand(session, row.table_id, hand.rules["button"], state.stacks)
+    session.flush()
