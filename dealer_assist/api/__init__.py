@@ -17,3 +17,6 @@ from . import audit  # noqa: E402,F401  (read-only disputes, voids, corrections:
 
 # isort: split
 from . import poker  # noqa: E402,F401  (POST /poker/hand, issue 18)
+
+# isort: split
+from . import poker_rounds  # noqa: E402,F401  (poker tables and hands, issue 15)

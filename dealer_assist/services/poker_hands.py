@@ -51,7 +51,8 @@ def _recorder(session: Session, user_id: int) -> None:
         raise PermissionDenied("Only table staff deal hands.")
 
 
-def start_hand(session: Session, *, table_id: int, user_id: int) -> PokerHand:
+def start_hand(session: Session, *, table_id: int, user_id: int,
+               idempotency_key: str | None = None) -> PokerHand:
     """Deal the next hand in the table's open shift: its start becomes the round's rules."""
     _recorder(session, user_id)
     poker_tables.get(session, table_id)
@@ -61,6 +62,8 @@ def start_hand(session: Session, *, table_id: int, user_id: int) -> PokerHand:
     if current_hand_id(session, table_id) is not None:
         raise Conflict("A hand is already being dealt at this table.")
     start = poker_tables.hand_start(session, table_id)
+    if idempotency_key:
+        start["idempotency_key"] = idempotency_key[:rounds.KEY_MAX]
     parse_hand(start)  # the engine checks the start before anything is stored
     view = rounds.start_round(session, shift_id=shift.id, rules=start)
     return load(session, view.id)
