@@ -75,6 +75,15 @@ def current_hand_id(session: Session, table_id: int) -> int | None:
     return found
 
 
+def last_hand_id(session: Session, table_id: int, shift_id: int) -> int | None:
+    """The table's latest hand in this shift (open or finished): the screen shows its awards
+    until the next hand is dealt."""
+    found = session.exec(select(Round.id).where(Round.table_id == table_id,
+                                                Round.shift_id == shift_id)
+                         .order_by(col(Round.number).desc())).first()
+    return found
+
+
 def load(session: Session, round_id: int) -> PokerHand:
     row = session.get(Round, round_id)
     if row is None or not row.rules:
