@@ -22,7 +22,7 @@ from ..services import poker_hands, poker_tables, shifts
 from ..services.errors import ServiceError, ValidationError
 from .errors import status_for
 from .forms import whole_number
-from .live import new_key
+from .live import card_html, new_key
 from .security import role_required
 
 bp = Blueprint("poker", __name__)
@@ -35,7 +35,8 @@ def _labels(state: HandState) -> dict[str, str]:
     """The name of each shown hand (stud: the hole card with the four up cards)."""
     out = {}
     for seat, cards in state.shown.items():
-        full = (*state.up.get(seat, ()), *cards) if state.profile.is_stud else cards
+        up = state.up.get(seat, ())
+        full = cards if len(cards) == 5 else (*up, *cards)
         if len(full) == 5:
             out[seat] = evaluate(full, state.profile.ranking).label
     return out
@@ -50,7 +51,8 @@ def _why_first(state: HandState) -> str | None:
         return None
     shown = state.up.get(seat, ())
     if state.round == 1:
-        return f"Seat {seat} brings in: {shown[-1].code if shown else '?'} is the highest card"
+        card = card_html(shown[-1].code) if shown else "?"
+        return f"Seat {seat} brings in: {card} is the highest card"
     return f"Seat {seat} acts first: the best hand showing"
 
 

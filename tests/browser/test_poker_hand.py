@@ -186,7 +186,7 @@ def test_a_limit_americana_hand_with_an_all_in_splits_a_main_and_a_side_pot_on_s
         assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size[
             "width"], "the screen scrolls sideways"
         if n == 0:
-            assert "Seat 1 brings in" in page.inner_text("[data-panel]")
+            assert "Seat 1 brings in: K♠ is the highest card" in page.inner_text("[data-panel]")
             shots("bring-in")
         if n in (9, 16):
             shots(f"step-{n + 1}")
@@ -199,3 +199,4 @@ def test_a_limit_americana_hand_with_an_all_in_splits_a_main_and_a_side_pot_on_s
     assert shown == [("3", 135), ("1", 40)]
     text = page.inner_text("[data-awards]")
     assert "Main pot 135" in text and "Side pot 1 40" in text
+    assert "Three of a kind" in text and "Two pairs" in text  # seat 3's trips, seat 1's pairs
