@@ -1,0 +1,52 @@
+"""The poker dealer's screen over HTTP: the engine's exact amounts on the buttons, a typed
+amount checked (the refusal names the seat and the field, the hand is unchanged), a double tap
+recorded once."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+
+from dealer_assist.services import poker_tables
+from tests.web.conftest import Browser, arrange, text
+
+
+def _table(session: Any) -> int:
+    t = poker_tables.open_table(session, name="PK 1", profile="draw32-pot-limit",
+                                stakes={"small_blind": 10}, seat_count=5)
+    for seat in "1234":
+        poker_tables.seat_player(session, t.id, seat=seat, player=f"P{seat}", buy_in=1000)
+    return t.id
+
+
+def _form(page: str, act: str) -> dict[str, str]:
+    """The hidden fields of the first form whose button is ``data-act=act``."""
+    for form in re.findall(r"<form.*?</form>", page, re.S):
+        if f'data-act="{act}"' in form:
+            return dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+    raise AssertionError(f"no {act} button")
+
+
+def test_a_pot_limit_raise_is_offered_from_the_minimum_to_the_pot_and_a_typed_amount_is_checked(
+        app: Flask, browser: Browser, croupier: Any) -> None:
+    tid = arrange(app, _table)
+    browser.login("carla")
+    assert browser.post(f"/poker/{tid}/deal", {"key": "d1"}).status_code == 303
+    page = text(browser.client.get(f"/poker/{tid}"))
+    # seat 1 faces the opening blind of 40 with 70 in the pot: call 40, raise 80..150
+    assert "Call 40" in page and "Raise to 80" in page and "Raise to 150" in page
+    assert "Raise to 80..150" in page
+    fields = _form(page, "typed")
+    refused = browser.post(f"/poker/{tid}/act", {**fields, "to": "200"})
+    assert refused.status_code == 422
+    assert "Seat 1 · raise: seat 1 may raise to at most 150" in text(refused)
+    garbage = browser.post(f"/poker/{tid}/act", {**fields, "to": "1.5"})
+    assert "Seat 1 · raise to must be a whole number" in text(garbage)
+    assert "Pot 70" in text(browser.client.get(f"/poker/{tid}"))
+    call = _form(page, "call")
+    assert browser.post(f"/poker/{tid}/act", call).status_code == 303
+    assert browser.post(f"/poker/{tid}/act", call).status_code == 303  # a double tap
+    after = text(browser.client.get(f"/poker/{tid}"))
+    assert "Pot 110" in after and 'data-to-act="2"' in after
