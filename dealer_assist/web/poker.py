@@ -168,3 +168,41 @@ def seats(table_id: int) -> Any:
     except (RulesError, ServiceError) as err:
         return _refused(table_id, err, f"Seat {seat}")
     return _back(table_id)
+
+
+#: who opens a poker table (as the house-game tables are set up by the floor, not the dealer)
+OPENERS = ("admin", "pit_boss", "shift_manager")
+
+
+@bp.get("/poker/new")
+@role_required(*OPENERS)
+def new_table() -> Any:
+    from ..rules.poker import poker_profiles
+
+    return render_template("poker/new.html", profiles=[p.name for p in poker_profiles()],
+                           typed=request.form)
+
+
+@bp.post("/poker/new")
+@role_required(*OPENERS)
+def create_table() -> Any:
+    """A poker table: name, profile, stakes (stud: ante; draw: small blind; the rest default
+    by RULES.md) and the number of seats."""
+    from ..rules.poker import get_poker_profile, poker_profiles
+
+    dbs = db.get_session()
+    try:
+        profile = request.form.get("profile", "")
+        stud = get_poker_profile(profile).is_stud
+        name = "ante" if stud else "small_blind"
+        stakes = {name: whole_number("stake", "Ante" if stud else "Small blind")}
+        view = poker_tables.open_table(dbs, name=request.form.get("name", ""), profile=profile,
+                                       stakes=stakes,
+                                       seat_count=whole_number("seats", "Seats"))
+        dbs.commit()
+    except (RulesError, ServiceError) as err:
+        dbs.rollback()
+        flash(f"New poker table: {err.message}", "error")
+        return render_template("poker/new.html", profiles=[p.name for p in poker_profiles()],
+                               typed=request.form), 422
+    return redirect(url_for("poker.screen", table_id=view.id), 303)

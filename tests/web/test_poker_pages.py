@@ -50,3 +50,27 @@ def test_a_pot_limit_raise_is_offered_from_the_minimum_to_the_pot_and_a_typed_am
     assert browser.post(f"/poker/{tid}/act", call).status_code == 303  # a double tap
     after = text(browser.client.get(f"/poker/{tid}"))
     assert "Pot 110" in after and 'data-to-act="2"' in after
+
+
+def test_the_tables_page_lists_a_poker_table_with_a_link_to_its_screen(
+        app: Flask, browser: Browser, croupier: Any) -> None:
+    tid = arrange(app, _table)
+    browser.login("carla")
+    home = browser.client.get("/")
+    assert home.status_code == 200
+    assert f'href="/poker/{tid}"' in text(home)
+
+
+def test_a_shift_manager_opens_a_poker_table_and_a_wrong_seat_count_names_the_field(
+        app: Flask, browser: Browser) -> None:
+    from tests.factories import make_user
+
+    arrange(app, make_user, "sam", "shift_manager")
+    browser.login("sam")
+    assert browser.client.get("/poker/new").status_code == 200
+    bad = browser.post("/poker/new", {"name": "AS 1", "profile": "americana-limit",
+                                      "stake": "5", "seats": "7"})
+    assert bad.status_code == 422 and "americana-limit seats at most 6 players" in text(bad)
+    made = browser.post("/poker/new", {"name": "AS 1", "profile": "americana-limit",
+                                       "stake": "5", "seats": "6"})
+    assert made.status_code == 303 and made.headers["Location"].startswith("/poker/")
