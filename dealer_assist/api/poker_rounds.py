@@ -146,3 +146,20 @@ def poker_act(round_id: int) -> Any:
                               expected_seq=expected)
     dbs.commit()
     return hand.to_dict(), 201 if hand.last_seq != before else 200
+
+
+@bp.post("/poker/hands/<int:round_id>/undo")
+@staff(write=True)
+def poker_undo(round_id: int) -> Any:
+    """Take back the last action in force: ``{"expected_seq": 4}`` + Idempotency-Key."""
+    body, error = _body()
+    if body is None:
+        return error
+    expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq",
+                                                                      minimum=0)
+    dbs = db.get_session()
+    before = poker_hands.load(dbs, round_id).last_seq
+    hand = poker_hands.undo(dbs, round_id=round_id, user_id=g.api_user.user_id,
+                            idempotency_key=_key(body), expected_seq=expected)
+    dbs.commit()
+    return hand.to_dict(), 201 if hand.last_seq != before else 200

@@ -24,7 +24,7 @@ from ..rules.poker import HandState, hand_to_dict, parse_hand
 from . import poker_tables, rounds, shifts
 from .errors import Conflict, NotFound, PermissionDenied
 
-ACTION = "action"
+ACTION, UNDO = "action", "undo"
 ENGINE_VERSION = "dealer_assist poker 1"
 
 
@@ -37,11 +37,14 @@ class PokerHand:
     actions: list[dict[str, Any]]
     state: HandState
     last_seq: int
+    #: the sequence number of the last action still in force (what Undo takes back)
+    undoable: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         r = self.round
         return {"id": r.id, "table_id": r.table_id, "shift_id": r.shift_id, "number": r.number,
-                "status": r.status, "last_seq": self.last_seq, "rules": self.rules,
+                "status": r.status, "last_seq": self.last_seq, "undoable": self.undoable,
+                "rules": self.rules,
                 "actions": self.actions, "hand": hand_to_dict(self.state)}
 
 
@@ -92,10 +95,17 @@ def load(session: Session, round_id: int) -> PokerHand:
     if "seats" not in rules or "button" not in rules:
         raise NotFound(f"Round {round_id} is not a poker hand.")
     events = rounds.events(session, round_id)
-    actions = [e.payload for e in events if e.type == ACTION]
+    effective: list[tuple[int, dict[str, Any]]] = []
+    for e in events:
+        if e.type == ACTION:
+            effective.append((e.seq, e.payload))
+        elif e.type == UNDO and effective and effective[-1][0] == e.payload.get("seq"):
+            effective.pop()
+    actions = [payload for _, payload in effective]
     state = parse_hand({**rules, "actions": actions})
     return PokerHand(rounds._round_view(row), rules, actions, state,
-                     events[-1].seq if events else 0)
+                     events[-1].seq if events else 0,
+                     effective[-1][0] if effective else None)
 
 
 def record(session: Session, *, round_id: int, action: Mapping[str, Any], user_id: int,
@@ -117,6 +127,30 @@ def record(session: Session, *, round_id: int, action: Mapping[str, Any], user_i
                         actor_id=user_id, idempotency_key=idempotency_key)
     if state.status == "complete":
         _complete(session, hand, state)
+    return load(session, round_id)
+
+
+def undo(session: Session, *, round_id: int, user_id: int, idempotency_key: str,
+         expected_seq: int | None = None) -> PokerHand:
+    """Take back the last action in force while the hand is open: an ``undo`` event naming it
+    (events are never deleted). A resent undo (same key) records once."""
+    _recorder(session, user_id)
+    hand = load(session, round_id)
+    found = session.exec(select(RoundEvent).where(RoundEvent.round_id == round_id,
+                                                  RoundEvent.idempotency_key
+                                                  == idempotency_key)).first()
+    if found is not None:
+        if found.type != UNDO:
+            raise Conflict("This idempotency key was already used for a different action.")
+        return hand
+    if hand.round.status != RoundStatus.OPEN.value:
+        raise Conflict(f"Hand {hand.round.number} is {hand.round.status}; nothing to undo.")
+    if expected_seq is not None and expected_seq != hand.last_seq:
+        raise Conflict("The hand moved on on another tablet; reload it.")
+    if hand.undoable is None:
+        raise Conflict("Nothing to undo: no action is recorded in this hand.")
+    rounds.append_event(session, round_id=round_id, type=UNDO, payload={"seq": hand.undoable},
+                        actor_id=user_id, idempotency_key=idempotency_key)
     return load(session, round_id)
 
 

@@ -206,3 +206,21 @@ def create_table() -> Any:
         return render_template("poker/new.html", profiles=[p.name for p in poker_profiles()],
                                typed=request.form), 422
     return redirect(url_for("poker.screen", table_id=view.id), 303)
+
+
+@bp.post("/poker/<int:table_id>/undo")
+@role_required(*RECORDERS)
+def undo(table_id: int) -> Any:
+    dbs = db.get_session()
+    try:
+        hid = poker_hands.current_hand_id(dbs, table_id)
+        if hid is None:
+            raise ValidationError("No hand is being dealt at this table.")
+        seq = request.form.get("seq", "")
+        poker_hands.undo(dbs, round_id=hid, user_id=g.user.id,
+                         idempotency_key=request.form.get("key", ""),
+                         expected_seq=int(seq) if seq.isdigit() else None)
+        dbs.commit()
+    except (RulesError, ServiceError) as err:
+        return _refused(table_id, err, "Undo")
+    return _back(table_id)

@@ -120,3 +120,23 @@ def test_a_player_leaving_cashes_out_his_stack(session: Session) -> None:
     left = poker_tables.set_status(session, table_id, "4", "left")
     assert (left.cashed_out, left.stack) == (stack, 0)
     assert poker_tables.rebuy(session, table_id, "1", 500).bought_in == 1500
+
+
+def test_undo_takes_back_the_last_action_as_an_event_and_the_hand_replays_without_it(
+        session: Session) -> None:
+    table_id, carla = _table(session)
+    hand = poker_hands.start_hand(session, table_id=table_id, user_id=carla)
+    first = hand.state.to_act
+    called = poker_hands.record(session, round_id=hand.round.id, user_id=carla,
+                                action={"type": "call", "seat": first}, idempotency_key="c")
+    assert called.state.pot == hand.state.pot + 40
+    undone = poker_hands.undo(session, round_id=hand.round.id, user_id=carla,
+                              idempotency_key="u")
+    again = poker_hands.undo(session, round_id=hand.round.id, user_id=carla,
+                             idempotency_key="u")
+    assert undone.state == hand.state and undone.actions == [] and again.last_seq == 2
+    with pytest.raises(Conflict):
+        poker_hands.undo(session, round_id=hand.round.id, user_id=carla, idempotency_key="v")
+    folded = poker_hands.record(session, round_id=hand.round.id, user_id=carla,
+                                action={"type": "fold", "seat": first}, idempotency_key="f")
+    assert folded.actions == [{"type": "fold", "seat": first}]

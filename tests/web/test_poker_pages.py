@@ -50,6 +50,12 @@ def test_a_pot_limit_raise_is_offered_from_the_minimum_to_the_pot_and_a_typed_am
     assert browser.post(f"/poker/{tid}/act", call).status_code == 303  # a double tap
     after = text(browser.client.get(f"/poker/{tid}"))
     assert "Pot 110" in after and 'data-to-act="2"' in after
+    undo = re.search(r'<form[^>]*action="/poker/\d+/undo".*?</form>', after, re.S)
+    assert undo is not None and "Undo call · seat 1" in undo.group(0)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', undo.group(0)))
+    assert browser.post(f"/poker/{tid}/undo", fields).status_code == 303
+    back = text(browser.client.get(f"/poker/{tid}"))
+    assert "Pot 70" in back and 'data-to-act="1"' in back
 
 
 def test_the_tables_page_lists_a_poker_table_with_a_link_to_its_screen(

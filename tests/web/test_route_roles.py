@@ -32,6 +32,7 @@ API_ROLES = {
     "api.poker_open_table": STAFF, "api.poker_get_table": STAFF, "api.poker_seat_player": STAFF,
     "api.poker_change_seat": STAFF, "api.poker_start_hand": STAFF,
     "api.poker_current_hand": STAFF, "api.poker_get_hand": STAFF, "api.poker_act": STAFF,
+    "api.poker_undo": STAFF,
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
 
