@@ -164,6 +164,29 @@ def _already(session: Session, round_id: int, key: str, payload: Mapping[str, An
     return True
 
 
+def is_poker(rules: Mapping[str, Any]) -> bool:
+    """A round's rules are a poker hand's start (profile by name, button, seats)."""
+    return isinstance(rules.get("profile"), str) and "seats" in rules and "button" in rules
+
+
+def recompute(session: Session, round_id: int) -> tuple[dict[str, Any] | None, str | None]:
+    """The review's recomputation: the hand replayed from its events only."""
+    state = load(session, round_id).state
+    if state.status != "complete":
+        return None, "the events do not make a complete hand"
+    return settlement_of(state), None
+
+
+def settlement_of(state: HandState) -> dict[str, Any]:
+    """What a finished hand stores: the calculator's answer, plus each seat's net as a "box"
+    line so the floor's round list shows a poker hand the way it shows a house round."""
+    out = hand_to_dict(state)
+    out["boxes"] = [{"box": seat, "net": net, "wagers": {}, "hand": None,
+                     "folded": seat in state.folded, "capped": False}
+                    for seat, net in out["net"].items()]
+    return out
+
+
 def _complete(session: Session, hand: PokerHand, state: HandState) -> None:
     """Store the result, settle the round, carry the stacks, keep the button."""
     row = session.get(Round, hand.round.id)
@@ -171,7 +194,7 @@ def _complete(session: Session, hand: PokerHand, state: HandState) -> None:
     last = session.exec(select(RoundEvent.seq).where(RoundEvent.round_id == row.id)
                         .order_by(col(RoundEvent.seq).desc())).first()
     session.add(RoundSettlement(round_id=hand.round.id, through_seq=last or 0,
-                                settlement=rounds.encode_payload(hand_to_dict(state)),
+                                settlement=rounds.encode_payload(settlement_of(state)),
                                 engine_version=ENGINE_VERSION, profile=state.profile.name,
                                 profile_version=state.profile.structure))
     row.status = RoundStatus.SETTLED.value

@@ -37,12 +37,21 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from ..models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
+from ..models import (
+    POKER_GAMES,
+    GameTable,
+    Round,
+    RoundEvent,
+    RoundSettlement,
+    RoundStatus,
+    Shift,
+    User,
+)
 from ..models_audit import AuditEntry, Dispute, DisputeDecision
 from ..rules.ranking import Category
 from ..rules.settlement import WAGER_NAMES
 from . import inventory, report_changes
-from .errors import NotFound
+from .errors import Conflict, NotFound
 
 SCHEMA = "dealer_assist/shift-report/2"
 WAGER_TITLES = {"ante": "Ante", "bet": "Bet", "improvement_fee": "Improvement fees",
@@ -299,6 +308,9 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         raise NotFound(f"No shift with id {shift_id}.")
     table = session.get(GameTable, shift.table_id)
     assert table is not None
+    if table.game in POKER_GAMES:  # issue 15, part 4: not built; refused, never a wrong report
+        raise Conflict(f"{table.name} is a poker table: its shift report (buy-ins, cash-outs, "
+                       "pots, rake) is not built yet.")
     rows = _settlements(session, shift_id)
     by_actor, undos = _event_stats(session, shift_id)
     names = _names(session, [*by_actor, shift.opened_by, *([shift.closed_by] if shift.closed_by

@@ -80,3 +80,34 @@ def test_a_shift_manager_opens_a_poker_table_and_a_wrong_seat_count_names_the_fi
     made = browser.post("/poker/new", {"name": "AS 1", "profile": "americana-limit",
                                        "stake": "5", "seats": "6"})
     assert made.status_code == 303 and made.headers["Location"].startswith("/poker/")
+
+
+def test_the_floor_pages_answer_without_a_server_error_once_a_poker_hand_is_played(
+        app: Flask, browser: Browser, croupier: Any) -> None:
+    """A poker hand is a round of the shift: the house-game pages that list rounds, tables and
+    shifts must not fail on it (they do not review poker hands yet)."""
+    from dealer_assist.services import poker_hands, shifts
+    from tests.factories import make_user
+
+    tid = arrange(app, _table)
+    boss = arrange(app, make_user, "pia", "pit_boss")
+
+    def play(session: Any) -> tuple[int, int]:
+        shift = shifts.open_shift(session, table_id=tid, user_id=croupier.id)
+        hand = poker_hands.start_hand(session, table_id=tid, user_id=croupier.id)
+        while hand.state.status != "complete":
+            hand = poker_hands.record(session, round_id=hand.round.id, user_id=croupier.id,
+                                      action={"type": "fold", "seat": hand.state.to_act},
+                                      idempotency_key=f"k{hand.last_seq}")
+        return shift.id, hand.round.id
+
+    shift_id, round_id = arrange(app, play)
+    assert boss.id
+    browser.login("pia")
+    for url in ("/", "/rounds", f"/rounds/{round_id}", f"/tables/{tid}", "/reports/",
+                f"/reports/shifts/{shift_id}"):
+        status = browser.client.get(url).status_code
+        assert status < 500, (url, status)
+    assert browser.client.get(f"/rounds/{round_id}").status_code == 200
+    refused = browser.client.get(f"/reports/shifts/{shift_id}")
+    assert refused.status_code == 409 and "poker table" in text(refused)
