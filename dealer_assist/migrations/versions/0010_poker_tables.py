@@ -20,14 +20,32 @@ HOUSE = "'russian', 'caribbean', 'oasis', 'split'"
 POKER = "'americana', 'draw32'"
 
 
-def _game_check(games: str) -> None:
-    with op.batch_alter_table("game_table") as batch:
-        batch.drop_constraint(op.f("ck_game_table_game"), type_="check")
-        batch.create_check_constraint(op.f("ck_game_table_game"), f"game IN ({games})")
+def _game_check(games: str, before: str) -> None:
+    """Widen (or narrow back) the CHECK on ``game_table.game``.
+
+    PostgreSQL alters the constraint. SQLite cannot, and recreating ``game_table`` (Alembic's
+    batch mode) fails once shifts and rounds reference it (DROP TABLE under foreign keys); the
+    SQLite documentation's procedure for changing a CHECK constraint in place is used instead:
+    rewrite the table's SQL in ``sqlite_master`` and bump ``schema_version``. Every stored row
+    satisfies both lists (upgrade widens; downgrade first deletes the poker tables' rows).
+    """
+    bind = op.get_bind()
+    if bind.dialect.name != "sqlite":
+        with op.batch_alter_table("game_table") as batch:
+            batch.drop_constraint(op.f("ck_game_table_game"), type_="check")
+            batch.create_check_constraint(op.f("ck_game_table_game"), f"game IN ({games})")
+        return
+    version = bind.exec_driver_sql("PRAGMA schema_version").scalar_one()
+    bind.exec_driver_sql("PRAGMA writable_schema = ON")
+    bind.execute(sa.text("UPDATE sqlite_master SET sql = replace(sql, :old, :new) "
+                         "WHERE type = 'table' AND name = 'game_table'"),
+                 {"old": f"game IN ({before})", "new": f"game IN ({games})"})
+    bind.exec_driver_sql(f"PRAGMA schema_version = {int(version) + 1}")
+    bind.exec_driver_sql("PRAGMA writable_schema = OFF")
 
 
 def upgrade() -> None:
-    _game_check(f"{HOUSE}, {POKER}")
+    _game_check(f"{HOUSE}, {POKER}", HOUSE)
     op.create_table(
         "poker_table",
         sa.Column("table_id", sa.Integer(), nullable=False),
@@ -70,4 +88,4 @@ def downgrade() -> None:
     op.drop_table("poker_seat")
     op.drop_table("poker_table")
     op.execute(sa.text("DELETE FROM game_table WHERE game IN (" + POKER + ")"))
-    _game_check(HOUSE)
+    _game_check(HOUSE, f"{HOUSE}, {POKER}")
