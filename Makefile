@@ -1,4 +1,4 @@
-# Two commands: `make run` (install, migrate, first admin, serve on 127.0.0.1:5000) and
+# Two commands: `make run` (install, migrate, first admin, serve on 127.0.0.1:5000 with waitress) and
 # `make test` (install test tools, lint, type-check the rules engine and the whole package, run
 # every test).
 PYTHON ?= python3
@@ -7,7 +7,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.stamp-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 FLASK := $(BIN)/flask --app dealer_assist
 
-.PHONY: run test install lint bench clean
+.PHONY: run dev test install lint bench clean
+
+# `make run` serves with waitress (a production WSGI server, threads; docs/operations.md says why)
+HOST ?= 127.0.0.1
+PORT ?= 5000
+THREADS ?= 8
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +30,14 @@ install: $(STAMP)
 run: install
 	$(FLASK) init-db
 	$(FLASK) create-admin --if-none
-	$(FLASK) run --host 127.0.0.1 --port 5000
+	$(BIN)/waitress-serve --host $(HOST) --port $(PORT) --threads $(THREADS) \
+	  --call dealer_assist.wsgi:production_app
+
+# development: Flask's own server with the reloader and the debugger (never on a floor)
+dev: install
+	$(FLASK) init-db
+	$(FLASK) create-admin --if-none
+	$(FLASK) run --debug --host 127.0.0.1 --port $(PORT)
 
 lint: install
 	$(BIN)/ruff check .
@@ -42,7 +54,7 @@ test: install
 # every benchmark script, each timing us against its peers in one run; headline figures last
 bench: install
 	$(BIN)/pip install -q -r benchmarks/requirements.txt
-	@for b in evaluator settle http report poker; do \
+	@for b in evaluator settle http report poker lab load; do \
 	  if [ -f benchmarks/$$b.py ]; then echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; fi; \
 	done
 

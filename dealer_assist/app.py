@@ -30,9 +30,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 def register_extensions(app: Flask) -> None:
     from . import audit, db
     from .services import passwords
-    from .web import security
+    from .web import hardening, security
 
     db.init_app(app)
+    hardening.init_app(app)  # before the blueprints (bounded ids) and the security hook
     passwords.configure(time_cost=int(app.config["ARGON2_TIME_COST"]),
                         memory_kib=int(app.config["ARGON2_MEMORY_KIB"]))
     security.init_app(app)
@@ -43,6 +44,7 @@ def register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
     from .web import admin, auth, disputes, live, poker, reports, tables
     from .web import bp as web_bp
+    from .web import parlour as parlour_web
 
     app.register_blueprint(web_bp)
     app.register_blueprint(auth.bp)
@@ -52,20 +54,27 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(poker.bp)
     app.register_blueprint(reports.bp)
     app.register_blueprint(disputes.bp)
+    app.register_blueprint(parlour_web.bp)
     app.register_blueprint(api_bp)
+    from .api import limits
+
+    limits.init_app(app)  # wraps the public API views, so after every blueprint
 
 
 def register_errorhandlers(app: Flask) -> None:
     from .api.errors import init_app as init_api_errors
+    from .services import txn
     from .web.errors import init_app as init_web_errors
 
     init_api_errors(app)
     init_web_errors(app)
+    txn.init_app(app)  # 503 + Retry-After for a busy database, never a 500
 
 
 def register_commands(app: Flask) -> None:
-    from . import cli, cli_audit, cli_report
+    from . import cli, cli_audit, cli_lab, cli_report
 
     cli.init_app(app)
     cli_audit.init_app(app)
     cli_report.init_app(app)
+    cli_lab.init_app(app)

@@ -29,6 +29,7 @@ verify``) and names the first bad entry. Secrets never enter a payload: a passwo
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -55,6 +56,8 @@ JSON_COLUMNS = frozenset({("round_event", "payload"), ("round_settlement", "sett
 SHORT = {"user_account": "user", "game_table": "table", "game_round": "round"}
 _SKIP = frozenset({AuditEntry.__tablename__})
 _INSTALLED = "dealer_assist_audit"
+_KEY = "dealer_assist_audit_key"
+UNKEYED, KEYED = 1, 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,16 +114,51 @@ def _plain(value: Any) -> Any:
 # --- the chain ------------------------------------------------------------------------------
 
 def content_of(row: Mapping[str, Any]) -> str:
-    """The canonical content an entry's hash covers: every column but ``hash``."""
-    return canonical({
+    """The canonical content an entry's hash covers: every column but ``hash`` (``chain`` only
+    from version 2 on, so version 1 entries keep their bytes)."""
+    content = {
         "seq": row["seq"], "at": _plain(row["at"]), "actor_id": row["actor_id"],
         "actor": row["actor"], "role": row["role"], "table_id": row["table_id"],
         "action": row["action"], "entity": row["entity"], "entity_id": row["entity_id"],
-        "payload": row["payload"], "prev_hash": row["prev_hash"]})
+        "payload": row["payload"], "prev_hash": row["prev_hash"]}
+    if row.get("chain", UNKEYED) != UNKEYED:
+        content["chain"] = row["chain"]
+    return canonical(content)
 
 
-def entry_hash(prev_hash: str, content: str) -> str:
-    return hashlib.sha256((prev_hash + content).encode("utf-8")).hexdigest()
+def entry_hash(prev_hash: str, content: str, key: bytes | None = None) -> str:
+    """Chain 1: SHA-256. Chain 2 (``key`` given): HMAC-SHA-256, so an entry cannot be forged
+    (nor the chain rewritten) by someone who can write the database but not read the key."""
+    data = (prev_hash + content).encode("utf-8")
+    if key is None:
+        return hashlib.sha256(data).hexdigest()
+    return hmac.new(key, data, hashlib.sha256).hexdigest()
+
+
+def derive_key(secret: str | bytes) -> bytes:
+    """The chain key from the instance secret (``SECRET_KEY``, kept in ``instance/``, never in
+    the database), separated from its other uses by a label."""
+    raw = secret.encode("utf-8") if isinstance(secret, str) else secret
+    return hmac.new(raw, b"dealer_assist audit chain v2", hashlib.sha256).digest()
+
+
+def sign_head(key: bytes, seq: int, digest: str) -> str:
+    """The signature printed with a head (``audit head``, the shift report): proves the head
+    was published by this installation."""
+    return hmac.new(key, f"head|{seq}|{digest}".encode(), hashlib.sha256).hexdigest()
+
+
+def key_of(session_or_conn: Any) -> bytes | None:
+    """The chain key installed on the engine behind a session or connection (None: unkeyed)."""
+    conn = _conn(session_or_conn)
+    return getattr(conn.engine.pool, _KEY, None)
+
+
+def _conn(session_or_conn: Any) -> Connection:
+    if isinstance(session_or_conn, Connection):
+        return session_or_conn
+    conn: Connection = session_or_conn.connection()
+    return conn
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +205,8 @@ def append(conn: Connection, changes: list[Change], *, default_actor: Actor) -> 
         conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ADVISORY_LOCK_KEY})
     head = _head(conn)
     seq, prev = head.seq, head.hash
+    key = key_of(conn)
+    chain = UNKEYED if key is None else KEYED
     rows = []
     for change in changes:
         actor = change.actor or default_actor
@@ -175,8 +215,8 @@ def append(conn: Connection, changes: list[Change], *, default_actor: Actor) -> 
                "role": actor.role[:20], "table_id": change.table_id,
                "action": change.action[:40], "entity": change.entity[:40],
                "entity_id": change.entity_id, "payload": canonical(change.payload),
-               "prev_hash": prev}
-        row["hash"] = prev = entry_hash(prev, content_of(row))
+               "prev_hash": prev, "chain": chain}
+        row["hash"] = prev = entry_hash(prev, content_of(row), key)
         rows.append(row)
     if rows:
         conn.execute(insert(_TABLE), rows)
@@ -208,19 +248,21 @@ class Verification:
 
 
 def verify(session_or_conn: Any, *, anchor: ChainHead | None = None,
-           batch: int = 2000) -> Verification:
+           batch: int = 2000, key: bytes | None = None) -> Verification:
     """Recompute the whole chain; the first entry that was changed, deleted, inserted or moved.
 
     ``anchor`` is a head published earlier (printed on a shift report): the chain must still
-    reach it with the same hash, which is what exposes a truncated tail.
+    reach it with the same hash, which is what exposes a truncated tail. ``key`` checks the
+    keyed (chain 2) entries; by default the key installed on the engine.
     """
-    conn = session_or_conn.connection() if hasattr(session_or_conn, "connection") and not \
-        isinstance(session_or_conn, Connection) else session_or_conn
+    conn = _conn(session_or_conn)
+    key = key if key is not None else key_of(conn)
     expected, prev, checked = 1, GENESIS, 0
-    last_seq = None
+    last_seq, keyed = None, False
     query = select(_TABLE).order_by(_TABLE.c.seq)
     for row in conn.execute(query.execution_options(yield_per=batch)).mappings():
-        problem = _check(row, expected, prev)
+        problem = _check(row, expected, prev, key, keyed)
+        keyed = keyed or row["chain"] != UNKEYED
         if problem is not None:
             return Verification(checked, ChainHead(expected - 1, prev), problem)
         if anchor is not None and row["seq"] == anchor.seq and row["hash"] != anchor.hash:
@@ -235,7 +277,8 @@ def verify(session_or_conn: Any, *, anchor: ChainHead | None = None,
     return Verification(checked, head, None)
 
 
-def _check(row: Mapping[str, Any], expected: int, prev: str) -> Problem | None:
+def _check(row: Mapping[Any, Any], expected: int, prev: str, key: bytes | None,
+           keyed: bool) -> Problem | None:
     seq = row["seq"]
     if seq < expected:
         return Problem(seq, f"is out of sequence (expected entry {expected} here)")
@@ -244,7 +287,14 @@ def _check(row: Mapping[str, Any], expected: int, prev: str) -> Problem | None:
         return Problem(expected, f"is missing (entries {missing} absent before entry {seq})")
     if row["prev_hash"] != prev:
         return Problem(seq, "does not chain from the entry before it (prev_hash differs)")
-    if entry_hash(prev, content_of(row)) != row["hash"]:
+    chain = row["chain"]
+    if chain == UNKEYED and keyed:
+        return Problem(seq, "is unkeyed after keyed entries (forged without the instance key)")
+    if chain not in (UNKEYED, KEYED):
+        return Problem(seq, f"has an unknown chain version {chain}")
+    if chain == KEYED and key is None:
+        return Problem(seq, "is keyed but no instance key was given to check it")
+    if entry_hash(prev, content_of(row), key if chain == KEYED else None) != row["hash"]:
         return Problem(seq, "was changed (its content no longer matches its hash)")
     return None
 
@@ -469,9 +519,11 @@ def _audited(session: OrmSession) -> bool:
     return bool(getattr(getattr(engine, "pool", None), _INSTALLED, False))
 
 
-def install(engine: Engine) -> Engine:
-    """Audit every session bound to ``engine`` (and to its ``execution_options`` copies)."""
+def install(engine: Engine, key: bytes | None = None) -> Engine:
+    """Audit every session bound to ``engine`` (and to its ``execution_options`` copies);
+    with ``key``, new entries are HMAC-keyed (chain 2)."""
     setattr(engine.pool, _INSTALLED, True)
+    setattr(engine.pool, _KEY, key)
     if not event.contains(OrmSession, "after_flush", _after_flush):
         event.listen(OrmSession, "after_flush", _after_flush)
         event.listen(OrmSession, "do_orm_execute", _bulk)
@@ -494,17 +546,25 @@ def _before_request() -> None:
 
 
 def _after_request(response: Any) -> Any:
-    """A refused login that changed no row (throttled, disabled account) still gets a line."""
-    if request.endpoint == LOGIN_ENDPOINT and request.method == "POST" \
+    """A refused login that changed no row (throttled, disabled account) still gets a line.
+
+    Only a login the view actually ran (``g.login_username``): a request refused before it
+    (no CSRF token, a body too large) is not logged, so forged posts cannot flood the log. The
+    entry goes through the request's own session: a second writer here would wait for the
+    request's write transaction (SQLite) until the busy timeout and answer 500."""
+    username = g.get("login_username")
+    if request.endpoint == LOGIN_ENDPOINT and username is not None \
             and response.status_code >= 400 and "login.failed" not in g.get("audit_actions", ()):
         from . import db
 
-        username = request.form.get("username", "").strip().lower()[:64]
-        with db.session_scope() as dbs:
-            append(dbs.connection(), [Change(
-                "login.refused", "login_throttle", None,
-                {"username": username, "ip": (request.remote_addr or "unknown")[:64],
-                 "status": response.status_code})], default_actor=Actor.anonymous())
+        dbs = db.get_session()
+        dbs.rollback()  # whatever the view left uncommitted is discarded anyway
+        append(dbs.connection(), [Change(
+            "login.refused", "login_throttle", None,
+            {"username": username.strip().lower()[:64],
+             "ip": (request.remote_addr or "unknown")[:64],
+             "status": response.status_code})], default_actor=Actor.anonymous())
+        dbs.commit()
     return response
 
 
@@ -512,12 +572,17 @@ def _teardown(_exc: BaseException | None) -> None:
     current_actor.set(None)
 
 
+def app_key(app: Flask) -> bytes:
+    """``AUDIT_KEY`` if configured, else derived from ``SECRET_KEY`` (``instance/secret_key``)."""
+    return derive_key(app.config.get("AUDIT_KEY") or app.config["SECRET_KEY"])
+
+
 def init_app(app: Flask) -> None:
     """Audit the app's engine; attribute request changes to the signed-in user. Register after
     ``web.security`` so ``g.user`` is known when the hook runs."""
     from . import db
 
-    install(db.get_engine(app))
+    install(db.get_engine(app), app_key(app))
     app.before_request(_before_request)
     app.after_request(_after_request)
     app.teardown_request(_teardown)

@@ -1,55 +1,77 @@
-"""``flask --app dealer_assist audit ...``: verify the hash chain, show its head.
+"""``flask --app dealer_assist audit ...``: verify the hash chain and the data, show its head.
 
-``audit verify`` recomputes every entry (``audit.verify``) and exits 1 naming the first bad one
-(changed, deleted, inserted or reordered). ``--expect-head SEQ:HASH`` also checks the chain
-still reaches a head published earlier (printed on a shift report), which exposes a truncated
-tail. Commands run as the ``system`` actor.
+``audit verify`` recomputes every entry (``audit.verify``, HMAC-keyed with the instance secret
+from chain version 2 on) and exits 1 naming the first bad one (changed, deleted, inserted or
+reordered); then it compares every audited row with what its newest entries say
+(``audit_data.verify_data``) and exits 1 naming each table, row and column that differs.
+``--expect-head SEQ:HASH[:SIGNATURE]`` also checks the chain still reaches a head published
+earlier (printed on a shift report), which exposes a truncated tail; with the signature, that
+the head was signed with this installation's key. ``audit head`` prints the signed head.
+Commands run as the ``system`` actor.
 """
 
 from __future__ import annotations
 
+import hmac
+
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
-from . import audit, db
+from . import audit, audit_data, db
 
 group = AppGroup("audit", help="The tamper-evident audit log.")
 
 
-def _anchor(value: str | None) -> audit.ChainHead | None:
+def _anchor(value: str | None, key: bytes) -> audit.ChainHead | None:
     if not value:
         return None
-    seq, _, digest = value.partition(":")
-    if not seq.isdigit() or len(digest) != 64:
-        raise click.BadParameter("expected SEQ:HASH, e.g. 1234:9f86d08...",
+    seq, _, rest = value.strip().partition(":")
+    digest, _, signature = rest.partition(":")
+    if not seq.isdigit() or len(digest) != 64 or signature and len(signature) != 64:
+        raise click.BadParameter("expected SEQ:HASH or SEQ:HASH:SIGNATURE, e.g. 1234:9f86d08...",
                                  param_hint="--expect-head")
-    return audit.ChainHead(int(seq), digest.lower())
+    head = audit.ChainHead(int(seq), digest.lower())
+    if signature and not hmac.compare_digest(audit.sign_head(key, head.seq, head.hash),
+                                             signature.lower()):
+        click.echo(f"Audit head {head} is NOT signed by this installation's key (forged, or "
+                   "published by another installation).", err=True)
+        raise SystemExit(1)
+    return head
 
 
 @group.command("verify")
 @with_appcontext
-@click.option("--expect-head", "expect_head", default=None, metavar="SEQ:HASH",
+@click.option("--expect-head", "expect_head", default=None, metavar="SEQ:HASH[:SIG]",
               help="A head published earlier that the chain must still reach.")
 def verify_command(expect_head: str | None) -> None:
     """Recompute the chain; exit 1 and name the first bad entry if anything was tampered with."""
-    anchor = _anchor(expect_head)
+    anchor = _anchor(expect_head, audit.app_key(current_app))
     with audit.acting_as(audit.Actor.system()), db.session_scope(write=False) as session:
         result = audit.verify(session, anchor=anchor)
+        rows = audit_data.verify_data(session.connection()) if result.ok else []
     if result.problem is not None:
         click.echo(f"Audit chain BROKEN at entry {result.problem.seq}: {result.problem.reason}.",
                    err=True)
         click.echo(f"{result.checked} entries verified before it.", err=True)
         raise SystemExit(1)
-    click.echo(f"Audit chain OK: {result.checked} entries, head {result.head}.")
+    if rows:
+        click.echo(f"Audit chain OK ({result.checked} entries) but the DATA DIFFERS from it in "
+                   f"{len(rows)} place(s):", err=True)
+        for problem in rows:
+            click.echo(f"  {problem}", err=True)
+        raise SystemExit(1)
+    click.echo(f"Audit chain OK: {result.checked} entries, head {result.head}; every audited "
+               "row matches its newest entry.")
 
 
 @group.command("head")
 @with_appcontext
 def head_command() -> None:
-    """Print the current head (``SEQ:HASH``) to publish it, e.g. on a shift report."""
+    """Print the current head, signed (``SEQ:HASH:SIGNATURE``), to publish it."""
     with db.session_scope(write=False) as session:
-        click.echo(str(audit.chain_head(session)))
+        head = audit.chain_head(session)
+    click.echo(f"{head}:{audit.sign_head(audit.app_key(current_app), head.seq, head.hash)}")
 
 
 def init_app(app: Flask) -> None:

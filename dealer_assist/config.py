@@ -27,6 +27,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SQLITE_BUSY_TIMEOUT_MS": 5000,
         # log a croupier out after this many idle minutes (checked server-side on each request)
         "IDLE_TIMEOUT_MINUTES": 30,
+        # ... and after this many minutes however busy (a 12-hour shift plus handover)
+        "SESSION_LIFETIME_MINUTES": 13 * 60,
+        # a one-time password set by an administrator stops working after this many hours
+        "OTP_LIFETIME_HOURS": 72,
+        # failed logins from one address across all usernames before it is throttled too
+        "LOGIN_MAX_FAILURES_PER_IP": 20,
         # login throttling per username+IP: lock after this many failures, for a delay that
         # doubles with each further failure, from the base up to the cap (seconds)
         "LOGIN_MAX_FAILURES": 5,
@@ -40,6 +46,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "GAMING_DAY_START_HOUR": 6,
         # IANA zone of the casino floor; empty means the server's local zone
         "TIMEZONE": "",
+        # the public calculators (no login): a limit per client address (Flask-Limiter syntax,
+        # in-memory counters per process; RATELIMIT_ENABLED=false turns it off) and the most
+        # Monte Carlo samples one split/suggest call may ask for
+        "PUBLIC_API_RATE_LIMIT": "60 per minute",
+        "RATELIMIT_ENABLED": True,
+        "SPLIT_MAX_SAMPLES": 50_000,
     }
 
 

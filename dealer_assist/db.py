@@ -10,9 +10,13 @@ isolation / Savepoints / Transactional DDL" recipe): ``BEGIN IMMEDIATE`` for any
 write, so two tablets saving at once queue on the busy timeout instead of one failing with
 "database is locked" when it upgrades a read lock; plain ``BEGIN`` only for read-only requests
 (GET/HEAD), which WAL lets run beside a writer. PostgreSQL (``DATABASE_URL`` =
-``postgresql+psycopg://...``) needs none of this.
+``postgresql+psycopg://...``) needs none of this; its lock waits get the same bound
+(``lock_timeout``).
 
 Transactions belong to the caller: services flush, the web view or ``session_scope`` commits.
+The one exception is the live round's writes (``services/steps.py``): each is a short unit of
+work that reads, then locks, compares and appends, and commits itself, retrying on contention
+(``services/txn.py``).
 """
 
 from __future__ import annotations
@@ -47,6 +51,9 @@ def make_engine(url: str, *, busy_timeout_ms: int = 5000, **kwargs: Any) -> Engi
     url = normalize_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
+        # a lock wait is bounded like SQLite's busy timeout: past it PostgreSQL raises
+        # lock_not_available, which the services retry and then answer 503 (services/txn.py)
+        kwargs.setdefault("connect_args", {"options": f"-c lock_timeout={int(busy_timeout_ms)}"})
         return create_engine(url, pool_pre_ping=True, **kwargs)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)

@@ -44,6 +44,8 @@ class Role(StrEnum):
     PIT_BOSS = "pit_boss"
     SHIFT_MANAGER = "shift_manager"
     ADMIN = "admin"
+    #: reads rounds, disputes, voids, corrections, the audit log and reports; writes nothing
+    AUDITOR = "auditor"
 
 
 class Game(StrEnum):
@@ -171,6 +173,9 @@ class GameTable(SQLModel, table=True):
     boxes: int = Field(nullable=False)
     active: bool = Field(default=True, nullable=False)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    #: the chip set the table's float is counted in (``services.chips.CHIP_SETS``)
+    chip_set: str = Field(default="standard", sa_type=String(40), nullable=False,
+                          sa_column_kwargs={"server_default": "standard"})
 
 
 class Shift(SQLModel, table=True):
@@ -201,6 +206,8 @@ class Round(SQLModel, table=True):
     __table_args__ = (
         CheckConstraint(_in("status", RoundStatus), name="status"),
         UniqueConstraint("shift_id", "number"),
+        # one idempotency key starts at most one round per shift (a double-tapped "new round")
+        Index("uq_game_round_shift_id_start_key", "shift_id", "start_key", unique=True),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -212,6 +219,8 @@ class Round(SQLModel, table=True):
     #: the round's own rules, written once at its start (JSON: game, the full house-rules
     #: profile as data with its hash, the table limits in force); replay reads only this
     rules: str | None = Field(default=None, sa_type=Text, nullable=True)
+    #: the idempotency key of the request that started the round (NULL before revision 0006)
+    start_key: str | None = Field(default=None, sa_type=String(64))
 
 
 class RoundEvent(SQLModel, table=True):
@@ -257,4 +266,8 @@ __all__ = [
 ]
 
 # the other table modules join the same metadata (inventory: issue 7; audit, disputes: issue 6)
-from . import models_audit, models_inventory, models_poker  # noqa: E402,F401
+from . import models_audit, models_inventory  # noqa: E402,F401
+
+# isort: split
+from . import models_parlour  # noqa: E402,F401  (the parlour board game: issue 16)
+from . import models_poker  # noqa: E402,F401  (poker tables and seats: issue 15)

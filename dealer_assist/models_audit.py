@@ -20,7 +20,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import BigInteger, CheckConstraint, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, CheckConstraint, SmallInteger, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from .models import UTCDateTime, utcnow
@@ -50,7 +50,8 @@ def _in(column: str, values: type[StrEnum]) -> str:
 
 
 class AuditEntry(SQLModel, table=True):
-    """One state change. ``hash`` = SHA-256(``prev_hash`` + canonical JSON of the other fields)."""
+    """One state change. ``hash`` = SHA-256 (chain 1) or HMAC-SHA-256 with the instance key
+    (chain 2) of ``prev_hash`` + the canonical JSON of the other fields."""
 
     __tablename__ = "audit_entry"
 
@@ -66,6 +67,9 @@ class AuditEntry(SQLModel, table=True):
     payload: str = Field(sa_type=Text, nullable=False)
     prev_hash: str = Field(sa_type=String(64), nullable=False)
     hash: str = Field(sa_type=String(64), nullable=False, unique=True)
+    #: 1: unkeyed SHA-256 (before revision 0005); 2: HMAC-SHA-256 keyed with the instance secret
+    chain: int = Field(default=1, sa_type=SmallInteger, nullable=False,
+                       sa_column_kwargs={"server_default": "1"})
 
 
 class Dispute(SQLModel, table=True):

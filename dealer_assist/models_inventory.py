@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import BigInteger, CheckConstraint, String, UniqueConstraint
+from sqlalchemy import BigInteger, CheckConstraint, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from .models import UTCDateTime, utcnow
@@ -57,6 +57,9 @@ class InventoryCount(SQLModel, table=True):
     pit_boss_id: int = Field(foreign_key="user_account.id", nullable=False)
     recorded_by: int = Field(foreign_key="user_account.id", nullable=False)
     note: str = Field(default="", sa_type=String(NOTE_MAX), nullable=False)
+    #: the count chip by chip, ``{"25": 40, ...}`` (canonical JSON); null for a count entered
+    #: as one amount (before chip sets): ``amount`` is always their exact sum
+    chips: str | None = Field(default=None, sa_type=Text, nullable=True)
 
 
 class ChipTransfer(SQLModel, table=True):

@@ -99,13 +99,17 @@ class PostgresServer:
     def _run(self, *args: str) -> None:
         subprocess.run([*self.as_user, *args], check=True, capture_output=True, timeout=60)
 
+    #: tests trade durability for speed; ``benchmarks/load_pg.py`` overrides these two
+    INITDB_EXTRA: tuple[str, ...] = ("--no-sync",)
+    SETTINGS: tuple[str, ...] = ("fsync=off", "synchronous_commit=off", "full_page_writes=off",
+                                 "max_connections=50", "shared_buffers=16MB")
+
     def start(self) -> None:
         self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", "postgres",
-                  "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync")
+                  "-A", "trust", "-E", "UTF8", "--locale=C", *self.INITDB_EXTRA)
         options = " ".join([
             "-c listen_addresses=127.0.0.1", f"-c unix_socket_directories={self.root}",
-            "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
-            "-c max_connections=50", "-c shared_buffers=16MB",
+            *(f"-c {setting}" for setting in self.SETTINGS),
         ])
         for _attempt in range(3):  # another process may grab the port between probe and bind
             self.port = _free_port()

@@ -42,3 +42,14 @@ def _some_profile(game: str) -> str:
 
 def make_table(session: Session, **overrides: Any) -> tables.TableView:
     return tables.create_table(session, table_spec(**overrides))
+
+
+def insert_as_of_now(conn: Any, table_name: str, **values: Any) -> int:
+    """Insert a row into ``table_name`` with the columns the database has *now* (reflected),
+    not the models' (which carry the columns of later revisions): for tests that write at an
+    old revision and then migrate. Returns the new row's id."""
+    import sqlalchemy as sa
+
+    table = sa.Table(table_name, sa.MetaData(), autoload_with=conn)
+    new_id: int = conn.execute(table.insert().values(**values)).inserted_primary_key[0]
+    return new_id

@@ -16,7 +16,11 @@ from . import rounds  # noqa: E402,F401  (stateful rounds API, issue 5)
 from . import audit  # noqa: E402,F401  (read-only disputes, voids, corrections: issue 6)
 
 # isort: split
+from . import parlour  # noqa: E402,F401  (POST /parlour/hand, /parlour/end: issue 16)
+
+# isort: split
 from . import poker  # noqa: E402,F401  (POST /poker/hand, issue 18)
 
 # isort: split
+from . import openapi  # noqa: E402,F401  (GET /openapi.json, issue 10)
 from . import poker_rounds  # noqa: E402,F401  (poker tables and hands, issue 15)

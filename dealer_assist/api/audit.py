@@ -1,62 +1,34 @@
 """Read-only API for auditors: disputes (with the engine's recomputation), voids, corrections and
 the audit chain's head (``docs/api.md``, section "Disputes, voids and corrections").
 
-Authentication is the web app's login session cookie, as for the rounds API; every view here
-only reads (GET), so no CSRF header is needed. Pit bosses, shift managers and administrators
-may read; anyone else gets 403, and no session 401. Each view carries its roles in ``.roles``
-so the route-role test and ``may_reach`` see them (only the stateless calculators are public).
+Authentication is the web app's login session cookie, as for the rounds API (one user loader,
+``web.security``); every view here only reads (GET). Auditors, pit bosses, shift managers and
+administrators may read; anyone else gets 403, and no session 401. A service error becomes a
+problem body through the one mapping of ``web/errors.py`` (``STATUS``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from datetime import date, datetime, timedelta
-from functools import wraps
+from datetime import date, datetime
 from typing import Any
 
-from flask import current_app, jsonify, request, session
+from flask import jsonify, request
 
 from .. import audit, db
 from ..models import Role
-from ..services import auth, disputes, voids
-from ..services.errors import ServiceError
-from ..web.security import TOKEN_KEY
+from ..services import disputes, voids
+from ..web.hardening import as_id
+from ..web.security import role_required
 from . import bp
 from .errors import problem
 
-AUDITORS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value, Role.ADMIN.value})
+AUDITORS = frozenset({Role.AUDITOR.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value,
+                      Role.ADMIN.value})
 
 
-def _signed_in() -> auth.ActiveSession | None:
-    token = session.get(TOKEN_KEY)
-    if not token:
-        return None
-    idle = timedelta(minutes=float(current_app.config["IDLE_TIMEOUT_MINUTES"]))
-    with db.session_scope(write=False) as dbs:
-        return auth.resolve(dbs, str(token), idle_timeout=idle)
-
-
-def auditor(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Signed in (session cookie) as a pit boss, shift manager or administrator."""
-
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        user = _signed_in()
-        if user is None:
-            return problem(401, "Not signed in", "sign in first (session cookie)")
-        if user.must_change_password or user.role not in AUDITORS:
-            return problem(403, "Not allowed",
-                           "disputes, voids and corrections are read by pit bosses, shift "
-                           "managers and administrators")
-        try:
-            return view(*args, **kwargs)
-        except ServiceError as err:
-            status = 404 if type(err).__name__ == "NotFound" else 422
-            return problem(status, type(err).__name__, err.message, field=err.field)
-
-    wrapper.roles = AUDITORS  # type: ignore[attr-defined]
-    return wrapper
+#: reading the audit API: auditors (read-only), pit bosses, shift managers, administrators
+auditor = role_required(*sorted(AUDITORS))
 
 
 def plain(value: Any) -> Any:
@@ -73,8 +45,7 @@ def plain(value: Any) -> Any:
 
 
 def _arg(name: str) -> int | None:
-    raw = request.args.get(name, "").strip()
-    return int(raw) if raw.isdigit() else None
+    return as_id(request.args.get(name, ""))
 
 
 def _dispute(d: disputes.DisputeView) -> dict[str, Any]:

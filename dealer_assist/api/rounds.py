@@ -3,74 +3,45 @@
 Same service and same engine checks as the table screen (``services.live``). Authentication is
 the login session cookie of the web app (there is no API token yet); because a cookie is sent
 by the browser automatically, every write must also carry the session's CSRF token in the
-``X-CSRF-Token`` header (a cross-site page cannot read it), else 403. The security hook
-exempts ``/api`` (the calculator is public), so each view here makes its own check and carries
-its roles in ``.roles`` (table staff), for the route-role test and ``may_reach``.
+``X-CSRF-Token`` header (a cross-site page cannot read it), else 403. The one request hook of
+``web.security`` loads the user (so the audit log names who recorded each step) and checks the
+roles and the token; the views declare their roles (table staff) with ``role_required``.
 
 A ``redeal`` step stores no event: it asks a pit boss to void the round (answer 202, the round
 with its ``void_request``); until one decides, every step is a 409.
 
 Errors are problem bodies: 401 not signed in, 403 wrong role or missing CSRF header, 404, 409
 (a key reused for another step, a stale ``expected_seq``, a closed round), 400 malformed JSON,
-422 a rule broken (``code``, ``field``, ``value`` from the engine).
+422 a rule broken (``code``, ``field``, ``value`` from the engine), 503 with ``Retry-After``
+when the database stayed busy through every retry (nothing recorded; send it again).
+
+Each write is a short transaction of :mod:`..services.steps` (read and verify, then
+compare-and-append under the lock); its ``created`` flag, not a count taken before, decides
+201 (stored by this request) or 200 (a resend or double tap: the round as stored).
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
-from datetime import timedelta
-from functools import wraps
 from typing import Any
 
-from flask import current_app, g, request, session
+from flask import g, request
 
 from .. import db
 from ..rules.request import get_int, get_list, get_str, need_mapping
-from ..services import auth, live
+from ..services import live, steps
 from ..services.errors import ValidationError
-from ..web.security import CSRF_KEY, TOKEN_KEY
+from ..web.security import role_required
 from . import bp
 from .calculator import json_body
 from .errors import problem
 
 
-def _user() -> auth.ActiveSession | None:
-    token = session.get(TOKEN_KEY)
-    if not token:
-        return None
-    idle = timedelta(minutes=float(current_app.config["IDLE_TIMEOUT_MINUTES"]))
-    with db.session_scope(write=False) as dbs:
-        active = auth.resolve(dbs, str(token), idle_timeout=idle)
-    if active is not None and active.needs_touch:
-        with db.session_scope() as dbs:
-            auth.touch(dbs, active.session_id)
-    return active
-
-
 def staff(write: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Signed in as table staff; for a write, the CSRF token in ``X-CSRF-Token`` too."""
-
-    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
-        @wraps(view)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            user = _user()
-            if user is None:
-                return problem(401, "Not signed in", "sign in first (session cookie)")
-            if user.must_change_password or user.role not in live.RECORDERS:
-                return problem(403, "Not allowed", "only table staff record rounds")
-            if write:
-                expected, sent = session.get(CSRF_KEY), request.headers.get("X-CSRF-Token")
-                if not expected or not sent or not secrets.compare_digest(str(expected), sent):
-                    return problem(403, "CSRF token missing",
-                                   "send the session's CSRF token in the X-CSRF-Token header")
-            g.api_user = user
-            return view(*args, **kwargs)
-
-        wrapper.roles = live.RECORDERS  # type: ignore[attr-defined]
-        return wrapper
-
-    return decorate
+    """Table staff only. Who is signed in, the roles and (for a write) the ``X-CSRF-Token``
+    header are checked once for every path by ``web.security``; ``write`` documents intent."""
+    del write
+    return role_required(*sorted(live.RECORDERS))
 
 
 def round_json(rnd: live.LiveRound) -> dict[str, Any]:
@@ -127,12 +98,9 @@ def create_round(table_id: int) -> Any:
         boxes.append(live.BoxStake(box, get_int(d, "ante", f"boxes[{i}]"),
                                    get_int(d, "bonus", f"boxes[{i}]", default=0),
                                    get_str(d, "seat", f"boxes[{i}]", default=box)))
-    dbs = db.get_session()
-    before = live.open_round_id(dbs, table_id)
-    rnd = live.start_round(dbs, table_id=table_id, actor_id=g.api_user.user_id, boxes=boxes,
-                           idempotency_key=_key(body))
-    dbs.commit()
-    return _answer(rnd, rnd.round.id != before)
+    done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,
+                       boxes=boxes, idempotency_key=_key(body))  # commits (short transaction)
+    return _answer(done.live_round, done.created)
 
 
 @bp.get("/tables/<int:table_id>/rounds/current")
@@ -161,13 +129,11 @@ def append(round_id: int) -> Any:
     payload = need_mapping(body.get("payload", {}), "payload")
     expected = body.get("expected_seq")
     expected_seq = None if expected is None else get_int(body, "expected_seq")
-    dbs = db.get_session()
-    before = live.event_count(dbs, round_id)
-    pending = live.load(dbs, round_id).void_pending
-    rnd = live.record_step(dbs, round_id=round_id, actor_id=g.api_user.user_id,
-                           type=get_str(body, "type"), payload=payload,
-                           idempotency_key=_key(body), expected_seq=expected_seq)
-    dbs.commit()
-    if rnd.void_pending and not pending:
-        return round_json(rnd), 202  # a void asked for: nothing recorded until a pit boss decides
-    return _answer(rnd, len(rnd.events) != before)
+    type = get_str(body, "type")
+    done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id,
+                        type=type, payload=payload, idempotency_key=_key(body),
+                        expected_seq=expected_seq)  # commits (short transaction)
+    if type == live.REDEAL and done.created:
+        # a void asked for: nothing recorded until a pit boss decides
+        return round_json(done.live_round), 202
+    return _answer(done.live_round, done.created)

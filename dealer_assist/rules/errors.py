@@ -85,7 +85,8 @@ class CardCountError(RulesError):
     code = "card_count"
 
     def __init__(self, got: int, expected: str, what: str = "hand") -> None:
-        super().__init__(f"the {what} has {got} cards; expected {expected}", value=got)
+        noun = "card" if got == 1 else "cards"
+        super().__init__(f"the {what} has {got} {noun}; expected {expected}", value=got)
         self.got = got
         self.expected = expected
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
-from sqlmodel import Session, col, select, update
+from sqlmodel import Session, col, func, select, update
 
 from ..models import AuthSession, LoginThrottle, User, utcnow
 from . import passwords
@@ -33,14 +33,21 @@ WRONG = "Wrong username or password."
 
 @dataclass(frozen=True, slots=True)
 class ThrottlePolicy:
+    """Per (username, address) as before, and (ASVS 2.2.1) per address across every username
+    and per username across every address, counted over the last ``max_seconds``."""
+
     max_failures: int = 5
     base_seconds: int = 30
     max_seconds: int = 15 * 60
+    max_per_ip: int = 20
+    max_per_user: int = 10
+    otp_lifetime: timedelta | None = None
 
-    def lock_for(self, failures: int) -> timedelta | None:
-        if failures < self.max_failures:
+    def lock_for(self, failures: int, limit: int | None = None) -> timedelta | None:
+        limit = self.max_failures if limit is None else limit
+        if failures < limit:
             return None
-        doubling = min(failures - self.max_failures, 20)
+        doubling = min(failures - limit, 20)
         return timedelta(seconds=min(self.base_seconds * 2 ** doubling, self.max_seconds))
 
 
@@ -81,11 +88,7 @@ def login(session: Session, *, username: str, password: str, ip: str,
     now = now or utcnow()
     username = username.strip().lower()[:64]
     ip = (ip or "unknown")[:64]
-    record = _throttle(session, username, ip)
-    if record is not None and record.locked_until is not None and record.locked_until > now:
-        wait = int((record.locked_until - now).total_seconds()) + 1
-        raise Throttled(f"Too many failed attempts. Try again in {wait} seconds.",
-                        retry_after=wait)
+    record = check_throttle(session, username, ip, policy, now)
     user = session.exec(select(User).where(User.username == username)).first()
     if user is None:
         passwords.burn_time(password)
@@ -97,12 +100,54 @@ def login(session: Session, *, username: str, password: str, ip: str,
         raise AuthenticationFailed(WRONG)
     if not user.active:
         raise AuthenticationFailed("This account is disabled. Ask a shift manager.")
+    if otp_expired(user, policy.otp_lifetime, now):
+        raise AuthenticationFailed("This one-time password has expired. Ask an administrator "
+                                   "for a new one.")
     if record is not None:
         session.delete(record)
     if passwords.needs_rehash(user.password_hash):
         user.password_hash = passwords.hash_password(password)
     assert user.id is not None
     return _open_session(session, user, ip, now)
+
+
+def otp_expired(user: User, lifetime: timedelta | None, now: datetime) -> bool:
+    """A one-time password (``must_change_password``) works for ``lifetime`` after it was set."""
+    if lifetime is None or not user.must_change_password:
+        return False
+    return now - (user.password_changed_at or user.created_at) > lifetime
+
+
+def check_throttle(session: Session, username: str, ip: str, policy: ThrottlePolicy,
+                   now: datetime) -> LoginThrottle | None:
+    """Raise :class:`Throttled` while the pair, the address or the username is locked; return
+    the pair's record (None if it has no failures)."""
+    record = _throttle(session, username, ip)
+    until = record.locked_until if record is not None else None
+    since = now - timedelta(seconds=policy.max_seconds)
+    for column, value, limit in ((LoginThrottle.ip, ip, policy.max_per_ip),
+                                 (LoginThrottle.username, username, policy.max_per_user)):
+        total, newest = session.exec(
+            select(func.coalesce(func.sum(LoginThrottle.failures), 0),
+                   func.max(LoginThrottle.last_failure_at))
+            .where(column == value, col(LoginThrottle.last_failure_at) > since)).one()
+        lock = policy.lock_for(int(total), limit)
+        if lock is not None and newest is not None:
+            newest = newest if newest.tzinfo else newest.replace(tzinfo=UTC)
+            until = max(until or newest + lock, newest + lock)
+    if until is not None and until > now:
+        wait = int((until - now).total_seconds()) + 1
+        raise Throttled(f"Too many failed attempts. Try again in {wait} seconds.",
+                        retry_after=wait)
+    return record
+
+
+def record_failure(session: Session, username: str, ip: str, policy: ThrottlePolicy,
+                   now: datetime | None = None) -> None:
+    """Count a failed password check (a login, or the current password on ``/password``)."""
+    now = now or utcnow()
+    username, ip = username.strip().lower()[:64], (ip or "unknown")[:64]
+    _record_failure(session, _throttle(session, username, ip), username, ip, policy, now)
 
 
 def _record_failure(session: Session, record: LoginThrottle | None, username: str, ip: str,
@@ -128,17 +173,25 @@ def _open_session(session: Session, user: User, ip: str, now: datetime) -> Login
     return Login(token, row.id, user.id, user.must_change_password)
 
 
+def _expired(row: AuthSession, now: datetime, idle_timeout: timedelta,
+             lifetime: timedelta | None) -> bool:
+    """Idle too long, or (ASVS 3.3.4) older than the absolute lifetime however busy."""
+    return now - row.last_seen_at > idle_timeout or (
+        lifetime is not None and now - row.created_at > lifetime)
+
+
 def resolve(session: Session, token: str, *, idle_timeout: timedelta,
+            lifetime: timedelta | None = None,
             now: datetime | None = None) -> ActiveSession | None:
-    """Who holds this token, or None if it is unknown, revoked, idle too long or the account is
-    disabled. Read-only: the caller calls :func:`touch` when ``needs_touch`` and
-    :func:`revoke` for an idle session."""
+    """Who holds this token, or None if it is unknown, revoked, idle too long, older than the
+    absolute ``lifetime`` or the account is disabled. Read-only: the caller calls
+    :func:`touch` when ``needs_touch`` and :func:`revoke` for an expired session."""
     now = now or utcnow()
     row = session.exec(select(AuthSession).where(AuthSession.token_hash == _hash(token))).first()
     if row is None or row.revoked_at is not None:
         return None
     user = session.get(User, row.user_id)
-    if user is None or not user.active or now - row.last_seen_at > idle_timeout:
+    if user is None or not user.active or _expired(row, now, idle_timeout, lifetime):
         return None
     assert row.id is not None
     return ActiveSession(row.id, row.user_id, user.username, user.display_name, user.role,
@@ -146,12 +199,13 @@ def resolve(session: Session, token: str, *, idle_timeout: timedelta,
 
 
 def is_idle(session: Session, token: str, *, idle_timeout: timedelta,
-            now: datetime | None = None) -> bool:
-    """True when the token names a live session that has been idle too long (to say why the
-    user has to log in again)."""
+            lifetime: timedelta | None = None, now: datetime | None = None) -> bool:
+    """True when the token names a live session that has expired (idle too long or past its
+    absolute lifetime), to say why the user has to log in again."""
     now = now or utcnow()
     row = session.exec(select(AuthSession).where(AuthSession.token_hash == _hash(token))).first()
-    return row is not None and row.revoked_at is None and now - row.last_seen_at > idle_timeout
+    return row is not None and row.revoked_at is None and _expired(row, now, idle_timeout,
+                                                                   lifetime)
 
 
 def touch(session: Session, session_id: int, now: datetime | None = None) -> None:

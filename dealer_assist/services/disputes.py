@@ -8,8 +8,9 @@ that settled the round, through the live flow's codec ``rules.games.flow``) with
 difference said in plain words.
 
 Deciding: a pit boss or shift manager upholds (with an adjustment), denies or escalates; a note
-is mandatory. Nobody who recorded an event of the round may decide on it (the croupier who
-dealt it). An escalated dispute is decided by a shift manager. Decisions are rows, never edited:
+is mandatory. Who may decide is the separation-of-duties policy of ``services/duties.py``:
+not the filer, not who dealt the round; once escalated (or decided by a shift manager), only a
+shift manager; an adjustment within the table's limits. Decisions are rows, never edited:
 decision n+1 supersedes decision n. An upheld decision writes a :class:`RoundCorrection` (the
 shift report adds them up); superseding it writes the reversal, so a round's corrections always
 sum to what the latest decision says.
@@ -24,7 +25,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from ..models import GameTable, Role, Round, RoundEvent, RoundStatus, User, utcnow
+from ..models import GameTable, Role, Round, RoundStatus, User, utcnow
 from ..models_audit import (
     TEXT_MAX,
     CorrectionSource,
@@ -33,6 +34,7 @@ from ..models_audit import (
     Outcome,
     RoundCorrection,
 )
+from . import duties
 from . import round_review as replay
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 
@@ -120,11 +122,7 @@ def _user(session: Session, user_id: int, roles: frozenset[str], what: str) -> U
     return user
 
 
-def dealt_by(session: Session, round_id: int) -> frozenset[int]:
-    """Everyone who recorded an event of the round (the croupier who dealt it, and anyone who
-    stepped in)."""
-    query = select(RoundEvent.actor_id).where(RoundEvent.round_id == round_id).distinct()
-    return frozenset(session.exec(query).all())
+dealt_by = duties.dealt_by
 
 
 def file_dispute(session: Session, *, round_id: int, box: str, claim: str, claimed_amount: int,
@@ -137,6 +135,9 @@ def file_dispute(session: Session, *, round_id: int, box: str, claim: str, claim
         raise NotFound(f"No round with id {round_id}.")
     if rnd.status != RoundStatus.SETTLED.value:
         raise Conflict(f"Round {rnd.number} is {rnd.status}; only a settled round is disputed.")
+    duties.check_amount(session, table_id=rnd.table_id, amount=_amount(
+        claimed_amount, "The amount claimed", "claimed_amount"), field="claimed_amount",
+        label="The amount claimed")
     boxes = replay.settled_boxes(session, round_id)
     if box not in boxes:
         raise ValidationError(f"Box {box or '?'} did not play round {rnd.number}.", field="box")
@@ -169,10 +170,12 @@ def decide(session: Session, *, dispute_id: int, outcome: str, note: str, actor_
                               field="adjustment")
     if outcome != Outcome.UPHELD:
         adjustment = 0
-    if actor_id in dealt_by(session, current.round_id):
-        raise PermissionDenied("You recorded this round; another pit boss must decide.")
-    if current.status == Outcome.ESCALATED and user.role not in ESCALATION:
-        raise PermissionDenied("This dispute was escalated; a shift manager decides it.")
+    duties.check_dispute_decider(
+        session, user=user, round_id=current.round_id, filed_by=current.filed_by,
+        previous=[(d.outcome, d.decided_by) for d in current.decisions])
+    if adjustment:
+        duties.check_amount(session, table_id=current.table_id, amount=adjustment,
+                            field="adjustment", label="The adjustment")
     number = len(current.decisions) + 1
     decision = DisputeDecision(dispute_id=dispute_id, number=number, outcome=outcome,
                                adjustment=adjustment, note=note, decided_by=actor_id,
@@ -256,10 +259,9 @@ def get(session: Session, dispute_id: int) -> DisputeView:
     return _views(session, [tuple(row)])[0]
 
 
-def queue(session: Session, *, table_id: int | None = None, shift_id: int | None = None,
-          status: str | None = None, round_id: int | None = None,
-          limit: int = 500) -> list[DisputeView]:
-    """Disputes, oldest first, filtered by table, shift, round and status (derived from the
+def _filtered(table_id: int | None, shift_id: int | None, status: str | None,
+              round_id: int | None) -> Any:
+    """The disputes query, filtered by table, shift, round and status (derived from the
     latest decision: ``open`` when there is none)."""
     if status and status not in STATUSES:
         raise ValidationError(f"Unknown status '{status}'.", field="status")
@@ -282,9 +284,24 @@ def queue(session: Session, *, table_id: int | None = None, shift_id: int | None
                 DisputeDecision.dispute_id == latest.c.dispute_id,
                 DisputeDecision.number == latest.c.n, DisputeDecision.outcome == status)
             query = query.where(col(Dispute.id).in_(decided.scalar_subquery()))
+    return query
+
+
+def queue(session: Session, *, table_id: int | None = None, shift_id: int | None = None,
+          status: str | None = None, round_id: int | None = None,
+          limit: int = 500) -> list[DisputeView]:
+    """Disputes, oldest first, filtered by table, shift, round and status (derived from the
+    latest decision: ``open`` when there is none)."""
+    query = _filtered(table_id, shift_id, status, round_id)
     rows = session.exec(query.order_by(col(Dispute.filed_at), col(Dispute.id))
                         .limit(limit)).all()
     return _views(session, [tuple(r) for r in rows])
+
+
+def count(session: Session, *, status: str) -> int:
+    """How many disputes have ``status`` (the header's badge: one COUNT, no rows loaded)."""
+    inner = _filtered(None, None, status, None).subquery()
+    return int(session.exec(select(func.count()).select_from(inner)).one())
 
 
 def review(session: Session, dispute_id: int) -> Review:

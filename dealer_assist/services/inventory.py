@@ -17,13 +17,15 @@ at once queue; SQLite's ``BEGIN IMMEDIATE`` serialises writers anyway.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, tzinfo
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ..models import Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
+from ..models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
 from ..models_inventory import (
     NOTE_MAX,
     ChipTransfer,
@@ -31,6 +33,8 @@ from ..models_inventory import (
     InventoryCount,
     TransferKind,
 )
+from . import chips as chip_sets
+from . import shifts
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 
 PIT_BOSSES = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
@@ -59,6 +63,8 @@ class CountView:
     counted_at: datetime
     signed: Signed
     note: str
+    #: the count chip by chip (denomination -> chips); empty for a count entered as one amount
+    chips: Mapping[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +137,18 @@ def _user(session: Session, user_id: int, roles: frozenset[str], what: str,
     return user
 
 
-def _signers(session: Session, croupier_id: int, pit_boss_id: int, actor_id: int) -> Signed:
-    """The two signers are valid, distinct, and the actor is the pit boss who signs."""
+def _signers(session: Session, croupier_id: int, pit_boss_id: int, actor_id: int, *,
+             at_opening: bool = False) -> Signed:
+    """The two signers are valid, distinct, and the actor is the pit boss who signs (at the
+    shift's opening, either signer: the croupier who opens the table counts with the pit boss
+    beside him)."""
     actor = session.get(User, actor_id)
+    if at_opening and actor_id == croupier_id and actor is not None and actor.active:
+        croupier = _user(session, croupier_id, CROUPIERS, "croupier", "croupier_id")
+        boss = _user(session, pit_boss_id, PIT_BOSSES, "pit boss or shift manager",
+                     "pit_boss_id")
+        return Signed(croupier_id, croupier.display_name, pit_boss_id, boss.display_name,
+                      actor_id)
     if actor is None or not actor.active or actor.role not in PIT_BOSSES:
         raise PermissionDenied("Only a pit boss or shift manager records the table inventory.")
     if croupier_id == pit_boss_id:
@@ -168,18 +183,58 @@ def _moment(shift: Shift, at: datetime | None, now: datetime) -> datetime:
 
 # --- recording --------------------------------------------------------------------------------
 
-def record_opening_count(session: Session, *, shift_id: int, amount: int, croupier_id: int,
-                         pit_boss_id: int, actor_id: int, note: str = "",
-                         now: datetime | None = None) -> CountView:
-    """The chips on the table when the shift starts (once per shift)."""
-    _open_shift(session, shift_id)
-    signed = _signers(session, croupier_id, pit_boss_id, actor_id)
-    row = InventoryCount(shift_id=shift_id, kind=CountKind.OPENING.value,
-                         amount=_amount(amount, positive=False), counted_at=now or utcnow(),
-                         croupier_id=croupier_id, pit_boss_id=pit_boss_id,
-                         recorded_by=actor_id, note=_note(note))
+def _counted(session: Session, shift: Shift, amount: int | None,
+             chips: Mapping[Any, Any] | None, field: str) -> tuple[int, str | None]:
+    """The count's amount and its stored chips: from the chips (by the table's chip set) when
+    given, else the amount as entered; both given must agree."""
+    if chips is None:
+        if amount is None:
+            raise ValidationError("Count the chips of each denomination.", field="chips")
+        return _amount(amount, positive=False, field=field), None
+    table = session.get(GameTable, shift.table_id)
+    counted = chip_sets.count(table.chip_set if table else chip_sets.DEFAULT_CHIP_SET, chips)
+    worth = _amount(chip_sets.total(counted), positive=False, field="chips")
+    if amount is not None and amount != worth:
+        raise ValidationError(f"The chips are worth {worth:,}, not {amount:,}.", field=field)
+    return worth, chip_sets.encode(counted)
+
+
+def record_opening_count(session: Session, *, shift_id: int, amount: int | None = None,
+                         croupier_id: int, pit_boss_id: int, actor_id: int, note: str = "",
+                         chips: Mapping[Any, Any] | None = None,
+                         now: datetime | None = None, at_opening: bool = False) -> CountView:
+    """The chips on the table when the shift starts (once per shift, before its first round:
+    a count taken later would be made up, not counted)."""
+    shift = _open_shift(session, shift_id)
+    signed = _signers(session, croupier_id, pit_boss_id, actor_id, at_opening=at_opening)
+    if has_rounds(session, shift_id):
+        raise Conflict("The opening count is taken when the shift opens, before its first "
+                       "round; this shift has rounds already.")
+    worth, stored = _counted(session, shift, amount, chips, "amount")
+    row = InventoryCount(shift_id=shift_id, kind=CountKind.OPENING.value, amount=worth,
+                         counted_at=now or utcnow(), croupier_id=croupier_id,
+                         pit_boss_id=pit_boss_id, recorded_by=actor_id, note=_note(note),
+                         chips=stored)
     _insert(session, row, "The opening count of this shift is already recorded.")
     return _count_view(row, signed)
+
+
+def open_shift_with_count(session: Session, *, table_id: int, actor_id: int, croupier_id: int,
+                          pit_boss_id: int, chips: Mapping[Any, Any], note: str = "",
+                          gaming_date: date | None = None, zone: tzinfo | None = None,
+                          start_hour: int = 6,
+                          now: datetime | None = None) -> tuple[shifts.ShiftView, CountView]:
+    """Open a shift and record its opening count, chip by chip, signed by the croupier and
+    the pit boss, in one transaction: the opening float is counted, never invented later."""
+    now = now or utcnow()
+    _signers(session, croupier_id, pit_boss_id, actor_id, at_opening=True)
+    shift = shifts.open_shift(session, table_id=table_id, user_id=actor_id,
+                              gaming_date=gaming_date, zone=zone, start_hour=start_hour,
+                              now=now)
+    counted = record_opening_count(session, shift_id=shift.id, croupier_id=croupier_id,
+                                   pit_boss_id=pit_boss_id, actor_id=actor_id, note=note,
+                                   chips=chips, now=now, at_opening=True)
+    return shift, counted
 
 
 def record_transfer(session: Session, *, shift_id: int, kind: str, amount: int,
@@ -197,6 +252,10 @@ def record_transfer(session: Session, *, shift_id: int, kind: str, amount: int,
     return _transfer_view(row, signed)
 
 
+def has_rounds(session: Session, shift_id: int) -> bool:
+    return session.exec(select(Round.id).where(Round.shift_id == shift_id)).first() is not None
+
+
 def open_rounds(session: Session, shift_id: int) -> list[int]:
     """Numbers of the shift's rounds that are neither settled nor voided."""
     query = (select(Round.number).where(Round.shift_id == shift_id,
@@ -205,14 +264,16 @@ def open_rounds(session: Session, shift_id: int) -> list[int]:
     return list(session.exec(query).all())
 
 
-def close_shift(session: Session, *, shift_id: int, closing_amount: int, croupier_id: int,
-                pit_boss_id: int, actor_id: int, note: str = "",
+def close_shift(session: Session, *, shift_id: int, closing_amount: int | None = None,
+                croupier_id: int, pit_boss_id: int, actor_id: int, note: str = "",
+                chips: Mapping[Any, Any] | None = None,
                 now: datetime | None = None) -> Inventory:
-    """Record the closing count and close the shift (refused while a round is open)."""
+    """Record the closing count (chip by chip, or one amount) and close the shift (refused
+    while a round is open)."""
     now = now or utcnow()
     shift = _open_shift(session, shift_id, lock=True)
     _signers(session, croupier_id, pit_boss_id, actor_id)
-    amount = _amount(closing_amount, positive=False, field="closing_amount")
+    amount, stored = _counted(session, shift, closing_amount, chips, "closing_amount")
     pending = open_rounds(session, shift_id)
     if pending:
         listed = ", ".join(str(n) for n in pending[:10])
@@ -222,7 +283,7 @@ def close_shift(session: Session, *, shift_id: int, closing_amount: int, croupie
         raise Conflict("Record the opening count before closing the shift.")
     row = InventoryCount(shift_id=shift_id, kind=CountKind.CLOSING.value, amount=amount,
                          counted_at=now, croupier_id=croupier_id, pit_boss_id=pit_boss_id,
-                         recorded_by=actor_id, note=_note(note))
+                         recorded_by=actor_id, note=_note(note), chips=stored)
     _insert(session, row, "The closing count of this shift is already recorded.")
     shift.status = ShiftStatus.CLOSED.value
     shift.closed_by = actor_id
@@ -261,7 +322,7 @@ def _signed(row: InventoryCount | ChipTransfer, names: dict[int, str]) -> Signed
 def _count_view(row: InventoryCount, signed: Signed) -> CountView:
     assert row.id is not None
     return CountView(row.id, row.shift_id, row.kind, row.amount, row.counted_at, signed,
-                     row.note)
+                     row.note, chip_sets.decode(row.chips))
 
 
 def _transfer_view(row: ChipTransfer, signed: Signed) -> TransferView:

@@ -1,11 +1,13 @@
 """The live round at a table: start it, record each croupier step, undo, pay out.
 
-A round's state comes only from its stored events (``rounds.append_event``), replayed through
-the pure flow of its game (``rules.games.flow``). Recording a step replays the events, turns the
-step into engine actions and applies them; the engine verifies, and on a ``RulesError``
-nothing is stored and the error propagates to the edge. The client's idempotency key makes a
-double tap or a resent request record once: a key already used in the round returns the round
-as it is (the same step again) or is a :class:`Conflict` (a different step under that key).
+A round's state comes only from its stored events, replayed through the pure flow of its game
+(``rules.games.flow``; memoised by content in :mod:`.folds`). Recording a step (:mod:`.steps`,
+a short transaction of its own) folds the events once, turns the step into engine actions and
+applies them before taking any lock; the engine verifies, and on a ``RulesError`` nothing is
+stored and the error propagates to the edge. The write is a compare-and-append. The client's
+idempotency key makes a double tap or a resent request record once: a key already used in the
+round returns the round as it is (the same step again) or is a :class:`Conflict` (a different
+step under that key).
 
 ``expected_seq`` (optional) is the last sequence number the client saw: if the round moved on
 meanwhile (another tablet), the step is refused with a Conflict instead of being applied to a
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
+from sqlalchemy import text
 from sqlmodel import Session, func, select
 
 from ..models import (
@@ -41,20 +44,19 @@ from ..models import (
     ShiftStatus,
     User,
 )
-from ..rules.errors import IllegalActionError
 from ..rules.games.flow import (
     PAID,
     UNDO,
     VOID,
     Event,
+    Folded,
     GameFlow,
     Step,
-    check_undo,
     phase,
     start_rules,
 )
 from ..rules.settlement import Settlement
-from . import rounds, shifts, tables, voids
+from . import duties, folds, rounds, shifts, tables, voids
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 
 #: who records rounds: the people who run a table
@@ -168,6 +170,11 @@ def flow_of(session: Session, row: Round) -> tuple[GameFlow, Any]:
     return start_rules(rounds.rules_of(session, row))
 
 
+def _rules_key(rules: Mapping[str, Any]) -> str:
+    """What a fold depends on besides the events: the round's own rules, canonically."""
+    return json.dumps(rules, sort_keys=True, separators=(",", ":"))
+
+
 def _stored(session: Session, round_id: int) -> dict[str, Any] | None:
     row = session.exec(select(RoundSettlement).where(RoundSettlement.round_id == round_id)
                        .order_by(RoundSettlement.through_seq.desc())).first()  # type: ignore[attr-defined]
@@ -175,26 +182,64 @@ def _stored(session: Session, round_id: int) -> dict[str, Any] | None:
 
 
 def load(session: Session, round_id: int) -> LiveRound:
-    """The round with its events replayed (``NotFound`` for an unknown id)."""
+    """The round with its events folded (``NotFound`` for an unknown id)."""
     row = session.get(Round, round_id)
     if row is None:
         raise NotFound(f"No round with id {round_id}.")
     table = tables.get_table(session, row.table_id)
-    flow, empty = flow_of(session, row)
     events = rounds.events(session, round_id)
-    folded = flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
-    settlement = flow.settle(folded.state) if flow.can_settle(folded.state) else None
-    view = rounds.RoundView(row.id or 0, row.table_id, row.shift_id, row.number, row.status,
+    # most rounds never see a void request or a settlement row: one cheap look before the
+    # heavier queries (the time of a step is mostly SQL statements built and run)
+    requests = (voids.changes(session, kind="void", round_id=round_id)
+                if _has_void_request(session, round_id) else [])
+    stored = _stored(session, round_id) if row.status != RoundStatus.OPEN.value else None
+    rules = rounds.rules_of(session, row)
+    return assemble(_view(row), table, rules, events, fold(rules, events), stored,
+                    requests[-1] if requests else None)
+
+
+_ANY_VOID_REQUEST = text("SELECT 1 FROM round_change_request WHERE round_id = :rid "
+                         "AND kind = 'void' LIMIT 1")
+
+
+def _has_void_request(session: Session, round_id: int) -> bool:
+    return session.connection().execute(_ANY_VOID_REQUEST, {"rid": round_id}).first() is not None
+
+
+def _view(row: Round) -> rounds.RoundView:
+    return rounds.RoundView(row.id or 0, row.table_id, row.shift_id, row.number, row.status,
                             row.opened_at)
-    requests = voids.changes(session, kind="void", round_id=round_id)
-    request = requests[-1] if requests else None
+
+
+def fold(rules: Mapping[str, Any], events: Sequence[rounds.EventView]) -> Folded:
+    """The engine's replay of ``events`` from the empty round of the round's own ``rules``,
+    memoised by content (:mod:`.folds`): replay stays the truth, a request replays at most once."""
+    flow, empty = start_rules(rules)
+    key = folds.digest((_rules_key(rules),), ((e.seq, e.type, e.payload) for e in events))
+    return folds.fold(key, lambda: flow.replay(empty, [Event(e.seq, e.type, e.payload)
+                                                       for e in events]))
+
+
+def remember(rules: Mapping[str, Any], events: Sequence[rounds.EventView],
+             folded: Folded) -> None:
+    """Enter a fold the service computed step by step (after an append) in the memo."""
+    key = folds.digest((_rules_key(rules),), ((e.seq, e.type, e.payload) for e in events))
+    folds.put(key, folded)
+
+
+def assemble(view: rounds.RoundView, table: tables.TableView, rules: dict[str, Any],
+             events: list[rounds.EventView], folded: Folded, stored: dict[str, Any] | None,
+             request: voids.ChangeView | None) -> LiveRound:
+    """A :class:`LiveRound` from its parts (read back by :func:`load`, or just written)."""
+    flow, _empty = start_rules(rules)
+    settlement = flow.settle(folded.state) if flow.can_settle(folded.state) else None
     steps: tuple[Step, ...] = ()
-    if row.status == RoundStatus.OPEN.value and (request is None
-                                                 or request.status != voids.PENDING):
+    if view.status == RoundStatus.OPEN.value and (request is None
+                                                  or request.status != voids.PENDING):
         # ``void`` closed a redealt round before voids needed an approval: never offered now
         steps = tuple(s for s in flow.next_steps(folded.state) if s.type != VOID)
     return LiveRound(view, table, events, flow, folded.state, steps, folded.steps, settlement,
-                     _stored(session, round_id), request, rounds.rules_of(session, row))
+                     stored, request, rules)
 
 
 def open_round_id(session: Session, table_id: int) -> int | None:
@@ -217,10 +262,14 @@ def last_round_id(session: Session, table_id: int) -> int | None:
 
 # --- writing ----------------------------------------------------------------------------------
 
-def _check_actor(session: Session, actor_id: int) -> None:
+def _check_actor(session: Session, actor_id: int, shift_id: int | None = None) -> None:
+    """Table staff; with ``shift_id``, staff of that (open) shift (``services/duties.py``)."""
     user = session.get(User, actor_id)
     if user is None or not user.active or user.role not in RECORDERS:
         raise PermissionDenied("Only a croupier, pit boss or shift manager records rounds.")
+    if shift_id is not None:
+        duties.check_recorder(session, user=user, shift_id=shift_id)
+        duties.check_shift_open(session, shift_id, "recording a step")
 
 
 def _event_by_key(session: Session, round_ids: Sequence[int], key: str) -> RoundEvent | None:
@@ -245,42 +294,13 @@ def _check_key(key: str) -> str:
 
 def start_round(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[BoxStake],
                 idempotency_key: str) -> LiveRound:
-    """Start a round on the table's open shift with its first step, the bets (``place``)."""
-    key = _check_key(idempotency_key)
-    _check_actor(session, actor_id)
-    table = tables.get_table(session, table_id)
-    shift = shifts.open_shift_of(session, table_id)
-    if shift is None:
-        raise Conflict(f"Table {table.name} has no open shift; open one first.")
-    rules = rounds.table_rules(table)
-    flow, empty = start_rules(rules)
-    payload = flow.normalize(empty, "place", {"boxes": [b.payload() for b in boxes]})
-    shift_rounds = list(session.exec(select(Round.id).where(Round.shift_id == shift.id)).all())
-    existing = _event_by_key(session, [r for r in shift_rounds if r is not None], key)
-    if existing is not None:
-        if existing.seq != 1 or not _same(existing, "place", payload):
-            raise Conflict("This idempotency key was already used for a different step.")
-        return load(session, existing.round_id)
-    current = open_round_id(session, table_id)
-    if current is not None:
-        number = session.get(Round, current).number  # type: ignore[union-attr]
-        if voids.changes(session, kind="void", round_id=current, status=voids.PENDING):
-            raise Conflict(f"Round {number} waits for a pit boss to decide on its void; the "
-                           "next round starts after that.")
-        raise Conflict(f"Round {number} is still open at this table; finish it first.")
-    flow.step(empty, "place", payload)  # the engine verifies the bets before anything is stored
-    rnd = rounds.start_round(session, shift_id=shift.id, rules=rules)
-    rounds.append_event(session, round_id=rnd.id, type="place", payload=payload,
-                        actor_id=actor_id, idempotency_key=key)
-    return load(session, rnd.id)
+    """Start a round on the table's open shift with its first step, the bets (``place``).
 
+    A short transaction of its own, committed here (:func:`.steps.begin`)."""
+    from . import steps
 
-def _lock(session: Session, round_id: int) -> Round:
-    """The round row, locked until commit (PostgreSQL; SQLite's BEGIN IMMEDIATE serialises)."""
-    row = session.exec(select(Round).where(Round.id == round_id).with_for_update()).first()
-    if row is None:
-        raise NotFound(f"No round with id {round_id}.")
-    return row
+    return steps.begin(session, table_id=table_id, actor_id=actor_id, boxes=boxes,
+                       idempotency_key=idempotency_key).live_round
 
 
 def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
@@ -288,66 +308,19 @@ def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
                 expected_seq: int | None = None) -> LiveRound:
     """Record one step (``undo`` and ``paid`` included) and return the new round.
 
-    ``redeal`` stores no event: it asks a pit boss to void the round (:func:`_redeal`)."""
-    key = _check_key(idempotency_key)
-    _check_actor(session, actor_id)
-    row = _lock(session, round_id)
-    live = load(session, round_id)
-    payload = dict(payload or {})
-    if type == UNDO and "cancels" not in payload and live.last_step is not None:
-        payload["cancels"] = live.last_step
-    if type not in (UNDO, PAID, VOID):
-        payload = live.flow.normalize(live.state, type, payload)
-    existing = _event_by_key(session, [round_id], key)
-    if existing is not None:
-        if not _same(existing, type, payload):
-            raise Conflict("This idempotency key was already used for a different step.")
-        return live
-    if not live.is_open:
-        raise Conflict(f"Round {row.number} is {row.status}; it takes no more steps.")
-    if type == REDEAL:
-        return _redeal(session, live, actor_id, payload, expected_seq)
-    if live.void_pending:
-        raise Conflict(f"Round {row.number} waits for a pit boss to decide on its void; "
-                       "nothing is recorded until then.")
-    _check_seq(live, expected_seq)
-    if type == PAID:
-        return _pay(session, row, live, actor_id, key)
-    if type == VOID:
-        raise IllegalActionError("a round is voided only with a pit boss's approval: ask for a "
-                                 "void (Redeal, or the round's page)", field="type", value=VOID)
-    if type == UNDO:
-        check_undo(live.effective, payload)
-    else:
-        live.flow.step(live.state, type, payload)  # RulesError: nothing stored
-    rounds.append_event(session, round_id=round_id, type=type, payload=payload,
-                        actor_id=actor_id, idempotency_key=key)
-    return load(session, round_id)
+    ``redeal`` stores no event: it asks a pit boss to void the round. A short transaction of
+    its own, committed here (:func:`.steps.record`)."""
+    from . import steps
+
+    return steps.record(session, round_id=round_id, actor_id=actor_id, type=type,
+                        payload=payload, idempotency_key=idempotency_key,
+                        expected_seq=expected_seq).live_round
 
 
-def _check_seq(live: LiveRound, expected_seq: int | None) -> None:
+def check_seq(live: LiveRound, expected_seq: int | None) -> None:
     if expected_seq is not None and expected_seq != live.last_seq:
         raise Conflict(f"Round {live.round.number} changed on another device (now at step "
                        f"{live.last_seq}, you saw {expected_seq}); the screen shows it now.")
-
-
-def _redeal(session: Session, live: LiveRound, actor_id: int, payload: Mapping[str, Any],
-            expected_seq: int | None) -> LiveRound:
-    """The engine verifies the redeal and says why; a void request is filed with that reason.
-
-    A double tap (the same person, the same reason, still pending) files nothing more."""
-    voided = live.flow.voided(live.flow.step(live.state, REDEAL, payload))  # RulesError: refused
-    reason = f"redeal: {voided or 'wrong number of cards'}"
-    pending = live.void_request if live.void_pending else None
-    if pending is not None:
-        if pending.requested_by == actor_id and pending.reason == reason:
-            return live
-        raise Conflict(f"Round {live.round.number} already waits for a pit boss to decide on "
-                       "its void.")
-    _check_seq(live, expected_seq)
-    voids.request_change(session, round_id=live.round.id, kind="void", reason=reason,
-                         actor_id=actor_id)
-    return load(session, live.round.id)
 
 
 def undo(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
@@ -367,20 +340,6 @@ def pay(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
 def profile_version(rules: Mapping[str, Any]) -> str:
     """A fingerprint of the round's profile as data (its stored hash, shortened)."""
     return str(rules["profile_hash"])[:16]
-
-
-def _pay(session: Session, row: Round, live: LiveRound, actor_id: int, key: str) -> LiveRound:
-    settlement = live.flow.settle(live.state)  # RulesError when the round is not complete
-    event = rounds.append_event(session, round_id=live.round.id, type=PAID, payload={},
-                                actor_id=actor_id, idempotency_key=key)
-    session.add(RoundSettlement(
-        round_id=live.round.id, through_seq=event.seq,
-        settlement=rounds.encode_payload(settlement.to_dict()), engine_version=ENGINE_VERSION,
-        profile=live.state.profile.name, profile_version=profile_version(live.rules)))
-    row.status = RoundStatus.SETTLED.value
-    session.add(row)
-    session.flush()
-    return load(session, live.round.id)
 
 
 def event_count(session: Session, round_id: int) -> int:

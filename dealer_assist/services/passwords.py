@@ -11,6 +11,7 @@ import secrets
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 
 from .errors import ValidationError
 
@@ -58,8 +59,21 @@ def one_time_password() -> str:
     return "-".join(groups)
 
 
-def check_policy(password: str, *, username: str, min_length: int) -> None:
-    """Length is what matters (NIST SP 800-63B); no composition rules."""
+#: words anyone guessing a password here would try first (ASVS 6.2.11 context words)
+CONTEXT_WORDS = ("dealer", "assist", "dealerassist", "dealer_assist", "casino", "croupier",
+                 "pitboss", "poker", "roulette", "table", "shift")
+#: zxcvbn's estimate (log10 of guesses) below which a password counts as common or guessable:
+#: 10^8 guesses is its score 3, "safely unguessable: moderate protection from offline attacks"
+MIN_GUESSES_LOG10 = 8.0
+
+
+def check_policy(password: str, *, username: str, min_length: int,
+                 context: tuple[str, ...] = ()) -> None:
+    """Length is what matters (NIST SP 800-63B); no composition rules. But a long password can
+    still be common, repetitive or made of the user's own name (ASVS 6.2.4, 6.2.11): zxcvbn
+    (its bundled frequency lists: passwords, English words, names, keyboard patterns; no
+    network) estimates how many guesses it takes, with the username, display name and the
+    casino's words as context."""
     if len(password) < min_length:
         raise ValidationError(f"The new password needs at least {min_length} characters.",
                               field="new_password")
@@ -68,3 +82,9 @@ def check_policy(password: str, *, username: str, min_length: int) -> None:
                               field="new_password")
     if password.strip().lower() == username.strip().lower():
         raise ValidationError("The password cannot be the username.", field="new_password")
+    words = [w for w in (username, *context, *CONTEXT_WORDS) if w]
+    estimate = zxcvbn(password, user_inputs=words)
+    if float(estimate["guesses_log10"]) < MIN_GUESSES_LOG10:
+        hint = (estimate.get("feedback") or {}).get("warning") or "it is too easy to guess"
+        raise ValidationError(f"Choose a less guessable password: {hint.rstrip('.')}. A few "
+                              "unrelated words make a strong one.", field="new_password")

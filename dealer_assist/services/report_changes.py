@@ -27,7 +27,7 @@ from sqlmodel import Session, col, select
 
 from ..models import Round, RoundEvent, RoundStatus, User
 from ..models_audit import ChangeKind, CorrectionSource
-from . import disputes, voids
+from . import disputes, duties, voids
 
 LIMIT = 1_000_000  # every row of one shift (the services' default limit is for pages)
 SOURCE_TITLES = {CorrectionSource.DISPUTE.value: "Dispute upheld",
@@ -53,7 +53,8 @@ def corrections(session: Session, shift_id: int, at: At) -> dict[str, Any]:
         items.append({"round": c.round_number, "box": c.box or "", "source": c.source,
                       "kind": SOURCE_TITLES.get(c.source, c.source), "reason": c.reason,
                       "player": c.amount, "house": -c.amount, "at": at(c.created_at),
-                      "requested_by": asked, "approved_by": c.approved_by_name})
+                      "requested_by": asked, "approved_by": c.approved_by_name,
+                      "after_close": duties.after_close(session, shift_id, c.created_at)})
     return {"items": items, "count": len(items),
             "player": sum(i["player"] for i in items), "house": sum(i["house"] for i in items)}
 

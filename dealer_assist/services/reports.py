@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
+from .. import audit
 from ..models import (
     POKER_GAMES,
     GameTable,
@@ -50,7 +52,7 @@ from ..models import (
 from ..models_audit import AuditEntry, Dispute, DisputeDecision
 from ..rules.ranking import Category
 from ..rules.settlement import WAGER_NAMES
-from . import inventory, report_changes
+from . import inventory, report_changes, theoretical
 from .errors import Conflict, NotFound
 
 SCHEMA = "dealer_assist/shift-report/2"
@@ -58,6 +60,8 @@ WAGER_TITLES = {"ante": "Ante", "bet": "Bet", "improvement_fee": "Improvement fe
                 "buy_game_fee": "Buy-game fees", "insurance": "Insurance", "bonus": "Bonus"}
 GAME_TITLES = {"russian": "Russian poker", "caribbean": "Caribbean stud",
                "oasis": "Oasis poker", "split": "Big/Small hand"}
+ROLE_TITLES = {"croupier": "Croupier", "pit_boss": "Pit boss", "shift_manager": "Shift manager",
+               "admin": "Administrator"}
 CATEGORY_ORDER = {c.value: i for i, c in enumerate(Category)}
 TOP_PAYOUTS = 10
 
@@ -168,7 +172,11 @@ def _best(combinations: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _hands_paid(rows: list[tuple[Round, dict[str, Any], int]]) -> list[dict[str, Any]]:
-    """Boxes whose bet was paid, by the category of their best paid combination."""
+    """Boxes whose bet was paid, by the category of their best paid combination.
+
+    ``paid`` is what the croupier paid those boxes (the box's net, as the table screen's PAY:
+    a lost fee is already taken off); ``gross`` is the bet's win before that, labelled so.
+    """
     by: dict[str, dict[str, int]] = {}
     for _r, s, _v in rows:
         for box in s["boxes"]:
@@ -176,10 +184,11 @@ def _hands_paid(rows: list[tuple[Round, dict[str, Any], int]]) -> list[dict[str,
             if not box["combinations"] or int(bet.get("net", 0)) <= 0:
                 continue
             line = by.setdefault(_best(box["combinations"])["category"],
-                                 {"boxes": 0, "combinations": 0, "paid": 0})
+                                 {"boxes": 0, "combinations": 0, "paid": 0, "gross": 0})
             line["boxes"] += 1
             line["combinations"] += len(box["combinations"])
-            line["paid"] += int(bet["net"])
+            line["paid"] += _box_paid(box)
+            line["gross"] += int(bet["net"])
     return [{"category": c, "label": _label(c), **v}
             for c, v in sorted(by.items(), key=lambda kv: CATEGORY_ORDER.get(kv[0], 99))]
 
@@ -192,6 +201,12 @@ def _label(category: str) -> str:
 
 
 def _box_paid(box: dict[str, Any]) -> int:
+    """What the croupier paid the box: its net when positive (the table screen's PAY)."""
+    return max(int(box["net"]), 0)
+
+
+def _box_gross(box: dict[str, Any]) -> int:
+    """The box's winning wagers added up, before its lost fees and stakes are taken off."""
     return sum(int(w["net"]) for w in box["wagers"].values() if int(w["net"]) > 0)
 
 
@@ -199,17 +214,44 @@ def _box_line(rnd: Round, box: dict[str, Any], zone: tzinfo | None) -> dict[str,
     hand = box.get("hand") or {}
     return {"round": rnd.number, "at": _at(rnd.opened_at, zone), "box": box["box"],
             "seat": box.get("seat", box["box"]), "hand": hand.get("label", ""),
-            "paid": _box_paid(box), "net": int(box["net"]), "capped": bool(box["capped"])}
+            "paid": _box_paid(box), "gross": _box_gross(box), "net": int(box["net"]),
+            "capped": bool(box["capped"])}
 
 
-def _payouts(rows: list[tuple[Round, dict[str, Any], int]],
+#: the engine's cap notes: "capped at 50000 (maximum payout 50000 ...)" or "capped at the
+#: maximum payout 50000"; the number after "maximum payout" is the cap that wager met
+_CAP_NOTE = re.compile(r"capped at .*?maximum payout (\d+)(?P<shared> for [^)]*)?")
+
+
+def _capped_wagers(rnd: Round, box: dict[str, Any], table_cap: int,
+                   zone: tzinfo | None) -> list[dict[str, Any]]:
+    """One line per capped wager of a capped box, each against its own cap (a bet and a bonus
+    capped separately are two lines, never one sum "at the cap")."""
+    hand = (box.get("hand") or {}).get("label", "")
+    out = []
+    for name, w in box["wagers"].items():
+        note = _CAP_NOTE.search(str(w.get("explanation", "")))
+        if note is None or int(w["net"]) <= 0:
+            continue
+        out.append({"round": rnd.number, "at": _at(rnd.opened_at, zone), "box": box["box"],
+                    "hand": hand, "wager": name, "title": WAGER_TITLES.get(name, name),
+                    "paid": int(w["net"]), "cap": int(note.group(1)),
+                    "shared": (note.group("shared") or "").replace(" for ", "", 1)})
+    if not out:  # an older settlement without a cap note: the box, against the table's cap
+        out.append({"round": rnd.number, "at": _at(rnd.opened_at, zone), "box": box["box"],
+                    "hand": hand, "wager": "", "title": "Box", "paid": _box_paid(box),
+                    "cap": table_cap, "shared": ""})
+    return out
+
+
+def _payouts(rows: list[tuple[Round, dict[str, Any], int]], table_cap: int,
              zone: tzinfo | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The ten largest payouts (amount paid to a box) and every capped payout."""
+    """The ten largest payouts (what the croupier paid a box) and every capped wager."""
     paid = [(rnd, box) for rnd, s, _v in rows for box in s["boxes"] if _box_paid(box) > 0]
     paid.sort(key=lambda rb: (-_box_paid(rb[1]), rb[0].number, rb[1]["box"]))
-    capped = [(rnd, box) for rnd, s, _v in rows for box in s["boxes"] if box["capped"]]
-    return ([_box_line(r, b, zone) for r, b in paid[:TOP_PAYOUTS]],
-            [_box_line(r, b, zone) for r, b in capped])
+    capped = [line for rnd, s, _v in rows for box in s["boxes"] if box["capped"]
+              for line in _capped_wagers(rnd, box, table_cap, zone)]
+    return ([_box_line(r, b, zone) for r, b in paid[:TOP_PAYOUTS]], capped)
 
 
 def _cumulative(rows: list[tuple[Round, dict[str, Any], int]]) -> list[int]:
@@ -223,16 +265,25 @@ def _cumulative(rows: list[tuple[Round, dict[str, Any], int]]) -> list[int]:
 def _inventory(session: Session, shift_id: int, win: int, corrected: int,
                zone: tzinfo | None) -> dict[str, Any]:
     inv = inventory.inventory_of(session, shift_id)
+    roles = {uid: role for uid, (_n, role) in _names(session, [
+        *(c.signed.pit_boss_id for c in (inv.opening, inv.closing) if c),
+        *(t.signed.pit_boss_id for t in inv.transfers)]).items()}
+
+    def signers(s: inventory.Signed) -> dict[str, Any]:
+        """The pit's signer is printed in the role they signed in (a shift manager as such)."""
+        role = roles.get(s.pit_boss_id, "pit_boss")
+        return {"croupier": s.croupier, "pit_boss": s.pit_boss, "pit_boss_role": role,
+                "pit_boss_title": ROLE_TITLES.get(role, role)}
 
     def count(c: inventory.CountView | None) -> dict[str, Any] | None:
         if c is None:
             return None
-        return {"amount": c.amount, "at": _at(c.counted_at, zone), "croupier": c.signed.croupier,
-                "pit_boss": c.signed.pit_boss, "note": c.note}
+        return {"amount": c.amount, "at": _at(c.counted_at, zone), **signers(c.signed),
+                "note": c.note, "chips": [{"denomination": d, "chips": n}
+                                          for d, n in sorted(c.chips.items()) if n]}
 
     transfers = [{"kind": t.kind, "amount": t.amount, "at": _at(t.at, zone),
-                  "croupier": t.signed.croupier, "pit_boss": t.signed.pit_boss, "note": t.note}
-                 for t in inv.transfers]
+                  **signers(t.signed), "note": t.note} for t in inv.transfers]
     return {"opening": count(inv.opening), "closing": count(inv.closing),
             "transfers": transfers, "fills": inv.fills, "credits": inv.credits,
             "win": inv.win, "variance": None if inv.win is None else inv.win - win,
@@ -265,7 +316,21 @@ def _audit(session: Session, shift: Shift) -> dict[str, Any]:
                          .order_by(col(AuditEntry.seq).desc())).first()
     if entry is None:
         return {"available": False, "head": None, "note": "no audit entry for the closing"}
-    return {"available": True, "head": f"{entry.seq}:{entry.hash}", "note": "closing entry"}
+    key = audit.key_of(session)
+    signed = audit.sign_head(key, entry.seq, entry.hash) if key is not None else None
+    return {"available": True, "head": f"{entry.seq}:{entry.hash}", "note": "closing entry",
+            "signature": signed,
+            "signed_head": f"{entry.seq}:{entry.hash}:{signed}" if signed else None}
+
+
+def _signatures(closing: dict[str, Any]) -> list[dict[str, Any]]:
+    """The three signature lines; the closing count's pit signer fills the line of the role
+    they signed in (a shift manager's name never lands on the pit boss's line)."""
+    signer_role = closing.get("pit_boss_role")
+    return [{"role": "Croupier", "name": closing.get("croupier")},
+            *({"role": ROLE_TITLES[role],
+               "name": closing.get("pit_boss") if signer_role == role else None}
+              for role in ("pit_boss", "shift_manager"))]
 
 
 # --- the report -----------------------------------------------------------------------------------
@@ -321,7 +386,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
     corrected = win + fixes["house"]
     inv = _inventory(session, shift_id, win, corrected, zone)
     counts, voids = _rounds(session, shift_id, rows, zone)
-    largest, capped = _payouts(rows, zone)
+    largest, capped = _payouts(rows, table.max_payout, zone)
     closing = inv["closing"] or {}
     return {
         "schema": SCHEMA,
@@ -335,6 +400,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
                               "hold": ratio(corrected, money["total"]["wagered"])},
         "inventory": inv,
         "dealer": _dealer(rows),
+        "theoretical": theoretical.section(rows, table.profile),
         "hands_paid": _hands_paid(rows),
         "largest_payouts": largest,
         "capped": capped,
@@ -345,11 +411,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "disputes": _disputes(session, shift_id, zone),
         "audit_chain": _audit(session, shift),
         "cumulative": _cumulative(rows),
-        "signatures": [
-            {"role": "Croupier", "name": closing.get("croupier")},
-            {"role": "Pit boss", "name": closing.get("pit_boss")},
-            {"role": "Shift manager", "name": None},
-        ],
+        "signatures": _signatures(closing),
     }
 
 

@@ -71,7 +71,10 @@ def encode_payload(payload: Mapping[str, Any]) -> str:
 
 
 def start_round(session: Session, *, shift_id: int, now: datetime | None = None,
-                rules: Mapping[str, Any] | None = None) -> RoundView:
+                rules: Mapping[str, Any] | None = None,
+                start_key: str | None = None) -> RoundView:
+    """A new round numbered after the shift's last; ``start_key`` is the starting request's
+    idempotency key (unique per shift: one key never starts two rounds)."""
     # FOR SHARE: closing the shift takes FOR UPDATE on the same row and then looks for open
     # rounds, so a round started at the very moment of closing is either seen or refused.
     # (SQLite serializes writers with BEGIN IMMEDIATE and ignores the clause.)
@@ -85,7 +88,7 @@ def start_round(session: Session, *, shift_id: int, now: datetime | None = None,
     last = session.exec(select(func.max(Round.number)).where(Round.shift_id == shift_id)).one()
     new = Round(table_id=shift.table_id, shift_id=shift_id, number=(last or 0) + 1,
                 status=RoundStatus.OPEN.value, opened_at=now or utcnow(),
-                rules=None if rules is None else encode_payload(rules))
+                rules=None if rules is None else encode_payload(rules), start_key=start_key)
     try:
         with session.begin_nested():
             session.add(new)

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..models import Game, GameTable, Round, RoundStatus, Shift, ShiftStatus
-from . import profiles
+from . import chips, profiles
 from .errors import Conflict, NotFound, ValidationError
 
 NAME_MAX = 64
@@ -37,6 +37,7 @@ class TableView:
     max_payout: int
     boxes: int
     active: bool
+    chip_set: str = chips.DEFAULT_CHIP_SET
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +51,14 @@ class TableSpec:
     max_ante: int
     max_payout: int
     boxes: int
+    chip_set: str = chips.DEFAULT_CHIP_SET
 
 
 def view(table: GameTable) -> TableView:
     assert table.id is not None
     return TableView(table.id, table.name, table.game, table.profile, table.min_ante,
-                     table.max_ante, table.max_payout, table.boxes, table.active)
+                     table.max_ante, table.max_payout, table.boxes, table.active,
+                     table.chip_set)
 
 
 def validate(spec: TableSpec) -> TableSpec:
@@ -82,8 +85,9 @@ def validate(spec: TableSpec) -> TableSpec:
                               field="max_ante")
     if not 1 <= spec.boxes <= MAX_BOXES:
         raise ValidationError(f"A table has 1 to {MAX_BOXES} boxes.", field="boxes")
+    chips.denominations(spec.chip_set)  # a known chip set, else a ValidationError naming it
     return TableSpec(name, spec.game, profile, spec.min_ante, spec.max_ante, spec.max_payout,
-                     spec.boxes)
+                     spec.boxes, spec.chip_set)
 
 
 def _load(session: Session, table_id: int) -> GameTable:
@@ -104,7 +108,7 @@ def create_table(session: Session, spec: TableSpec) -> TableView:
         raise Conflict(f"A table named '{spec.name}' already exists.", field="name")
     table = GameTable(name=spec.name, game=spec.game, profile=spec.profile,
                       min_ante=spec.min_ante, max_ante=spec.max_ante,
-                      max_payout=spec.max_payout, boxes=spec.boxes)
+                      max_payout=spec.max_payout, boxes=spec.boxes, chip_set=spec.chip_set)
     _save(session, spec.name, lambda: session.add(table))
     return view(table)
 
@@ -125,7 +129,8 @@ def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
                        "voided.", field=changed[0])
 
     def apply() -> None:
-        for field in ("name", "game", "profile", "min_ante", "max_ante", "max_payout", "boxes"):
+        for field in ("name", "game", "profile", "min_ante", "max_ante", "max_payout", "boxes",
+                      "chip_set"):
             setattr(table, field, getattr(spec, field))
 
     _save(session, spec.name, apply)

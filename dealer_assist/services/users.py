@@ -23,6 +23,7 @@ ROLE_TITLES = {
     Role.PIT_BOSS: "Pit boss",
     Role.SHIFT_MANAGER: "Shift manager",
     Role.ADMIN: "Administrator",
+    Role.AUDITOR: "Auditor (read-only)",
 }
 
 
@@ -143,7 +144,8 @@ def change_password(session: Session, user_id: int, *, current: str, new: str, m
     user = _load(session, user_id)
     if not passwords.verify_password(user.password_hash, current):
         raise AuthenticationFailed("The current password is wrong.", field="current_password")
-    passwords.check_policy(new, username=user.username, min_length=min_length)
+    passwords.check_policy(new, username=user.username, min_length=min_length,
+                           context=tuple(user.display_name.split()))
     if passwords.verify_password(user.password_hash, new):
         raise ValidationError("The new password must differ from the current one.",
                               field="new_password")

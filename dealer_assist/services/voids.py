@@ -2,7 +2,8 @@
 
 A void (redeal, misdeal: the round does not count) or a correction of a paid round (an amount
 paid or taken wrongly) starts as a :class:`RoundChangeRequest` with a mandatory reason. A pit boss
-or shift manager who is *not* the requester approves or rejects it with a
+or shift manager who is neither the requester nor who dealt the round (``services/duties.py``)
+approves or rejects it with a
 :class:`RoundChangeDecision` (one per request). Only an approval changes anything: the round's
 status becomes ``voided``, or a :class:`RoundCorrection` is written for the shift report.
 Requests and decisions are rows that are never edited.
@@ -25,7 +26,7 @@ from ..models_audit import (
     RoundChangeRequest,
     RoundCorrection,
 )
-from . import round_review
+from . import duties, round_review
 from .disputes import AMOUNT_MAX, FILERS, RESOLVERS
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 
@@ -89,6 +90,8 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
     if rnd.status == RoundStatus.VOIDED.value:
         raise Conflict(f"Round {rnd.number} is already voided.")
     reason = _reason(reason, "A reason", "reason")
+    if kind == ChangeKind.VOID:
+        duties.check_shift_open(session, rnd.shift_id, "voiding one of its rounds")
     box = (box or "").strip() or None
     if kind == ChangeKind.CORRECTION:
         if rnd.status != RoundStatus.SETTLED.value:
@@ -96,6 +99,8 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
         if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 \
                 or abs(amount) > AMOUNT_MAX:
             raise ValidationError("A correction needs a whole, non-zero amount.", field="amount")
+        duties.check_amount(session, table_id=rnd.table_id, amount=amount, field="amount",
+                            label="The correction")
         if box is not None and box not in round_review.settled_boxes(session, round_id):
             raise ValidationError(f"Box {box} did not play round {rnd.number}.", field="box")
     else:
@@ -114,12 +119,14 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
 def decide_change(session: Session, *, request_id: int, approve: bool, note: str,
                   actor_id: int, now: datetime | None = None) -> ChangeView:
     """Approve or reject a request; the approver is never the requester."""
-    _actor(session, actor_id, APPROVERS, "approve voids and corrections")
+    user = _actor(session, actor_id, APPROVERS, "approve voids and corrections")
     request = get_change(session, request_id)
     if request.status != PENDING:
         raise Conflict(f"This request was already {request.status}.")
-    if request.requested_by == actor_id:
-        raise PermissionDenied("You asked for this; another pit boss must approve it.")
+    duties.check_change_approver(session, user=user, round_id=request.round_id,
+                                 requested_by=request.requested_by)
+    if approve and request.kind == ChangeKind.VOID:
+        duties.check_shift_open(session, request.shift_id, "voiding one of its rounds")
     note = (note or "").strip()
     if not approve:
         note = _reason(note, "A note saying why", "note")

@@ -9,7 +9,7 @@ from flask import Blueprint, render_template
 
 from .. import db
 from ..rules.games import GAMES
-from ..services import shifts
+from ..services import shifts, voids
 from .security import any_role
 from .tables import SHIFT_OPENERS
 
@@ -19,9 +19,13 @@ bp = Blueprint("web", __name__)
 @bp.get("/")
 @any_role
 def home() -> str:
-    """The dashboard: every table, its open shift, and a button to open one."""
-    return render_template("home.html", lines=shifts.dashboard(db.get_session()),
-                           openers=SHIFT_OPENERS)
+    """The dashboard: every table, its open shift, and a button to open one; a table whose
+    round waits for a void decision is flagged frozen (nothing can be dealt on it until a pit
+    boss decides), and the pit sees what waits for it first."""
+    dbs = db.get_session()
+    frozen = {c.table_id: c for c in voids.changes(dbs, kind="void", status=voids.PENDING)}
+    return render_template("home.html", lines=shifts.dashboard(dbs), openers=SHIFT_OPENERS,
+                           frozen=frozen)
 
 
 @bp.app_template_filter("game_title")

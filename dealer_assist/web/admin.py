@@ -8,11 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from .. import db
 from ..models import Game, Role
-from ..services import profiles, tables, users
+from ..services import chips, house_edge, profiles, tables, users
 from ..services.errors import ServiceError
 from ..services.users import ROLE_TITLES, NewPassword
 from .errors import form_error
@@ -100,7 +110,9 @@ def _set_active(user_id: int, active: bool) -> Any:
 
 def _tables_context() -> dict[str, Any]:
     return {"tables": tables.list_tables(db.get_session()), "games": GAME_TITLES,
-            "profiles": profiles.engine_profiles(), "max_boxes": tables.MAX_BOXES}
+            "profiles": profiles.engine_profiles(), "max_boxes": tables.MAX_BOXES,
+            "chip_sets": [(name, f"{name}: {' · '.join(f'{d:,}' for d in denoms)}")
+                          for name, denoms in chips.CHIP_SETS.items()]}
 
 
 def _table_spec() -> tables.TableSpec:
@@ -110,7 +122,8 @@ def _table_spec() -> tables.TableSpec:
         min_ante=whole_number("min_ante", "The minimum ante"),
         max_ante=whole_number("max_ante", "The maximum ante"),
         max_payout=whole_number("max_payout", "The maximum payout"),
-        boxes=whole_number("boxes", "The number of boxes"))
+        boxes=whole_number("boxes", "The number of boxes"),
+        chip_set=request.form.get("chip_set", "") or chips.DEFAULT_CHIP_SET)
 
 
 @bp.get("/tables")
@@ -142,7 +155,7 @@ def edit_table(table_id: int) -> str:
 
 def _as_form(table: tables.TableView) -> dict[str, Any]:
     return {f: getattr(table, f) for f in ("name", "game", "profile", "min_ante", "max_ante",
-                                           "max_payout", "boxes")}
+                                           "max_payout", "boxes", "chip_set")}
 
 
 @bp.post("/tables/<int:table_id>")
@@ -166,4 +179,6 @@ def update_table(table_id: int) -> Any:
 @admin_only
 def profiles_page() -> str:
     return render_template("admin/profiles.html", games=profiles.engine_games(),
-                           profiles=profiles.engine_profiles(), titles=GAME_TITLES)
+                           profiles=profiles.engine_profiles(), titles=GAME_TITLES,
+                           edges=house_edge.stored_edges(house_edge.store_path(
+                               current_app.config, current_app.instance_path)))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 
 from .. import db
+from ..models import utcnow
 from ..services import auth, users
 from ..services.errors import AuthenticationFailed, ServiceError, Throttled
 from .errors import form_error
@@ -19,7 +21,10 @@ bp = Blueprint("auth", __name__)
 def _policy() -> auth.ThrottlePolicy:
     cfg = current_app.config
     return auth.ThrottlePolicy(int(cfg["LOGIN_MAX_FAILURES"]), int(cfg["LOGIN_LOCK_BASE_SECONDS"]),
-                               int(cfg["LOGIN_LOCK_MAX_SECONDS"]))
+                               int(cfg["LOGIN_LOCK_MAX_SECONDS"]),
+                               max_per_ip=int(cfg["LOGIN_MAX_FAILURES_PER_IP"]),
+                               max_per_user=2 * int(cfg["LOGIN_MAX_FAILURES"]),
+                               otp_lifetime=timedelta(hours=float(cfg["OTP_LIFETIME_HOURS"])))
 
 
 def _safe_next(target: str | None) -> str:
@@ -38,6 +43,7 @@ def login() -> Any:
             return redirect(url_for("web.home"))
         return render_template("login.html", next=request.args.get("next", ""))
     username = request.form.get("username", "")[:64]
+    g.login_username = username  # the audit hook logs a refusal only for a login that ran
     dbs = db.get_session()
     try:
         result = auth.login(dbs, username=username, password=request.form.get("password", ""),
@@ -73,12 +79,19 @@ def change_password() -> Any:
         flash("The two new passwords differ.", "error")
         return render_template("change_password.html", error_field="confirm_password"), 422
     dbs = db.get_session()
+    ip = request.remote_addr or "unknown"
     try:
+        auth.check_throttle(dbs, g.user.username, ip, _policy(), utcnow())
         users.change_password(dbs, g.user.id, current=request.form.get("current_password", ""),
                               new=request.form.get("new_password", ""),
                               min_length=int(current_app.config["PASSWORD_MIN_LENGTH"]),
                               keep_session_id=g.user.session_id)
         dbs.commit()
+    except AuthenticationFailed as err:  # a wrong current password counts like a failed login
+        dbs.rollback()
+        auth.record_failure(dbs, g.user.username, ip, _policy())
+        dbs.commit()
+        return form_error(err, "change_password.html")
     except ServiceError as err:
         return form_error(err, "change_password.html")
     flash("Your password has been changed.", "success")

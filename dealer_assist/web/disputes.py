@@ -29,6 +29,7 @@ from ..services import disputes, round_review, tables, voids
 from ..services.errors import ServiceError, ValidationError
 from .errors import form_error
 from .forms import text, whole_number
+from .hardening import as_id
 from .security import role_required
 from .tables import floor_zone
 
@@ -36,6 +37,8 @@ bp = Blueprint("disputes", __name__)
 FLOOR = tuple(sorted(disputes.FILERS))
 REVIEWERS = tuple(sorted(disputes.RESOLVERS))
 ADMIN = (Role.ADMIN.value,)
+#: the read-only auditor reads every page here and writes nothing (issue 12)
+AUDITOR = (Role.AUDITOR.value,)
 _SIGNED = re.compile(r"^[+-]?[0-9]{1,15}$")
 STATUS_WORDS = {"open": "Open", "upheld": "Upheld", "denied": "Denied",
                 "escalated": "Escalated", "pending": "Waiting", "approved": "Approved",
@@ -66,20 +69,19 @@ def money(net: int) -> str:
 
 def _signed(name: str, label: str) -> int:
     raw = request.form.get(name, "").strip().replace(" ", "")
-    if not _SIGNED.match(raw):
+    if not _SIGNED.match(raw) or len(raw) > 19:
         raise ValidationError(f"{label} must be a whole number, e.g. 100 or -50.", field=name)
     return int(raw)
 
 
 def _int_arg(name: str) -> int | None:
-    raw = request.args.get(name, "").strip()
-    return int(raw) if raw.isdigit() else None
+    return as_id(request.args.get(name, ""))
 
 
 # --- rounds ------------------------------------------------------------------------------------
 
 @bp.get("/rounds")
-@role_required(*FLOOR, *ADMIN)
+@role_required(*FLOOR, *ADMIN, *AUDITOR)
 def rounds_page() -> str:
     """Recent rounds, newest first, with each box's result as recorded."""
     dbs = db.get_session()
@@ -109,7 +111,7 @@ def _round_context(round_id: int) -> dict[str, Any]:
 
 
 @bp.get("/rounds/<int:round_id>")
-@role_required(*FLOOR, *ADMIN)
+@role_required(*FLOOR, *ADMIN, *AUDITOR)
 def round_page(round_id: int) -> str:
     return render_template("disputes/round.html", **_round_context(round_id))
 
@@ -162,11 +164,29 @@ def request_change(round_id: int) -> Any:
 
 # --- the pit boss's queue and review -----------------------------------------------------------
 
+def waiting_status(role: str) -> str:
+    """The disputes that wait for this role: escalated ones for a shift manager (only he may
+    decide them), open ones for a pit boss (and an administrator, who reads along)."""
+    return "escalated" if role in disputes.ESCALATION else disputes.OPEN
+
+
+@bp.app_context_processor
+def _waiting_disputes() -> dict[str, Any]:
+    """``waiting_disputes()`` for the header badge: how many disputes wait for the signed-in
+    role (a function, so only pages that show the badge query)."""
+    def count() -> int:
+        return disputes.count(db.get_session(), status=waiting_status(g.user.role))
+
+    return {"waiting_disputes": count}
+
+
 @bp.get("/disputes")
-@role_required(*REVIEWERS, *ADMIN)
+@role_required(*REVIEWERS, *ADMIN, *AUDITOR)
 def queue() -> str:
+    """Opens on what waits for this role (``waiting_status``); ``?status=all`` lists all."""
     dbs = db.get_session()
-    status = request.args.get("status", "open")
+    waiting = waiting_status(g.user.role)
+    status = request.args.get("status", waiting)
     status = status if status in disputes.STATUSES else ""
     found = disputes.queue(dbs, table_id=_int_arg("table_id"), shift_id=_int_arg("shift_id"),
                            status=status or None)
@@ -174,7 +194,7 @@ def queue() -> str:
     return render_template("disputes/queue.html", disputes=found, tables=names,
                            status=status, table_id=_int_arg("table_id"),
                            shift_id=_int_arg("shift_id"), statuses=disputes.STATUSES,
-                           words=STATUS_WORDS,
+                           words=STATUS_WORDS, for_role=waiting,
                            pending=len(voids.changes(dbs, status=voids.PENDING)))
 
 
@@ -191,7 +211,7 @@ def _review_context(dispute_id: int) -> dict[str, Any]:
 
 
 @bp.get("/disputes/<int:dispute_id>")
-@role_required(*FLOOR, *ADMIN)
+@role_required(*FLOOR, *ADMIN, *AUDITOR)
 def review(dispute_id: int) -> str:
     return render_template("disputes/review.html", **_review_context(dispute_id))
 
@@ -222,18 +242,26 @@ def decide(dispute_id: int) -> Any:
 def _approvals() -> dict[str, Any]:
     """``pending_approvals()`` for the header: how many void/correction requests wait (a table
     may be frozen until a pit boss decides). A function, so only pages that show it query."""
-    return {"pending_approvals": lambda: len(voids.changes(db.get_session(), status=voids.PENDING))}
+    return {"pending_approvals": _pending_approvals}
+
+
+def _pending_approvals() -> int:
+    """Read in its own read-only transaction: on a POST the request's session would otherwise
+    start its write transaction while the page renders (issue 12: no nested writers)."""
+    with db.session_scope(write=False) as dbs:
+        return len(voids.changes(dbs, status=voids.PENDING))
 
 
 @bp.get("/changes")
-@role_required(*REVIEWERS, *ADMIN)
+@role_required(*REVIEWERS, *ADMIN, *AUDITOR)
 def changes_page() -> str:
     dbs = db.get_session()
     status = request.args.get("status", voids.PENDING)
     status = status if status in voids.STATUSES else ""
+    names = {t.id: t.name for t in tables.list_tables(dbs, include_inactive=True)}
     return render_template("disputes/changes.html", words=STATUS_WORDS, status=status,
                            changes=voids.changes(dbs, status=status or None),
-                           statuses=voids.STATUSES)
+                           statuses=voids.STATUSES, table_names=names)
 
 
 @bp.post("/changes/<int:request_id>/decision")
@@ -256,7 +284,7 @@ def decide_change(request_id: int) -> Any:
 # --- the audit chain ----------------------------------------------------------------------------
 
 @bp.get("/audit")
-@role_required(*ADMIN)
+@role_required(*ADMIN, *AUDITOR)
 def audit_page() -> str:
     return render_template("disputes/audit.html", head=audit.chain_head(db.get_session()),
                            result=None)

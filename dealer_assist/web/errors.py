@@ -1,5 +1,8 @@
 """Service errors and HTTP errors at the web edge, mapped once: a message on a page and a 4xx.
 
+This is the one service-error-to-HTTP mapping (issue 10): the pages, the rounds API and the
+audit API all answer a :class:`Conflict` with 409, a :class:`NotFound` with 404, and so on.
+
 Views that re-show a form catch :class:`ServiceError` themselves (:func:`form_error`) so the
 user keeps what they typed; anything they do not catch lands in the handler below. Either way
 the transaction is rolled back and the status comes from :data:`STATUS`. Paths under ``/api``
@@ -10,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, flash, g, jsonify, render_template, request
+from flask import Flask, flash, g, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from ..api.errors import problem
 from ..services.errors import (
     AuthenticationFailed,
     Conflict,
@@ -22,6 +26,7 @@ from ..services.errors import (
     Throttled,
     ValidationError,
 )
+from ..services.txn import Busy
 
 STATUS: dict[type[ServiceError], int] = {
     ValidationError: 422,
@@ -30,6 +35,7 @@ STATUS: dict[type[ServiceError], int] = {
     PermissionDenied: 403,
     AuthenticationFailed: 401,
     Throttled: 429,
+    Busy: 503,
 }
 
 
@@ -65,11 +71,7 @@ def init_app(app: Flask) -> None:
         _rollback()
         status = status_for(err)
         if _is_api():
-            body = {"type": "about:blank", "title": type(err).__name__, "status": status,
-                    "detail": err.message}
-            resp = jsonify(body)
-            resp.status_code, resp.mimetype = status, "application/problem+json"
-            return resp
+            return problem(status, type(err).__name__, err.message, field=err.field)
         return render_template("error.html", status=status, title=_title(status),
                                message=err.message), status
 
@@ -90,4 +92,5 @@ def init_app(app: Flask) -> None:
 def _title(status: int) -> str:
     return {400: "Request refused", 401: "Not signed in", 403: "Not allowed",
             404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large",
-            422: "Check the input", 429: "Too many attempts"}.get(status, "Error")
+            422: "Check the input", 429: "Too many attempts",
+            503: "Busy, try again"}.get(status, "Error")

@@ -25,6 +25,8 @@ def whole_number(name: str, label: str) -> int:
     raw = request.form.get(name, "").strip().replace(" ", "").replace("_", "").replace("'", "")
     if not _INT_RE.match(raw):
         raise ValidationError(f"{label} must be a whole number, e.g. 100.", field=name)
+    if len(raw) > 18:  # beyond any table's bank, and beyond a 64-bit column
+        raise ValidationError(f"{label} is too large.", field=name)
     return int(raw)
 
 

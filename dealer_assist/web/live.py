@@ -265,7 +265,7 @@ def _what(rnd: live.LiveRound, type: str) -> str:
 
 def _expected_seq() -> int | None:
     raw = request.form.get("seq", "").strip()
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
 @bp.post("/live/rounds/<int:round_id>/steps")

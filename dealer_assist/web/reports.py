@@ -29,15 +29,16 @@ from flask import (
 
 from .. import db, pdf
 from ..models import Role, utcnow
-from ..services import inventory, reports, shifts, tables
+from ..services import chips, inventory, reports, shifts, tables
 from ..services.errors import ServiceError, ValidationError
 from .errors import form_error
 from .forms import text, whole_number
+from .hardening import as_id
 from .security import may_reach, role_required
-from .tables import floor_zone
+from .tables import chip_counts, floor_zone
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
-READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value)
+READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value, Role.AUDITOR.value)
 PIT = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
 
 
@@ -109,18 +110,29 @@ def _inventory_page(shift_id: int, **extra: Any) -> dict[str, Any]:
     dbs = db.get_session()
     shift = shifts.get_shift(dbs, shift_id)
     croupiers, bosses = inventory.candidates(dbs)
-    return {"shift": shift, "table": tables.get_table(dbs, shift.table_id),
+    table = tables.get_table(dbs, shift.table_id)
+    return {"shift": shift, "table": table, "denominations": chips.denominations(table.chip_set),
             "inv": inventory.inventory_of(dbs, shift_id), "croupiers": croupiers,
             "bosses": bosses, "open_rounds": inventory.open_rounds(dbs, shift_id),
+            "has_rounds": inventory.has_rounds(dbs, shift_id),
             "zone": _zone()[0], "form": request.form if request.method == "POST" else {},
             **extra}
 
 
 def _person(name: str, label: str) -> int:
-    raw = request.form.get(name, "").strip()
-    if not raw.isdigit():
+    found = as_id(request.form.get(name, ""))
+    if found is None:
         raise ValidationError(f"Choose the {label}.", field=name)
-    return int(raw)
+    return found
+
+
+def _counted(dbs: Any, shift_id: int, name: str, label: str) -> dict[str, Any]:
+    """A count from the form: chip by chip (``chips.<denomination>`` fields, the table's chip
+    set) or, from an older client, one amount in ``name``."""
+    if any(key.startswith("chips.") for key in request.form):
+        table = tables.get_table(dbs, shifts.get_shift(dbs, shift_id).table_id)
+        return {"amount": None, "chips": chip_counts(chips.denominations(table.chip_set))}
+    return {"amount": whole_number(name, label), "chips": None}
 
 
 @bp.get("/shifts/<int:shift_id>/inventory")
@@ -144,7 +156,7 @@ def _save(shift_id: int, action: Any, done: str) -> Any:
 @role_required(*PIT)
 def opening_count(shift_id: int) -> Any:
     return _save(shift_id, lambda dbs: inventory.record_opening_count(
-        dbs, shift_id=shift_id, amount=whole_number("amount", "The opening count"),
+        dbs, shift_id=shift_id, **_counted(dbs, shift_id, "amount", "The opening count"),
         croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
         actor_id=g.user.id, note=text("note", max_length=500)), "Opening count recorded.")
 
@@ -168,9 +180,9 @@ def close(shift_id: int) -> Any:
         if request.form.get("confirm") != "yes":
             raise ValidationError("Tick the box to confirm the closing count and signatures.",
                                   field="confirm")
+        counted = _counted(dbs, shift_id, "closing_amount", "The closing count")
         inventory.close_shift(
-            dbs, shift_id=shift_id,
-            closing_amount=whole_number("closing_amount", "The closing count"),
+            dbs, shift_id=shift_id, closing_amount=counted["amount"], chips=counted["chips"],
             croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
             actor_id=g.user.id, note=text("note", max_length=500))
         dbs.commit()

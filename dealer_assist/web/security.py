@@ -4,21 +4,21 @@ Every view declares who may reach it: ``@role_required("admin")`` (or several ro
 ``@any_role`` for every signed-in account, or ``@public``. The decorator stores the set on the
 view as ``view.roles``; :func:`declared_roles` reads it so a test can walk ``app.url_map`` and
 prove that no route was forgotten. An undeclared route is refused (403): access is denied by
-default. JSON API views declare theirs too (``@public`` for the stateless calculators, ``.roles``
-set by the API's own session checks), never by their blueprint.
+default. JSON API views declare theirs the same way, never by their blueprint.
 
-Per request (``before_request``, not for ``/api``):
+One request hook for every path, pages and JSON API alike (issue 10: one user loader, one CSRF
+check):
 
 1. Every non-GET request must carry the session's CSRF token (hidden ``csrf_token`` field or an
-   ``X-CSRF-Token`` header), else 400.
+   ``X-CSRF-Token`` header): a page answers 400, the API a 403 problem body. Only the public,
+   stateless API calculators are exempt (they read no cookie and store nothing).
 2. The session cookie holds a random login token; the ``auth_session`` row decides whether it
-   is still valid (logout, a disabled account and the idle timeout all revoke it server-side).
+   is still valid (logout, a disabled account, the idle timeout and the absolute lifetime all
+   revoke it server-side). The user lands on ``g.user``, which the audit hook reads, so a step
+   recorded through the API names the individual like one recorded on the table screen.
 3. The endpoint's declared roles are checked; an account with a one-time password is sent to
-   the change-password page first.
-
-The JSON API under ``/api`` is exempt from all three and answers with problem bodies instead:
-the calculators are stateless and public; the rounds and auditor views check the login session
-(and, for a write, the ``X-CSRF-Token`` header) themselves (``api/rounds.py``, ``api/audit.py``).
+   the change-password page first (the API answers 403). Under ``/api`` a refusal is a problem
+   body (401 not signed in, 403 wrong role), never a redirect.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 WHILE_CHANGING_PASSWORD = frozenset({"auth.change_password", "auth.logout", "static"})
 TOKEN_KEY = "auth"
 CSRF_KEY = "csrf_token"
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +79,8 @@ def role_required(*roles: str) -> Callable[[F], F]:
             user: CurrentUser | None = g.get("user")
             if user is None:
                 return _to_login()
-            if user.role not in allowed:
-                abort(403)
+            if user.role not in allowed or user.must_change_password and _is_api():
+                return _forbidden()
             return view(*args, **kwargs)
 
         wrapper.roles = allowed  # type: ignore[attr-defined]
@@ -128,12 +129,25 @@ def csrf_field() -> Markup:
     return Markup('<input type="hidden" name="csrf_token" value="%s">') % csrf_token()
 
 
-def _check_csrf() -> None:
+def csrf_ok() -> bool:
+    """The one CSRF check: the session's token, sent as a form field or an ``X-CSRF-Token``
+    header (the JSON API sends the header; a cross-site page can read neither)."""
     expected = session.get(CSRF_KEY)
-    sent = request.form.get(CSRF_KEY) or request.headers.get("X-CSRF-Token")
-    if not expected or not sent or not secrets.compare_digest(str(expected), str(sent)):
-        abort(400, description="This form has expired or did not come from this site. "
-                               "Go back, reload the page and try again.")
+    sent = request.headers.get("X-CSRF-Token")
+    if not sent and request.mimetype in FORM_TYPES:
+        sent = request.form.get(CSRF_KEY)
+    return bool(expected and sent and secrets.compare_digest(str(expected), str(sent)))
+
+
+def _csrf_refused() -> Any:
+    g.csrf_refused = True  # the audit hook does not log a forged request (no log flooding)
+    if _is_api():
+        from ..api.errors import problem
+
+        return problem(403, "CSRF token missing",
+                       "send the session's CSRF token in the X-CSRF-Token header")
+    abort(400, description="This form has expired or did not come from this site. "
+                           "Go back, reload the page and try again.")
 
 
 # --- login sessions ------------------------------------------------------------------------------
@@ -158,13 +172,19 @@ def _idle_timeout() -> timedelta:
     return timedelta(minutes=float(current_app.config["IDLE_TIMEOUT_MINUTES"]))
 
 
+def _lifetime() -> timedelta:
+    return timedelta(minutes=float(current_app.config["SESSION_LIFETIME_MINUTES"]))
+
+
 def _load_user() -> CurrentUser | None:
     token = session.get(TOKEN_KEY)
     if not token:
         return None
     with db.session_scope(write=False) as dbs:
-        active = auth.resolve(dbs, str(token), idle_timeout=_idle_timeout())
-        idle = active is None and auth.is_idle(dbs, str(token), idle_timeout=_idle_timeout())
+        active = auth.resolve(dbs, str(token), idle_timeout=_idle_timeout(),
+                              lifetime=_lifetime())
+        idle = active is None and auth.is_idle(dbs, str(token), idle_timeout=_idle_timeout(),
+                                               lifetime=_lifetime())
     if active is None:
         if idle:
             end_login()
@@ -179,7 +199,23 @@ def _load_user() -> CurrentUser | None:
                        active.session_id, active.must_change_password)
 
 
+def _is_api() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _forbidden() -> Any:
+    if _is_api():
+        from ..api.errors import problem
+
+        return problem(403, "Not allowed", "your role may not use this endpoint")
+    abort(403)
+
+
 def _to_login() -> Any:
+    if _is_api():
+        from ..api.errors import problem
+
+        return problem(401, "Not signed in", "sign in first (session cookie)")
     target = request.full_path if request.method in SAFE_METHODS else None
     if target and target.endswith("?"):
         target = target[:-1]
@@ -187,27 +223,28 @@ def _to_login() -> Any:
 
 
 def _before_request() -> Any:
-    if request.path.startswith("/api/"):
-        return None
-    if request.method not in SAFE_METHODS:
-        _check_csrf()
-    g.user = _load_user()
     endpoint = request.endpoint
+    roles = declared_roles(current_app, endpoint) if endpoint else None
+    stateless = _is_api() and roles is not None and PUBLIC in roles
+    if request.method not in SAFE_METHODS and not stateless and not csrf_ok():
+        return _csrf_refused()
+    g.user = None if stateless else _load_user()
     if endpoint is None:  # 404/405: let the error handler answer
         return None
-    roles = declared_roles(current_app, endpoint)
     if roles is None:
         current_app.logger.error("route %s declares no roles; refused", endpoint)
-        abort(403)
+        return _forbidden()
     if PUBLIC in roles:
         return None
     user: CurrentUser | None = g.user
     if user is None:
         return _to_login()
     if user.must_change_password and endpoint not in WHILE_CHANGING_PASSWORD:
+        if _is_api():
+            return _forbidden()
         return redirect(url_for("auth.change_password"))
     if user.role not in roles:
-        abort(403)
+        return _forbidden()
     return None
 
 

@@ -6,14 +6,15 @@ from datetime import tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, current_app, flash, g, redirect, render_template, url_for
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 
 from .. import db
 from ..models import Role, utcnow
-from ..services import shifts, tables
-from ..services.errors import ServiceError
+from ..services import chips, inventory, shifts, tables
+from ..services.errors import ServiceError, ValidationError
 from .errors import form_error
-from .forms import optional_date
+from .forms import optional_date, text
+from .hardening import as_id
 from .security import any_role, may_reach, role_required
 
 bp = Blueprint("tables", __name__, url_prefix="/tables")
@@ -33,9 +34,38 @@ def _today() -> Any:
 
 def _page(table_id: int) -> dict[str, Any]:
     dbs = db.get_session()
-    return {"table": tables.get_table(dbs, table_id),
-            "shift": shifts.open_shift_of(dbs, table_id),
-            "today": _today(), "openers": SHIFT_OPENERS}
+    table = tables.get_table(dbs, table_id)
+    croupiers, bosses = inventory.candidates(dbs)
+    return {"table": table, "shift": shifts.open_shift_of(dbs, table_id),
+            "today": _today(), "openers": SHIFT_OPENERS,
+            "denominations": chips.denominations(table.chip_set), "croupiers": croupiers,
+            "bosses": bosses, "form": request.form if request.method == "POST" else {}}
+
+
+def chip_counts(denominations: tuple[int, ...]) -> dict[int, int]:
+    """The ``chips.<denomination>`` fields of a count form (empty: none of that chip)."""
+    out = {}
+    for denom in denominations:
+        raw = request.form.get(f"chips.{denom}", "").strip().replace(" ", "")
+        if raw and not raw.isdigit():
+            raise ValidationError(f"The number of {denom:,} chips must be a whole number.",
+                                  field=f"chips.{denom}")
+        out[denom] = int(raw or 0)
+    return out
+
+
+def person(name: str, label: str) -> int:
+    found = as_id(request.form.get(name, ""))
+    if found is None:
+        raise ValidationError(f"Choose the {label}.", field=name)
+    return found
+
+
+def _signers() -> tuple[int, int]:
+    """(croupier, pit boss) of the opening count: the signed-in user is one of them."""
+    if g.user.role == Role.CROUPIER.value:
+        return g.user.id, person("pit_boss_id", "pit boss who counts with you")
+    return person("croupier_id", "croupier who counts with you"), g.user.id
 
 
 @bp.get("/<int:table_id>")
@@ -47,10 +77,16 @@ def detail(table_id: int) -> str:
 @bp.post("/<int:table_id>/shifts")
 @role_required(*SHIFT_OPENERS)
 def open_shift(table_id: int) -> Any:
+    """Open the shift with its opening count, chip by chip, signed by the croupier and the pit
+    boss (the signed-in user is one of the two)."""
     dbs = db.get_session()
     try:
-        shift = shifts.open_shift(
-            dbs, table_id=table_id, user_id=g.user.id,
+        table = tables.get_table(dbs, table_id)
+        croupier_id, pit_boss_id = _signers()
+        shift, _count = inventory.open_shift_with_count(
+            dbs, table_id=table_id, actor_id=g.user.id, croupier_id=croupier_id,
+            pit_boss_id=pit_boss_id, chips=chip_counts(chips.denominations(table.chip_set)),
+            note=text("note", max_length=500),
             gaming_date=optional_date("gaming_date", "The gaming date"), zone=floor_zone(),
             start_hour=int(current_app.config["GAMING_DAY_START_HOUR"]))
         dbs.commit()

@@ -98,7 +98,9 @@ _APP: Flask | None = None
 def _client() -> Any:
     global _APP
     if _APP is None:  # one app for all examples: the calculators store nothing
-        _APP = create_app({"TESTING": True, "SECRET_KEY": "x",
+        # thousands of calls from one address: the public rate limit (tested in
+        # test_public_limits.py) is off for this app
+        _APP = create_app({"TESTING": True, "SECRET_KEY": "x", "RATELIMIT_ENABLED": False,
                            "DATABASE_URL": "sqlite:///:memory:"})
     return _APP.test_client()
 
@@ -168,3 +170,45 @@ def test_any_json_document_gets_an_answer_never_a_500(game: str, doc: Any) -> No
 def test_any_bytes_get_an_answer_never_a_500(game: str, raw: bytes) -> None:
     resp = _client().post(_url(game), data=raw, content_type="application/json")
     _check(game, resp)
+
+
+# --- Parlour Americana (issue 16): POST /api/v1/parlour/hand ------------------------------------
+
+PARLOUR = {
+    "profile": "parlour-americana", "variant": "clockwise", "players": ["Ann", "Bob", "Cy"],
+    "board": {"pool": 3, "sections": {"ante": 2, "8-9-10": 1}},
+    "hands": {"Ann": "2c 4c 6c 8c Tc Qc Ac 2d 3d 4d 5d 6d 7d".split(),
+              "Bob": "3c 5c 7c 9c Jc Kc 8d 9d Td Jd Qd Kd Ad".split(),
+              "Cy": "2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah".split()},
+    "extra": "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As".split(),
+    "extra_hand": {"action": "sell", "buyer": "Cy", "price": 2},
+    "betting": [{"player": "Bob", "type": "bet", "amount": 2},
+                {"player": "Cy", "type": "raise", "amount": 1},
+                {"player": "Ann", "type": "pass"}, {"player": "Bob", "type": "call"}],
+}
+
+
+def test_the_valid_parlour_request_is_accepted() -> None:
+    resp = _client().post("/api/v1/parlour/hand", json=PARLOUR)
+    assert resp.status_code == 200, resp.json
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), new=JSON, delete=st.booleans())
+def test_one_parlour_field_replaced_by_anything_gets_an_answer_never_a_500(
+        data: st.DataObject, new: Any, delete: bool) -> None:
+    path = data.draw(st.sampled_from(_paths(PARLOUR)))
+    doc = _mutate(PARLOUR, path, new, delete and bool(path))
+    resp = _client().post("/api/v1/parlour/hand", data=json.dumps(doc),
+                          content_type="application/json")
+    _check("parlour", resp)
+    if resp.status_code == 422 and path:
+        assert isinstance(resp.json.get("field"), str) and resp.json["field"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(doc=JSON, path=st.sampled_from(["/api/v1/parlour/hand", "/api/v1/parlour/end"]))
+def test_any_json_document_to_the_parlour_calculators_gets_an_answer_never_a_500(
+        doc: Any, path: str) -> None:
+    resp = _client().post(path, data=json.dumps(doc), content_type="application/json")
+    _check("parlour", resp)

@@ -118,3 +118,17 @@ def login(page: Any, server: Server) -> None:
     page.fill('input[name="password"]', PASSWORD)
     page.click('button[type="submit"]')
     page.wait_for_url(f"{server.url}/")
+
+
+#: the page's horizontal scroll and the touch targets under ``least`` px among ``selector``
+LAYOUT = """([selector, least]) => {
+  const small = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.width < least || r.height < least)
+      small.push((el.dataset.step || el.dataset.card || el.textContent.trim() || el.name)
+                 + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+  }
+  return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth, small};
+}"""

@@ -49,14 +49,13 @@ def play_a_round(page: Any, server: Server) -> None:
     page.fill('input[name="ante_1"]', "100")
     page.fill('input[name="bonus_1"]', "50")
     page.fill('input[name="ante_2"]', "100")
-    record(page, 'button[data-step="start"]')
-    for cards in ("As Ad Ah 2c 3d", "7s 8s 9d Jc 2h", "Kh Qh 4s 5c 6d"):
-        enter_cards(page, cards)
+    record(page, 'button[data-step="start"]')  # dealing order: no card before the decisions
     for box in ("1", "2"):
         record(page, f'article.box[data-box="{box}"] [data-step="bet"]')
-    record(page, 'button[data-step="reveal"]')
+    enter_cards(page, "Kh Qh 4s 5c 6d")  # the reveal
     for box in ("1", "2"):
         record(page, f'article.box[data-box="{box}"] [data-step="take_ante"]')
+    enter_cards(page, "As Ad Ah 2c 3d")  # box 1 shows its hand for the bonus
     record(page, 'button[data-step="paid"]')
     assert "Round 1 paid" in page.inner_text("main")
 

@@ -14,7 +14,7 @@ import pytest
 
 from dealer_assist import db
 from dealer_assist.rules.games.flow import start
-from tests.browser.conftest import Server, Shots, login
+from tests.browser.conftest import LAYOUT, Server, Shots, login
 from tests.factories import PASSWORD, make_user
 
 pytestmark = pytest.mark.browser
@@ -22,17 +22,7 @@ MIN_TARGET = 44
 
 TARGETS = ("#live button, #live a.button, #live .pick, "
            "#live input:not([type=hidden]):not([type=checkbox]):not([type=radio])")
-LAYOUT = """([selector, least]) => {
-  const small = [];
-  for (const el of document.querySelectorAll(selector)) {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
-    if (r.width < least || r.height < least)
-      small.push((el.dataset.step || el.dataset.card || el.textContent.trim() || el.name)
-                 + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
-  }
-  return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth, small};
-}"""
+
 
 
 class Table:

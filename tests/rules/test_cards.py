@@ -214,3 +214,14 @@ def test_cards_unique_across_every_place_pass() -> None:
         "dealer": parse_cards("2s 3d 4h 5c 6c"),
         "dealer draw": parse_cards("7s"),
     })
+
+
+def test_a_count_error_says_1_card_not_1_cards() -> None:
+    from dealer_assist.rules.cards import parse_cards
+
+    with pytest.raises(CardCountError) as one:
+        parse_cards("As", count=2, what="box 2")
+    assert "the box 2 has 1 card; expected 2" in str(one.value)
+    with pytest.raises(CardCountError) as three:
+        parse_cards("As Kd Qh", count=2, what="box 2")
+    assert "has 3 cards; expected 2" in str(three.value)

@@ -31,7 +31,7 @@ T0 = datetime(2026, 3, 14, 14, 0, tzinfo=UTC)
 ANTES = (10, 10, 25, 25, 50, 50, 100, 200, 500)
 WEIGHTS = {"deal_box": 10.0, "deal_dealer": 10.0, "exchange": 2.0, "sixth_card": 0.7,
            "bet": 5.0, "fold": 2.0, "insure": 0.6, "reveal": 10.0, "take_ante": 3.0,
-           "buy_game": 2.0, "dealer_draw": 10.0, "void": 10.0}
+           "buy_game": 2.0, "dealer_draw": 10.0, "void": 10.0, "show": 10.0}
 
 
 @dataclass
@@ -85,17 +85,18 @@ def _place(rng: random.Random, limits: tuple[int, int, int], boxes: int) -> dict
 
 def _payload(rng: random.Random, step: Step, deck: list[str]) -> dict[str, Any]:
     box = {"box": step.box} if step.box is not None else {}
-    if step.type in ("deal_box", "deal_dealer"):
+    if step.type == "deal_dealer":  # dealing order: the face-up card(s) only
+        return {"up": [deck.pop() for _ in range(step.cards)]}
+    if step.type in ("deal_box", "reveal", "show"):  # the cards as they are turned over
         return {**box, "cards": [deck.pop() for _ in range(step.cards)]}
     if step.type == "exchange":
-        n = rng.choice(step.discard_counts)
-        return {**box, "discard": rng.sample(list(step.discard), n),
-                "draw": [deck.pop() for _ in range(n)]}
+        return {**box, "count": rng.choice(step.discard_counts)}
     if step.type == "sixth_card":
-        return {**box, "card": deck.pop()}
-    if step.type == "insure":
-        low, high = step.min_amount or 0, step.max_amount or 0
-        return {**box, "amount": rng.randint(low, max(low, min(high, 4 * low)))}
+        return box
+    if step.type == "insure":  # the player shows his hand (refused below trips: not insured)
+        low, high = step.min_amount or 0, step.max_amount or 4 * (step.min_amount or 0)
+        return {**box, "amount": rng.randint(low, max(low, min(high, 4 * low))),
+                "cards": [deck.pop() for _ in range(step.cards)]}
     if step.type == "dealer_draw":  # the second card is used only if the engine needs it
         return {"cards": [deck.pop() for _ in range(max(step.cards, step.max_cards))]}
     if step.type == "redeal":

@@ -16,6 +16,7 @@ from sqlmodel import Session, SQLModel
 
 from dealer_assist import create_app, db
 from dealer_assist.models import GameTable, User, utcnow
+from tests.factories import insert_as_of_now
 
 TABLES = {"user_account", "auth_session", "login_throttle", "game_table", "shift", "game_round",
           "round_event", "round_settlement", "alembic_version"}
@@ -144,5 +145,37 @@ def test_sqlite_ddl_is_transactional_so_a_failed_migration_leaves_nothing(tmp_pa
                 conn.execute(text("CREATE TABLE half (x INTEGER)"))
                 conn.execute(text("CREATE TABLE broken (x INTEGER"))
         assert "half" not in inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
+
+
+def test_a_database_with_rows_older_than_the_audit_log_migrates_and_verifies(
+        empty_db_url: str) -> None:
+    """Issue 12: revision 0005 gives every row the log never described a baseline entry, so
+    an old database verifies (chain and data) and a later direct edit of such a row is named."""
+    from dealer_assist import audit, audit_data
+
+    engine = db.make_engine(empty_db_url)
+    try:
+        db.upgrade(engine, "0003")
+        with Session(engine) as session:  # written before the log: no audit installed
+            session.add(User(username="old", display_name="Old Timer", role="pit_boss",
+                             password_hash="x", must_change_password=False))
+            session.commit()
+        with engine.begin() as conn:  # the columns game_table had at 0003
+            insert_as_of_now(conn, "game_table", name="RP 9", game="russian", profile="p",
+                             min_ante=10, max_ante=100, max_payout=5000, boxes=6, active=True,
+                             created_at=utcnow())
+        db.upgrade(engine)
+        with engine.connect() as conn:
+            assert audit.verify(conn).ok
+            assert audit_data.verify_data(conn) == []
+            actions = conn.execute(text("SELECT action FROM audit_entry")).scalars().all()
+            assert sorted(actions) == ["table.baseline", "user.baseline"]
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE user_account SET role = 'admin' WHERE username = 'old'"))
+        with engine.connect() as conn:
+            problems = audit_data.verify_data(conn)
+        assert [(p.table, p.column) for p in problems] == [("user_account", "role")]
     finally:
         engine.dispose()

@@ -152,7 +152,6 @@ def _independent(session: Session, shift_id: int) -> dict[str, Any]:
     payouts = []
     for s in settled:
         for box in s["boxes"]:
-            paid_on_box = 0
             for name, w in box["wagers"].items():
                 line = wagers.setdefault(name, {"boxes": 0, "wagered": 0, "collected": 0,
                                                 "paid": 0})
@@ -160,9 +159,8 @@ def _independent(session: Session, shift_id: int) -> dict[str, Any]:
                 line["wagered"] += w["stake"]
                 line["collected"] += max(-w["net"], 0)
                 line["paid"] += max(w["net"], 0)
-                paid_on_box += max(w["net"], 0)
-            if paid_on_box:
-                payouts.append(paid_on_box)
+            if box["net"] > 0:  # what the croupier paid: the box's net (issue 10)
+                payouts.append(box["net"])
     sql = {k: session.execute(text(q), {"s": shift_id}).scalar() for k, q in {
         "rounds": "SELECT count(*) FROM game_round WHERE shift_id = :s",
         "settled": "SELECT count(*) FROM game_round WHERE shift_id = :s AND status = 'settled'",
@@ -196,7 +194,10 @@ def _independent(session: Session, shift_id: int) -> dict[str, Any]:
             "no_game": sum(1 for s in settled if not s["dealer"]["qualified"]),
             "settled": len(settled), "boxes": sum(len(s["boxes"]) for s in settled),
             "top": sorted(payouts, reverse=True)[:10],
-            "capped": sum(1 for s in settled for b in s["boxes"] if b["capped"])}
+            "capped": sum(1 for s in settled for b in s["boxes"] if b["capped"]),
+            "capped_wagers": sum(1 for s in settled for b in s["boxes"] if b["capped"]
+                                 for w in b["wagers"].values()
+                                 if "capped at" in w["explanation"] and w["net"] > 0)}
 
 
 def m(value: int) -> str:
@@ -246,7 +247,10 @@ def test_round_box_and_no_game_counts_in_the_pdf_match_sql(built: dict[str, Any]
 def test_the_ten_largest_payouts_are_the_ten_largest_amounts_paid_to_a_box(
         built: dict[str, Any]) -> None:
     assert [p["paid"] for p in built["data"]["largest_payouts"]] == built["ind"]["top"]
-    assert len(built["data"]["capped"]) == built["ind"]["capped"]
+    capped = built["data"]["capped"]
+    assert len({(c["round"], c["box"]) for c in capped}) == built["ind"]["capped"]
+    assert len(capped) == max(built["ind"]["capped_wagers"], built["ind"]["capped"])
+    assert all(c["paid"] <= c["cap"] for c in capped)
 
 
 def test_the_inventory_win_and_its_variance_match_the_counts_and_transfers(
@@ -262,7 +266,7 @@ def test_the_inventory_win_and_its_variance_match_the_counts_and_transfers(
     assert f"Variance (inventory − after corrections) {m(VARIANCE)}" in text_
 
 
-def test_the_signature_lines_name_the_closing_signers_and_leave_the_manager_blank(
+def test_the_signature_lines_name_the_closing_signers_in_their_roles_and_leave_the_manager_blank(
         built: dict[str, Any]) -> None:
     assert "Croupier · Dimitri" in built["text"] and "Pit boss · Pavel" in built["text"]
     assert "Shift manager Name, signature, date" in built["text"]

@@ -21,7 +21,7 @@ from dealer_assist.rules.games.flow import start
 from dealer_assist.rules.profiles import get_profile, load_profile, profile_data, profile_hash
 from dealer_assist.services import live, round_review, rounds, shifts, tables
 from dealer_assist.services.errors import Conflict
-from tests.factories import make_table, make_user
+from tests.factories import insert_as_of_now, make_table, make_user, table_spec
 from tests.services.test_live import Table, begin, play
 
 #: dealing order: box 1 wins a full house (7 x BET 200 = 1400) against the dealer's pair
@@ -176,24 +176,32 @@ def test_a_round_stored_in_the_old_all_cards_first_shape_replays_to_its_settleme
 
 def test_a_database_migrated_from_0003_with_rounds_gets_their_rules_and_passes_audit_verify(
         empty_db_url: str) -> None:
-    """At 0003 the staff and the table are written by the services (audited); the rounds and
-    their events with the columns 0003 had (Core inserts: the models now have ``rules``)."""
+    """At 0003 the staff and the table are written by the services, the rounds and their events
+    with the columns 0003 had (Core inserts: the models now have ``rules``). Nothing is audited
+    at 0003 here (today's audit entries have revision 0005's ``chain`` column): revision 0005's
+    baseline describes those rows, and ``audit verify`` then checks them against the log."""
     engine = db.make_engine(empty_db_url)
     try:
         db.upgrade(engine, "0003")
-        audit.install(engine)
-        with Session(engine) as session, audit.acting_as(audit.Actor.system()):
+        with Session(engine) as session:
             carla = make_user(session)
-            view = make_table(session, max_payout=1000)
-            shift = shifts.open_shift(session, table_id=view.id, user_id=carla.id)
             session.commit()
         now = utcnow()
+        with engine.begin() as conn:  # the table and shift with the columns 0003 had
+            spec = table_spec(max_payout=1000)
+            table_id = insert_as_of_now(
+                conn, "game_table", name=spec.name, game=spec.game, profile=spec.profile,
+                min_ante=spec.min_ante, max_ante=spec.max_ante, max_payout=spec.max_payout,
+                boxes=spec.boxes, active=True, created_at=now)
+            shift_id = insert_as_of_now(
+                conn, "shift", table_id=table_id, gaming_date=now.date(), status="open",
+                opened_by=carla.id, opened_at=now)
         events = [("place", {"boxes": [{"box": "1", "seat": "1", "ante": 100, "bonus": 0}]}),
                   OLD_SHAPE[0], OLD_SHAPE[3], ("bet", {"box": "1", "amount": 200}),
                   ("reveal", {}), ("take_ante", {"box": "1"})]
         with engine.begin() as conn:
             conn.execute(Round.__table__.insert().values(  # type: ignore[attr-defined]
-                id=1, table_id=view.id, shift_id=shift.id, number=1, status="open",
+                id=1, table_id=table_id, shift_id=shift_id, number=1, status="open",
                 opened_at=now))
             for seq, (type, payload) in enumerate(events, start=1):
                 conn.execute(RoundEvent.__table__.insert().values(  # type: ignore[attr-defined]

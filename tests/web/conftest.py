@@ -99,3 +99,23 @@ def table(app: Flask) -> Any:
 
 def text(resp: TestResponse) -> str:
     return resp.get_data(as_text=True)
+
+
+def opening_form(app: Flask, **extra: Any) -> dict[str, Any]:
+    """The form that opens a shift (issue 10): the opening count chip by chip and both signers
+    (the route reads the one who is not signed in). Makes croupier Carla and pit boss Olga if
+    they do not exist yet (Olga: a name no other test signs in with)."""
+    from sqlmodel import select
+
+    from dealer_assist.models import User
+
+    def ids(session: Session) -> dict[str, int]:
+        out = {}
+        for name, role in (("carla", "croupier"), ("olga", "pit_boss")):
+            user = session.exec(select(User).where(User.username == name)).first()
+            out[name] = user.id if user else make_user(session, name, role).id
+        return out
+
+    people = arrange(app, ids)
+    return {"chips.100": "40", "chips.25": "80", "chips.5": "100",
+            "croupier_id": people["carla"], "pit_boss_id": people["olga"], **extra}

@@ -13,7 +13,7 @@ from flask import Flask
 from dealer_assist.services import tables
 from tests.factories import make_table
 from tests.rules.round_cases import GAME_PROFILES, Case, calculator, case, money, play
-from tests.web.conftest import Browser, arrange
+from tests.web.conftest import Browser, arrange, opening_form
 
 #: per game and order, on both databases: 4 x 15 x 2 x 2 = 240 rounds through HTTP (the pure flow
 #: plays 800 more in tests/rules/test_dealing_order.py)
@@ -31,7 +31,8 @@ class Tables:
         if c.profile not in self.ids:
             view = arrange(self.app, make_table, name=c.profile[:30], game=c.game,
                            profile=c.profile)
-            assert self.b.post(f"/tables/{view.id}/shifts").status_code == 302
+            assert self.b.post(f"/tables/{view.id}/shifts",
+                               opening_form(self.app)).status_code == 302
             self.ids[c.profile] = view.id
         tid = self.ids[c.profile]
         cap = c.body["table"]["max_payout"]

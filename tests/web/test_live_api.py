@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.web.conftest import Browser
+from tests.web.conftest import Browser, opening_form
 
 STEPS: list[dict[str, Any]] = [
     {"type": "deal_box", "payload": {"box": "1", "cards": ["As", "Ad", "Ah", "2c", "3d"]}},
@@ -34,9 +35,9 @@ class Api:
 
 
 @pytest.fixture
-def api(browser: Browser, croupier: Any, table: Any) -> Api:
+def api(browser: Browser, app: Flask, croupier: Any, table: Any) -> Api:
     browser.login("carla")
-    assert browser.post(f"/tables/{table.id}/shifts").status_code == 302
+    assert browser.post(f"/tables/{table.id}/shifts", opening_form(app)).status_code == 302
     return Api(browser)
 
 

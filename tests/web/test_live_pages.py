@@ -13,16 +13,16 @@ from flask import Flask
 from dealer_assist import db
 from dealer_assist.services import live, voids
 from tests.factories import make_user
-from tests.web.conftest import Browser, arrange, text
+from tests.web.conftest import Browser, arrange, opening_form, text
 
 _keys = itertools.count(1)
 
 
 @pytest.fixture
-def screen(browser: Browser, croupier: Any, table: Any) -> str:
-    """Signed in as a croupier, shift open: the table screen's URL."""
+def screen(browser: Browser, app: Flask, croupier: Any, table: Any) -> str:
+    """Signed in as a croupier, shift open (with its opening count): the table screen's URL."""
     browser.login("carla")
-    assert browser.post(f"/tables/{table.id}/shifts").status_code == 302
+    assert browser.post(f"/tables/{table.id}/shifts", opening_form(app)).status_code == 302
     return f"/tables/{table.id}/live"
 
 
@@ -198,7 +198,7 @@ def test_a_big_small_box_accepts_the_suggested_split(browser: Browser, app: Flas
 
     split_table = arrange(app, make_table, name="BS 1", game="split")
     browser.login("carla")
-    browser.post(f"/tables/{split_table.id}/shifts")
+    browser.post(f"/tables/{split_table.id}/shifts", opening_form(app))
     start(browser, split_table, ante_1="50")
     step(browser, app, split_table, "deal_box", box="1", cards="as kd 7h 4c 2s")
     step(browser, app, split_table, "deal_dealer", cards="qs qd 5h 6h 9c")

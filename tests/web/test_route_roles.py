@@ -17,13 +17,20 @@ from tests.web.conftest import Browser, arrange
 
 #: the routes anyone may reach, on purpose
 EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "api.settle", "api.split_suggest",
-                   "api.poker_hand"}
+                   "api.poker_hand", "api.parlour_hand", "api.parlour_end", "api.openapi"}
 STAFF = frozenset({"croupier", "pit_boss", "shift_manager"})
-AUDITORS = frozenset({"pit_boss", "shift_manager", "admin"})
+AUDITORS = frozenset({"auditor", "pit_boss", "shift_manager", "admin"})
+#: what the read-only auditor may open (GET only): rounds, disputes, voids and corrections,
+#: the audit log, reports, the tables overview, and their own password
+AUDITOR_PAGES = {"web.home", "tables.detail", "disputes.rounds_page", "disputes.round_page",
+                 "disputes.queue", "disputes.review", "disputes.changes_page",
+                 "disputes.audit_page", "reports.index", "reports.preview", "reports.download",
+                 "auth.change_password"}
 #: every JSON API endpoint and the roles it declares (a new endpoint must be added here)
 API_ROLES = {
     "api.settle": frozenset({PUBLIC}), "api.split_suggest": frozenset({PUBLIC}),
     "api.poker_hand": frozenset({PUBLIC}),
+    "api.openapi": frozenset({PUBLIC}),
     "api.create_round": STAFF, "api.current_round": STAFF, "api.get_round": STAFF,
     "api.append": STAFF,
     "api.list_disputes": AUDITORS, "api.get_dispute": AUDITORS, "api.list_voids": AUDITORS,
@@ -33,6 +40,7 @@ API_ROLES = {
     "api.poker_change_seat": STAFF, "api.poker_start_hand": STAFF,
     "api.poker_current_hand": STAFF, "api.poker_get_hand": STAFF, "api.poker_act": STAFF,
     "api.poker_undo": STAFF,
+    "api.parlour_hand": frozenset({PUBLIC}), "api.parlour_end": frozenset({PUBLIC}),
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
 
@@ -113,7 +121,7 @@ def test_a_croupier_is_refused_where_croupiers_are_not_declared(app: Flask, brow
 def test_the_dispute_decision_and_the_audit_page_are_not_for_croupiers(app: Flask) -> None:
     assert "croupier" not in (declared_roles(app, "disputes.decide") or {"croupier"})
     assert "croupier" not in (declared_roles(app, "disputes.decide_change") or {"croupier"})
-    assert declared_roles(app, "disputes.audit_page") == frozenset({"admin"})
+    assert declared_roles(app, "disputes.audit_page") == frozenset({"admin", "auditor"})
     assert "croupier" in (declared_roles(app, "disputes.file_dispute") or set())
 
 
@@ -149,3 +157,33 @@ def test_the_rounds_api_lets_table_staff_in_but_not_an_administrator(
         if API_ROLES[endpoint] == STAFF:
             resp = _send(browser, method, url)
             assert resp.status_code == 403, f"admin: {method} {url} ({endpoint})"
+
+
+def test_the_auditor_reads_every_audit_page_and_is_refused_every_write(
+        app: Flask, browser: Browser) -> None:
+    """Issue 12: "No read-only auditor role: every account that can read the audit API can also
+    write." The auditor reaches exactly :data:`AUDITOR_PAGES` and the auditor API, all by GET;
+    every other route and every write is a 403 (``/password``, the auditor's own password, and
+    logout, which is public, aside)."""
+    arrange(app, make_user, "audrey", "auditor")
+    assert browser.login("audrey").status_code == 302
+    reachable, problems = set(), []
+    for endpoint, method, url in _routes(app):
+        roles = declared_roles(app, endpoint) or frozenset()
+        if PUBLIC in roles:
+            continue
+        if "auditor" in roles:
+            reachable.add(endpoint)
+            if method != "GET" and endpoint != "auth.change_password":
+                problems.append(f"auditor may write: {method} {url} ({endpoint})")
+            continue
+        resp = _send(browser, method, url)
+        if resp.status_code != 403:
+            problems.append(f"{method} {url} ({endpoint}): {resp.status_code}")
+    assert not problems, problems
+    api = {e for e, roles in API_ROLES.items() if "auditor" in roles}
+    assert reachable == AUDITOR_PAGES | api
+    for endpoint, method, url in _routes(app):
+        if endpoint in AUDITOR_PAGES | api and method == "GET":
+            resp = browser.get(url)
+            assert resp.status_code in (200, 404), f"auditor: {url} {resp.status_code}"

@@ -2,7 +2,7 @@
 (profile, stakes, seat count, button) and ``poker_seat`` (stacks carried hand to hand).
 
 Revision ID: 0010
-Revises: 0004
+Revises: 0009
 Create Date: 2026-11-23
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010"
-down_revision: str | Sequence[str] | None = "0004"
+down_revision: str | Sequence[str] | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

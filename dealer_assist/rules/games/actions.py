@@ -1,13 +1,16 @@
-"""The croupier's steps that every banked game shares, as small frozen records.
+"""Every croupier step of every house game, as one set of small frozen records.
 
 Russian poker and the one-ANTE stud games (Caribbean, Oasis, Big/Small) record the same deal,
-decision and dealer steps; each game adds only its own improvement records (an exchange, a
-replacement, extra cards...). The live-table app stores each record as an event and replays it.
+decision and dealer steps; each game adds only its own improvement records (Russian ``Exchange``,
+``SixthCard``, ``Insure``, ``Redeal``; Oasis ``Replace``; Big/Small ``DealExtra``,
+``ChooseSplit``, ``DealerSmall``). The live-table app stores each record as an event and replays
+it; every record has one ``verify_<step>(state, record) -> None`` in its game (``state.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from ..cards import Card
 
@@ -95,3 +98,107 @@ class DealerDraw:
     """The next cards of the deck, used in order to replace the dealer's highest card."""
 
     cards: tuple[Card, ...]
+
+
+# --- Russian poker ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One improvement: discard 1..5 cards and draw as many, for the improvement fee.
+
+    Dealing order: ``count`` cards exchanged face down (``discard`` empty; ``draw`` the new
+    cards if the croupier saw them, else empty)."""
+
+    box: str
+    discard: tuple[Card, ...]
+    draw: tuple[Card, ...]
+    count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SixthCard:
+    """One improvement: buy a sixth card, for the improvement fee (``None``: face down)."""
+
+    box: str
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class Insure:
+    """Insurance against the dealer's "no game" (three of a kind or better); ``cards``: the
+    hand the player shows to insure (empty when the round already knows it)."""
+
+    box: str
+    amount: int
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """A box received a wrong number of cards: the round is void, nothing is paid."""
+
+    box: str
+    cards_received: int
+
+
+# --- Oasis poker -----------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """Before the decision: discard some cards and draw as many, for the schedule's fee.
+
+    Dealing order: ``count`` cards replaced face down (``discard`` empty, ``draw`` the new
+    cards only if the croupier saw them)."""
+
+    box: str
+    discard: tuple[Card, ...]
+    draw: tuple[Card, ...]
+    count: int = 0
+
+
+# --- Big/Small ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class DealExtra:
+    """Two extra cards for a box: ``free`` (blind, they are the Small Hand) or ``bought``.
+
+    ``cards``: the two extra cards, or all seven (the box's five, then the two extra) when the
+    player shows them for the split suggestion; empty when dealt face down (dealing order)."""
+
+    box: str
+    mode: str
+    cards: tuple[Card, ...] = ()
+
+    @property
+    def extra(self) -> tuple[Card, ...]:
+        return self.cards[-2:]
+
+    @property
+    def five(self) -> tuple[Card, ...]:
+        return self.cards[:5] if len(self.cards) == 7 else ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSplit:
+    """A box with bought extra cards splits its seven cards into Big (5) and Small (2) Hand."""
+
+    box: str
+    big: tuple[Card, ...]
+    small: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSmall:
+    """The dealer has a game: his two further cards, his Small Hand."""
+
+    cards: tuple[Card, ...]
+
+
+SharedStep: TypeAlias = (PlaceBox | DealBox | DealDealer | DealUp | Bet | Fold | RevealDealer
+                         | TakeAnte | BuyGame | DealerDraw | Show)
+"""The steps every house game takes (``house_round.apply_generic`` for the stud games)."""
+RussianStep: TypeAlias = SharedStep | Exchange | SixthCard | Insure | Redeal
+OasisStep: TypeAlias = SharedStep | Replace
+SplitStep: TypeAlias = SharedStep | DealExtra | ChooseSplit | DealerSmall
+Action: TypeAlias = RussianStep | Replace | DealExtra | ChooseSplit | DealerSmall
+"""Any step of any house game: what the live flow decodes, applies and encodes."""

@@ -19,14 +19,31 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
+from ..cards import Card
 from ..errors import HouseRulesError, IllegalActionError, RulesError
 from ..profiles import HouseProfile, get_profile, load_profile, profile_data, profile_hash
 from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
 from ..settlement import Settlement
-from .actions import DealDealer, DealUp, PlaceBox, RevealDealer, Show
+from .actions import (
+    Action,
+    Bet,
+    BuyGame,
+    DealDealer,
+    DealUp,
+    Fold,
+    PlaceBox,
+    RevealDealer,
+    Show,
+    TakeAnte,
+)
 from .common import Table
+from .state import RoundState
+
+Round: TypeAlias = RoundState[Any]
+"""The seam's round: the one round state, of whichever game's profile (each flow knows its
+own: ``RoundState[RussianProfile]``, ``RoundState[StudProfile]``)."""
 
 UNDO, PAID, VOID = "undo", "paid", "void"
 META_EVENTS = frozenset({UNDO, PAID, VOID})
@@ -94,7 +111,7 @@ class Step:
 class Folded:
     """A replayed round: the state and the sequence numbers of its effective steps, in order."""
 
-    state: Any
+    state: Round
     steps: tuple[int, ...] = ()
     #: ``paid`` or ``void`` when the stream was closed, else None
     closed: str | None = None
@@ -104,7 +121,7 @@ class Folded:
         return self.steps[-1] if self.steps else None
 
 
-Decoder = Callable[[Any, Mapping[str, Any]], tuple[Any, ...]]
+Decoder = Callable[[Round, Mapping[str, Any]], tuple[Action, ...]]
 
 
 class GameFlow:
@@ -115,40 +132,40 @@ class GameFlow:
     decoders: Mapping[str, Decoder] = {}
 
     # --- hooks ---------------------------------------------------------------------------
-    def new_round(self, profile: HouseProfile, table: Table) -> Any:
+    def new_round(self, profile: HouseProfile, table: Table) -> Round:
         raise NotImplementedError
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: Round, action: Action) -> Round:
         raise NotImplementedError
 
-    def encode(self, action: Any) -> dict[str, Any]:
+    def encode(self, action: Action) -> dict[str, Any]:
         """The canonical JSON payload of one action (cards as codes, amounts explicit)."""
         raise NotImplementedError
 
-    def next_steps(self, state: Any) -> tuple[Step, ...]:
+    def next_steps(self, state: Round) -> tuple[Step, ...]:
         raise NotImplementedError
 
-    def can_settle(self, state: Any) -> bool:
+    def can_settle(self, state: Round) -> bool:
         raise NotImplementedError
 
-    def settle(self, state: Any) -> Settlement:
+    def settle(self, state: Round) -> Settlement:
         raise NotImplementedError
 
-    def summary(self, state: Any) -> dict[str, Any]:
+    def summary(self, state: Round) -> dict[str, Any]:
         raise NotImplementedError
 
-    def settle_ready(self, state: Any) -> Settlement | None:
+    def settle_ready(self, state: Round) -> Settlement | None:
         """The showdown so far: the settlement of the boxes whose result is known now (every
         box but those still to show their hand), so the croupier pays box by box; None
         before the reveal or while the dealer's cards are not complete."""
         return None
 
-    def voided(self, state: Any) -> str | None:
+    def voided(self, state: Round) -> str | None:
         """Why the round was voided (a redeal), or None."""
         return None
 
     # --- the codec -----------------------------------------------------------------------
-    def decode(self, state: Any, type: str, payload: Any) -> tuple[Any, ...]:
+    def decode(self, state: Round, type: str, payload: Any) -> tuple[Action, ...]:
         """The actions an event stands for; ``RequestError`` for an unknown type or bad payload."""
         decoder = self.decoders.get(type)
         if decoder is None:
@@ -157,22 +174,22 @@ class GameFlow:
                                field="type", value=type)
         return decoder(state, need_mapping(payload, "payload"))
 
-    def normalize(self, state: Any, type: str, payload: Any) -> dict[str, Any]:
+    def normalize(self, state: Round, type: str, payload: Any) -> dict[str, Any]:
         """The canonical payload of an event (what is stored and compared for idempotency)."""
         actions = self.decode(state, type, payload)
         if type == "place":
             return {"boxes": [self.encode(a) for a in actions]}
         return self.encode(actions[0]) if actions else {}
 
-    def step(self, state: Any, type: str, payload: Any) -> Any:
+    def step(self, state: Round, type: str, payload: Any) -> Round:
         """Apply one event to ``state`` (every action verified by the engine)."""
         for action in self.decode(state, type, payload):
             state = self.apply(state, action)
         return state
 
-    def replay(self, state: Any, events: Iterable[Event]) -> Folded:
+    def replay(self, state: Round, events: Iterable[Event]) -> Folded:
         """Fold stored events into a state from the empty round ``state``, honouring undo."""
-        history: list[tuple[int, Any]] = []
+        history: list[tuple[int, Round]] = []
         closed: str | None = None
         for event in events:
             if closed is not None:
@@ -224,7 +241,7 @@ def _load() -> None:
 
 
 def start(game: str, profile: str, min_ante: int, max_ante: int,
-          max_payout: int) -> tuple[GameFlow, Any]:
+          max_payout: int) -> tuple[GameFlow, Round]:
     """The flow and the empty round of a table: its game, house-rules profile and limits."""
     return start_rules(round_rules(game, profile, min_ante, max_ante, max_payout))
 
@@ -240,7 +257,7 @@ def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
             "limits": limits}
 
 
-def start_rules(rules: Mapping[str, Any]) -> tuple[GameFlow, Any]:
+def start_rules(rules: Mapping[str, Any]) -> tuple[GameFlow, Round]:
     """The flow and the empty round of a round's own stored rules (``round_rules``); a profile
     whose data no longer matches its hash is refused (the record was altered)."""
     rules = need_mapping(rules, "rules")
@@ -284,7 +301,7 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
     return "Pay out" if settled else "Waiting"
 
 
-def decode_place(state: Any, p: Mapping[str, Any]) -> tuple[PlaceBox, ...]:
+def decode_place(state: Round, p: Mapping[str, Any]) -> tuple[PlaceBox, ...]:
     """The ``place`` event of every game: one ``PlaceBox`` per listed box (seat defaults to the
     box; the bonus to 0). Whether a bonus is allowed is the engine's check, not the codec's."""
     raw = get_list(p, "boxes")
@@ -302,21 +319,37 @@ def decode_place(state: Any, p: Mapping[str, Any]) -> tuple[PlaceBox, ...]:
 
 # --- the steps every house game shares, in dealing order (old shapes still accepted) ---------
 
-def decode_deal_dealer(state: Any, p: Mapping[str, Any]) -> tuple[DealDealer | DealUp]:
+def decode_deal_dealer(state: Round, p: Mapping[str, Any]) -> tuple[DealDealer | DealUp]:
     """Dealing order ``{"up": [...]}`` (or ``{}``); all cards first ``{"cards": [5]}``."""
     if p.get("cards") is not None:
         return (DealDealer(get_cards(p, "cards")),)
     return (DealUp(get_cards(p, "up", default=[])),)
 
 
-def decode_reveal(state: Any, p: Mapping[str, Any]) -> tuple[RevealDealer]:
+def decode_reveal(state: Round, p: Mapping[str, Any]) -> tuple[RevealDealer]:
     """``{"cards": [the dealer's hole cards]}``; ``{}`` when all five were entered at the deal."""
     return (RevealDealer(get_cards(p, "cards", default=[])),)
 
 
-def decode_show(state: Any, p: Mapping[str, Any]) -> tuple[Show]:
+def decode_show(state: Round, p: Mapping[str, Any]) -> tuple[Show]:
     """``{"box", "cards": [final hand]}`` (Big/Small free extra cards: plus ``"small"``)."""
     return (Show(get_str(p, "box"), get_cards(p, "cards"), get_cards(p, "small", default=[])),)
+
+
+def codes(cards: tuple[Card, ...]) -> list[str]:
+    """Cards as their codes, as events store them."""
+    return [c.code for c in cards]
+
+
+def box_of(p: Mapping[str, Any]) -> str:
+    return get_str(p, "box")
+
+
+def decode_bet(state: Round, p: Mapping[str, Any]) -> tuple[Bet]:
+    """``{"box", "amount"?}``: the amount defaults to the profile's BET for the box's ANTE."""
+    box = box_of(p)
+    ante = next((b.ante for b in state.boxes if b.box == box), 0)
+    return (Bet(box, get_int(p, "amount", default=state.profile.bet_multiple * ante)),)
 
 
 def codes_with(out: dict[str, Any], name: str, cards: tuple[Any, ...]) -> dict[str, Any]:
@@ -326,7 +359,7 @@ def codes_with(out: dict[str, Any], name: str, cards: tuple[Any, ...]) -> dict[s
     return out
 
 
-def encode_shared(a: Any) -> dict[str, Any] | None:
+def encode_shared(a: Action) -> dict[str, Any] | None:
     """The canonical payload of a shared dealing-order record, or None for another record."""
     if isinstance(a, DealUp):
         return {"up": [c.code for c in a.cards]}
@@ -335,3 +368,20 @@ def encode_shared(a: Any) -> dict[str, Any] | None:
     if isinstance(a, Show):
         return codes_with({"box": a.box, "cards": [c.code for c in a.cards]}, "small", a.small)
     return None
+
+
+def not_a_step(action: Action, game: str) -> IllegalActionError:
+    """A record of another game reached this game's flow (a codec bug, never a croupier's)."""
+    return IllegalActionError(f"{type(action).__name__} is not a step of {game}", field="type",
+                              value=type(action).__name__)
+
+
+def encode_box_only(a: Action, game: str) -> dict[str, Any]:
+    """The canonical payload of a shared record, or of a step that names only its box (fold,
+    take the ANTE, buy a game); ``not_a_step`` for anything else."""
+    shared = encode_shared(a)
+    if shared is not None:
+        return shared
+    if isinstance(a, Fold | TakeAnte | BuyGame):
+        return {"box": a.box}
+    raise not_a_step(a, game)

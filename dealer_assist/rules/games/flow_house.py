@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..errors import IllegalActionError, RulesError
@@ -25,90 +25,83 @@ from ..request import get_cards, get_int, get_str
 from ..settlement import Settlement
 from . import caribbean, oasis, split
 from . import house_round as h
+from .actions import Action, OasisStep, SharedStep, SplitStep
 from .common import Table, passes
 from .flow import (
     Decoder,
     GameFlow,
     Step,
+    box_of,
+    codes,
     codes_with,
+    decode_bet,
     decode_deal_dealer,
     decode_place,
     decode_reveal,
     decode_show,
-    encode_shared,
+    encode_box_only,
+    not_a_step,
     register_flow,
 )
 from .house_settle import missing_hand, resolve_dealer
 
+if TYPE_CHECKING:  # imported late at run time: its lookup tables are built on import
+    from .split_suggest import SplitSuggestion
+
 _ANY5 = tuple(Card.of(c) for c in ("2c", "3c", "4c", "5c", "6c"))
 
 
-def _codes(cards: tuple[Card, ...]) -> list[str]:
-    return [c.code for c in cards]
-
-
-def _box(p: Mapping[str, Any]) -> str:
-    return get_str(p, "box")
-
-
-def _bet(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
-    box = _box(p)
-    ante = next((b.ante for b in state.boxes if b.box == box), 0)
-    return (h.Bet(box, get_int(p, "amount", default=state.profile.bet_multiple * ante)),)
-
-
-def _replace(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+def _replace(state: h.RoundState, p: Mapping[str, Any]) -> tuple[Action, ...]:
     """Dealing order ``{"box", "count", "cards"?}``; all cards first ``{"box", "discard",
     "draw"}``."""
     if p.get("discard") is not None:
-        return (oasis.Replace(_box(p), get_cards(p, "discard"), get_cards(p, "draw")),)
-    return (oasis.Replace(_box(p), (), get_cards(p, "cards", default=[]),
+        return (oasis.Replace(box_of(p), get_cards(p, "discard"), get_cards(p, "draw")),)
+    return (oasis.Replace(box_of(p), (), get_cards(p, "cards", default=[]),
                           get_int(p, "count", minimum=1)),)
 
 
 GENERIC: dict[str, Decoder] = {
     "place": decode_place,
-    "deal_box": lambda s, p: (h.DealBox(_box(p), get_cards(p, "cards")),),
+    "deal_box": lambda s, p: (h.DealBox(box_of(p), get_cards(p, "cards")),),
     "deal_dealer": decode_deal_dealer,
-    "bet": _bet,
-    "fold": lambda s, p: (h.Fold(_box(p)),),
+    "bet": decode_bet,
+    "fold": lambda s, p: (h.Fold(box_of(p)),),
     "reveal": decode_reveal,
-    "take_ante": lambda s, p: (h.TakeAnte(_box(p)),),
-    "buy_game": lambda s, p: (h.BuyGame(_box(p)),),
+    "take_ante": lambda s, p: (h.TakeAnte(box_of(p)),),
+    "buy_game": lambda s, p: (h.BuyGame(box_of(p)),),
     "dealer_draw": lambda s, p: (h.DealerDraw(get_cards(p, "cards")),),
     "show": decode_show,
 }
 OASIS = {**GENERIC, "replace": _replace}
 SPLIT = {
     **GENERIC,
-    "extra": lambda s, p: (split.DealExtra(_box(p), get_str(p, "mode", choices=(
+    "extra": lambda s, p: (split.DealExtra(box_of(p), get_str(p, "mode", choices=(
         split.FREE, split.BOUGHT)), get_cards(p, "cards", default=[])),),
-    "split": lambda s, p: (split.ChooseSplit(_box(p), get_cards(p, "big"),
+    "split": lambda s, p: (split.ChooseSplit(box_of(p), get_cards(p, "big"),
                                              get_cards(p, "small")),),
     "dealer_small": lambda s, p: (split.DealerSmall(get_cards(p, "cards")),),
 }
 
 
-def encode(a: Any) -> dict[str, Any]:
+def encode(a: Action) -> dict[str, Any]:
     """The canonical payload of one action of the house games."""
     if isinstance(a, h.PlaceBox):
         return {"box": a.box, "seat": a.seat, "ante": a.ante}
     if isinstance(a, h.DealBox):
-        return {"box": a.box, "cards": _codes(a.cards)}
+        return {"box": a.box, "cards": codes(a.cards)}
     if isinstance(a, h.DealDealer | h.DealerDraw | split.DealerSmall):
-        return {"cards": _codes(a.cards)}
+        return {"cards": codes(a.cards)}
     if isinstance(a, h.Bet):
         return {"box": a.box, "amount": a.amount}
     if isinstance(a, oasis.Replace):
         if a.discard:
-            return {"box": a.box, "discard": _codes(a.discard), "draw": _codes(a.draw)}
+            return {"box": a.box, "discard": codes(a.discard), "draw": codes(a.draw)}
         return codes_with({"box": a.box, "count": a.count}, "cards", a.draw)
     if isinstance(a, split.DealExtra):
         return codes_with({"box": a.box, "mode": a.mode}, "cards", a.cards)
     if isinstance(a, split.ChooseSplit):
-        return {"box": a.box, "big": _codes(a.big), "small": _codes(a.small)}
-    shared = encode_shared(a)
-    return {"box": a.box} if shared is None else shared  # Fold, TakeAnte, BuyGame
+        return {"box": a.box, "big": codes(a.big), "small": codes(a.small)}
+    return encode_box_only(a, "the house games")
 
 
 class HouseFlow(GameFlow):
@@ -117,25 +110,27 @@ class HouseFlow(GameFlow):
     game = "caribbean"
     decoders: Mapping[str, Decoder] = GENERIC
 
-    def new_round(self, profile: HouseProfile, table: Table) -> Any:
+    def new_round(self, profile: HouseProfile, table: Table) -> h.RoundState:
         assert isinstance(profile, h.StudProfile)
         return h.new_round(profile, table)
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: h.RoundState, action: Action) -> h.RoundState:
+        if not isinstance(action, SharedStep):
+            raise not_a_step(action, self.game)
         return caribbean.apply(state, action)
 
-    def encode(self, action: Any) -> dict[str, Any]:
+    def encode(self, action: Action) -> dict[str, Any]:
         return encode(action)
 
-    def settle(self, state: Any) -> Settlement:
+    def settle(self, state: h.RoundState) -> Settlement:
         return caribbean.settle(state)
 
-    def can_settle(self, state: Any) -> bool:
-        s: h.RoundState = state
+    def can_settle(self, state: h.RoundState) -> bool:
+        s = state
         return s.revealed and passes(lambda: self.settle(s))
 
-    def settle_ready(self, state: Any) -> Settlement | None:
-        s: h.RoundState = state
+    def settle_ready(self, state: h.RoundState) -> Settlement | None:
+        s = state
         if not s.revealed:
             return None
         ready = tuple(b for b in s.boxes if not self.missing_hand(s, b))
@@ -159,8 +154,8 @@ class HouseFlow(GameFlow):
     def dealer_steps(self, s: h.RoundState) -> list[Step]:
         return []
 
-    def next_steps(self, state: Any) -> tuple[Step, ...]:
-        s: h.RoundState = state
+    def next_steps(self, state: h.RoundState) -> tuple[Step, ...]:
+        s = state
         out: list[Step] = []
         if not s.dealt:
             out.append(Step("place", None, "Place the bets"))
@@ -170,7 +165,7 @@ class HouseFlow(GameFlow):
                             cards=up))
         for b in s.boxes:
             out += self.box_steps(s, b)
-        if passes(lambda: h.verify_reveal(s)):
+        if passes(lambda: h.verify_reveal_dealer(s, h.RevealDealer())):
             out.append(Step("reveal", None, "Reveal the dealer",
                             cards=0 if s.dealer else 5 - len(s.up)))
         if passes(lambda: h.verify_dealer_draw(s, h.DealerDraw(_ANY5[:1]))):
@@ -200,11 +195,11 @@ class HouseFlow(GameFlow):
             out.append(Step("show", b.box, "Show the hand", cards=5, small=2 if free else 0))
         return out
 
-    def summary(self, state: Any) -> dict[str, Any]:
-        s: h.RoundState = state
-        dealer: dict[str, Any] = {"cards": _codes(s.dealer), "up": _codes(s.up),
+    def summary(self, state: h.RoundState) -> dict[str, Any]:
+        s = state
+        dealer: dict[str, Any] = {"cards": codes(s.dealer), "up": codes(s.up),
                                   "revealed": s.revealed,
-                                  "draw": _codes(s.draw), "small": _codes(s.dealer_small)}
+                                  "draw": codes(s.draw), "small": codes(s.dealer_small)}
         if s.revealed:
             dealer.update(hand=s.dealer_hand.label, qualified=s.dealer_qualified)
         return {"game": self.game, "profile": s.profile.name, "table": s.table.to_dict(),
@@ -217,13 +212,13 @@ def _box_summary(b: h.BoxState, s: h.RoundState) -> dict[str, Any]:
     imp = b.improvement
     hand = b.hand_cards
     return {
-        "box": b.box, "seat": b.seat, "ante": b.ante, "cards": _codes(b.cards),
+        "box": b.box, "seat": b.seat, "ante": b.ante, "cards": codes(b.cards),
         "improvement": None if imp is None else {
-            "kind": imp.kind, "fee": imp.fee, "discard": _codes(imp.discard),
-            "cards": _codes(imp.cards), "forces_bet": imp.forces_bet,
+            "kind": imp.kind, "fee": imp.fee, "discard": codes(imp.discard),
+            "cards": codes(imp.cards), "forces_bet": imp.forces_bet,
             "count": imp.replaced},
-        "big": _codes(b.big), "small": _codes(b.small), "shown": _codes(b.shown),
-        "hand_cards": _codes(hand) if b.hand_known else [],
+        "big": codes(b.big), "small": codes(b.small), "shown": codes(b.shown),
+        "hand_cards": codes(hand) if b.hand_known else [],
         "hand": evaluate(hand, s.profile.ranking).label if b.hand_known else None,
         "small_hand": evaluate_small(b.small).label if b.small else None,
         "decision": b.decision, "bet": b.bet, "no_game": b.no_game, "buy_fee": b.buy_fee,
@@ -234,7 +229,9 @@ class OasisFlow(HouseFlow):
     game = "oasis"
     decoders = OASIS
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: h.RoundState, action: Action) -> h.RoundState:
+        if not isinstance(action, OasisStep):
+            raise not_a_step(action, self.game)
         return oasis.apply(state, action)
 
     def improvement_steps(self, s: h.RoundState, b: h.BoxState) -> list[Step]:
@@ -244,7 +241,7 @@ class OasisFlow(HouseFlow):
         if not counts:
             return []
         fees = {n: oasis.replacement_fee(profile, b.ante, n) for n in counts}
-        return [Step("replace", b.box, "Replace cards", discard=tuple(_codes(b.cards)),
+        return [Step("replace", b.box, "Replace cards", discard=tuple(codes(b.cards)),
                      discard_counts=counts, fees=fees)]
 
 
@@ -252,10 +249,12 @@ class SplitFlow(HouseFlow):
     game = "split"
     decoders = SPLIT
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: h.RoundState, action: Action) -> h.RoundState:
+        if not isinstance(action, SplitStep):
+            raise not_a_step(action, self.game)
         return split.apply(state, action)
 
-    def settle(self, state: Any) -> Settlement:
+    def settle(self, state: h.RoundState) -> Settlement:
         return split.settle(state)
 
     def improvement_steps(self, s: h.RoundState, b: h.BoxState) -> list[Step]:
@@ -267,7 +266,7 @@ class SplitFlow(HouseFlow):
             imp = b.improvement
             seven = (*b.cards, *imp.cards) if imp else ()
             out.append(Step("split", b.box, "Split", cards=7, suggest=len(seven) == 7,
-                            discard=tuple(_codes(seven)) if len(seven) == 7 else ()))
+                            discard=tuple(codes(seven)) if len(seven) == 7 else ()))
         return out
 
     def dealer_steps(self, s: h.RoundState) -> list[Step]:
@@ -276,7 +275,7 @@ class SplitFlow(HouseFlow):
         return []
 
 
-def suggest(state: h.RoundState, box: str, samples: int = 4000) -> Any:
+def suggest(state: h.RoundState, box: str, samples: int = 4000) -> SplitSuggestion:
     """The engine's suggested split for ``box`` (seeded by the cards: same table, same answer).
 
     The dealer's face-up card is his last card (seed 004); the other boxes' cards are known.

@@ -32,92 +32,77 @@ from ..cards import Card
 from ..errors import RulesError
 from ..evaluator import evaluate
 from ..profiles import HouseProfile
-from ..request import RequestError, get_cards, get_int, get_str
+from ..request import RequestError, get_cards, get_int
 from ..settlement import Settlement
 from . import russian as r
+from .actions import Action, RussianStep
 from .common import Table, passes
 from .flow import (
+    Decoder,
     GameFlow,
     Step,
+    box_of,
+    codes,
+    decode_bet,
     decode_deal_dealer,
     decode_place,
     decode_reveal,
     decode_show,
-    encode_shared,
+    encode_box_only,
+    not_a_step,
     register_flow,
 )
-from .russian_state import evolve
+from .state import evolve
 
 
-def _codes(cards: tuple[Card, ...]) -> list[str]:
-    return [c.code for c in cards]
-
-
-def _box(p: Mapping[str, Any]) -> str:
-    return get_str(p, "box")
-
-
-def _ante_of(state: r.RoundState, box: str) -> int:
-    for b in state.boxes:
-        if b.box == box:
-            return b.ante
-    return 0
-
-
-def _bet(state: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
-    box = _box(p)
-    default = state.profile.bet_multiple * _ante_of(state, box)
-    return (r.Bet(box, get_int(p, "amount", default=default)),)
-
-
-def _exchange(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+def _exchange(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Action, ...]:
     """Dealing order ``{"box", "count", "cards"?}``; all cards first ``{"box", "discard",
     "draw"}``."""
     if p.get("discard") is not None:
-        return (r.Exchange(_box(p), get_cards(p, "discard"), get_cards(p, "draw")),)
-    return (r.Exchange(_box(p), (), get_cards(p, "cards", default=[]),
+        return (r.Exchange(box_of(p), get_cards(p, "discard"), get_cards(p, "draw")),)
+    return (r.Exchange(box_of(p), (), get_cards(p, "cards", default=[]),
                        get_int(p, "count", minimum=1)),)
 
 
-def _sixth(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Any, ...]:
+def _sixth(s: r.RoundState, p: Mapping[str, Any]) -> tuple[Action, ...]:
     if p.get("card") is not None:
-        return (r.SixthCard(_box(p), get_cards(p, "card", count=1)[0]),)
+        return (r.SixthCard(box_of(p), get_cards(p, "card", count=1)[0]),)
     cards = get_cards(p, "cards", default=[])
     if len(cards) > 1:
         raise RequestError("a sixth card is one card", field="cards", value=len(cards))
-    return (r.SixthCard(_box(p), cards[0] if cards else None),)
+    return (r.SixthCard(box_of(p), cards[0] if cards else None),)
 
 
-DECODERS = {
+DECODERS: dict[str, Decoder] = {
     "place": decode_place,
-    "deal_box": lambda s, p: (r.DealBox(_box(p), get_cards(p, "cards")),),
+    "deal_box": lambda s, p: (r.DealBox(box_of(p), get_cards(p, "cards")),),
     "deal_dealer": decode_deal_dealer,
     "exchange": _exchange,
     "sixth_card": _sixth,
-    "bet": _bet,
-    "fold": lambda s, p: (r.Fold(_box(p)),),
-    "insure": lambda s, p: (r.Insure(_box(p), get_int(p, "amount"),
+    "bet": decode_bet,
+    "fold": lambda s, p: (r.Fold(box_of(p)),),
+    "insure": lambda s, p: (r.Insure(box_of(p), get_int(p, "amount"),
                                      get_cards(p, "cards", default=[])),),
     "reveal": decode_reveal,
-    "take_ante": lambda s, p: (r.TakeAnte(_box(p)),),
-    "buy_game": lambda s, p: (r.BuyGame(_box(p)),),
+    "take_ante": lambda s, p: (r.TakeAnte(box_of(p)),),
+    "buy_game": lambda s, p: (r.BuyGame(box_of(p)),),
     "dealer_draw": lambda s, p: (r.DealerDraw(get_cards(p, "cards")),),
     "show": decode_show,
-    "redeal": lambda s, p: (r.Redeal(_box(p), get_int(p, "cards_received")),),
+    "redeal": lambda s, p: (r.Redeal(box_of(p), get_int(p, "cards_received")),),
 }
 
 
-def encode(a: Any) -> dict[str, Any]:
+def encode(a: Action) -> dict[str, Any]:
     """The canonical payload of one Russian poker action."""
     if isinstance(a, r.PlaceBox):
         return {"box": a.box, "seat": a.seat, "ante": a.ante, "bonus": a.bonus}
     if isinstance(a, r.DealBox):
-        return {"box": a.box, "cards": _codes(a.cards)}
+        return {"box": a.box, "cards": codes(a.cards)}
     if isinstance(a, r.DealDealer | r.DealerDraw):
-        return {"cards": _codes(a.cards)}
+        return {"cards": codes(a.cards)}
     if isinstance(a, r.Exchange):
         if a.discard:
-            return {"box": a.box, "discard": _codes(a.discard), "draw": _codes(a.draw)}
+            return {"box": a.box, "discard": codes(a.discard), "draw": codes(a.draw)}
         return _with_cards({"box": a.box, "count": a.count}, a.draw)
     if isinstance(a, r.SixthCard):
         return {"box": a.box, "card": a.card.code} if a.card else {"box": a.box}
@@ -127,13 +112,12 @@ def encode(a: Any) -> dict[str, Any]:
         return _with_cards({"box": a.box, "amount": a.amount}, a.cards)
     if isinstance(a, r.Redeal):
         return {"box": a.box, "cards_received": a.cards_received}
-    shared = encode_shared(a)
-    return {"box": a.box} if shared is None else shared  # Fold, TakeAnte, BuyGame
+    return encode_box_only(a, "Russian poker")
 
 
 def _with_cards(out: dict[str, Any], cards: tuple[Card, ...]) -> dict[str, Any]:
     if cards:
-        out["cards"] = _codes(cards)
+        out["cards"] = codes(cards)
     return out
 
 
@@ -144,7 +128,7 @@ def box_steps(state: r.RoundState, b: r.BoxState) -> list[Step]:
     out: list[Step] = []
     if r.can_exchange(state, name):
         out.append(Step("exchange", name, "Exchange",
-                        discard=tuple(_codes(b.cards)) if b.cards else (),
+                        discard=tuple(codes(b.cards)) if b.cards else (),
                         discard_counts=tuple(range(1, p.max_exchange + 1))))
     if r.can_sixth_card(state, name):
         out.append(Step("sixth_card", name, "6th card"))
@@ -170,22 +154,23 @@ class RussianFlow(GameFlow):
     game = "russian"
     decoders = DECODERS
 
-    def new_round(self, profile: HouseProfile, table: Table) -> Any:
+    def new_round(self, profile: HouseProfile, table: Table) -> r.RoundState:
         assert isinstance(profile, r.RussianProfile)
         return r.new_round(profile, table)
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: r.RoundState, action: Action) -> r.RoundState:
+        if not isinstance(action, RussianStep):
+            raise not_a_step(action, "Russian poker")
         return r.apply(state, action)
 
-    def encode(self, action: Any) -> dict[str, Any]:
+    def encode(self, action: Action) -> dict[str, Any]:
         return encode(action)
 
-    def voided(self, state: Any) -> str | None:
-        voided: str | None = state.voided
-        return voided
+    def voided(self, state: r.RoundState) -> str | None:
+        return state.voided
 
-    def next_steps(self, state: Any) -> tuple[Step, ...]:
-        s: r.RoundState = state
+    def next_steps(self, state: r.RoundState) -> tuple[Step, ...]:
+        s = state
         if s.voided:
             return (Step("void", None, "Close the voided round"),)
         out: list[Step] = []
@@ -208,14 +193,14 @@ class RussianFlow(GameFlow):
             out += [Step("redeal", b.box, "Redeal") for b in s.boxes if _may_redeal(s, b.box)]
         return tuple(out)
 
-    def can_settle(self, state: Any) -> bool:
+    def can_settle(self, state: r.RoundState) -> bool:
         return r.can_settle(state)
 
-    def settle(self, state: Any) -> Settlement:
+    def settle(self, state: r.RoundState) -> Settlement:
         return r.settle(state)
 
-    def settle_ready(self, state: Any) -> Settlement | None:
-        s: r.RoundState = state
+    def settle_ready(self, state: r.RoundState) -> Settlement | None:
+        s = state
         if not s.revealed or s.voided:
             return None
         ready = tuple(b for b in s.boxes if not r.missing_hand(s, b))
@@ -224,10 +209,10 @@ class RussianFlow(GameFlow):
         except RulesError:
             return None
 
-    def summary(self, state: Any) -> dict[str, Any]:
-        s: r.RoundState = state
-        dealer: dict[str, Any] = {"cards": _codes(s.dealer), "up": _codes(s.up),
-                                  "revealed": s.revealed, "draw": _codes(s.draw)}
+    def summary(self, state: r.RoundState) -> dict[str, Any]:
+        s = state
+        dealer: dict[str, Any] = {"cards": codes(s.dealer), "up": codes(s.up),
+                                  "revealed": s.revealed, "draw": codes(s.draw)}
         if s.revealed:
             hand = r.dealer_hand(s)
             dealer.update(hand=hand.label, qualified=r.dealer_has_game(s))
@@ -245,10 +230,10 @@ def _box_summary(b: r.BoxState, s: r.RoundState) -> dict[str, Any]:
     hand = b.hand_cards
     return {
         "box": b.box, "seat": b.seat, "ante": b.ante, "bonus": b.bonus,
-        "cards": _codes(b.cards), "discarded": _codes(b.discarded), "drawn": _codes(b.drawn),
-        "sixth": b.sixth.code if b.sixth else None, "improvement": b.improvement,
-        "exchanged": b.exchange_count, "shown": _codes(b.shown),
-        "hand_cards": _codes(hand) if b.hand_known else [],
+        "cards": codes(b.cards), "discarded": codes(b.discarded), "drawn": codes(b.drawn),
+        "sixth": b.sixth.code if b.sixth else None, "improvement": b.improvement_kind,
+        "exchanged": b.exchange_count, "shown": codes(b.shown),
+        "hand_cards": codes(hand) if b.hand_known else [],
         "hand": evaluate(hand, s.profile.ranking).label if b.hand_known else None,
         "decision": b.decision, "bet": b.bet, "insurance": b.insurance, "no_game": b.no_game,
     }

@@ -1,4 +1,4 @@
-"""The round state and the generic actions of the one-ANTE stud games: Caribbean, Oasis, Big/Small.
+"""The generic steps of the one-ANTE stud games (Caribbean, Oasis, Big/Small) on the one state.
 
 A round is folded from small frozen action records (the live-table app stores each as an event);
 every action has ``verify_*`` (the one place that checks it and raises a named error), ``can_*``
@@ -16,39 +16,43 @@ is recorded on the improvement itself, from the profile, so the generic fold che
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 from ..cards import Card
 from ..errors import CardCountError, IllegalActionError
-from ..evaluator import HandValue, evaluate
 from ..profiles import HouseProfile, check_bool, check_int
-from .actions import (  # the shared step records, re-exported for callers
-    Bet,
-    BuyGame,
-    DealBox,
-    DealDealer,
-    DealerDraw,
-    DealUp,
-    Fold,
-    PlaceBox,
-    RevealDealer,
-    Show,
-    TakeAnte,
-)
+
+# the step records and the round state, re-exported for callers
+from .actions import Bet as Bet
+from .actions import BuyGame as BuyGame
+from .actions import DealBox as DealBox
+from .actions import DealDealer as DealDealer
+from .actions import DealerDraw as DealerDraw
+from .actions import DealUp as DealUp
+from .actions import Fold as Fold
+from .actions import PlaceBox as PlaceBox
+from .actions import RevealDealer as RevealDealer
+from .actions import SharedStep
+from .actions import Show as Show
+from .actions import TakeAnte as TakeAnte
 from .common import (
     Table,
     add_cards,
     check_ante,
     check_bet,
-    dealer_qualifies,
+    check_shown,
     passes,
+    reveal_cards,
 )
-from .hidden import check_shown, reveal_cards
-
-BET, FOLD = "bet", "fold"
-TAKE_ANTE, BUY_GAME = "take_ante", "buy_game"
+from .state import BET as BET  # the one round state of every house game
+from .state import BUY_GAME as BUY_GAME
+from .state import FOLD as FOLD
+from .state import TAKE_ANTE as TAKE_ANTE
+from .state import BoxState as BoxState
+from .state import Improvement as Improvement
+from .state import RoundState as _RoundState
+from .state import Used as Used
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,143 +80,15 @@ class StudProfile(HouseProfile):
         check_bool(self.free_second_replacement, "free_second_replacement")
 
 
-@dataclass(frozen=True, slots=True)
-class Improvement:
-    """A box's one improvement: Oasis ``replace`` (discard/draw) or Big/Small ``free``/``bought``
-    extra cards (``cards``). ``fee`` is in currency units; ``forces_bet`` forbids a fold."""
-
-    kind: str
-    fee: int
-    discard: tuple[Card, ...] = ()
-    cards: tuple[Card, ...] = ()
-    forces_bet: bool = False
-    #: dealing order: how many cards were replaced face down (``discard`` unknown)
-    count: int = 0
-
-    @property
-    def replaced(self) -> int:
-        return len(self.discard) or self.count
-
-
-@dataclass(frozen=True, slots=True)
-class BoxState:
-    """One box: stake, five dealt cards, improvement, Big/Small split, decisions."""
-
-    box: str
-    seat: str
-    ante: int
-    cards: tuple[Card, ...] = ()
-    improvement: Improvement | None = None
-    #: Big/Small: the chosen Big Hand (5) and Small Hand (2); empty until split
-    big: tuple[Card, ...] = ()
-    small: tuple[Card, ...] = ()
-    decision: str | None = None
-    bet: int = 0
-    no_game: str | None = None
-    buy_fee: int = 0
-    #: the final hand as turned over at the showdown (dealing order)
-    shown: tuple[Card, ...] = ()
-
-    @property
-    def hand_known(self) -> bool:
-        """Whether the hand compared with the dealer is known (split, shown, or every card of
-        the deal and the replacement recorded)."""
-        if self.big or self.shown:
-            return True
-        if not self.cards:
-            return False
-        imp = self.improvement
-        return imp is None or (imp.kind == "replace" and bool(imp.discard))
-
-    @property
-    def improvement_fee(self) -> int:
-        return self.improvement.fee if self.improvement else 0
-
-    @property
-    def hand_cards(self) -> tuple[Card, ...]:
-        """The five cards compared with the dealer: split Big Hand, or dealt after replacement."""
-        if self.big:
-            return self.big
-        if self.shown:
-            return self.shown
-        imp = self.improvement
-        if imp is not None and imp.kind == "replace":
-            return tuple(c for c in self.cards if c not in imp.discard) + imp.cards
-        return self.cards
-
-    @property
-    def needs_split(self) -> bool:
-        """Bought extra cards must be split into Big and Small Hand before the BET."""
-        imp = self.improvement
-        return imp is not None and imp.kind == "bought" and not self.big
-
-    @property
-    def folded(self) -> bool:
-        return self.decision == FOLD
-
-    @property
-    def betting(self) -> bool:
-        return self.decision == BET
-
-
-Used: TypeAlias = Mapping[Card, str]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundState:
-    """A round so far. Replace, never mutate: every action returns a new state."""
-
-    profile: StudProfile
-    table: Table
-    boxes: tuple[BoxState, ...] = ()
-    dealer: tuple[Card, ...] = ()
-    revealed: bool = False
-    #: cards drawn for a bought game (used in order), and the dealer's Big/Small Small Hand
-    draw: tuple[Card, ...] = ()
-    dealer_small: tuple[Card, ...] = ()
-    #: every card named in the round -> where it was first named
-    used: Used = field(default_factory=dict)
-    #: dealing order: the deal is done (``DealUp``) with the dealer's face-up card(s)
-    dealt_up: bool = False
-    up: tuple[Card, ...] = ()
-
-    def find(self, box: str) -> tuple[int, BoxState]:
-        for i, b in enumerate(self.boxes):
-            if b.box == box:
-                return i, b
-        raise IllegalActionError(f"there is no box {box} in this round", field="box", value=box)
-
-    def with_box(self, index: int, box: BoxState, used: Used | None = None) -> RoundState:
-        boxes = self.boxes[:index] + (box,) + self.boxes[index + 1:]
-        return replace(self, boxes=boxes, used=self.used if used is None else used)
-
-    @property
-    def dealt(self) -> bool:
-        return self.dealt_up or bool(self.dealer) or any(b.cards for b in self.boxes)
-
-    def deal_done(self, box: BoxState) -> bool:
-        """Dealing order: once dealt. All cards first: the box's and the dealer's cards."""
-        return self.dealt_up or (bool(box.cards) and bool(self.dealer))
-
-    @property
-    def dealer_hand(self) -> HandValue:
-        return evaluate(self.dealer, self.profile.ranking)
-
-    @property
-    def dealer_qualified(self) -> bool:
-        return dealer_qualifies(self.dealer_hand, self.profile.qualifier, self.profile.ranking)
-
-    @property
-    def buyers(self) -> tuple[BoxState, ...]:
-        return tuple(b for b in self.boxes if b.betting and b.no_game == BUY_GAME)
+RoundState = _RoundState[StudProfile]
+"""A Caribbean/Oasis/Big-Small round: the one round state with the stud games' house rules."""
 
 
 def new_round(profile: StudProfile, table: Table) -> RoundState:
-    return RoundState(profile, table)
+    return _RoundState(profile, table)
 
 
-GenericAction: TypeAlias = (PlaceBox | DealBox | DealDealer | DealUp | Bet | Fold | RevealDealer
-                            | TakeAnte | BuyGame | DealerDraw | Show)
+GenericAction: TypeAlias = SharedStep
 
 
 def _fail(message: str, field: str | None = None, value: object = None) -> IllegalActionError:
@@ -231,7 +107,7 @@ def verify_place_box(state: RoundState, action: PlaceBox) -> None:
     check_ante(action.ante, state.table)
 
 
-def verify_deal_box(state: RoundState, action: DealBox) -> BoxState:
+def verify_deal_box(state: RoundState, action: DealBox) -> None:
     _, box = state.find(action.box)
     if box.cards:
         raise _fail(f"box {action.box} already has its cards", "cards")
@@ -240,7 +116,6 @@ def verify_deal_box(state: RoundState, action: DealBox) -> BoxState:
                     "entered when they are shown", "cards")
     if len(action.cards) != 5:
         raise CardCountError(len(action.cards), "5", f"box {action.box}").at("cards")
-    return box
 
 
 def verify_deal_dealer(state: RoundState, action: DealDealer) -> None:
@@ -274,17 +149,16 @@ def verify_deciding(state: RoundState, box: BoxState) -> None:
                     box.decision)
 
 
-def verify_bet(state: RoundState, action: Bet) -> BoxState:
+def verify_bet(state: RoundState, action: Bet) -> None:
     _, box = state.find(action.box)
     verify_deciding(state, box)
     if box.needs_split:
         raise _fail("bought extra cards must be split into a Big Hand and a Small Hand before "
                     "the BET", "split")
     check_bet(action.amount, box.ante, state.profile.bet_multiple)
-    return box
 
 
-def verify_fold(state: RoundState, action: Fold) -> BoxState:
+def verify_fold(state: RoundState, action: Fold) -> None:
     _, box = state.find(action.box)
     verify_deciding(state, box)
     imp = box.improvement
@@ -292,10 +166,11 @@ def verify_fold(state: RoundState, action: Fold) -> BoxState:
         why = ("free extra cards oblige the box to BET" if imp.kind == "free"
                else "replacing all five cards obliges the box to raise")
         raise _fail(f"box {box.box} may not fold: {why}", "decision", FOLD)
-    return box
 
 
-def verify_reveal(state: RoundState) -> None:
+def verify_reveal_dealer(state: RoundState, action: RevealDealer) -> None:
+    """The reveal, once every box has bet or folded (its hole cards are checked as they are
+    named, in ``reveal_cards``)."""
     if state.revealed:
         raise _fail("the dealer has already revealed his hand", "dealer")
     if not state.dealer and not state.dealt_up:
@@ -305,7 +180,15 @@ def verify_reveal(state: RoundState) -> None:
             raise _fail(f"box {b.box} has not bet or folded", f"boxes[{i}].decision")
 
 
-def verify_no_game_choice(state: RoundState, box_name: str, choice: str) -> BoxState:
+def verify_take_ante(state: RoundState, action: TakeAnte) -> None:
+    _no_game_choice(state, action.box, TAKE_ANTE)
+
+
+def verify_buy_game(state: RoundState, action: BuyGame) -> None:
+    _no_game_choice(state, action.box, BUY_GAME)
+
+
+def _no_game_choice(state: RoundState, box_name: str, choice: str) -> None:
     """TakeAnte / BuyGame: only after a reveal without a game, once, for a betting box."""
     _, box = state.find(box_name)
     if not state.revealed:
@@ -322,7 +205,6 @@ def verify_no_game_choice(state: RoundState, box_name: str, choice: str) -> BoxS
     if choice == BUY_GAME and not state.profile.buy_game_allowed:
         raise _fail(f"profile {state.profile.name} does not allow buying a game",
                     "on_no_game", choice)
-    return box
 
 
 def verify_dealer_draw(state: RoundState, action: DealerDraw) -> None:
@@ -350,11 +232,11 @@ def can_fold(state: RoundState, box: str) -> bool:
 
 
 def can_take_ante(state: RoundState, box: str) -> bool:
-    return passes(lambda: verify_no_game_choice(state, box, TAKE_ANTE))
+    return passes(lambda: verify_take_ante(state, TakeAnte(box)))
 
 
 def can_buy_game(state: RoundState, box: str) -> bool:
-    return passes(lambda: verify_no_game_choice(state, box, BUY_GAME))
+    return passes(lambda: verify_buy_game(state, BuyGame(box)))
 
 
 # --- apply -----------------------------------------------------------------------------------
@@ -367,9 +249,10 @@ def apply_generic(state: RoundState, action: GenericAction) -> RoundState:
         return replace(state, boxes=(*state.boxes, BoxState(action.box, action.seat,
                                                             action.ante)))
     if isinstance(action, DealBox):
-        box = verify_deal_box(state, action)
+        verify_deal_box(state, action)
+        i, box = state.find(action.box)
         used = add_cards(state.used, action.cards, "cards", deck, f"box {box.box}")
-        return state.with_box(state.find(box.box)[0], replace(box, cards=action.cards), used)
+        return state.with_box(i, replace(box, cards=action.cards), used)
     if isinstance(action, DealUp):
         verify_deal_up(state, action)
         used = add_cards(state.used, action.cards, "up", deck, "the dealer's face-up card")
@@ -381,22 +264,24 @@ def apply_generic(state: RoundState, action: GenericAction) -> RoundState:
         used = add_cards(state.used, action.cards, "cards", deck, "the dealer's hand")
         return replace(state, dealer=action.cards, used=used)
     if isinstance(action, Bet):
-        box = verify_bet(state, action)
-        return state.with_box(state.find(box.box)[0],
-                              replace(box, decision=BET, bet=action.amount))
+        verify_bet(state, action)
+        i, box = state.find(action.box)
+        return state.with_box(i, replace(box, decision=BET, bet=action.amount))
     if isinstance(action, Fold):
-        box = verify_fold(state, action)
-        return state.with_box(state.find(box.box)[0], replace(box, decision=FOLD))
+        verify_fold(state, action)
+        i, box = state.find(action.box)
+        return state.with_box(i, replace(box, decision=FOLD))
     if isinstance(action, RevealDealer):
-        verify_reveal(state)
+        verify_reveal_dealer(state, action)
         used = reveal_cards(state.used, deck, state.dealer, state.up, action.cards)
         return replace(state, revealed=True, used=used,
                        dealer=state.dealer or (*action.cards, *state.up))
     if isinstance(action, TakeAnte | BuyGame):
         choice = TAKE_ANTE if isinstance(action, TakeAnte) else BUY_GAME
-        box = verify_no_game_choice(state, action.box, choice)
+        _no_game_choice(state, action.box, choice)
+        i, box = state.find(action.box)
         fee = box.ante * state.profile.buy_game_fee if choice == BUY_GAME else 0
-        return state.with_box(state.find(box.box)[0], replace(box, no_game=choice, buy_fee=fee))
+        return state.with_box(i, replace(box, no_game=choice, buy_fee=fee))
     verify_dealer_draw(state, action)
     used = add_cards(state.used, action.cards, "draw", deck, "the dealer's draw")
     return replace(state, draw=action.cards, used=used)
@@ -415,9 +300,14 @@ def _showing(state: RoundState, name: str) -> BoxState:
     return box
 
 
-def verify_show(state: RoundState, action: Show) -> dict[Card, str]:
+def verify_show(state: RoundState, action: Show) -> None:
     """A box turns its hand over after the reveal: checked against what the round knows of it
-    (the replaced count and cards, free extra cards as its Small Hand); returns the used cards."""
+    (the replaced count and cards, free extra cards as its Small Hand)."""
+    _used_after_show(state, action)
+
+
+def _used_after_show(state: RoundState, action: Show) -> dict[Card, str]:
+    """``verify_show``'s checks, returning the round's used cards with the shown ones."""
     box = _showing(state, action.box)
     deck, imp, label = state.profile.ranking.deck, box.improvement, f"box {box.box} hand"
     if imp is not None and imp.kind == "free":
@@ -440,7 +330,7 @@ def can_show(state: RoundState, box: str) -> bool:
 
 
 def show(state: RoundState, action: Show) -> RoundState:
-    used = verify_show(state, action)
+    used = _used_after_show(state, action)
     i, box = state.find(action.box)
     imp = box.improvement
     if imp is not None and imp.kind == "free":

@@ -13,19 +13,18 @@ Live table: the actions of ``house_round`` plus :class:`Replace` (``verify_repla
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from ..cards import Card
 from ..errors import CardCountError, IllegalActionError, RulesError
 from ..profiles import register_profile
 from ..request import get_cards, need_mapping
 from ..settlement import Settlement
+from .actions import Replace
 from .caribbean import CaribbeanProfile, settle
 from .common import add_cards
 from .house_request import round_from_request
 from .house_round import (
-    BoxState,
     GenericAction,
     Improvement,
     RoundState,
@@ -52,19 +51,6 @@ for _profile in (OASIS_CLASSIC, OASIS_PER_CARD, OASIS_ONE_CARD):
     register_profile(_profile)
 
 
-@dataclass(frozen=True, slots=True)
-class Replace:
-    """Before the decision: discard some cards and draw as many, for the schedule's fee.
-
-    Dealing order: ``count`` cards replaced face down (``discard`` empty, ``draw`` the new
-    cards only if the croupier saw them)."""
-
-    box: str
-    discard: tuple[Card, ...]
-    draw: tuple[Card, ...]
-    count: int = 0
-
-
 def replacement_fee(profile: CaribbeanProfile, ante: int, count: int) -> int:
     """The fee for replacing ``count`` cards (currency units); refuses counts not on offer."""
     fees = profile.replace_fees
@@ -79,7 +65,7 @@ def replacement_fee(profile: CaribbeanProfile, ante: int, count: int) -> int:
     return fees[count] * ante
 
 
-def verify_replace(state: RoundState, action: Replace) -> BoxState:
+def verify_replace(state: RoundState, action: Replace) -> None:
     """One replacement per box, before its decision: 1..5 of its own cards, as many drawn."""
     _, box = state.find(action.box)
     verify_deciding(state, box)
@@ -93,7 +79,7 @@ def verify_replace(state: RoundState, action: Replace) -> BoxState:
         if action.draw and len(action.draw) != action.count:
             raise CardCountError(len(action.draw), f"{action.count} (or none)",
                                  "replacement cards").at("improvement.replace.draw")
-        return box
+        return
     replacement_fee(profile, box.ante, len(action.discard))
     for pos, card in enumerate(action.discard, start=1):
         if card not in box.cards:
@@ -106,7 +92,6 @@ def verify_replace(state: RoundState, action: Replace) -> BoxState:
     if len(action.draw) != len(action.discard):
         raise CardCountError(len(action.draw), str(len(action.discard)),
                              "replacement draw").at("improvement.replace.draw")
-    return box
 
 
 def can_replace(state: RoundState, box: str, count: int) -> bool:
@@ -126,7 +111,8 @@ def can_replace(state: RoundState, box: str, count: int) -> bool:
 def apply(state: RoundState, action: Replace | GenericAction) -> RoundState:
     if not isinstance(action, Replace):
         return apply_generic(state, action)
-    box = verify_replace(state, action)
+    verify_replace(state, action)
+    i, box = state.find(action.box)
     profile = state.profile
     assert isinstance(profile, CaribbeanProfile)
     used = add_cards(state.used, action.draw, "improvement.replace.draw",
@@ -136,7 +122,7 @@ def apply(state: RoundState, action: Replace | GenericAction) -> RoundState:
     imp = Improvement("replace", replacement_fee(profile, box.ante, n), discard=action.discard,
                       cards=action.draw, forces_bet=forces,
                       count=0 if action.discard else action.count)
-    return state.with_box(state.find(box.box)[0], replace(box, improvement=imp), used)
+    return state.with_box(i, replace(box, improvement=imp), used)
 
 
 def _improve(state: RoundState, index: int, body: Mapping[str, Any]) -> RoundState:

@@ -7,81 +7,17 @@ tells the UI which buttons to show. ``settle(state)`` is pure and returns a froz
 :class:`~dealer_assist.rules.settlement.Settlement`. The calculator request is parsed into the same
 actions (``russian_request``), so both paths share every check.
 
-Module map: ``russian_profile`` (house rules as data), ``russian_state`` (state and actions),
-``russian_round`` (placing and dealing), ``russian_decide`` (improvement, fold/bet, insurance),
-``russian_reveal`` (reveal, take the ANTE / buy a game, dealer's draw), ``russian_actions``
-(``apply``, ``replay``), ``russian_settle`` (``settle``), ``russian_request`` (calculator).
+Module map: ``state`` (the one round state of every house game) and ``actions`` (every step
+record), ``russian_profile`` (house rules as data), ``russian_round`` (the round type; placing,
+dealing, redeal; reveal, take the ANTE / buy a game, the dealer's draw), ``russian_decide``
+(exchange, sixth card, fold/bet, insurance, show; ``apply``, ``replay``), ``russian_settle``
+(``settle``: every payout), ``russian_request`` (calculator), ``flow_russian`` (live events).
 """
 
 from __future__ import annotations
 
-from .registry import GameSpec, register
-from .russian_actions import apply, replay
-from .russian_decide import (
-    bet,
-    can_bet,
-    can_exchange,
-    can_fold,
-    can_insure,
-    can_show,
-    can_sixth_card,
-    exchange,
-    fold,
-    insure,
-    show,
-    sixth_card,
-    verify_bet,
-    verify_exchange,
-    verify_fold,
-    verify_insure,
-    verify_show,
-    verify_sixth_card,
-)
-from .russian_profile import RUSSIAN_CLASSIC, RUSSIAN_PAIR_GAME, RussianProfile
-from .russian_request import ParsedRound, Step, parse_request, round_from_request, settle_request
-from .russian_reveal import (
-    buy_game,
-    can_buy_game,
-    can_dealer_draw,
-    can_reveal_dealer,
-    can_take_ante,
-    dealer_draw,
-    reveal_dealer,
-    take_ante,
-    verify_buy_game,
-    verify_dealer_draw,
-    verify_reveal_dealer,
-    verify_take_ante,
-)
-from .russian_round import (
-    can_deal_box,
-    can_deal_dealer,
-    can_place_box,
-    can_redeal,
-    deal_box,
-    deal_dealer,
-    deal_up,
-    dealer_hand,
-    dealer_has_game,
-    place_box,
-    presumptive_payout,
-    redeal,
-    verify_bonus,
-    verify_deal_box,
-    verify_deal_dealer,
-    verify_deal_up,
-    verify_place_box,
-    verify_redeal,
-)
-from .russian_settle import can_settle, missing_hand, settle, verify_settle
-from .russian_state import (
-    BET,
-    BUY_GAME,
-    FOLD,
-    TAKE_ANTE,
-    Action,
+from .actions import (
     Bet,
-    BoxState,
     BuyGame,
     DealBox,
     DealDealer,
@@ -93,12 +29,72 @@ from .russian_state import (
     PlaceBox,
     Redeal,
     RevealDealer,
-    RoundState,
     Show,
     SixthCard,
     TakeAnte,
-    new_round,
 )
+from .actions import RussianStep as Action
+from .registry import GameSpec, register
+from .russian_decide import (
+    apply,
+    bet,
+    can_bet,
+    can_exchange,
+    can_fold,
+    can_insure,
+    can_show,
+    can_sixth_card,
+    exchange,
+    fold,
+    insure,
+    replay,
+    show,
+    sixth_card,
+    verify_bet,
+    verify_exchange,
+    verify_fold,
+    verify_insure,
+    verify_show,
+    verify_sixth_card,
+)
+from .russian_profile import RUSSIAN_CLASSIC, RUSSIAN_PAIR_GAME, RussianProfile
+from .russian_request import ParsedRound, Step, parse_request, round_from_request, settle_request
+from .russian_round import (
+    RoundState,
+    buy_game,
+    can_buy_game,
+    can_deal_box,
+    can_deal_dealer,
+    can_dealer_draw,
+    can_place_box,
+    can_redeal,
+    can_reveal_dealer,
+    can_take_ante,
+    deal_box,
+    deal_dealer,
+    deal_up,
+    dealer_draw,
+    dealer_hand,
+    dealer_has_game,
+    new_round,
+    place_box,
+    presumptive_payout,
+    redeal,
+    reveal_dealer,
+    take_ante,
+    verify_bonus,
+    verify_buy_game,
+    verify_deal_box,
+    verify_deal_dealer,
+    verify_deal_up,
+    verify_dealer_draw,
+    verify_place_box,
+    verify_redeal,
+    verify_reveal_dealer,
+    verify_take_ante,
+)
+from .russian_settle import can_settle, missing_hand, settle, verify_settle
+from .state import BET, BUY_GAME, FOLD, TAKE_ANTE, BoxState
 
 SPEC = register(GameSpec("russian", "Russian poker", RUSSIAN_CLASSIC.name, settle_request))
 

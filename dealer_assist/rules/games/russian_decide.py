@@ -1,27 +1,51 @@
-"""Russian poker actions after the deal: improvement, fold or bet, insurance (verify, can, do)."""
+"""Russian poker: the boxes' steps after the deal -- improvement, fold or bet, insurance, the
+showdown (verify, can, do) -- and ``apply``/``replay``, which dispatch every step of the game."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..cards import Card
 from ..errors import CardCountError, DuplicateCardError, IllegalActionError, StakeError
 from ..evaluator import evaluate
 from . import common
-from .common import passes
-from .hidden import check_shown
-from .russian_round import check_live, presumptive_payout, with_box
-from .russian_state import (
-    BET,
-    FOLD,
+from .actions import (
     Bet,
-    BoxState,
+    BuyGame,
+    DealBox,
+    DealDealer,
+    DealerDraw,
+    DealUp,
     Exchange,
     Fold,
     Insure,
-    RoundState,
+    PlaceBox,
+    Redeal,
+    RevealDealer,
     Show,
     SixthCard,
-    evolve,
+    TakeAnte,
 )
+from .actions import RussianStep as Action
+from .common import Table, check_shown, passes
+from .russian_profile import RussianProfile
+from .russian_round import (
+    RoundState,
+    buy_game,
+    check_live,
+    deal_box,
+    deal_dealer,
+    deal_up,
+    dealer_draw,
+    new_round,
+    place_box,
+    presumptive_payout,
+    redeal,
+    reveal_dealer,
+    take_ante,
+)
+from .state import BET, FOLD, BoxState, Improvement, evolve
 
 DISCARD, DRAW, SIXTH = "improvement.exchange.discard", "improvement.exchange.draw", \
     "improvement.sixth_card"
@@ -45,9 +69,10 @@ def _improving(state: RoundState, box: str, field: str) -> tuple[int, BoxState]:
     """One improvement per box: an exchange or a sixth card, never both, never twice."""
     i, b = _deciding(state, box, field)
     if b.improvement is not None:
-        done = "exchanged cards" if b.improvement == "exchange" else "bought a sixth card"
+        kind = b.improvement.kind
+        done = "exchanged cards" if kind == "exchange" else "bought a sixth card"
         raise IllegalActionError(f"one improvement per box: box {box} already {done}",
-                                 field=field, value=b.improvement)
+                                 field=field, value=kind)
     return i, b
 
 
@@ -87,9 +112,10 @@ def exchange(state: RoundState, a: Exchange) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, a.draw, DRAW, state.profile.ranking.deck,
                             f"box {a.box} exchange")
-    new = evolve(b, discarded=tuple(a.discard), drawn=tuple(a.draw),
-                 exchanged=0 if a.discard else a.count)  # verified: one of them is set
-    return with_box(state, i, new, used=used)
+    fee = state.profile.improvement_fee * b.ante
+    new = evolve(b, improvement=Improvement(  # verified: the discard or the count is set
+        "exchange", fee, tuple(a.discard), tuple(a.draw), count=0 if a.discard else a.count))
+    return state.with_box(i, new, used=used)
 
 
 def _sixth_phase(state: RoundState, box: str) -> tuple[int, BoxState]:
@@ -117,7 +143,8 @@ def sixth_card(state: RoundState, a: SixthCard) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, _sixth(a), SIXTH, state.profile.ranking.deck,
                             f"box {a.box} sixth card")
-    return with_box(state, i, evolve(b, sixth=a.card, sixth_bought=True), used=used)
+    return state.with_box(i, evolve(b, improvement=Improvement(
+        "sixth_card", state.profile.improvement_fee * b.ante, cards=_sixth(a))), used=used)
 
 
 def verify_fold(state: RoundState, a: Fold) -> None:
@@ -131,7 +158,7 @@ def can_fold(state: RoundState, box: str) -> bool:
 def fold(state: RoundState, a: Fold) -> RoundState:
     verify_fold(state, a)
     i, b = state.find(a.box)
-    return with_box(state, i, evolve(b, decision=FOLD))
+    return state.with_box(i, evolve(b, decision=FOLD))
 
 
 def verify_bet(state: RoundState, a: Bet) -> None:
@@ -146,7 +173,7 @@ def can_bet(state: RoundState, box: str) -> bool:
 def bet(state: RoundState, a: Bet) -> RoundState:
     verify_bet(state, a)
     i, b = state.find(a.box)
-    return with_box(state, i, evolve(b, decision=BET, bet=a.amount))
+    return state.with_box(i, evolve(b, decision=BET, bet=a.amount))
 
 
 def _insuring(state: RoundState, box: str, amount: int | None = None) -> tuple[int, BoxState]:
@@ -186,13 +213,13 @@ def shown_hand(state: RoundState, b: BoxState, cards: tuple[Card, ...],
     if b.hand_known:
         raise IllegalActionError(f"box {b.box}'s hand is already known", field=field)
     must = [*b.drawn, *([b.sixth] if b.sixth else [])]
-    if b.cards and b.improvement != "exchange":
+    if b.cards and b.improvement_kind != "exchange":
         must += b.cards
     own = {*b.cards, *b.drawn, *([b.sixth] if b.sixth else [])}
     return check_shown(state.used, state.profile.ranking.deck, cards, count=b.hand_size,
                        label=f"box {b.box} hand", field=field, own=own, must_have=must,
                        must_not=b.discarded, dealt=b.cards,
-                       keep=5 - b.exchange_count if b.exchanged else None)
+                       keep=5 - b.exchange_count if b.exchange_count and not b.discarded else None)
 
 
 def verify_insure(state: RoundState, a: Insure) -> None:
@@ -225,7 +252,7 @@ def insure(state: RoundState, a: Insure) -> RoundState:
     if a.cards and not b.hand_known:
         used = shown_hand(state, b, a.cards)
         b = evolve(b, shown=a.cards)
-    return with_box(state, i, evolve(b, insurance=a.amount), used=used)
+    return state.with_box(i, evolve(b, insurance=a.amount), used=used)
 
 
 def _showing(state: RoundState, box: str) -> tuple[int, BoxState]:
@@ -255,5 +282,28 @@ def can_show(state: RoundState, box: str) -> bool:
 def show(state: RoundState, a: Show) -> RoundState:
     verify_show(state, a)
     i, b = state.find(a.box)
-    return with_box(state, i, evolve(b, shown=tuple(a.cards)),
+    return state.with_box(i, evolve(b, shown=tuple(a.cards)),
                     used=shown_hand(state, b, a.cards))
+
+
+# --- apply and replay: every step, dispatched on its record's type -----------------------------
+
+_HANDLERS: dict[type[Any], Callable[[RoundState, Any], RoundState]] = {
+    PlaceBox: place_box, DealBox: deal_box, DealDealer: deal_dealer, Redeal: redeal,
+    Exchange: exchange, SixthCard: sixth_card, Fold: fold, Bet: bet, Insure: insure,
+    RevealDealer: reveal_dealer, TakeAnte: take_ante, BuyGame: buy_game,
+    DealerDraw: dealer_draw, DealUp: deal_up, Show: show,
+}
+
+
+def apply(state: RoundState, action: Action) -> RoundState:
+    """Verify ``action`` against ``state`` and return the new state (the old one is unchanged)."""
+    return _HANDLERS[type(action)](state, action)
+
+
+def replay(profile: RussianProfile, table: Table, actions: Iterable[Action]) -> RoundState:
+    """Fold a stored list of actions into the round state, from a new round."""
+    state = new_round(profile, table)
+    for action in actions:
+        state = apply(state, action)
+    return state

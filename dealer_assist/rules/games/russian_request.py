@@ -18,16 +18,7 @@ from ..profiles import get_profile
 from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
 from ..settlement import Settlement
 from . import common
-from .russian_actions import apply
-from .russian_profile import RussianProfile
-from .russian_round import dealer_has_game
-from .russian_settle import settle
-from .russian_state import (
-    BET,
-    BUY_GAME,
-    FOLD,
-    TAKE_ANTE,
-    Action,
+from .actions import (
     Bet,
     BuyGame,
     DealBox,
@@ -38,11 +29,15 @@ from .russian_state import (
     Insure,
     PlaceBox,
     RevealDealer,
-    RoundState,
     SixthCard,
     TakeAnte,
-    new_round,
 )
+from .actions import RussianStep as Action
+from .russian_decide import apply
+from .russian_profile import RussianProfile
+from .russian_round import RoundState, dealer_has_game, new_round
+from .russian_settle import settle
+from .state import BET, BUY_GAME, FOLD, TAKE_ANTE
 
 DEFAULT_PROFILE = "russian-classic"
 _JSON_TYPES = {"list": "array", "str": "string", "int": "number", "float": "number",

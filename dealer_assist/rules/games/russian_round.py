@@ -1,4 +1,8 @@
-"""Russian poker actions: verify, can, do.
+"""Russian poker: the round type, and the table's and the dealer's steps (verify, can, do).
+
+Placing and dealing (with the redeal), then, once every box has decided, the dealer's steps:
+the reveal, take the ANTE or buy a game, the dealer's draw. The boxes' decisions are in
+``russian_decide``.
 
 For every action there is one ``verify_<action>(state, action)`` that raises a named
 ``RulesError``, a ``can_<action>(state[, box])`` for the UI (may this button be shown now?) and the
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..cards import Card
 from ..combinations import paid_combinations
 from ..errors import (
     CardCountError,
@@ -18,18 +23,30 @@ from ..errors import (
 )
 from ..evaluator import HandValue, evaluate
 from . import common
-from .common import passes
-from .russian_profile import RussianProfile
-from .russian_state import (
-    BoxState,
+from .actions import (
+    BuyGame,
     DealBox,
     DealDealer,
+    DealerDraw,
     DealUp,
     PlaceBox,
     Redeal,
-    RoundState,
-    evolve,
+    RevealDealer,
+    TakeAnte,
 )
+from .common import passes, reveal_cards
+from .russian_profile import RussianProfile
+from .state import BUY_GAME, TAKE_ANTE, BoxState, evolve
+from .state import RoundState as _RoundState
+
+RoundState = _RoundState[RussianProfile]
+"""A Russian poker round: the one round state (``state.py``) with Russian house rules."""
+
+
+def new_round(profile: RussianProfile, table: common.Table) -> RoundState:
+    """The empty round a croupier starts with."""
+    return _RoundState(profile, table)
+
 
 # --- shared look-ups ------------------------------------------------------------------------
 
@@ -62,11 +79,6 @@ def check_live(state: RoundState, field: str | None = None) -> None:
     if state.voided:
         raise IllegalActionError(f"the round was redealt ({state.voided}); start a new round",
                                  field=field)
-
-
-def with_box(state: RoundState, index: int, box: BoxState, **changes: Any) -> RoundState:
-    boxes = state.boxes[:index] + (box,) + state.boxes[index + 1:]
-    return evolve(state, boxes=boxes, **changes)
 
 
 # --- before the deal ------------------------------------------------------------------------
@@ -146,7 +158,7 @@ def deal_box(state: RoundState, a: DealBox) -> RoundState:
     i, b = state.find(a.box)
     used = common.add_cards(state.used, a.cards, "cards", state.profile.ranking.deck,
                             f"box {a.box} cards")
-    return with_box(state, i, evolve(b, cards=tuple(a.cards)), used=used)
+    return state.with_box(i, evolve(b, cards=tuple(a.cards)), used=used)
 
 
 def _deal_dealer_phase(state: RoundState) -> None:
@@ -216,3 +228,123 @@ def can_redeal(state: RoundState, box: str) -> bool:
 def redeal(state: RoundState, a: Redeal) -> RoundState:
     verify_redeal(state, a)
     return evolve(state, voided=f"box {a.box} received {a.cards_received} cards")
+
+
+# --- the dealer opens: reveal, take the ANTE or buy a game, the dealer's draw ----------------
+
+def _reveal_phase(state: RoundState) -> None:
+    check_live(state)
+    if state.revealed:
+        raise IllegalActionError("the dealer has already opened his cards")
+    if not state.deal_complete:
+        raise IllegalActionError("the deal is not complete yet", field="cards")
+    for b in state.boxes:
+        if b.decision is None:
+            raise IllegalActionError(f"box {b.box} has not bet or folded yet", field="decision",
+                                     value=b.box)
+
+
+def verify_reveal_dealer(state: RoundState, a: RevealDealer) -> None:
+    """The dealer's hole cards complete his five (none when all five were dealt known)."""
+    _used_after_reveal(state, a)
+
+
+def _used_after_reveal(state: RoundState, a: RevealDealer) -> dict[Card, str]:
+    """``verify_reveal_dealer``'s checks, returning the used cards with the hole cards."""
+    _reveal_phase(state)
+    return reveal_cards(state.used, state.profile.ranking.deck, state.dealer, state.up, a.cards)
+
+
+def can_reveal_dealer(state: RoundState) -> bool:
+    return passes(_reveal_phase, state)
+
+
+def reveal_dealer(state: RoundState, a: RevealDealer) -> RoundState:
+    used = _used_after_reveal(state, a)
+    if state.dealer:
+        return evolve(state, revealed=True)
+    dealer = (*a.cards, *state.up)
+    return evolve(state, revealed=True, dealer=dealer, used=used,
+                  dealer_value=evaluate(dealer, state.profile.ranking))
+
+
+def _no_game_phase(state: RoundState, field: str) -> None:
+    """The dealer opened, has no game, and has not drawn yet."""
+    check_live(state, field)
+    if not state.revealed:
+        raise IllegalActionError("the dealer has not opened his cards yet", field=field)
+    if dealer_has_game(state):
+        hand = dealer_hand(state)
+        raise IllegalActionError(f"the dealer has a game ({hand.label}): there is no game to "
+                                 "buy and no ANTE to take", field=field,
+                                 value=hand.category.value)
+    if state.draw:
+        raise IllegalActionError("the dealer has already drawn for the bought game", field=field)
+
+
+def _choosing(state: RoundState, box: str) -> tuple[int, BoxState]:
+    _no_game_phase(state, "on_no_game")
+    i, b = state.find(box)
+    if not b.betting:
+        raise IllegalActionError(f"box {box} folded: it neither takes the ANTE nor buys a game",
+                                 field="on_no_game", value=b.decision)
+    if b.no_game is not None:
+        raise IllegalActionError(f"box {box} has already chosen ({b.no_game})",
+                                 field="on_no_game", value=b.no_game)
+    return i, b
+
+
+def verify_take_ante(state: RoundState, a: TakeAnte) -> None:
+    _choosing(state, a.box)
+
+
+def can_take_ante(state: RoundState, box: str) -> bool:
+    return passes(_choosing, state, box)
+
+
+def take_ante(state: RoundState, a: TakeAnte) -> RoundState:
+    i, b = _choosing(state, a.box)
+    return state.with_box(i, evolve(b, no_game=TAKE_ANTE))
+
+
+def verify_buy_game(state: RoundState, a: BuyGame) -> None:
+    _choosing(state, a.box)
+
+
+def can_buy_game(state: RoundState, box: str) -> bool:
+    return passes(_choosing, state, box)
+
+
+def buy_game(state: RoundState, a: BuyGame) -> RoundState:
+    i, b = _choosing(state, a.box)
+    return state.with_box(i, evolve(b, no_game=BUY_GAME))
+
+
+def _draw_phase(state: RoundState) -> None:
+    """Every betting box has chosen and at least one bought a game."""
+    _no_game_phase(state, "draw")
+    for b in state.boxes:
+        if b.betting and b.no_game is None:
+            raise IllegalActionError(f"box {b.box} has not chosen between the ANTE and buying "
+                                     "a game", field="draw", value=b.box)
+    if not any(b.no_game == BUY_GAME for b in state.boxes):
+        raise IllegalActionError("no box bought a game: the dealer does not draw", field="draw")
+
+
+def verify_dealer_draw(state: RoundState, a: DealerDraw) -> None:
+    _draw_phase(state)
+    profile = state.profile
+    common.add_cards(state.used, a.cards, "draw", profile.ranking.deck, "dealer draw")
+    common.buy_game(state.dealer, a.cards, profile.ranking, profile.qualifier,
+                    free_second_replacement=profile.free_second_replacement)
+
+
+def can_dealer_draw(state: RoundState) -> bool:
+    return passes(_draw_phase, state)
+
+
+def dealer_draw(state: RoundState, a: DealerDraw) -> RoundState:
+    verify_dealer_draw(state, a)
+    used = common.add_cards(state.used, a.cards, "draw", state.profile.ranking.deck,
+                            "dealer draw")
+    return evolve(state, draw=tuple(a.cards), used=used)

@@ -13,8 +13,8 @@ from ..evaluator import HandValue, evaluate
 from ..ranking import Category
 from ..settlement import BoxSettlement, DealerResult, PaidCombination, Settlement, WagerResult
 from . import common
-from .russian_round import dealer_hand
-from .russian_state import BUY_GAME, TAKE_ANTE, BoxState, RoundState
+from .russian_round import RoundState, dealer_hand
+from .state import BUY_GAME, TAKE_ANTE, BoxState
 
 WIN, LOSE, STAY = "win", "lose", "stay"
 
@@ -171,7 +171,7 @@ def _bonus(state: RoundState, b: BoxState) -> tuple[WagerResult, bool]:
     if b.folded:
         return WagerResult.lost("bonus", stake, f"BONUS {stake} lost: the box folded"), False
     if b.improvement is not None:
-        what = "exchanged cards" if b.improvement == "exchange" else "bought a sixth card"
+        what = "exchanged cards" if b.improvement_kind == "exchange" else "bought a sixth card"
         return WagerResult.lost("bonus", stake, f"BONUS {stake} lost: the box {what}"), False
     hand = evaluate(b.first_five, p.ranking)
     mult = p.bonus_table.get(hand.category, 0)
@@ -190,14 +190,14 @@ def _bonus(state: RoundState, b: BoxState) -> tuple[WagerResult, bool]:
 def _fees(state: RoundState, b: BoxState) -> tuple[WagerResult, WagerResult, tuple[str, ...]]:
     p = state.profile
     fee = p.improvement_fee * b.ante if b.improvement else 0
-    if b.improvement == "exchange":
+    if b.improvement_kind == "exchange":
         n = b.exchange_count
         note = (f"exchanged {' '.join(c.code for c in b.discarded)} for "
                 f"{' '.join(c.code for c in b.drawn)}" if b.discarded
                 else f"exchanged {n} card{'s' if n > 1 else ''}")
         improvement = WagerResult.lost("improvement_fee", fee, f"exchange of {n} card"
                                        f"{'s' if n > 1 else ''}: fee {fee} lost")
-    elif b.improvement == "sixth_card":
+    elif b.improvement_kind == "sixth_card":
         note = f"bought a sixth card {b.sixth.code}" if b.sixth else "bought a sixth card"
         improvement = WagerResult.lost("improvement_fee", fee, f"sixth card: fee {fee} lost")
     else:

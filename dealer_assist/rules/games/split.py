@@ -29,12 +29,14 @@ from ..profiles import PayTable, check_bool, check_int, register_profile
 from ..ranking import Category
 from ..request import get_cards, get_str, need_mapping
 from ..settlement import BoxSettlement, PaidCombination, Settlement, WagerResult
-from .common import add_cards, apply_cap
-from .hidden import check_shown
+from .actions import ChooseSplit as ChooseSplit
+from .actions import DealerSmall as DealerSmall
+from .actions import DealExtra as DealExtra
+from .actions import SplitStep
+from .common import add_cards, apply_cap, check_shown
 from .house_request import round_from_request
 from .house_round import (
     BoxState,
-    GenericAction,
     Improvement,
     RoundState,
     StudProfile,
@@ -103,43 +105,7 @@ register_profile(SPLIT_CLASSIC)
 
 # --- actions -------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class DealExtra:
-    """Two extra cards for a box: ``free`` (blind, they are the Small Hand) or ``bought``.
-
-    ``cards``: the two extra cards, or all seven (the box's five, then the two extra) when the
-    player shows them for the split suggestion; empty when dealt face down (dealing order)."""
-
-    box: str
-    mode: str
-    cards: tuple[Card, ...] = ()
-
-    @property
-    def extra(self) -> tuple[Card, ...]:
-        return self.cards[-2:]
-
-    @property
-    def five(self) -> tuple[Card, ...]:
-        return self.cards[:5] if len(self.cards) == 7 else ()
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseSplit:
-    """A box with bought extra cards splits its seven cards into Big (5) and Small (2) Hand."""
-
-    box: str
-    big: tuple[Card, ...]
-    small: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DealerSmall:
-    """The dealer has a game: his two further cards, his Small Hand."""
-
-    cards: tuple[Card, ...]
-
-
-Action = GenericAction | DealExtra | ChooseSplit | DealerSmall
+Action = SplitStep
 
 
 def _profile(state: RoundState) -> SplitProfile:
@@ -147,7 +113,7 @@ def _profile(state: RoundState) -> SplitProfile:
     return state.profile
 
 
-def verify_deal_extra(state: RoundState, a: DealExtra) -> BoxState:
+def verify_deal_extra(state: RoundState, a: DealExtra) -> None:
     _, box = state.find(a.box)
     verify_deciding(state, box)
     profile = _profile(state)
@@ -164,7 +130,6 @@ def verify_deal_extra(state: RoundState, a: DealExtra) -> BoxState:
     if a.five and box.cards and set(a.five) != set(box.cards):
         raise IllegalActionError(f"the first five cards are not box {box.box}'s",
                                  field="extra.cards", value=[c.code for c in a.five])
-    return box
 
 
 def can_deal_extra(state: RoundState, box: str, mode: str) -> bool:
@@ -178,11 +143,14 @@ def can_deal_extra(state: RoundState, box: str, mode: str) -> bool:
         return False
 
 
-def verify_split(state: RoundState, a: ChooseSplit) -> dict[Card, str]:
-    """The split uses exactly the box's seven cards: five in the Big Hand, two in the Small.
+def verify_split(state: RoundState, a: ChooseSplit) -> None:
+    """The split uses exactly the box's seven cards: five in the Big Hand, two in the Small."""
+    _used_after_split(state, a)
 
-    Returns the round's used cards with those of the seven not yet recorded (dealing order:
-    the player shows his seven cards as he sets them)."""
+
+def _used_after_split(state: RoundState, a: ChooseSplit) -> dict[Card, str]:
+    """``verify_split``'s checks, returning the round's used cards with those of the seven not
+    yet recorded (dealing order: the player shows his seven cards as he sets them)."""
     _, box = state.find(a.box)
     verify_deciding(state, box)
     imp = box.improvement
@@ -263,7 +231,8 @@ def apply(state: RoundState, action: Action) -> RoundState:
     """Check ``action`` and return the new state (generic actions go to ``house_round``)."""
     deck = state.profile.ranking.deck
     if isinstance(action, DealExtra):
-        box = verify_deal_extra(state, action)
+        verify_deal_extra(state, action)
+        i, box = state.find(action.box)
         five = () if box.cards else action.five
         used = add_cards(state.used, (*five, *action.extra), "extra.cards", deck,
                          f"box {box.box} extra")
@@ -275,9 +244,9 @@ def apply(state: RoundState, action: Action) -> RoundState:
         known = free and bool(cards) and bool(action.extra)
         new = replace(box, cards=cards, improvement=imp, big=cards if known else (),
                       small=action.extra if known else ())
-        return state.with_box(state.find(box.box)[0], new, used)
+        return state.with_box(i, new, used)
     if isinstance(action, ChooseSplit):
-        used = verify_split(state, action)
+        used = _used_after_split(state, action)
         i, box = state.find(action.box)
         return state.with_box(i, replace(box, big=action.big, small=action.small), used)
     if isinstance(action, DealerSmall):

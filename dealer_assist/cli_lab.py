@@ -1,0 +1,75 @@
+"""``flask --app dealer_assist lab house-edge PROFILE [--strategy ...]``: theoretical figures.
+
+Prints the house edge of each strategy (percent of the ANTE, three decimals), with the element
+of risk, raise rate, dealer qualification rate and hit frequencies; Monte Carlo figures come with
+their standard error and 95 % interval. The figures are stored for the profile page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import AppGroup
+
+from .rules.errors import HouseRulesError
+from .rules.profiles import get_profile
+
+lab_group = AppGroup("lab", help="The game-math lab: theoretical figures of a profile.")
+STRATEGIES = ("optimal", "pair-or-better", "ak-or-better", "always-raise", "basic")
+
+
+def pct(x: float) -> str:
+    return f"{x * 100:.3f} %"
+
+
+@lab_group.command("house-edge")
+@click.argument("profile_name")
+@click.option("--strategy", type=click.Choice(STRATEGIES), default=None,
+              help="One strategy only (default: every strategy the method covers).")
+@click.option("--ante", type=int, default=None,
+              help="Apply the profile's maximum payout to a box of this ANTE (default: no cap).")
+@click.option("--rounds", type=int, default=2_000_000, show_default=True,
+              help="Monte Carlo rounds.")
+@click.option("--seed", type=int, default=14, show_default=True, help="Monte Carlo seed.")
+@click.option("--no-store", is_flag=True, help="Do not store the figures for the profile page.")
+def house_edge_command(profile_name: str, strategy: str | None, ante: int | None, rounds: int,
+                       seed: int, no_store: bool) -> None:
+    """Compute and print the theoretical figures of PROFILE_NAME."""
+    from .lab.house_edge import compute  # numpy is imported only by this command
+    from .services import house_edge as store
+
+    try:
+        profile = get_profile(profile_name)
+        figures = compute(profile, strategy=strategy, ante=ante, rounds=rounds, seed=seed)
+    except (HouseRulesError, NotImplementedError, ValueError) as err:
+        raise click.ClickException(str(err)) from None
+    for line in format_figures(figures):
+        click.echo(line)
+    if not no_store and strategy is None and ante is None:
+        path = store.store_path(current_app.config, current_app.instance_path)
+        store.save(path, figures)
+        click.echo(f"stored for the profile page ({path})")
+
+
+def format_figures(f: dict[str, Any]) -> list[str]:
+    lines = [f"profile {f['profile']} ({f['game']}), method: {f['method']}"]
+    for name, s in f["strategies"].items():
+        line = (f"{name}: house edge {pct(s['house_edge'])}, element of risk "
+                f"{pct(s['element_of_risk'])}, raise rate {pct(s['raise_rate'])}")
+        if s["standard_error"]:
+            lo, hi = s["house_edge"] - 1.96 * s["standard_error"], \
+                s["house_edge"] + 1.96 * s["standard_error"]
+            line += f", standard error {pct(s['standard_error'])} (95 %: {pct(lo)} to {pct(hi)})"
+        lines.append(line)
+    lines.append(f"dealer qualifies: {pct(f['dealer_qualifies'])}")
+    hits = ", ".join(f"{k} {pct(v)}" for k, v in f["hit_frequency"].items())
+    lines.append(f"hit frequency (player's final hand): {hits}")
+    lines.extend(f"note: {n}" for n in f.get("notes", []))
+    lines.append(f"time: {f['seconds']:.1f} s wall, {f.get('cpu_seconds', 0.0):.1f} s CPU")
+    return lines
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(lab_group)

@@ -1,0 +1,61 @@
+"""Theoretical win against actual win for a shift report (the lab's stored house edge).
+
+Theoretical win = house edge (per ANTE, the lab's default strategy for the table's profile) x the
+ANTEs wagered on the shift's settled boxes. The house edge covers the whole hand (ANTE, raise and
+fees together: the raise is the player's choice, so it has no edge of its own), so the game allows
+no split per wager type and the report gives one line. The 95 % range is the theoretical win
++- 1.96 x the standard deviation of the shift's own box results x sqrt(boxes); actual win outside
+it is flagged for an explanation (regulators ask for one). Figures are whole currency units
+(expectations, rounded), percentages three-decimal strings: the report's JSON holds no floats.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from flask import current_app, has_app_context
+
+from . import house_edge
+
+
+def _edge(profile: str) -> tuple[float, str] | None:
+    """(house edge per ANTE, strategy) stored for the profile's current rules, if any."""
+    if not has_app_context():
+        return None
+    path = house_edge.store_path(current_app.config, current_app.instance_path)
+    figures = house_edge.stored(path, profile)
+    if figures is None:
+        return None
+    strategy = figures["default_strategy"]
+    return float(figures["strategies"][strategy]["house_edge"]), strategy
+
+
+def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str) -> dict[str, Any]:
+    """The report's "theoretical" section for the settled rounds ``rows``."""
+    found = _edge(profile)
+    if found is None:
+        return {"available": False, "profile": profile}
+    edge, strategy = found
+    antes = 0
+    results: list[int] = []
+    for _rnd, s, _v in rows:
+        for box in s["boxes"]:
+            wagers = box["wagers"]
+            antes += int(wagers.get("ante", {}).get("stake", 0))
+            results.append(-sum(int(w["net"]) for w in wagers.values()))
+    actual = sum(results)
+    theoretical = round(edge * antes)
+    n = len(results)
+    out: dict[str, Any] = {
+        "available": True, "profile": profile, "strategy": strategy,
+        "house_edge_percent": f"{edge * 100:.3f}", "antes_wagered": antes, "boxes": n,
+        "theoretical_win": theoretical, "actual_win": actual,
+        "difference": actual - theoretical, "range": None, "outside": False}
+    if n >= 2:
+        mean = actual / n
+        var = sum((x - mean) ** 2 for x in results) / (n - 1)
+        half = round(1.96 * math.sqrt(var * n))
+        out["range"] = {"low": theoretical - half, "high": theoretical + half}
+        out["outside"] = not theoretical - half <= actual <= theoretical + half
+    return out

@@ -1,0 +1,139 @@
+"""The parlour board game's page (issue 16): the board drawn with its chips, each hand entered
+with the card grid, the play-out replayed card by card, the board carried to the next hand.
+
+A host or club dealer (croupier) or an administrator runs it. Every hand goes through
+``services.parlour`` (the engine verifies it, the hand is stored as an event, audited); a refused
+hand is flashed naming the hand or the bet, the form keeps what was typed and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
+
+from .. import db
+from ..rules.cards import SUITS
+from ..rules.errors import RulesError
+from ..rules.parlour.profile import DEFAULT_PROFILE
+from ..services import parlour
+from ..services.errors import ServiceError
+from .errors import status_for
+from .forms import text
+from .parlour_form import hand_field, parse_betting, read_end_hands, read_extra_hand, read_hands
+from .security import role_required
+
+bp = Blueprint("parlour", __name__, url_prefix="/parlour")
+HOSTS = tuple(sorted(parlour.HOSTS))
+RANKS = "AKQJT98765432"
+
+
+def _index(status: int = 200, typed: MultiDict[str, str] | None = None) -> Any:
+    games = parlour.list_games(db.get_session())
+    return render_template("parlour/index.html", games=games, typed=typed or {},
+                           variants=("basic", "clockwise")), status
+
+
+@bp.get("")
+@role_required(*HOSTS)
+def index() -> Any:
+    return _index()
+
+
+@bp.post("")
+@role_required(*HOSTS)
+def create() -> Any:
+    dbs = db.get_session()
+    raw = request.form.get("players", "")
+    players = [p.strip() for p in raw.replace(",", "\n").splitlines() if p.strip()]
+    try:
+        gid = parlour.create_game(dbs, name=text("name", max_length=64), players=players,
+                                  variant=request.form.get("variant", "basic"),
+                                  actor_id=g.user.id)
+        dbs.commit()
+    except (RulesError, ServiceError) as err:
+        dbs.rollback()
+        flash(_message(err, "New game"), "error")
+        return _index(_status(err), typed=request.form)
+    return redirect(url_for("parlour.game", game_id=gid), 303)
+
+
+def _status(err: RulesError | ServiceError) -> int:
+    return 422 if isinstance(err, RulesError) else status_for(err)
+
+
+def _message(err: RulesError | ServiceError, what: str) -> str:
+    """The engine's message, prefixed with the box it points at (``Cy's hand``, ``Betting``)."""
+    where = err.field or ""
+    if where.startswith("hands."):
+        where = f"{where[6:].split('.')[0]}'s hand"
+    elif where.startswith("betting"):
+        where = "Betting"
+    elif where.startswith("extra_hand"):
+        where = "Extra hand"
+    elif where.startswith("extra"):
+        where = "Extra hand cards"
+    return f"{what} · {where}: {err.message}" if where else f"{what}: {err.message}"
+
+
+def _screen(game_id: int, status: int = 200, typed: MultiDict[str, str] | None = None) -> Any:
+    view = parlour.load(db.get_session(), game_id)
+    last = view.hands[-1] if view.hands else None
+    return render_template(
+        "parlour/game.html", game=view, last=last, typed=typed or {}, suits=SUITS, ranks=RANKS,
+        sections=DEFAULT_PROFILE.section_names, key=uuid.uuid4().hex, hand_field=hand_field,
+        betting_order=[*view.seating[1:], view.seating[0]]), status
+
+
+@bp.get("/<int:game_id>")
+@role_required(*HOSTS)
+def game(game_id: int) -> Any:
+    return _screen(game_id)
+
+
+def _refused(game_id: int, err: RulesError | ServiceError, what: str) -> Any:
+    db.get_session().rollback()
+    flash(_message(err, what), "error")
+    return _screen(game_id, _status(err), typed=request.form)
+
+
+def _seq() -> int | None:
+    raw = request.form.get("seq", "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+@bp.post("/<int:game_id>/hands")
+@role_required(*HOSTS)
+def record_hand(game_id: int) -> Any:
+    dbs = db.get_session()
+    view = parlour.load(dbs, game_id)
+    try:
+        hands, extra = read_hands(view.seating)
+        hand = {"hands": hands, "extra": extra, "extra_hand": read_extra_hand(view.seating),
+                "betting": parse_betting(request.form.get("betting", ""), view.seating)}
+        after = parlour.record_hand(dbs, game_id=game_id, actor_id=g.user.id, hand=hand,
+                                    idempotency_key=request.form.get("key", ""),
+                                    expected_seq=_seq())
+        dbs.commit()
+    except (RulesError, ServiceError) as err:
+        return _refused(game_id, err, f"Hand {len(view.hands) + 1}")
+    flash(f"Hand {len(after.hands)} recorded. {after.dealer} deals next.", "success")
+    return redirect(url_for("parlour.game", game_id=game_id, _anchor="result"), 303)
+
+
+@bp.post("/<int:game_id>/end")
+@role_required(*HOSTS)
+def end(game_id: int) -> Any:
+    dbs = db.get_session()
+    view = parlour.load(dbs, game_id)
+    try:
+        parlour.end_game(dbs, game_id=game_id, actor_id=g.user.id,
+                         hands=read_end_hands(view.seating),
+                         idempotency_key=request.form.get("key", ""), expected_seq=_seq())
+        dbs.commit()
+    except (RulesError, ServiceError) as err:
+        return _refused(game_id, err, "End of game")
+    flash("Game over: the board is shared out.", "success")
+    return redirect(url_for("parlour.game", game_id=game_id), 303)

@@ -1,0 +1,262 @@
+"""The chain covers the data (issue 12): "round events, settlements, dispute decisions (triggers
+dropped), and game_round.status, user_account.role, round_settlement, inventory_count (no
+triggers at all) can be changed and verify still passes". Now every audited table gets random
+direct SQL edits (triggers dropped, foreign keys off), deletions and insertions, each made in a
+savepoint and rolled back, and ``audit_data.verify_data`` names each one: table, row and
+column. The chain itself is keyed (HMAC with the instance secret): a forged entry with a correct
+unkeyed SHA-256 no longer passes, and a published head carries a signature.
+Set ``AUDIT_DATA_SEED`` to replay a failing run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from collections.abc import Iterator
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Connection, Engine, create_engine, insert, select, text
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from dealer_assist import audit, audit_data, create_app, db
+from dealer_assist.services import (
+    auth,
+    disputes,
+    inventory,
+    live,
+    parlour,
+    passwords,
+    shifts,
+    voids,
+)
+from dealer_assist.services.errors import AuthenticationFailed
+from tests.conftest import FAST_ARGON2
+from tests.factories import make_table, make_user
+from tests.services.test_disputes import STEPS
+from tests.services.test_parlour import suited_hand
+
+SEED = int(os.environ.get("AUDIT_DATA_SEED", "20261123"))
+EDITS_PER_TABLE = 12
+KEY = audit.derive_key("test-secret")
+
+
+def _play(session: Session, table_id: int, dealer: int, n: int) -> int:
+    rnd = live.start_round(session, table_id=table_id, actor_id=dealer,
+                           boxes=[live.BoxStake("1", 100, 50), live.BoxStake("2", 100)],
+                           idempotency_key=f"s{n}")
+    for i, (type, payload) in enumerate(STEPS):
+        live.record_step(session, round_id=rnd.round.id, actor_id=dealer, type=type,
+                         payload=payload, idempotency_key=f"k{n}-{i}")
+    live.pay(session, round_id=rnd.round.id, actor_id=dealer, idempotency_key=f"p{n}")
+    session.commit()
+    return rnd.round.id
+
+
+def _populate(engine: Engine) -> None:
+    """Real service calls that write a row into every audited table."""
+    with Session(engine, expire_on_commit=False) as s:
+        ids = [make_user(s, name, role).id for name, role in (
+            ("carla", "croupier"), ("pavel", "pit_boss"), ("petra", "pit_boss"),
+            ("maria", "shift_manager"), ("audrey", "auditor"))]
+        carla, pavel, petra, maria, _ = ids
+        table = make_table(s)
+        shift = shifts.open_shift(s, table_id=table.id, user_id=carla)
+        inventory.record_opening_count(s, shift_id=shift.id, amount=100_000, croupier_id=carla,
+                                       pit_boss_id=pavel, actor_id=pavel)
+        inventory.record_transfer(s, shift_id=shift.id, kind="fill", amount=5_000,
+                                  croupier_id=carla, pit_boss_id=pavel, actor_id=pavel)
+        s.commit()
+        rounds = [_play(s, table.id, carla, n) for n in range(4)]
+        dispute = disputes.file_dispute(s, round_id=rounds[0], box="2", claim="more",
+                                        claimed_amount=200, croupier_note="", actor_id=carla)
+        disputes.decide(s, dispute_id=dispute.id, outcome="upheld", adjustment=100,
+                        note="camera", actor_id=pavel)
+        fix = voids.request_change(s, round_id=rounds[1], kind="correction", reason="overpaid",
+                                   actor_id=carla, amount=-50, box="1")
+        voids.decide_change(s, request_id=fix.id, approve=True, note="", actor_id=petra)
+        void = voids.request_change(s, round_id=rounds[2], kind="void", reason="misdeal",
+                                    actor_id=carla)
+        voids.decide_change(s, request_id=void.id, approve=True, note="", actor_id=maria)
+        s.commit()
+        game = parlour.create_game(s, name="Friday", players=["Ann", "Bob", "Cy"],
+                                   actor_id=carla)
+        parlour.record_hand(s, game_id=game, actor_id=carla, hand=suited_hand(),
+                            idempotency_key="h1")
+        s.commit()
+        auth.login(s, username="pavel", password="correct horse battery", ip="10.0.0.1")
+        with pytest.raises(AuthenticationFailed):
+            auth.login(s, username="maria", password="wrong", ip="10.0.0.2")
+        s.commit()
+
+
+@pytest.fixture(scope="module")
+def data_db(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Iterator[str]:
+    path = tmp_path_factory.mktemp("data") / "data.sqlite3"
+    shutil.copyfile(sqlite_template, path)
+    url = f"sqlite:///{path}"
+    engine = audit.install(db.make_engine(url), KEY)
+    passwords.configure(time_cost=1, memory_kib=64)
+    try:
+        _populate(engine)
+    finally:
+        engine.dispose()
+    yield url
+
+
+@pytest.fixture
+def raw(data_db: str) -> Iterator[Connection]:
+    """A plain pysqlite connection: no BEGIN IMMEDIATE hook, foreign keys off (a tamperer's
+    connection), the append-only triggers dropped, all inside a transaction rolled back."""
+    engine = create_engine(data_db)
+    with engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA ignore_check_constraints=ON")
+        conn.commit()
+        outer = conn.begin()
+        for name in conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'trigger'"))\
+                .scalars().all():
+            conn.execute(text(f"DROP TRIGGER {name}"))
+        yield conn
+        outer.rollback()
+    engine.dispose()
+
+
+def _different(column: Any, value: Any, rng: random.Random) -> Any:
+    """Another value of the same kind (what a tamperer would write)."""
+    python = getattr(column.type, "python_type", str) if not hasattr(
+        column.type, "impl") else datetime
+    if value is None:
+        return {int: 7, bool: True, datetime: "2030-01-01 00:00:00.000000"}.get(python, "x")
+    if isinstance(value, bool) or python is bool:
+        return 0 if value else 1
+    if isinstance(value, int):
+        return value + rng.choice([-1, 1, 1000])
+    if python is date:
+        return "2031-02-03"
+    if python is datetime or column.name.endswith("_at") or column.name == "at":
+        return "2030-01-01 00:00:00.000000"
+    if value.startswith("{") or value.startswith("["):
+        return '{"forged": 1}'
+    return value + rng.choice(["!", "x"])
+
+
+def _found(problems: list[audit_data.RowProblem], table: str, row_id: Any,
+           column: str | None = None) -> bool:
+    return any(p.table == table and p.row_id == str(row_id)
+               and (column is None or p.column in (column, None)) for p in problems)
+
+
+def test_the_untouched_data_matches_the_log_and_every_table_has_rows(raw: Connection) -> None:
+    assert audit.verify(raw, key=KEY).ok
+    assert audit_data.verify_data(raw) == []
+    empty = [t.name for t in audit_data.audited_tables(raw)
+             if not raw.execute(select(t)).first()]
+    assert empty == []
+
+
+def test_random_direct_sql_edits_of_every_audited_table_are_each_named(raw: Connection) -> None:
+    rng = random.Random(SEED)
+    missed, done = [], set()
+    for table in audit_data.audited_tables(raw):
+        rows = [dict(r._mapping) for r in raw.execute(select(table))]
+        columns = [c for c in table.c if c.name != "id"
+                   and c.name not in audit_data.SKIPPED_COLUMNS]
+        edits = 0
+        while edits < EDITS_PER_TABLE:
+            row, column = rng.choice(rows), rng.choice(columns)
+            new = _different(column, row[column.name], rng)
+            savepoint = raw.begin_nested()
+            try:
+                raw.execute(text(f"UPDATE {table.name} SET {column.name} = :v WHERE id = :i"),
+                            {"v": new, "i": row["id"]})
+            except IntegrityError:  # a unique column: another edit
+                savepoint.rollback()
+                continue
+            problems = audit_data.verify_data(raw)
+            savepoint.rollback()
+            edits += 1
+            done.add(table.name)
+            if not _found(problems, table.name, row["id"], column.name):
+                missed.append(f"{table.name}.{column.name} of row {row['id']}: "
+                              f"{row[column.name]!r} -> {new!r}")
+    assert not missed, f"seed {SEED}: {missed}"
+    assert done == {t.name for t in audit_data.audited_tables(raw)}
+    assert {"round_settlement", "inventory_count", "game_round", "user_account",
+            "round_event", "dispute_decision"} <= done
+
+
+def test_a_row_deleted_or_inserted_behind_the_logs_back_is_named(raw: Connection) -> None:
+    rng = random.Random(SEED + 1)
+    for table in audit_data.audited_tables(raw):
+        rows = [dict(r._mapping) for r in raw.execute(select(table))]
+        victim = rng.choice(rows)
+        savepoint = raw.begin_nested()
+        raw.execute(text(f"DELETE FROM {table.name} WHERE id = :i"), {"i": victim["id"]})
+        assert _found(audit_data.verify_data(raw), table.name, victim["id"]), table.name
+        savepoint.rollback()
+        savepoint = raw.begin_nested()
+        copy = {**victim, "id": max(r["id"] for r in rows) + 100}
+        for column in table.c:  # unique columns get a fresh value
+            value = copy[column.name]
+            if isinstance(value, str) and column.name != "id":
+                copy[column.name] = value[:-1] + "Z"
+            elif isinstance(value, int) and not isinstance(value, bool) \
+                    and column.name != "id":  # foreign keys are off
+                copy[column.name] = value + 100_000
+        raw.execute(insert(table).values(**copy))
+        assert _found(audit_data.verify_data(raw), table.name, copy["id"]), table.name
+        savepoint.rollback()
+
+
+def test_a_forged_entry_with_a_correct_unkeyed_hash_is_detected(raw: Connection) -> None:
+    """"The chain is an unkeyed SHA-256, so a forged entry with a correct hash passes"."""
+    head = audit.chain_head(Session(bind=raw))
+    row = {"seq": head.seq + 1, "at": datetime(2030, 1, 1).isoformat(), "actor_id": None,
+           "actor": "mallory", "role": "admin", "table_id": None, "action": "user.updated",
+           "entity": "user_account", "entity_id": "1", "payload": "{}",
+           "prev_hash": head.hash, "chain": audit.UNKEYED}
+    for chain, key in ((audit.UNKEYED, None), (audit.KEYED, audit.derive_key("guessed"))):
+        row["chain"] = chain
+        row["hash"] = audit.entry_hash(head.hash, audit.content_of(row), key)
+        savepoint = raw.begin_nested()
+        raw.execute(text("INSERT INTO audit_entry (seq, at, actor_id, actor, role, table_id, "
+                         "action, entity, entity_id, payload, prev_hash, hash, chain) VALUES "
+                         "(:seq, :at, :actor_id, :actor, :role, :table_id, :action, :entity, "
+                         ":entity_id, :payload, :prev_hash, :hash, :chain)"), row)
+        result = audit.verify(raw, key=KEY)
+        savepoint.rollback()
+        assert not result.ok and result.problem is not None
+        assert result.problem.seq == head.seq + 1, result.problem
+
+
+def test_audit_verify_names_a_changed_settlement_and_audit_head_is_signed(
+        tmp_path: Path, data_db: str) -> None:
+    copy = tmp_path / "copy.sqlite3"
+    shutil.copyfile(data_db.removeprefix("sqlite:///"), copy)
+    app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
+                      "DATABASE_URL": f"sqlite:///{copy}", **FAST_ARGON2})
+    runner = app.test_cli_runner()
+    try:
+        ok = runner.invoke(args=["audit", "verify"])
+        head = runner.invoke(args=["audit", "head"]).output.strip()
+        seq, digest, signature = head.split(":")
+        forged = f"{seq}:{digest}:{'0' * 64}"
+        refused = runner.invoke(args=["audit", "verify", "--expect-head", forged])
+        anchored = runner.invoke(args=["audit", "verify", "--expect-head", head])
+        with db.get_engine(app).begin() as conn:
+            conn.execute(text("DROP TRIGGER IF EXISTS round_settlement_no_update"))
+            conn.execute(text("UPDATE round_settlement SET settlement = "
+                              "replace(settlement, '100', '900') WHERE id = 1"))
+        broken = runner.invoke(args=["audit", "verify", "--expect-head", head])
+    finally:
+        db.dispose(app)
+    assert ok.exit_code == 0 and "every audited row matches" in ok.output, ok.output
+    assert signature == audit.sign_head(KEY, int(seq), digest)
+    assert refused.exit_code == 1 and "NOT signed" in refused.output
+    assert anchored.exit_code == 0, anchored.output
+    assert broken.exit_code == 1 and "round_settlement row 1, column settlement" in \
+        broken.output, broken.output

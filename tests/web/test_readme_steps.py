@@ -1,0 +1,37 @@
+"""Issue 10, defect 16: the README walks each role through opening and closing a shift, the
+inventory, approvals and reports, step by step, and every button and page it names exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+TEMPLATES = " ".join(p.read_text(encoding="utf-8") for p in (ROOT / "templates").rglob("*.html"))
+
+
+def _section(title: str) -> str:
+    start = README.index(title)
+    following = README.find("\n**", start + len(title))
+    return README[start:following if following > 0 else None]
+
+
+def test_the_readme_has_a_step_by_step_part_for_each_role() -> None:
+    for title in ("**Opening a shift", "**Pit boss: fills, credits and closing",
+                  "**Pit boss and shift manager: what waits for you.**", "**Reports"):
+        steps = re.findall(r"^\d+\. ", _section(title), re.M)
+        assert len(steps) >= 2, f"{title} has no numbered steps"
+
+
+def test_every_button_and_page_the_readme_names_exists_in_the_templates() -> None:
+    named = ["Open shift with this count", "Inventory, fills and credits", "Close shift",
+             "The count is final", "Waiting for you", "Approvals", "Disputes", "Review",
+             "Frozen", "Record", "Download PDF"]
+    for label in named:
+        assert label in README, label
+        assert label in TEMPLATES or label == "Download PDF", label
+
+
+def test_the_first_round_walk_through_is_still_there() -> None:
+    assert "## First steps" in README and "Paid ✓" in README
