@@ -105,7 +105,7 @@ def poker_start_hand(table_id: int) -> Any:
         if hand.rules.get("idempotency_key") == key:
             return hand.to_dict(), 200
         raise Conflict("A hand is already being dealt at this table.")
-    hand = poker_hands.start_hand(dbs, table_id=table_id, user_id=g.api_user.user_id,
+    hand = poker_hands.start_hand(dbs, table_id=table_id, user_id=g.user.id,
                                   idempotency_key=key)
     dbs.commit()
     return hand.to_dict(), 201
@@ -142,7 +142,7 @@ def poker_act(round_id: int) -> Any:
     dbs = db.get_session()
     before = poker_hands.load(dbs, round_id).last_seq
     hand = poker_hands.record(dbs, round_id=round_id, action=action,
-                              user_id=g.api_user.user_id, idempotency_key=_key(body),
+                              user_id=g.user.id, idempotency_key=_key(body),
                               expected_seq=expected)
     dbs.commit()
     return hand.to_dict(), 201 if hand.last_seq != before else 200
@@ -159,7 +159,7 @@ def poker_undo(round_id: int) -> Any:
                                                                       minimum=0)
     dbs = db.get_session()
     before = poker_hands.load(dbs, round_id).last_seq
-    hand = poker_hands.undo(dbs, round_id=round_id, user_id=g.api_user.user_id,
+    hand = poker_hands.undo(dbs, round_id=round_id, user_id=g.user.id,
                             idempotency_key=_key(body), expected_seq=expected)
     dbs.commit()
     return hand.to_dict(), 201 if hand.last_seq != before else 200

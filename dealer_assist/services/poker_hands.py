@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 
 from ..models import Round, RoundEvent, RoundSettlement, RoundStatus, User
 from ..rules.poker import HandState, hand_to_dict, parse_hand
-from . import poker_tables, rounds, shifts
+from . import duties, poker_tables, rounds, shifts, txn
 from .errors import Conflict, NotFound, PermissionDenied
 
 ACTION, UNDO = "action", "undo"
@@ -48,20 +48,26 @@ class PokerHand:
                 "actions": self.actions, "hand": hand_to_dict(self.state)}
 
 
-def _recorder(session: Session, user_id: int) -> None:
+def _recorder(session: Session, user_id: int, shift_id: int | None = None) -> None:
+    """Table staff only; a croupier only at the shift he opened or co-signed (duties rule 5);
+    nothing on a closed shift (rule 6)."""
     user = session.get(User, user_id)
     if user is None or not user.active or user.role not in shifts.OPENERS:
         raise PermissionDenied("Only table staff deal hands.")
+    if shift_id is not None:
+        duties.check_recorder(session, user=user, shift_id=shift_id)
+        duties.check_shift_open(session, shift_id, "recording an action")
 
 
 def start_hand(session: Session, *, table_id: int, user_id: int,
                idempotency_key: str | None = None) -> PokerHand:
     """Deal the next hand in the table's open shift: its start becomes the round's rules."""
-    _recorder(session, user_id)
     poker_tables.get(session, table_id)
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
         raise Conflict("Open a shift at this table first.")
+    _recorder(session, user_id, shift.id)
+    txn.lock_table(session, table_id)  # one hand dealt at a time (PostgreSQL row lock)
     if current_hand_id(session, table_id) is not None:
         raise Conflict("A hand is already being dealt at this table.")
     start = poker_tables.hand_start(session, table_id)
@@ -112,8 +118,9 @@ def record(session: Session, *, round_id: int, action: Mapping[str, Any], user_i
            idempotency_key: str, expected_seq: int | None = None) -> PokerHand:
     """Verify ``action`` against the replayed hand and append it (or return the hand as it is
     when this key already recorded this action)."""
-    _recorder(session, user_id)
+    txn.lock_round(session, round_id)  # one writer per hand (PostgreSQL row lock)
     hand = load(session, round_id)
+    _recorder(session, user_id, hand.round.shift_id)
     payload = {k: v for k, v in action.items() if v is not None}
     if _already(session, round_id, idempotency_key, payload):
         return hand
@@ -134,8 +141,9 @@ def undo(session: Session, *, round_id: int, user_id: int, idempotency_key: str,
          expected_seq: int | None = None) -> PokerHand:
     """Take back the last action in force while the hand is open: an ``undo`` event naming it
     (events are never deleted). A resent undo (same key) records once."""
-    _recorder(session, user_id)
+    txn.lock_round(session, round_id)
     hand = load(session, round_id)
+    _recorder(session, user_id, hand.round.shift_id)
     found = session.exec(select(RoundEvent).where(RoundEvent.round_id == round_id,
                                                   RoundEvent.idempotency_key
                                                   == idempotency_key)).first()

@@ -19,7 +19,7 @@ from ..rules.errors import RulesError
 from ..rules.evaluator import evaluate
 from ..rules.poker import HandState, hand_to_dict
 from ..services import poker_hands, poker_tables, shifts
-from ..services.errors import ServiceError, ValidationError
+from ..services.errors import Conflict, ServiceError, ValidationError
 from .errors import status_for
 from .forms import whole_number
 from .live import card_html, new_key
@@ -137,8 +137,9 @@ def act(table_id: int) -> Any:
 def deal(table_id: int) -> Any:
     dbs = db.get_session()
     try:
-        if shifts.open_shift_of(dbs, table_id) is None:
-            shifts.open_shift(dbs, table_id=table_id, user_id=g.user.id)
+        if shifts.open_shift_of(dbs, table_id) is None:  # opened with its count (issue 10)
+            raise Conflict("No shift is open at this table: open it on the table's page with "
+                           "the opening count.", field="shift")
         if poker_hands.current_hand_id(dbs, table_id) is None:
             poker_hands.start_hand(dbs, table_id=table_id, user_id=g.user.id,
                                    idempotency_key=request.form.get("key", ""))

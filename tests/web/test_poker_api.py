@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from flask import Flask
 
-from tests.web.conftest import Browser
+from tests.web.conftest import Browser, opening_form
 from tests.web.test_live_api import Api
 
 #: seat 1 on the button; SB 10 (seat 2), BB 20 (seat 3), OB 40 (seat 4) open round 1
@@ -26,12 +27,18 @@ DRAW_HAND: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def api(browser: Browser, croupier: Any) -> Api:
+def api(app: Flask, browser: Browser, croupier: Any) -> Api:
     browser.login("carla")
     return Api(browser)
 
 
-def open_draw_table(api: Api) -> int:
+@pytest.fixture
+def opening(app: Flask, croupier: Any) -> dict[str, Any]:
+    """The opening count and co-signer (issue 10): a shift opens with its float counted."""
+    return opening_form(app)
+
+
+def open_draw_table(api: Api, opening: dict[str, Any]) -> int:
     made = api.post("/api/v1/poker/tables", {"name": "PK 1", "profile": "draw32-limit",
                                              "stakes": {"small_blind": 10}, "seat_count": 5})
     assert made.status_code == 201, made.get_json()
@@ -40,13 +47,14 @@ def open_draw_table(api: Api) -> int:
         resp = api.post(f"/api/v1/poker/tables/{tid}/seats",
                         {"seat": seat, "player": f"P{seat}", "buy_in": 1000})
         assert resp.status_code == 201, resp.get_json()
-    assert api.b.post(f"/tables/{tid}/shifts").status_code == 302
+    opened = api.b.post(f"/tables/{tid}/shifts", opening)
+    assert opened.status_code == 302
     return tid
 
 
 def test_a_limit_draw_hand_is_played_through_the_api_as_the_calculator_plays_it(
-        api: Api) -> None:
-    tid = open_draw_table(api)
+        api: Api, opening: dict[str, Any]) -> None:
+    tid = open_draw_table(api, opening)
     started = api.post(f"/api/v1/poker/tables/{tid}/hands", {}, key="deal-1")
     assert started.status_code == 201, started.get_json()
     again = api.post(f"/api/v1/poker/tables/{tid}/hands", {}, key="deal-1")
@@ -67,8 +75,9 @@ def test_a_limit_draw_hand_is_played_through_the_api_as_the_calculator_plays_it(
     assert body["hand"]["stacks"] == {"1": 1000 - 120 + 400, "2": 880, "3": 960, "4": 880}
 
 
-def test_a_refused_action_is_a_422_naming_the_action_and_stores_nothing(api: Api) -> None:
-    tid = open_draw_table(api)
+def test_a_refused_action_is_a_422_naming_the_action_and_stores_nothing(
+        api: Api, opening: dict[str, Any]) -> None:
+    tid = open_draw_table(api, opening)
     hid = api.post(f"/api/v1/poker/tables/{tid}/hands", {}, key="d").get_json()["id"]
     resp = api.post(f"/api/v1/poker/hands/{hid}/actions",
                     {"action": {"type": "raise", "seat": "1", "to": 55}}, key="x")

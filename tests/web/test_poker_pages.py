@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask
 
 from dealer_assist.services import poker_tables
-from tests.web.conftest import Browser, arrange, text
+from tests.web.conftest import Browser, arrange, opening_form, text
 
 
 def _table(session: Any) -> int:
@@ -33,6 +33,10 @@ def test_a_pot_limit_raise_is_offered_from_the_minimum_to_the_pot_and_a_typed_am
         app: Flask, browser: Browser, croupier: Any) -> None:
     tid = arrange(app, _table)
     browser.login("carla")
+    refused = browser.post(f"/poker/{tid}/deal", {"key": "d0"})
+    assert refused.status_code == 409 and "No shift is open at this table" in text(refused)
+    opened = browser.post(f"/tables/{tid}/shifts", opening_form(app))
+    assert opened.status_code == 302 and opened.headers["Location"] == f"/poker/{tid}"
     assert browser.post(f"/poker/{tid}/deal", {"key": "d1"}).status_code == 303
     page = text(browser.client.get(f"/poker/{tid}"))
     # seat 1 faces the opening blind of 40 with 70 in the pot: call 40, raise 80..150
