@@ -269,7 +269,7 @@ __all__ = [
 from . import models_audit, models_inventory  # noqa: E402,F401
 
 # isort: split
-from . import (
-    models_parlour,  # noqa: E402,F401  (the parlour board game: issue 16)
-    models_poker,  # noqa: E402,F401  (poker tables and seats: issue 15)
-)
+from . import models_parlour  # noqa: E402,F401  (the parlour board game: issue 16)
+
+# isort: split
+from . import models_poker  # noqa: E402,F401  (poker tables and seats: issue 15)
