@@ -20,6 +20,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ..models import Round, RoundEvent, RoundSettlement, RoundStatus, User
+from ..rules.evaluator import evaluate
 from ..rules.poker import HandState, hand_to_dict, parse_hand
 from . import duties, poker_tables, rounds, shifts, txn
 from .errors import Conflict, NotFound, PermissionDenied
@@ -127,6 +128,7 @@ def record(session: Session, *, round_id: int, action: Mapping[str, Any], user_i
     if hand.round.status != RoundStatus.OPEN.value:
         raise Conflict(f"Hand {hand.round.number} is {hand.round.status}; it takes no more "
                        "actions.")
+    _not_frozen(session, hand)
     if expected_seq is not None and expected_seq != hand.last_seq:
         raise Conflict("The hand moved on on another tablet; reload it.")
     state = parse_hand({**hand.rules, "actions": [*hand.actions, payload]})
@@ -153,6 +155,7 @@ def undo(session: Session, *, round_id: int, user_id: int, idempotency_key: str,
         return hand
     if hand.round.status != RoundStatus.OPEN.value:
         raise Conflict(f"Hand {hand.round.number} is {hand.round.status}; nothing to undo.")
+    _not_frozen(session, hand)
     if expected_seq is not None and expected_seq != hand.last_seq:
         raise Conflict("The hand moved on on another tablet; reload it.")
     if hand.undoable is None:
@@ -160,6 +163,20 @@ def undo(session: Session, *, round_id: int, user_id: int, idempotency_key: str,
     rounds.append_event(session, round_id=round_id, type=UNDO, payload={"seq": hand.undoable},
                         actor_id=user_id, idempotency_key=idempotency_key)
     return load(session, round_id)
+
+
+def void_pending(session: Session, round_id: int) -> bool:
+    """A void of the hand waits for a pit boss (issue 6's freeze): nothing is recorded."""
+    from . import voids
+
+    return any(c.status == voids.PENDING
+               for c in voids.changes(session, kind="void", round_id=round_id))
+
+
+def _not_frozen(session: Session, hand: PokerHand) -> None:
+    if void_pending(session, hand.round.id):
+        raise Conflict(f"Hand {hand.round.number} waits for a pit boss to decide on its void; "
+                       "nothing can be recorded until then.")
 
 
 def _already(session: Session, round_id: int, key: str, payload: Mapping[str, Any]) -> bool:
@@ -189,9 +206,21 @@ def settlement_of(state: HandState) -> dict[str, Any]:
     """What a finished hand stores: the calculator's answer, plus each seat's net as a "box"
     line so the floor's round list shows a poker hand the way it shows a house round."""
     out = hand_to_dict(state)
-    out["boxes"] = [{"box": seat, "net": net, "wagers": {}, "hand": None,
+    shown = shown_hands(state)
+    out["boxes"] = [{"box": seat, "net": net, "wagers": {}, "hand": shown.get(seat),
                      "folded": seat in state.folded, "capped": False}
                     for seat, net in out["net"].items()]
+    return out
+
+
+def shown_hands(state: HandState) -> dict[str, dict[str, Any]]:
+    """Each shown hand's five cards and name (stud: the up cards with the hole card)."""
+    out = {}
+    for seat, cards in state.shown.items():
+        full = cards if len(cards) == 5 else (*state.up.get(seat, ()), *cards)
+        if len(full) == 5:
+            out[seat] = {"label": evaluate(full, state.profile.ranking).label,
+                         "cards": [c.code for c in full]}
     return out
 
 

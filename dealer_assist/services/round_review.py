@@ -82,7 +82,8 @@ def replay_round(session: Session, round_id: int) -> Replayed:
     events = rounds.events(session, round_id)
     names = dict(session.exec(select(User.id, User.display_name).where(
         col(User.id).in_({e.actor_id for e in events} or {0}))).all())
-    undone = {int(e.payload.get("cancels", 0)): e.seq for e in events if e.type == UNDO}
+    undone = {int(e.payload.get("cancels", e.payload.get("seq", 0))): e.seq  # poker: "seq"
+              for e in events if e.type == UNDO}
     timeline = tuple(TimelineEvent(e.seq, e.type, e.created_at, e.actor_id,
                                    names.get(e.actor_id, "?"), e.payload, undone.get(e.seq))
                      for e in events)

@@ -16,12 +16,12 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 
 from .. import db
 from ..rules.errors import RulesError
-from ..rules.evaluator import evaluate
 from ..rules.poker import HandState, hand_to_dict
 from ..services import poker_hands, poker_tables, shifts
 from ..services.errors import Conflict, ServiceError, ValidationError
 from .errors import status_for
 from .forms import whole_number
+from .hardening import as_id
 from .live import card_html, new_key
 from .security import role_required
 
@@ -33,13 +33,7 @@ PHASES = {"betting": "Betting", "street": "Deal the up cards", "draw": "The draw
 
 def _labels(state: HandState) -> dict[str, str]:
     """The name of each shown hand (stud: the hole card with the four up cards)."""
-    out = {}
-    for seat, cards in state.shown.items():
-        up = state.up.get(seat, ())
-        full = cards if len(cards) == 5 else (*up, *cards)
-        if len(full) == 5:
-            out[seat] = evaluate(full, state.profile.ranking).label
-    return out
+    return {seat: shown["label"] for seat, shown in poker_hands.shown_hands(state).items()}
 
 
 def _why_first(state: HandState) -> str | None:
@@ -70,7 +64,8 @@ def _screen(table_id: int, status: int = 200) -> Any:
         used |= {c.code for cards in state.shown.values() for c in cards}
         ctx.update(state=state, view=hand_to_dict(state), phase=PHASES[state.status],
                    deck=[c.code for c in state.profile.ranking.deck.cards], used=used,
-                   why=_why_first(state), labels=_labels(state))
+                   why=_why_first(state), labels=_labels(state),
+                   frozen=poker_hands.void_pending(dbs, hand.round.id))
     return render_template("poker/table.html", **ctx), status
 
 
@@ -125,7 +120,7 @@ def act(table_id: int) -> Any:
         seq = request.form.get("seq", "")
         poker_hands.record(dbs, round_id=hid, action=_action(), user_id=g.user.id,
                            idempotency_key=request.form.get("key", ""),
-                           expected_seq=int(seq) if seq.isdigit() else None)
+                           expected_seq=as_id(seq))
         dbs.commit()
     except (RulesError, ServiceError) as err:
         return _refused(table_id, err, what)
@@ -220,7 +215,7 @@ def undo(table_id: int) -> Any:
         seq = request.form.get("seq", "")
         poker_hands.undo(dbs, round_id=hid, user_id=g.user.id,
                          idempotency_key=request.form.get("key", ""),
-                         expected_seq=int(seq) if seq.isdigit() else None)
+                         expected_seq=as_id(seq))
         dbs.commit()
     except (RulesError, ServiceError) as err:
         return _refused(table_id, err, "Undo")
