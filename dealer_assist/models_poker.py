@@ -18,6 +18,7 @@ from sqlmodel import Field, SQLModel
 from .models import UTCDateTime, utcnow
 
 SEAT_STATUSES = ("playing", "sitting_out", "left")
+CHIP_MOVES = ("buy_in", "rebuy", "cash_out")
 
 
 class PokerTable(SQLModel, table=True):
@@ -56,3 +57,24 @@ class PokerSeat(SQLModel, table=True):
     #: draw: the blinds he missed while sitting out, comma-separated (small, big, over) or "new"
     missed: str = Field(default="", sa_type=String(32), nullable=False)
     seated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+
+class PokerChipMove(SQLModel, table=True):
+    """Chips sold to a player at the table (buy-in, rebuy) or cashed out when he leaves, in the
+    shift that was open: the shift report's buy-ins and cash-outs and the tray's reconciliation
+    (the tray changes only by the rake and the chips sold at the table)."""
+
+    __tablename__ = "poker_chip_move"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount"),
+        CheckConstraint("kind IN ('buy_in', 'rebuy', 'cash_out')", name="kind"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", nullable=False)
+    shift_id: int = Field(foreign_key="shift.id", index=True, nullable=False)
+    seat: str = Field(sa_type=String(16), nullable=False)
+    player: str = Field(sa_type=String(64), nullable=False)
+    kind: str = Field(sa_type=String(12), nullable=False)
+    amount: int = Field(sa_type=BigInteger, nullable=False)
+    at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)

@@ -17,7 +17,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ..models import GameTable
-from ..models_poker import PokerSeat, PokerTable
+from ..models_poker import PokerChipMove, PokerSeat, PokerTable
 from ..rules.poker import SeatEntry, get_poker_profile, make_stakes
 from ..rules.poker.setup import blind_seats
 from .errors import Conflict, NotFound, ValidationError
@@ -116,12 +116,37 @@ def seat_player(session: Session, table_id: int, *, seat: str, player: str,
         raise ValidationError(f"The seat is a number from 1 to {view.seat_count}.", field="seat")
     if any(s.seat == seat for s in view.seated()):
         raise Conflict(f"Seat {seat} is taken.")
+    shift_id = _shift_for_chips(session, table_id)
     player = player.strip() or f"Seat {seat}"
     row = PokerSeat(table_id=table_id, seat=seat, player=player[:64], stack=buy_in,
                     bought_in=buy_in, missed="new" if view.hands_dealt else "")
     session.add(row)
-    session.flush()
+    _move(session, shift_id, row, "buy_in", buy_in)
     return _seat_view(row)
+
+
+def _shift_for_chips(session: Session, table_id: int) -> int:
+    """Chips are sold from (and cashed out against) a counted tray: the table's open shift."""
+    from . import shifts
+
+    shift = shifts.open_shift_of(session, table_id)
+    if shift is None:
+        raise Conflict("No shift is open at this table: open it with the opening count first "
+                       "(chips are sold from the counted tray).", field="shift")
+    return shift.id
+
+
+def _move(session: Session, shift_id: int, row: PokerSeat, kind: str, amount: int) -> None:
+    """The ledger line the shift report adds up (buy-ins, rebuys, cash-outs)."""
+    if amount > 0:
+        session.add(PokerChipMove(table_id=row.table_id, shift_id=shift_id, seat=row.seat,
+                                  player=row.player, kind=kind, amount=amount))
+    session.flush()
+
+
+def chip_moves(session: Session, shift_id: int) -> list[PokerChipMove]:
+    return list(session.exec(select(PokerChipMove).where(PokerChipMove.shift_id == shift_id)
+                             .order_by(col(PokerChipMove.id))).all())
 
 
 def _load_seat(session: Session, table_id: int, seat: str) -> PokerSeat:
@@ -137,10 +162,11 @@ def rebuy(session: Session, table_id: int, seat: str, amount: int) -> SeatView:
     """A rebuy or add-on between hands: chips added to his stack and to his buy-ins."""
     _int(amount, "amount")
     _no_hand_running(session, table_id)
+    shift_id = _shift_for_chips(session, table_id)
     row = _load_seat(session, table_id, seat)
     row.stack += amount
     row.bought_in += amount
-    session.flush()
+    _move(session, shift_id, row, "rebuy", amount)
     return _seat_view(row)
 
 
@@ -151,6 +177,7 @@ def set_status(session: Session, table_id: int, seat: str, status: str) -> SeatV
     _no_hand_running(session, table_id)
     row = _load_seat(session, table_id, seat)
     if status == LEFT:
+        _move(session, _shift_for_chips(session, table_id), row, "cash_out", row.stack)
         row.cashed_out += row.stack
         row.stack = 0
     row.status = status

@@ -53,7 +53,7 @@ from ..models_audit import AuditEntry, Dispute, DisputeDecision
 from ..rules.ranking import Category
 from ..rules.settlement import WAGER_NAMES
 from . import inventory, report_changes, theoretical
-from .errors import Conflict, NotFound
+from .errors import NotFound
 
 SCHEMA = "dealer_assist/shift-report/2"
 WAGER_TITLES = {"ante": "Ante", "bet": "Bet", "improvement_fee": "Improvement fees",
@@ -373,9 +373,10 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         raise NotFound(f"No shift with id {shift_id}.")
     table = session.get(GameTable, shift.table_id)
     assert table is not None
-    if table.game in POKER_GAMES:  # issue 15, part 4: not built; refused, never a wrong report
-        raise Conflict(f"{table.name} is a poker table: its shift report (buy-ins, cash-outs, "
-                       "pots, rake) is not built yet.")
+    if table.game in POKER_GAMES:  # issue 15, part 4: chips, pots and rake, not wagers
+        from .reports_poker import build_poker_report
+
+        return build_poker_report(session, shift, table, zone=zone, zone_name=zone_name)
     rows = _settlements(session, shift_id)
     by_actor, undos = _event_stats(session, shift_id)
     names = _names(session, [*by_actor, shift.opened_by, *([shift.closed_by] if shift.closed_by

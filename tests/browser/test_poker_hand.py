@@ -9,11 +9,12 @@ import json
 from typing import Any
 
 import pytest
+from sqlmodel import select
 
 from dealer_assist import db
-from dealer_assist.models import Round
+from dealer_assist.models import Round, User
 from dealer_assist.rules.poker import HandState, hand_to_dict, parse_hand
-from dealer_assist.services import poker_tables
+from dealer_assist.services import poker_tables, shifts
 from tests.browser.conftest import Server, Shots, login
 
 #: (tap, action): seat 1 on the button, SB 10 / BB 20 / OB 40; limit units 40 then 80
@@ -40,6 +41,9 @@ def _table(server: Server, profile: str = "draw32-limit",
     with db.session_scope(server.app) as dbs:
         t = poker_tables.open_table(dbs, name="PK 1", profile=profile, stakes=stakes,
                                     seat_count=5)
+        carla = dbs.exec(select(User).where(User.username == "carla")).one()
+        assert carla.id is not None
+        shifts.open_shift(dbs, table_id=t.id, user_id=carla.id)  # chips sold from its tray
         for n, (name, stack) in enumerate(zip(("Ann", "Bob", "Cy", "Dee"), stacks,
                                               strict=False)):
             poker_tables.seat_player(dbs, t.id, seat=str(n + 1), player=name, buy_in=stack)

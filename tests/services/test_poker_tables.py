@@ -21,9 +21,9 @@ def _table(session: Session, profile: str = "draw32-limit", players: int = 4) ->
     table = poker_tables.open_table(session, name="PK 1", profile=profile, stakes=stakes,
                                     seat_count=5 if profile.startswith("draw") else 6)
     carla = make_user(session)
+    shifts.open_shift(session, table_id=table.id, user_id=carla.id)
     for i in range(1, players + 1):
         poker_tables.seat_player(session, table.id, seat=str(i), player=f"P{i}", buy_in=1000)
-    shifts.open_shift(session, table_id=table.id, user_id=carla.id)
     session.commit()
     return table.id, carla.id
 

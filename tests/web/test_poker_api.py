@@ -43,12 +43,12 @@ def open_draw_table(api: Api, opening: dict[str, Any]) -> int:
                                              "stakes": {"small_blind": 10}, "seat_count": 5})
     assert made.status_code == 201, made.get_json()
     tid: int = made.get_json()["id"]
+    opened = api.b.post(f"/tables/{tid}/shifts", opening)  # chips are sold from its tray
+    assert opened.status_code == 302
     for seat in "1234":
         resp = api.post(f"/api/v1/poker/tables/{tid}/seats",
                         {"seat": seat, "player": f"P{seat}", "buy_in": 1000})
         assert resp.status_code == 201, resp.get_json()
-    opened = api.b.post(f"/tables/{tid}/shifts", opening)
-    assert opened.status_code == 302
     return tid
 
 

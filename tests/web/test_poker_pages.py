@@ -16,9 +16,13 @@ from tests.web.conftest import Browser, arrange, opening_form, text
 def _table(session: Any) -> int:
     t = poker_tables.open_table(session, name="PK 1", profile="draw32-pot-limit",
                                 stakes={"small_blind": 10}, seat_count=5)
-    for seat in "1234":
-        poker_tables.seat_player(session, t.id, seat=seat, player=f"P{seat}", buy_in=1000)
     return t.id
+
+
+def _seat(session: Any, table_id: int) -> None:
+    """Four players buy in for 1,000 each (chips sold from the open shift's tray)."""
+    for seat in "1234":
+        poker_tables.seat_player(session, table_id, seat=seat, player=f"P{seat}", buy_in=1000)
 
 
 def _form(page: str, act: str) -> dict[str, str]:
@@ -37,6 +41,7 @@ def test_a_pot_limit_raise_is_offered_from_the_minimum_to_the_pot_and_a_typed_am
     assert refused.status_code == 409 and "No shift is open at this table" in text(refused)
     opened = browser.post(f"/tables/{tid}/shifts", opening_form(app))
     assert opened.status_code == 302 and opened.headers["Location"] == f"/poker/{tid}"
+    arrange(app, _seat, tid)
     assert browser.post(f"/poker/{tid}/deal", {"key": "d1"}).status_code == 303
     page = text(browser.client.get(f"/poker/{tid}"))
     # seat 1 faces the opening blind of 40 with 70 in the pot: call 40, raise 80..150
@@ -86,10 +91,10 @@ def test_a_shift_manager_opens_a_poker_table_and_a_wrong_seat_count_names_the_fi
     assert made.status_code == 303 and made.headers["Location"].startswith("/poker/")
 
 
-def test_the_floor_pages_answer_without_a_server_error_once_a_poker_hand_is_played(
+def test_the_floor_pages_and_the_poker_shift_report_answer_once_a_poker_hand_is_played(
         app: Flask, browser: Browser, croupier: Any) -> None:
-    """A poker hand is a round of the shift: the house-game pages that list rounds, tables and
-    shifts must not fail on it (they do not review poker hands yet)."""
+    """A poker hand is a round of the shift: the floor pages that list rounds, tables and shifts
+    show it, and the shift's report (preview and PDF) is the poker table's report."""
     from dealer_assist.services import poker_hands, shifts
     from tests.factories import make_user
 
@@ -98,6 +103,7 @@ def test_the_floor_pages_answer_without_a_server_error_once_a_poker_hand_is_play
 
     def play(session: Any) -> tuple[int, int]:
         shift = shifts.open_shift(session, table_id=tid, user_id=croupier.id)
+        _seat(session, tid)
         hand = poker_hands.start_hand(session, table_id=tid, user_id=croupier.id)
         while hand.state.status != "complete":
             hand = poker_hands.record(session, round_id=hand.round.id, user_id=croupier.id,
@@ -113,5 +119,7 @@ def test_the_floor_pages_answer_without_a_server_error_once_a_poker_hand_is_play
         status = browser.client.get(url).status_code
         assert status < 500, (url, status)
     assert browser.client.get(f"/rounds/{round_id}").status_code == 200
-    refused = browser.client.get(f"/reports/shifts/{shift_id}")
-    assert refused.status_code == 409 and "poker table" in text(refused)
+    report = text(browser.client.get(f"/reports/shifts/{shift_id}"))
+    assert "Poker table · 32-card draw" in report and "Ten largest pots" in report
+    pdf = browser.client.get(f"/reports/shifts/{shift_id}.pdf?size=a4")
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")

@@ -1,5 +1,6 @@
 """Poker tables (issue 15): ``game_table.game`` admits americana and draw32; ``poker_table``
-(profile, stakes, seat count, button) and ``poker_seat`` (stacks carried hand to hand).
+(profile, stakes, seat count, button), ``poker_seat`` (stacks carried hand to hand) and
+``poker_chip_move`` (buy-ins, rebuys and cash-outs in the shift they were made).
 
 Revision ID: 0010
 Revises: 0009
@@ -81,9 +82,31 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_poker_seat")),
     )
     op.create_index(op.f("ix_poker_seat_table_id"), "poker_seat", ["table_id"])
+    op.create_table(
+        "poker_chip_move",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("table_id", sa.Integer(), nullable=False),
+        sa.Column("shift_id", sa.Integer(), nullable=False),
+        sa.Column("seat", sa.String(length=16), nullable=False),
+        sa.Column("player", sa.String(length=64), nullable=False),
+        sa.Column("kind", sa.String(length=12), nullable=False),
+        sa.Column("amount", sa.BigInteger(), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.CheckConstraint("amount > 0", name=op.f("ck_poker_chip_move_amount")),
+        sa.CheckConstraint("kind IN ('buy_in', 'rebuy', 'cash_out')",
+                           name=op.f("ck_poker_chip_move_kind")),
+        sa.ForeignKeyConstraint(["table_id"], ["game_table.id"],
+                                name=op.f("fk_poker_chip_move_table_id_game_table")),
+        sa.ForeignKeyConstraint(["shift_id"], ["shift.id"],
+                                name=op.f("fk_poker_chip_move_shift_id_shift")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_poker_chip_move")),
+    )
+    op.create_index(op.f("ix_poker_chip_move_shift_id"), "poker_chip_move", ["shift_id"])
 
 
 def downgrade() -> None:
+    op.drop_index(op.f("ix_poker_chip_move_shift_id"), table_name="poker_chip_move")
+    op.drop_table("poker_chip_move")
     op.drop_index(op.f("ix_poker_seat_table_id"), table_name="poker_seat")
     op.drop_table("poker_seat")
     op.drop_table("poker_table")
