@@ -36,6 +36,18 @@ def _labels(state: HandState) -> dict[str, str]:
     return {seat: shown["label"] for seat, shown in poker_hands.shown_hands(state).items()}
 
 
+def _dues(rules: dict[str, Any], state: HandState) -> dict[str, str]:
+    """Draw: what a returning (or new) player posts for the blinds he missed, in words."""
+    back = {e["seat"] for e in rules["seats"] if e.get("missed")}
+    out: dict[str, str] = {}
+    for seat in sorted(back):
+        parts = [f"{p.amount} {'dead' if p.dead else 'live'}"
+                 for p in state.posted if p.seat == seat]
+        if parts:
+            out[seat] = " + ".join(parts)
+    return out
+
+
 def _why_first(state: HandState) -> str | None:
     """Stud: who acts first and why (the highest up card showing)."""
     if not state.profile.is_stud or state.status != "betting" or not state.up:
@@ -65,7 +77,8 @@ def _screen(table_id: int, status: int = 200) -> Any:
         ctx.update(state=state, view=hand_to_dict(state), phase=PHASES[state.status],
                    deck=[c.code for c in state.profile.ranking.deck.cards], used=used,
                    why=_why_first(state), labels=_labels(state),
-                   frozen=poker_hands.void_pending(dbs, hand.round.id))
+                   frozen=poker_hands.void_pending(dbs, hand.round.id),
+                   dues=_dues(hand.rules, state))
     return render_template("poker/table.html", **ctx), status
 
 
