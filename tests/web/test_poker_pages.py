@@ -123,3 +123,20 @@ def test_the_floor_pages_and_the_poker_shift_report_answer_once_a_poker_hand_is_
     assert "Poker table · 32-card draw" in report and "Ten largest pots" in report
     pdf = browser.client.get(f"/reports/shifts/{shift_id}.pdf?size=a4")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+
+
+def test_the_readme_walks_a_dealer_through_a_poker_table_with_labels_the_screens_have() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**A poker table: opening it and dealing one hand"):]
+    section = section[:section.index("\n\n**") if "\n\n**" in section else None]
+    assert len(re.findall(r"^\d+\. ", section, re.M)) >= 8
+    templates = " ".join(p.read_text(encoding="utf-8")
+                         for p in (root / "templates").rglob("*.html"))
+    for label in ("Poker screen", "Open the shift: count the float", "Open shift with this count",
+                  "Seats: seat a player, rebuy, sit out, leave", "Deal next hand",
+                  "for missed blinds", "Up cards dealt", "Parole: all agree",
+                  "No parole: bet", "Show", "Muck", "Undo", "record: ask for a void"):
+        assert label in templates, label
