@@ -144,3 +144,50 @@ def test_a_pot_limit_draw_hand_charges_a_missed_blind_warns_of_the_deck_and_show
     with db.session_scope(server.app) as dbs:
         stacks = {s.seat: s.stack for s in poker_tables.get(dbs, table_id).seated()}
     assert stacks == dict(state.stacks)
+
+
+@pytest.mark.parametrize("page", [(1024, 768), (768, 1024)], indirect=True,
+                         ids=["landscape", "portrait"])
+def test_a_pit_boss_reviews_a_disputed_pot_against_the_replay_and_denies_it(
+        server: Server, page: Any, shots: Shots) -> None:
+    from dealer_assist.services import disputes
+    from tests.factories import PASSWORD, make_user
+    from tests.web.test_poker_api import DRAW_HAND
+
+    with db.session_scope(server.app) as dbs:
+        carla = dbs.exec(select(User).where(User.username == "carla")).one()
+        assert carla.id is not None
+        make_user(dbs, "pia", "pit_boss")
+        t = poker_tables.open_table(dbs, name="PK 3", profile="draw32-limit",
+                                    stakes={"small_blind": 10}, seat_count=5)
+        shifts.open_shift(dbs, table_id=t.id, user_id=carla.id)
+        for n, name in enumerate(PLAYERS[:4]):
+            poker_tables.seat_player(dbs, t.id, seat=str(n + 1), player=name, buy_in=1000)
+        hand = poker_hands.start_hand(dbs, table_id=t.id, user_id=carla.id)
+        for n, action in enumerate(DRAW_HAND):
+            hand = poker_hands.record(dbs, round_id=hand.round.id, user_id=carla.id,
+                                      action=action, idempotency_key=f"a{n}")
+        filed = disputes.file_dispute(dbs, round_id=hand.round.id, box="2",
+                                      claim="Aces up won the pot", claimed_amount=400,
+                                      croupier_note="Seat 1 showed three queens",
+                                      actor_id=carla.id)
+        engine = parse_hand({**hand.rules, "actions": DRAW_HAND})
+    page.goto(f"{server.url}/login")
+    page.fill('input[name="username"]', "pia")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.goto(f"{server.url}/disputes/{filed.id}")
+    assert page.get_attribute("[data-recompute]", "data-recompute") == "match"
+    page.click("details.whole summary")
+    awards = [(a.get_attribute("data-award"), int(a.inner_text()))
+              for a in page.locator("[data-pots] [data-award]").all()]
+    assert awards == [("1", 400), ("1", 400)] == [
+        (s, a) for p in engine.pots for s, a in p.awards.items()] * 2  # as paid, as replayed
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    shots("review")
+    page.check('input[name="outcome"][value="denied"]')
+    page.fill('textarea[name="note"]', "The replay gives the pot to seat 1: three queens")
+    page.click('button:has-text("Record decision")')
+    page.wait_for_load_state()
+    shots("denied")
+    assert "Denied" in page.inner_text("body")

@@ -140,3 +140,41 @@ def test_the_readme_walks_a_dealer_through_a_poker_table_with_labels_the_screens
                   "for missed blinds", "Up cards dealt", "Parole: all agree",
                   "No parole: bet", "Show", "Muck", "Undo", "record: ask for a void"):
         assert label in templates, label
+
+
+def test_the_dealer_files_a_dispute_on_a_pot_and_a_pit_boss_reviews_the_replay_and_denies_it(
+        app: Flask, browser: Browser, other_browser: Browser, croupier: Any) -> None:
+    """Issue 15, records and review, through the pages the house games use."""
+    from dealer_assist.services import poker_hands, shifts
+    from tests.factories import make_user
+    from tests.web.test_poker_api import DRAW_HAND
+
+    tid = arrange(app, _table)
+    arrange(app, make_user, "pia", "pit_boss")
+
+    def play(session: Any) -> int:
+        shifts.open_shift(session, table_id=tid, user_id=croupier.id)
+        _seat(session, tid)
+        hand = poker_hands.start_hand(session, table_id=tid, user_id=croupier.id)
+        for n, action in enumerate(DRAW_HAND):
+            hand = poker_hands.record(session, round_id=hand.round.id, user_id=croupier.id,
+                                      action=action, idempotency_key=f"a{n}")
+        return hand.round.id
+
+    round_id = arrange(app, play)
+    browser.login("carla")
+    form = text(browser.client.get(f"/rounds/{round_id}/disputes?box=2"))
+    assert "Pot 400" in form and 'data-award="1">400' in form
+    filed = browser.post(f"/rounds/{round_id}/disputes",
+                         {"box": "2", "claim": "Aces up won the pot", "claimed_amount": "400",
+                          "croupier_note": "Seat 1 showed three queens"})
+    assert filed.status_code == 303
+    review_url = filed.headers["Location"]
+    boss = other_browser
+    boss.login("pia")
+    review = text(boss.client.get(review_url))
+    assert 'data-recompute="match"' in review and "Three of a kind" in review
+    decided = boss.post(f"{review_url}/decisions",
+                        {"outcome": "denied", "note": "The replay gives it to seat 1"})
+    assert decided.status_code == 303
+    assert "Denied" in text(boss.client.get(review_url))
