@@ -89,3 +89,25 @@ def test_a_refused_action_is_a_422_naming_the_action_and_stores_nothing(
     assert stale.status_code == 409
     second = api.post(f"/api/v1/poker/tables/{tid}/hands", {}, key="other")
     assert second.status_code == 409
+
+
+def test_the_house_rounds_api_and_table_screen_refuse_a_poker_table_without_a_server_error(
+        api: Api, opening: dict[str, Any]) -> None:
+    """A poker hand is a round too: the house games' endpoints answer it with a problem (or
+    its data), never a 500; the poker endpoints are the ones that deal it."""
+    tid = open_draw_table(api, opening)
+    hid = api.post(f"/api/v1/poker/tables/{tid}/hands", {}, key="deal-1").get_json()["id"]
+    answers = {
+        "get round": api.b.get(f"/api/v1/rounds/{hid}"),
+        "current": api.b.get(f"/api/v1/tables/{tid}/rounds/current"),
+        "start": api.post(f"/api/v1/tables/{tid}/rounds",
+                          {"boxes": [{"box": "1", "ante": 10}]}, key="house-1"),
+        "step": api.post(f"/api/v1/rounds/{hid}/events",
+                         {"type": "deal_box", "payload": {"box": "1"}}, key="house-2"),
+        "screen": api.b.get(f"/tables/{tid}/live"),
+    }
+    assert {name: r.status_code for name, r in answers.items()} == {
+        "get round": 409, "current": 409, "start": 409, "step": 409, "screen": 302}
+    assert "poker table" in answers["start"].get_json()["detail"]
+    assert answers["screen"].headers["Location"] == f"/poker/{tid}"
+    assert api.b.get(f"/api/v1/poker/hands/{hid}").get_json()["last_seq"] == 0
