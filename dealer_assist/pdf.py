@@ -30,6 +30,8 @@ from typing import Any
 
 from flask import render_template
 
+from . import formats
+
 #: a base URL no real host answers to; only ``BASE_URL + "static/..."`` is ever served
 BASE_URL = "https://dealer-assist.invalid/"
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
@@ -48,10 +50,8 @@ class RenderFailed(Exception):
 # --- presentation helpers (pure) ------------------------------------------------------------------
 
 def money(value: int | None) -> str:
-    """Thousands separated with thin-spaced commas; a true minus sign for negatives."""
-    if value is None:
-        return "–"
-    return f"{value:,}".replace("-", "\u2212")
+    """The one amount format of every page (:func:`dealer_assist.formats.amount`)."""
+    return formats.amount(value)
 
 
 def when(iso: str | None, part: str = "datetime") -> str:

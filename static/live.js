@@ -78,6 +78,24 @@
     });
   });
 
+  /* a refused value: its message goes as soon as the croupier changes the input */
+  document.querySelectorAll("[data-error-for]").forEach(function (msg) {
+    var input = document.querySelector('[name="' + msg.dataset.errorFor + '"]');
+    if (!input) { return; }
+    var before = input.value;
+    function stale() {
+      if (input.value === before) { return; }
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+      msg.remove();
+    }
+    input.addEventListener("input", stale);
+    input.addEventListener("change", stale);
+    document.querySelectorAll(".card-grid .gc").forEach(function (b) {
+      b.addEventListener("click", function () { if (input === field) { stale(); } });
+    });
+  });
+
   /* a void waits for a pit boss: look again every 15 s, to move on once it is decided */
   var wait = document.querySelector("[data-void-wait]");
   if (wait) {

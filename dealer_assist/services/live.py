@@ -45,6 +45,8 @@ from ..models import (
     ShiftStatus,
     User,
 )
+from ..rules.cards import Card
+from ..rules.games import common
 from ..rules.games.flow import (
     PAID,
     UNDO,
@@ -339,6 +341,15 @@ def pay(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
     """"Paid": store the settlement and close the round (the engine must say it can settle)."""
     return record_step(session, round_id=round_id, actor_id=actor_id, type=PAID, payload={},
                        idempotency_key=idempotency_key, expected_seq=expected_seq)
+
+
+def draw_needed(live: LiveRound, draw: Sequence[Card]) -> int:
+    """How many cards the dealer's draw for a bought game takes after ``draw``: 1, or 2 when
+    the first brings the free second replacement (``rules.games.common.draw_needed``)."""
+    state = live.state
+    p = state.profile
+    return common.draw_needed(state.dealer, draw, p.ranking, p.qualifier,
+                              free_second_replacement=p.free_second_replacement)
 
 
 def profile_version(rules: Mapping[str, Any]) -> str:

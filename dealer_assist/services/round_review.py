@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from ..formats import amount
 from ..models import Round, RoundSettlement, User
 from ..rules.errors import RulesError
 from ..rules.games.flow import UNDO, Event, start_rules
@@ -119,8 +120,10 @@ def _recompute(rules: dict[str, Any],
 
 
 def money(net: int) -> str:
-    """A box's or wager's net in the croupier's words: PAY 100, TAKE 50, EVEN."""
-    return f"PAY {net}" if net > 0 else f"TAKE {-net}" if net < 0 else "EVEN"
+    """A box's or wager's net in the croupier's words: PAY 1,600, TAKE 50, RETURN (the table
+    screen's words: nothing changes hands, the stakes go back to the player)."""
+    return (f"PAY {amount(net)}" if net > 0 else f"TAKE {amount(-net)}" if net < 0
+            else "RETURN")
 
 
 def differences(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None,

@@ -7,7 +7,7 @@ profiles), ``tables`` (a table's page, opening a shift); this module holds the d
 
 from flask import Blueprint, render_template
 
-from .. import db
+from .. import db, formats
 from ..rules.games import GAMES
 from ..services import shifts, voids
 from .security import any_role
@@ -33,3 +33,15 @@ def game_title(code: str) -> str:
     """``russian`` -> ``Russian poker``: what the floor calls the game."""
     spec = GAMES.get(code)
     return spec.title if spec is not None else code
+
+
+@bp.app_template_filter("amount")
+def amount(value: int | None) -> str:
+    """Money as people read it (``1,600``): the one formatting filter (``formats.amount``)."""
+    return formats.amount(value)
+
+
+@bp.app_template_filter("cards")
+def cards(count: int) -> str:
+    """``1 card``, ``2 cards``."""
+    return formats.cards(count)

@@ -1,14 +1,17 @@
 """The table screen: the live round on a tablet, one server round-trip per croupier step.
 
 Every button comes from the engine's ``next_steps`` (via ``services.live``), so an illegal step
-is never offered; one sent anyway is refused by the engine: the message is flashed, the screen
-is shown again with HTTP 422 and the round is unchanged. Each rendered form carries the CSRF
-token, a fresh idempotency key (a double tap records once) and the last sequence number the
-croupier saw (a step based on a stale screen is a 409 and the fresh screen is shown).
+is never offered; one sent anyway is refused by the engine and the round is unchanged. Each
+rendered form carries the CSRF token, a fresh idempotency key (a double tap records once) and
+the last sequence number the croupier saw (a step based on a stale screen is refused and the
+fresh screen is shown).
 
-*Redeal* asks a pit boss to void the round: until one decides, the screen shows the request and
-no step (it reloads itself now and then, to move on when the decision comes). After "Paid" the
-bets screen links to the round just paid, where a box's result can be disputed.
+A POST never answers with a page: a refused step comes back to the table screen by a 303 with
+the form open again, the typed values kept and the message beside the input it is about
+(``live_refusal``). *Redeal* asks a pit boss to void the round: until one decides, the screen
+shows the request and no step (it reloads itself now and then, to move on when the decision
+comes). After "Paid" the bets screen links to the round just paid, where a box's result can
+be disputed.
 """
 
 from __future__ import annotations
@@ -21,12 +24,12 @@ from werkzeug.datastructures import MultiDict
 
 from .. import db
 from ..models import POKER_GAMES, Round
-from ..rules.cards import ALL_CARDS, SUITS
-from ..rules.errors import RulesError
+from ..rules.cards import ALL_CARDS, SUITS, parse_cards
+from ..rules.errors import CardCountError, RulesError
 from ..services import live, rounds, shifts, tables
 from ..services.errors import ServiceError, ValidationError
-from .errors import status_for
 from .forms import whole_number
+from .live_refusal import Refusal, box_of, input_for, keep, take
 from .security import role_required
 
 bp = Blueprint("live", __name__)
@@ -39,7 +42,7 @@ CARD_STEPS = ("deal_box", "deal_dealer", "reveal", "dealer_draw", "dealer_small"
 FORM_STEPS = frozenset({*CARD_STEPS, "exchange", "sixth_card", "replace", "extra", "split",
                         "insure", "redeal"})
 #: card entries that record themselves when the last card is tapped (an exact count)
-AUTO_STEPS = frozenset({"deal_dealer", "reveal", "dealer_small", "show"})
+AUTO_STEPS = frozenset({"deal_dealer", "reveal", "dealer_small", "show", "dealer_draw"})
 WAGER_LABELS = {"ante": "ANTE", "bet": "BET", "improvement_fee": "Improvement fee",
                 "buy_game_fee": "Buy-game fee", "insurance": "Insurance", "bonus": "Bonus"}
 RANKS = "AKQJT98765432"
@@ -74,7 +77,7 @@ def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
         out.append({"box": box["box"], "hand": (box["hand"] or {}).get("label"),
                     "small_hand": (box.get("small_hand") or {}).get("label"),
                     "wagers": wagers, "net": net,
-                    "action": "PAY" if net > 0 else "TAKE" if net < 0 else "EVEN",
+                    "action": "PAY" if net > 0 else "TAKE" if net < 0 else "RETURN",
                     "capped": box["capped"]})
     return out
 
@@ -120,13 +123,14 @@ def _last_round(shift_id: int, table_id: int) -> Round | None:
     return row if row is not None and row.shift_id == shift_id else None
 
 
-def _screen(table_id: int, status: int = 200, typed: MultiDict[str, str] | None = None) -> Any:
+def _screen(table_id: int) -> Any:
     dbs = db.get_session()
+    typed, refusal = take(table_id)
     table = tables.get_table(dbs, table_id)
     shift = shifts.open_shift_of(dbs, table_id)
     round_id = live.open_round_id(dbs, table_id) if shift else None
     rnd = live.load(dbs, round_id) if round_id else None
-    context: dict[str, Any] = {"table": table, "shift": shift, "rnd": rnd, "typed": typed or {},
+    context: dict[str, Any] = {"table": table, "shift": shift, "rnd": rnd, "typed": typed,
                                "new_key": new_key, "suits": SUITS, "ranks": RANKS,
                                "grid": {c.code for c in ALL_CARDS}}
     if rnd is None:
@@ -145,8 +149,41 @@ def _screen(table_id: int, status: int = 200, typed: MultiDict[str, str] | None 
             auto=AUTO_STEPS,
             bought=rnd.settlement.dealer if rnd.settlement and rnd.settlement.dealer.bought
             else None,
-            suggestion=_suggestion(rnd, entry))
-    return render_template("live/table.html", **context), status
+            suggestion=_suggestion(rnd, entry), draw_most=_draw_most(rnd, typed))
+    beside = refusal is not None and _beside(refusal, context, typed)
+    if refusal is not None and not beside:
+        flash(refusal.message, "error" if refusal.kind == "error" else "success")
+    context["error"] = refusal if beside else None
+    return render_template("live/table.html", **context)
+
+
+def _beside(refusal: Refusal, context: dict[str, Any], typed: MultiDict[str, str]) -> bool:
+    """Whether the input the message is about is on the screen again (else it goes on top)."""
+    if refusal.input is None:
+        return False
+    if box_of(refusal.input):  # the bets form
+        entry = context.get("entry")
+        return context["rnd"] is None or (entry is not None and entry.type == "place")
+    entry = context.get("entry")
+    if entry is None or typed.get("type") != entry.type or (typed.get("box") or None) != entry.box:
+        return False
+    inputs = {"insure": "amount", "redeal": "cards_received"}
+    return refusal.input in (inputs.get(entry.type), "cards")
+
+
+def _draw_most(rnd: live.LiveRound, typed: MultiDict[str, str]) -> int:
+    """The cards the dealer's draw asks for now: 1, and 2 once the engine says the first card
+    (kept in ``typed``) brings the free second replacement."""
+    if typed.get("type") != "dealer_draw" or not typed.get("cards", "").strip():
+        return 1
+    try:
+        return min(2, _draw_need(rnd, typed.get("cards", "")))
+    except RulesError:  # a refused card (not a card, already on the table): ask for one
+        return 1
+
+
+def _draw_need(rnd: live.LiveRound, cards: str) -> int:
+    return live.draw_needed(rnd, parse_cards(cards, what="dealer's draw"))  # RulesError
 
 
 @bp.get("/tables/<int:table_id>/live")
@@ -158,11 +195,21 @@ def screen(table_id: int) -> Any:
 
 
 def _refused(table_id: int, err: RulesError | ServiceError, what: str = "") -> Any:
-    """Roll back, flash the engine's (or service's) message, show the screen with 4xx."""
+    """Roll back; keep the typed form and the message, naming the box and the field, for the
+    screen's next GET; redirect to it (the refused form opens again, the error beside its
+    input)."""
     db.get_session().rollback()
-    flash(f"{what}: {err.message}" if what else err.message, "error")
-    status = 422 if isinstance(err, RulesError) else status_for(err)
-    return _screen(table_id, status, typed=request.form)
+    field = getattr(err, "field", None)
+    target = input_for(field, getattr(err, "value", None), request.form)
+    box = box_of(target)
+    what = what or (f"Box {box}" if box and f"box {box}" not in err.message.lower() else "")
+    message = f"{what}: {err.message}" if what else err.message
+    keep(table_id, request.form, Refusal(message, target))
+    return _back(table_id)
+
+
+def _back(table_id: int) -> Any:
+    return redirect(url_for("live.screen", table_id=table_id), 303)
 
 
 def _box_stakes(table: tables.TableView) -> list[live.BoxStake]:
@@ -193,7 +240,7 @@ def start_round(table_id: int) -> Any:
         dbs.commit()
     except (RulesError, ServiceError) as err:
         return _refused(table_id, err)
-    return redirect(url_for("live.screen", table_id=table_id), 303)
+    return _back(table_id)
 
 
 def _deal_nothing_to_enter(dbs: Any, rnd: live.LiveRound, key: str) -> None:
@@ -277,6 +324,10 @@ def record(round_id: int) -> Any:
     rnd = live.load(dbs, round_id)
     type = request.form.get("type", "")
     try:
+        early = _not_yet(rnd, type)
+        if early is not None:
+            keep(rnd.table.id, early[1], early[0])
+            return _back(rnd.table.id)
         after = live.record_step(dbs, round_id=round_id, actor_id=g.user.id, type=type,
                                  payload=_payload(rnd, type),
                                  idempotency_key=request.form.get("key", ""),
@@ -286,4 +337,37 @@ def record(round_id: int) -> Any:
         return _refused(rnd.table.id, err, _what(rnd, type))
     if type == "paid" and after.stored_settlement is not None:
         flash(f"Round {after.round.number} paid. Next round.", "success")
-    return redirect(url_for("live.screen", table_id=rnd.table.id), 303)
+    return _back(rnd.table.id)
+
+
+def _not_yet(rnd: live.LiveRound, type: str) -> tuple[Refusal, MultiDict[str, str]] | None:
+    """A step the screen completes before recording it: the dealer's first card that brings
+    the free second replacement (the second card is asked for), a split to suggest first."""
+    cards = request.form.get("cards", "")
+    if type == "dealer_draw" and 0 < _count(cards) < _draw_need(rnd, cards):
+        try:  # a card already on the table is refused before the second card is asked for
+            rnd.flow.step(rnd.state, type, {"cards": cards})
+        except CardCountError:
+            pass  # Russian poker's engine wants both cards in one step: the second comes next
+        return Refusal("Same rank as the card it replaced and still no game: the dealer gets "
+                       "a free second card. Tap it.", "cards", "note"), request.form
+    if type == "split" and request.form.get("suggest"):
+        return _split_note(rnd, request.form.get("box", ""), cards)
+    return None
+
+
+def _split_note(rnd: live.LiveRound, box: str,
+                cards: str) -> tuple[Refusal, MultiDict[str, str]]:
+    """The engine's split of the seven cards the player shows (dealing order: they were never
+    entered before): the cards are put in that order, Big Hand first, for one "Accept split"."""
+    from ..rules.games.flow_house import suggest
+
+    seven = parse_cards(cards, count=7, what=f"box {box} hand")  # RulesError: refused
+    found = suggest(rnd.state, box, shown=seven)
+    best = found.best
+    form = MultiDict([(k, v) for k, v in request.form.items(multi=True) if k != "suggest"])
+    form["cards"] = " ".join(c.code for c in (*best.big, *best.small))
+    better = " Folding is better." if found.fold_is_better else ""
+    return Refusal(f"Suggested: Big {best.big_hand.label}, Small {best.small_hand.label}."
+                   f"{better} The cards are set that way: accept, or change them.", "cards",
+                   "suggestion"), form

@@ -73,8 +73,11 @@ class Table:
         return str(self.page.inner_text("[data-phase]"))
 
     def error(self) -> str:
-        return str(self.page.inner_text(".flash-error")) if self.page.query_selector(
-            ".flash-error") else ""
+        """The refusal on the screen: beside its field, else at the top."""
+        for where in ("[data-error-for]", ".flash-error"):
+            if self.page.query_selector(where):
+                return str(self.page.inner_text(where))
+        return ""
 
 
 def expected_settlement(game: str, profile: str, events: list[tuple[str, dict[str, Any]]]) -> Any:
@@ -217,7 +220,7 @@ def test_a_russian_round_with_exchange_sixth_card_insurance_and_a_bought_game(
     t.box("1", "buy_game", "box-1-buys")
     t.box("2", "take_ante", "box-2-takes")
     t.box("3", "take_ante", "box-3-takes")
-    t.cards("6h", "dealer-drew")
+    t.cards("6h", "dealer-drew", auto=True)  # one card, one tap: it records itself
     assert not t.error()
     assert t.phase() == "Pay out"  # box 1's hand is known (shown to insure): nothing to show
     events = [e for e in RUSSIAN if e[0] != "show"]

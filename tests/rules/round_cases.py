@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dealer_assist.rules import ALL_CARDS, IllegalActionError, evaluate, get_ranking
+from dealer_assist.rules.cards import parse_cards
 from dealer_assist.rules.games import GAMES
+from dealer_assist.rules.games.common import draw_needed
 from dealer_assist.rules.profiles import get_profile
 
 STANDARD = get_ranking("standard")
@@ -231,7 +233,7 @@ def _finish(c: Case, steps: list[dict[str, Any]], post: Post, folded: set[str],
         if choice is not None:
             steps = post(choice["type"], {"box": choice["box"]})
         elif any(s["type"] == "dealer_draw" for s in steps):
-            steps = post("dealer_draw", {"cards": dealer["draw"]})
+            steps = post("dealer_draw", {"cards": draw_used(c)})
         elif any(s["type"] == "dealer_small" for s in steps):
             steps = post("dealer_small", {"cards": dealer["small"]})
         elif show is not None:
@@ -243,3 +245,13 @@ def _finish(c: Case, steps: list[dict[str, Any]], post: Post, folded: set[str],
         else:
             return
     raise AssertionError("the round did not finish")
+
+
+def draw_used(c: Case) -> list[str]:
+    """The dealer's draw as the table enters it: only the cards the bought game uses (the
+    calculator's ``dealer.draw`` holds a spare; the stateful API refuses a surplus, issue 10)."""
+    house = get_profile(c.profile)
+    dealer = c.body["dealer"]
+    need = draw_needed(parse_cards(dealer["cards"]), parse_cards(dealer["draw"]), house.ranking,
+                       house.qualifier, free_second_replacement=house.free_second_replacement)
+    return list(dealer["draw"][:need])

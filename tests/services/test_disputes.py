@@ -97,7 +97,7 @@ def test_a_tampered_settlement_is_reported_in_plain_words(session: Session,
     words = round_review.differences(stored, recomputed)
     assert words[0] == ("Box 2: recorded PAY 150, the engine says PAY 100; the house is "
                         "owed 50.")
-    assert "Box 2 bet: recorded stake 200, PAY 250, the engine says stake 200, EVEN." in words
+    assert "Box 2 bet: recorded stake 200, PAY 250, the engine says stake 200, RETURN." in words
 
 
 def test_only_a_settled_round_and_a_box_that_played_can_be_disputed(session: Session,

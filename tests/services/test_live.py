@@ -178,7 +178,7 @@ def test_a_refused_step_leaves_the_round_unchanged_with_a_clear_message(
 
 def test_an_ante_outside_the_table_limits_starts_no_round(session: Session,
                                                           table: Table) -> None:
-    with pytest.raises(StakeError, match="outside the table limits 10..500"):
+    with pytest.raises(StakeError, match="ANTE 5000 is above the table maximum 500"):
         begin(session, table, boxes=[live.BoxStake("1", 5000)])
     session.rollback()
     assert live.open_round_id(session, table.id) is None

@@ -119,15 +119,15 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize(("type", "fields", "message"), REFUSALS)
-def test_a_refused_step_shows_the_message_with_a_4xx_and_changes_nothing(
+def test_a_refused_step_redirects_to_the_screen_with_the_message_and_changes_nothing(
         browser: Browser, app: Flask, screen: str, table: Any, type: str,
         fields: dict[str, str], message: str) -> None:
     start(browser, table)
     step(browser, app, table, "bet", box="1")
     before = round_of(app, table)
     resp = step(browser, app, table, type, **fields)
-    assert resp.status_code == 422
-    page = text(resp)
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(screen)
+    page = text(browser.get(screen))
     assert message in page and 'role="alert"' in page
     after = round_of(app, table)
     assert len(after.events) == len(before.events) and after.state == before.state
@@ -139,18 +139,20 @@ def test_an_ante_outside_the_limits_is_refused_and_starts_nothing(browser: Brows
                                                                   screen: str,
                                                                   table: Any) -> None:
     resp = start(browser, table, ante_1="5000")
-    assert resp.status_code == 422 and "outside the table limits 10..500" in text(resp)
+    assert resp.status_code == 303
+    assert "Box 1: ANTE 5000 is above the table maximum 500" in text(browser.get(screen))
     with db.session_scope(app) as dbs:
         assert live.open_round_id(dbs, table.id) is None
 
 
-def test_a_step_posted_from_a_stale_screen_is_a_409(browser: Browser, app: Flask, screen: str,
-                                                    table: Any) -> None:
+def test_a_step_posted_from_a_stale_screen_is_refused_and_the_fresh_screen_shown(
+        browser: Browser, app: Flask, screen: str, table: Any) -> None:
     start(browser, table)
     seen = round_of(app, table).last_seq
     step(browser, app, table, "bet", box="1")  # another tablet
     resp = step(browser, app, table, "bet", box="2", seq=seen)
-    assert resp.status_code == 409 and "changed on another device" in text(resp)
+    assert resp.status_code == 303 and "changed on another device" in text(browser.get(screen))
+    assert [e.type for e in round_of(app, table).events][-1] == "bet"
 
 
 def test_undo_from_the_screen_cancels_the_last_step(browser: Browser, app: Flask, screen: str,
@@ -188,7 +190,7 @@ def test_without_an_open_shift_the_screen_says_so(browser: Browser, croupier: An
     browser.login("carla")
     page = text(browser.get(f"/tables/{table.id}/live"))
     assert "no open shift" in page
-    assert start(browser, table).status_code == 409
+    assert start(browser, table).status_code == 303  # refused: back to the screen
 
 
 def test_a_big_small_box_accepts_the_suggested_split(browser: Browser, app: Flask,
@@ -249,8 +251,9 @@ def test_a_redeal_freezes_the_table_screen_until_a_pit_boss_approves_the_void(
     assert "data-void-wait" in page and 'role="status"' in page
     assert "data-step=" not in page and "data-step-link" not in page  # no step, no undo
     assert 'class="card-grid' not in page and "Paid ✓" not in page and "data-misdeal" not in page
-    assert start(browser, table, key="s2").status_code == 409
-    assert step(browser, app, table, "bet", box="1").status_code == 409
+    assert start(browser, table, key="s2").status_code == 303  # refused: back to the screen
+    assert step(browser, app, table, "bet", box="1").status_code == 303
+    assert "waits for a pit boss" in text(browser.get(screen))
     assert round_of(app, table).events == rnd.events
     (request,) = voids_of(app, rnd.round.id)
     assert request.status == voids.PENDING

@@ -83,9 +83,12 @@ def parse_table(data: Any, profile: HouseProfile, path: str = "table") -> Table:
 
 def check_ante(ante: int, table: Table, field: str = "ante") -> None:
     """ANTE within the table limits."""
-    if not table.min_ante <= ante <= table.max_ante:
-        raise StakeError(f"ANTE {ante} is outside the table limits {table.min_ante}.."
-                         f"{table.max_ante}", field=field, value=ante)
+    if ante < table.min_ante:
+        raise StakeError(f"ANTE {ante} is below the table minimum {table.min_ante}",
+                         field=field, value=ante)
+    if ante > table.max_ante:
+        raise StakeError(f"ANTE {ante} is above the table maximum {table.max_ante}",
+                         field=field, value=ante)
 
 
 def check_bet(bet: int, ante: int, multiple: int, field: str = "bet") -> None:
@@ -198,6 +201,19 @@ def buy_game(cards: Sequence[Card], draw: Sequence[Card], ranking: Ranking, qual
         if qualified or not (free_second_replacement and same_rank and len(drawn) == 1):
             break
     return BoughtGame(tuple(replaced), tuple(drawn), tuple(hand_cards), hand, qualified)
+
+
+def draw_needed(cards: Sequence[Card], draw: Sequence[Card], ranking: Ranking,
+                qualifier: Category, *, free_second_replacement: bool) -> int:
+    """How many cards the dealer's draw for a bought game takes, given the ``draw`` so far:
+    1, or 2 when the first card has the rank of the card it replaced and the dealer still has
+    no game (the free second replacement). The screen asks for the second card only then, and
+    a card beyond this number is a surplus the croupier must not enter."""
+    try:
+        return len(buy_game(cards, draw, ranking, qualifier,
+                            free_second_replacement=free_second_replacement).drawn)
+    except CardCountError:
+        return len(draw) + 1
 
 
 def cap_amount(amount: int, cap: int) -> tuple[int, bool]:

@@ -26,7 +26,7 @@ from ..settlement import Settlement
 from . import caribbean, oasis, split
 from . import house_round as h
 from .actions import Action, OasisStep, SharedStep, SplitStep
-from .common import Table, passes
+from .common import Table, add_cards, passes
 from .flow import (
     Decoder,
     GameFlow,
@@ -181,7 +181,7 @@ class HouseFlow(GameFlow):
         if s.deal_done(b) and not s.revealed:
             out += self.improvement_steps(s, b)
         if h.can_bet(s, b.box):
-            out.append(Step("bet", b.box, "Raise" if self.game != "split" else "Bet",
+            out.append(Step("bet", b.box, "Bet",
                             amount=s.profile.bet_multiple * b.ante))
         if h.can_fold(s, b.box):
             out.append(Step("fold", b.box, "Fold"))
@@ -275,20 +275,25 @@ class SplitFlow(HouseFlow):
         return []
 
 
-def suggest(state: h.RoundState, box: str, samples: int = 4000) -> SplitSuggestion:
+def suggest(state: h.RoundState, box: str, samples: int = 4000,
+            shown: tuple[Card, ...] = ()) -> SplitSuggestion:
     """The engine's suggested split for ``box`` (seeded by the cards: same table, same answer).
 
     The dealer's face-up card is his last card (seed 004); the other boxes' cards are known.
+    ``shown``: the seven cards as the player shows them to split (dealing order, where the
+    box's cards were never entered); else the box's dealt and extra cards.
     """
     from .split_suggest import suggest_split
 
     _, b = state.find(box)
     if b.improvement is None:
         raise IllegalActionError(f"box {box} has no extra cards to split", field="split")
-    seven = (*b.cards, *b.improvement.cards)
+    seven = shown or (*b.cards, *b.improvement.cards)
     if len(seven) != 7:
-        raise IllegalActionError(f"the suggestion needs box {box}'s seven cards: enter them with "
-                                 "the extra cards", field="extra.cards")
+        raise IllegalActionError(f"the suggestion needs box {box}'s seven cards: tap them "
+                                 "first", field="cards")
+    if shown:
+        add_cards(state.used, shown, "cards", state.profile.ranking.deck, f"box {box}")
     known = tuple(c for o in state.boxes if o.box != box
                   for c in (*o.cards, *(o.improvement.cards if o.improvement else ())))
     seed = sum(c.index * 53 ** i for i, c in enumerate(seven))

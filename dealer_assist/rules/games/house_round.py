@@ -42,6 +42,7 @@ from .common import (
     check_ante,
     check_bet,
     check_shown,
+    dealer_qualifies,
     passes,
     reveal_cards,
 )
@@ -274,10 +275,12 @@ def apply_generic(state: RoundState, action: GenericAction) -> RoundState:
     if isinstance(action, RevealDealer):
         verify_reveal_dealer(state, action)
         used = reveal_cards(state.used, deck, state.dealer, state.up, action.cards)
-        return replace(state, revealed=True, used=used,
-                       dealer=state.dealer or (*action.cards, *state.up))
+        return _only_outcome(replace(state, revealed=True, used=used,
+                                     dealer=state.dealer or (*action.cards, *state.up)))
     if isinstance(action, TakeAnte | BuyGame):
         choice = TAKE_ANTE if isinstance(action, TakeAnte) else BUY_GAME
+        if choice == TAKE_ANTE and _implied_take_ante(state, action.box):
+            return state  # recorded before the ANTE was taken by itself (issue 10): same round
         _no_game_choice(state, action.box, choice)
         i, box = state.find(action.box)
         fee = box.ante * state.profile.buy_game_fee if choice == BUY_GAME else 0
@@ -285,6 +288,25 @@ def apply_generic(state: RoundState, action: GenericAction) -> RoundState:
     verify_dealer_draw(state, action)
     used = add_cards(state.used, action.cards, "draw", deck, "the dealer's draw")
     return replace(state, draw=action.cards, used=used)
+
+
+def _only_outcome(state: RoundState) -> RoundState:
+    """After the reveal: when the dealer has no game and buying one is not allowed, every
+    betting box takes the ANTE; it is the only possible outcome, so nobody taps it (issue 10)."""
+    profile = state.profile
+    if profile.buy_game_allowed or dealer_qualifies(state.dealer_hand, profile.qualifier,
+                                                    profile.ranking):
+        return state
+    boxes = tuple(replace(b, no_game=TAKE_ANTE) if b.betting and b.no_game is None else b
+                  for b in state.boxes)
+    return replace(state, boxes=boxes)
+
+
+def _implied_take_ante(state: RoundState, box_name: str) -> bool:
+    """A ``take_ante`` stored when it was still tapped: the ANTE is already taken."""
+    _, box = state.find(box_name)
+    return (state.revealed and not state.profile.buy_game_allowed
+            and box.no_game == TAKE_ANTE)
 
 
 # --- the showdown ----------------------------------------------------------------------------

@@ -1,0 +1,81 @@
+"""A refused step on the table screen: redirect after POST, and the form shown again.
+
+A POST to the table screen never answers with a page (issue 10): a refused step (engine,
+service or typing) keeps what the croupier typed, the message and the input it is about in the
+session, and answers 303 to the table screen. Its next GET takes them back: the refused form is
+open again with the typed values, the message beside the input it is about, which is
+highlighted. The URL is never left at ``/live/rounds/N/steps``, and a reload re-submits nothing.
+
+The same way carries a note that is not an error: "the dealer gets a free second card".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from flask import session
+from werkzeug.datastructures import MultiDict
+
+KEY = "live_refused"
+#: form fields that are the request's own, never typed by the croupier
+NOT_TYPED = frozenset({"csrf_token", "key", "seq"})
+#: inputs of the table screen an engine field may be about
+CARD_FIELDS = frozenset({"cards", "card", "draw", "up", "small", "big", "discard"})
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """What to show with the form again: the message, the input it is about (``None``: the
+    message goes to the top of the screen) and whether it is an error or a note."""
+
+    message: str
+    input: str | None = None
+    kind: str = "error"
+
+
+def keep(table_id: int, form: MultiDict[str, str], refusal: Refusal) -> None:
+    """Remember ``form`` and ``refusal`` for the table screen's next GET."""
+    typed = [(k, v) for k, v in form.items(multi=True) if k not in NOT_TYPED]
+    session[KEY] = {"table": table_id, "form": typed, "message": refusal.message,
+                    "input": refusal.input, "kind": refusal.kind}
+
+
+def take(table_id: int) -> tuple[MultiDict[str, str], Refusal | None]:
+    """The typed form and the refusal kept for this table (once: a reload shows neither)."""
+    data: Any = session.pop(KEY, None)
+    if not isinstance(data, dict) or data.get("table") != table_id:
+        return MultiDict(), None
+    return (MultiDict([tuple(pair) for pair in data.get("form", [])]),
+            Refusal(str(data.get("message", "")), data.get("input"), str(data.get("kind"))))
+
+
+def input_for(field: str | None, value: Any, form: MultiDict[str, str]) -> str | None:
+    """The screen's input an error's ``field`` is about: ``ante`` -> ``ante_2`` (the first box
+    whose typed ANTE is the refused value), ``insurance`` -> ``amount``, card fields ->
+    ``cards``; form fields (``amount``, ``ante_2``) are themselves."""
+    if not field:
+        return None
+    if field in form:
+        return field
+    last = re.sub(r"\[\d+\]", "", field.rsplit(".", 1)[-1])
+    if last in ("ante", "bonus"):
+        return next((name for name, typed in form.items(multi=True)
+                     if name.startswith(f"{last}_") and _number(typed) == value), None)
+    if last in ("insurance", "amount"):
+        return "amount" if "amount" in form else None
+    if last in CARD_FIELDS and "cards" in form:
+        return "cards"
+    return None
+
+
+def box_of(input: str | None) -> str | None:
+    """``ante_2`` -> ``2``: the box a bets-form input belongs to."""
+    found = re.fullmatch(r"(?:ante|bonus)_(\d+)", input or "")
+    return found.group(1) if found else None
+
+
+def _number(typed: str) -> int | None:
+    raw = typed.replace(" ", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
