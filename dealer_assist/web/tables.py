@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 
 from .. import db
-from ..models import Role, utcnow
+from ..models import POKER_GAMES, Role, utcnow
 from ..services import chips, inventory, shifts, tables
 from ..services.errors import ServiceError, ValidationError
 from .errors import form_error
@@ -93,6 +93,8 @@ def open_shift(table_id: int) -> Any:
     except ServiceError as err:
         return form_error(err, "tables/detail.html", **_page(table_id))
     flash(f"Shift opened for gaming date {shift.gaming_date.isoformat()}.", "success")
+    if table.game in POKER_GAMES and may_reach("poker.screen"):  # issue 15: the poker screen
+        return redirect(url_for("poker.screen", table_id=table_id))
     if may_reach("live.screen"):  # the croupier came to deal: go straight to the table screen
         return redirect(url_for("live.screen", table_id=table_id))
     return redirect(url_for("tables.detail", table_id=table_id))
