@@ -5,23 +5,28 @@ so a (profile, strategy, rounds, seed) quadruple always gives the same figures. 
 result per ANTE is accumulated with its square, so the standard error of the mean comes with the
 estimate (``se = sd / sqrt(rounds)``; the 95 % interval is ``edge +- 1.96 se``).
 
-Covered: Caribbean stud (fixed strategies, as a cross-check of the exact figures) and Oasis
-poker under the basic strategy of ``docs/rules/strategy.md``. Russian poker and the Big/Small
-game raise ``NotImplementedError`` (their basic strategies are not simulated yet).
+Covered: Caribbean stud (fixed strategies, as a cross-check of the exact figures), and Oasis
+poker, Russian poker (:mod:`.russian_mc`) and the Big/Small game (:mod:`.split_mc`) under the
+basic strategies of ``docs/rules/strategy.md``. The maximum payout is applied to a box of a
+stated ANTE (default: the table minimum), since a cap in chips binds only relative to a stake.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from ..rules.games.caribbean import CaribbeanProfile
+from ..rules.games.russian_profile import RussianProfile
+from ..rules.games.split import SplitProfile
 from ..rules.profiles import HouseProfile
 from ..rules.ranking import Category
+from . import russian_mc, split_mc
 from .batch import rank_keys
 
 I64 = npt.NDArray[np.int64]
@@ -43,6 +48,10 @@ class MonteCarlo:
     seconds: float
     #: CPU seconds of this process (the wall time includes other work on a shared machine)
     cpu_seconds: float = 0.0
+    #: the box's ANTE the maximum payout was applied to, the cap in ANTEs, share capped
+    ante: int = 0
+    cap_antes: float = 0.0
+    capped_rate: float = 0.0
 
     @property
     def interval95(self) -> tuple[float, float]:
@@ -51,8 +60,16 @@ class MonteCarlo:
 
 
 def deal(rng: np.random.Generator, n: int, k: int) -> npt.NDArray[np.int64]:
-    """``n`` rounds of ``k`` distinct cards each (the first ``k`` of a shuffled deck)."""
-    return np.argpartition(rng.random((n, 52)), k, axis=1)[:, :k].astype(np.int64)
+    """``n`` rounds of ``k`` distinct cards each: the first ``k`` cards of a Fisher-Yates
+    shuffle of each row's deck (``k`` swaps per row, not a sort of 52 random keys)."""
+    deck = np.tile(np.arange(52, dtype=np.int8), (n, 1))
+    rows = np.arange(n)
+    for i in range(k):
+        j = rng.integers(i, 52, n)
+        drawn = deck[rows, j]
+        deck[rows, j] = deck[:, i]
+        deck[:, i] = drawn
+    return deck[:, :k].astype(np.int64)
 
 
 def _strength(profile: HouseProfile, category: Category) -> int:
@@ -68,9 +85,11 @@ def _four_flush_swap(player: I64) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np
     return four, odd
 
 
-def _play_batch(profile: CaribbeanProfile, strategy: str, cards: I64,
-                ) -> tuple[F64, I64, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Net result per ANTE of each round, player's final key, dealer qualified, raised."""
+def _play_batch(profile: CaribbeanProfile, strategy: str, cards: I64, cap_antes: float,
+                ) -> tuple[F64, I64, npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+                           npt.NDArray[np.bool_]]:
+    """Net result per ANTE of each round, player's final key, dealer qualified, raised, and
+    whether the maximum payout cut the win (ANTE win plus raise win, fees not counted)."""
     ranking = profile.ranking
     player, dealer = cards[:, :5].copy(), cards[:, 5:10]
     pk = rank_keys(player, ranking)
@@ -91,38 +110,104 @@ def _play_batch(profile: CaribbeanProfile, strategy: str, cards: I64,
     qualifies = (dk >> 24) >= _strength(profile, profile.qualifier)
     order = ranking.order
     mult = np.array([profile.multiplier(c) for c in order], dtype=np.float64)
-    win = (1.0 if profile.ante_paid_on_win else 0.0) + profile.bet_multiple * mult[pk >> 24]
-    played = np.where(~qualifies, float(profile.no_game_ante_multiplier),
+    raw = (1.0 if profile.ante_paid_on_win else 0.0) + profile.bet_multiple * mult[pk >> 24]
+    win = np.minimum(raw, cap_antes)
+    no_game = min(float(profile.no_game_ante_multiplier), cap_antes)
+    wins = raised & qualifies & (pk > dk)
+    played = np.where(~qualifies, no_game,
                       np.where(pk > dk, win,
                                np.where(pk == dk, 0.0, -float(1 + profile.bet_multiple))))
     net = np.where(raised, played, -1.0) - fee
-    return net, pk, qualifies, raised
+    return net, pk, qualifies, raised, wins & (raw > cap_antes)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One batch's results: net per ANTE, final key, dealer qualified, raised, capped."""
+
+    net: F64
+    key: I64
+    qualifies: npt.NDArray[np.bool_]
+    raised: npt.NDArray[np.bool_]
+    capped: npt.NDArray[np.bool_]
+
+
+Player = Callable[[I64], Played]
+
+
+def _caribbean(profile: CaribbeanProfile, strategy: str, cap_antes: float) -> tuple[int, Player]:
+    if profile.buy_game_allowed:
+        raise NotImplementedError("buying a game is not simulated for Caribbean stud or Oasis")
+    if strategy not in ("basic", "pair-or-better", "ak-or-better", "always-raise"):
+        raise ValueError(f"unknown strategy {strategy!r}")
+
+    def run(cards: I64) -> Played:
+        net, pk, qualifies, raised, capped = _play_batch(profile, strategy, cards, cap_antes)
+        return Played(net, pk, qualifies, raised, capped)
+    return 11, run
+
+
+def _russian(profile: RussianProfile, strategy: str, ante: int, cap: int) -> tuple[int, Player]:
+    if strategy != "basic":
+        raise ValueError(f"Russian poker is simulated under the basic strategy only, not "
+                         f"{strategy!r}")
+
+    def run(cards: I64) -> Played:
+        r = russian_mc.play(profile, cards, ante, cap)
+        return Played(r.net / ante, r.final_key, r.dealer_qualified, r.bet, r.capped)
+    return russian_mc.CARDS, run
+
+
+def _split(profile: SplitProfile, strategy: str, ante: int, cap: int) -> tuple[int, Player]:
+    if strategy != "basic":
+        raise ValueError(f"Big/Small is simulated under the basic strategy only, not "
+                         f"{strategy!r}")
+
+    def run(cards: I64) -> Played:
+        r = split_mc.play(profile, cards, ante, cap)
+        return Played(r.net / ante, r.big_key, r.dealer_qualified, r.bet, r.capped)
+    return split_mc.CARDS, run
+
+
+def player(profile: HouseProfile, strategy: str, ante: int) -> tuple[int, Player]:
+    """(cards per round, batch player) of ``profile`` for a box of ANTE ``ante``."""
+    cap = profile.max_payout
+    if isinstance(profile, CaribbeanProfile):
+        return _caribbean(profile, strategy, cap / ante)
+    if isinstance(profile, RussianProfile):
+        return _russian(profile, strategy, ante, cap)
+    if isinstance(profile, SplitProfile):
+        return _split(profile, strategy, ante, cap)
+    raise NotImplementedError(f"Monte Carlo for {profile.game} ({profile.name}) is not "
+                              "implemented")
 
 
 def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_000_000,
-             seed: int = 14, batch: int = 250_000) -> MonteCarlo:
-    """Simulate ``rounds`` rounds of one box against the dealer under ``strategy``."""
-    if not isinstance(profile, CaribbeanProfile):
-        raise NotImplementedError(f"Monte Carlo for {profile.game} ({profile.name}) is not "
-                                  "implemented yet: its basic strategy is not simulated")
-    if profile.buy_game_allowed:
-        raise NotImplementedError("buying a game is not simulated")
-    if strategy not in ("basic", "pair-or-better", "ak-or-better", "always-raise"):
-        raise ValueError(f"unknown strategy {strategy!r}")
+             seed: int = 14, batch: int = 250_000, ante: int | None = None) -> MonteCarlo:
+    """Simulate ``rounds`` rounds of one box against the dealer under ``strategy``.
+
+    ``ante`` is the box's ANTE, which the maximum payout is measured against (the cap binds
+    only relative to a stake); None means the table minimum, the smallest ANTE a box can hold
+    and so the one for which the cap binds least.
+    """
+    ante = profile.min_ante if ante is None else ante
+    if ante < 1:
+        raise ValueError(f"the ANTE must be at least 1, got {ante}")
+    width, run = player(profile, strategy, ante)
     start, cpu = time.perf_counter(), time.process_time()
     rng = np.random.default_rng(seed)
     total = total_sq = 0.0
     hits = np.zeros(len(profile.ranking.order), dtype=np.int64)
-    qualified = raised_n = 0
-    done = 0
+    qualified = raised_n = capped_n = done = 0
     while done < rounds:
         n = min(batch, rounds - done)
-        net, pk, qualifies, raised = _play_batch(profile, strategy, deal(rng, n, 11))
-        total += float(net.sum())
-        total_sq += float((net * net).sum())
-        hits += np.bincount(pk >> 24, minlength=len(hits))
-        qualified += int(qualifies.sum())
-        raised_n += int(raised.sum())
+        played = run(deal(rng, n, width))
+        total += float(played.net.sum())
+        total_sq += float((played.net * played.net).sum())
+        hits += np.bincount(played.key >> 24, minlength=len(hits))
+        qualified += int(played.qualifies.sum())
+        raised_n += int(played.raised.sum())
+        capped_n += int(played.capped.sum())
         done += n
     mean = total / rounds
     var = max(total_sq / rounds - mean * mean, 0.0) * rounds / max(rounds - 1, 1)
@@ -130,4 +215,5 @@ def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_
     return MonteCarlo(profile.name, strategy, rounds, seed, -mean, math.sqrt(var / rounds),
                       {order[i].value: float(h) / rounds for i, h in enumerate(hits) if h},
                       qualified / rounds, raised_n / rounds, time.perf_counter() - start,
-                      time.process_time() - cpu)
+                      time.process_time() - cpu, ante, profile.max_payout / ante,
+                      capped_n / rounds)
