@@ -14,7 +14,10 @@ stated ANTE (default: the table minimum), since a cap in chips binds only relati
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
 import time
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -182,38 +185,69 @@ def player(profile: HouseProfile, strategy: str, ante: int) -> tuple[int, Player
                               "implemented")
 
 
+#: the batch player of the simulation in progress, inherited by forked worker processes
+_JOB: dict[str, tuple[int, Player]] = {}
+
+
+def _tally(n: int, seed: np.random.SeedSequence) -> tuple[float, float, I64, int, int, int]:
+    """One batch of ``n`` rounds from its own seed: sums of net and net squared, category hits,
+    dealer qualified, raised, capped."""
+    width, run = _JOB["run"]
+    played = run(deal(np.random.default_rng(seed), n, width))
+    hits = np.bincount(played.key >> 24, minlength=16)
+    return (float(played.net.sum()), float((played.net * played.net).sum()), hits,
+            int(played.qualifies.sum()), int(played.raised.sum()), int(played.capped.sum()))
+
+
+def _batches(rounds: int, batch: int, seed: int, workers: int,
+             ) -> list[tuple[float, float, I64, int, int, int]]:
+    """Every batch's tally, in batch order. Batch ``i`` draws from the ``i``-th child of the
+    seed, so the figures do not depend on how many processes share the work."""
+    sizes = [min(batch, rounds - done) for done in range(0, rounds, batch)]
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    if workers <= 1 or len(sizes) == 1:
+        return [_tally(n, s) for n, s in zip(sizes, seeds, strict=True)]
+    context = multiprocessing.get_context("fork")  # workers inherit the built tables
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return list(pool.map(_tally, sizes, seeds))
+
+
 def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_000_000,
-             seed: int = 14, batch: int = 250_000, ante: int | None = None) -> MonteCarlo:
+             seed: int = 14, batch: int = 250_000, ante: int | None = None,
+             workers: int = 1) -> MonteCarlo:
     """Simulate ``rounds`` rounds of one box against the dealer under ``strategy``.
 
     ``ante`` is the box's ANTE, which the maximum payout is measured against (the cap binds
     only relative to a stake); None means the table minimum, the smallest ANTE a box can hold
-    and so the one for which the cap binds least.
+    and so the one for which the cap binds least. ``workers`` processes share the batches
+    (the same figures for any number of them).
     """
     ante = profile.min_ante if ante is None else ante
     if ante < 1:
         raise ValueError(f"the ANTE must be at least 1, got {ante}")
+    start, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
     width, run = player(profile, strategy, ante)
-    start, cpu = time.perf_counter(), time.process_time()
-    rng = np.random.default_rng(seed)
-    total = total_sq = 0.0
-    hits = np.zeros(len(profile.ranking.order), dtype=np.int64)
-    qualified = raised_n = capped_n = done = 0
-    while done < rounds:
-        n = min(batch, rounds - done)
-        played = run(deal(rng, n, width))
-        total += float(played.net.sum())
-        total_sq += float((played.net * played.net).sum())
-        hits += np.bincount(played.key >> 24, minlength=len(hits))
-        qualified += int(played.qualifies.sum())
-        raised_n += int(played.raised.sum())
-        capped_n += int(played.capped.sum())
-        done += n
+    run(deal(np.random.default_rng(0), 8, width))  # build the look-up tables before forking
+    _JOB["run"] = (width, run)
+    try:
+        tallies = _batches(rounds, batch, seed, workers)
+    finally:
+        _JOB.clear()
+    total = sum(t[0] for t in tallies)
+    total_sq = sum(t[1] for t in tallies)
+    hits = np.sum([t[2] for t in tallies], axis=0)
+    qualified, raised_n, capped_n = (sum(t[i] for t in tallies) for i in (3, 4, 5))
     mean = total / rounds
     var = max(total_sq / rounds - mean * mean, 0.0) * rounds / max(rounds - 1, 1)
     order = profile.ranking.order
+    cpu_used = time.process_time() - cpu + _children_cpu() - children
     return MonteCarlo(profile.name, strategy, rounds, seed, -mean, math.sqrt(var / rounds),
                       {order[i].value: float(h) / rounds for i, h in enumerate(hits) if h},
                       qualified / rounds, raised_n / rounds, time.perf_counter() - start,
-                      time.process_time() - cpu, ante, profile.max_payout / ante,
-                      capped_n / rounds)
+                      cpu_used, ante, profile.max_payout / ante, capped_n / rounds)
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the worker processes reaped so far (cumulative for this process)."""
+    t = os.times()
+    return t.children_user + t.children_system

@@ -61,13 +61,29 @@ def _strength(profile: RussianProfile, category: Category) -> int:
     return profile.ranking.strength(category)
 
 
+def _columns_sum(x: I64) -> I64:
+    """Row sums of a narrow array, column by column (faster than a reduce over axis 1)."""
+    out = x[:, 0].copy()
+    for c in range(1, x.shape[1]):
+        out += x[:, c]
+    return out
+
+
 def _shape(hand: I64) -> tuple[I64, I64, I64]:
-    """Per row: rank counts (n, 13), suit counts (n, 4), mask of the ranks present."""
+    """Per row: the rank of a pair (the highest pair; -1 if none), the mask of the ranks
+    present, and per card the number of cards of its suit. Packed counters (3 bits per rank,
+    4 bits per suit) keep this to a few passes over the columns."""
     ranks, suits = hand % 13, hand // 13
-    rank_counts = (ranks[:, :, None] == np.arange(13)).sum(axis=1)
-    suit_counts = (suits[:, :, None] == np.arange(4)).sum(axis=1)
-    mask = ((rank_counts > 0) << np.arange(13)).sum(axis=1)
-    return rank_counts, suit_counts, mask
+    rank_acc = _columns_sum(np.int64(1) << (3 * ranks))
+    suit_acc = _columns_sum(np.int64(1) << (4 * suits))
+    pair_rank = np.full(len(hand), -1, dtype=np.int64)
+    mask = np.zeros(len(hand), dtype=np.int64)
+    for r in range(13):
+        count = rank_acc >> (3 * r) & 7
+        pair_rank[count == 2] = r
+        mask |= (count > 0).astype(np.int64) << r
+    own_suit_count = suit_acc[:, None] >> (4 * suits) & 15
+    return pair_rank, mask, own_suit_count
 
 
 def decide_improvement(profile: RussianProfile, hand: I64) -> tuple[npt.NDArray[np.int8], B]:
@@ -75,11 +91,9 @@ def decide_improvement(profile: RussianProfile, hand: I64) -> tuple[npt.NDArray[
     which rows exchange (and which of their cards) or buy a sixth card."""
     n = len(hand)
     strength = rank_keys(hand, profile.ranking) >> 24
-    rank_counts, suit_counts, mask = _shape(hand)
-    ranks, suits = hand % 13, hand // 13
-    own_suit_count = np.take_along_axis(suit_counts, suits, axis=1)
-    four_flush = (suit_counts == 4).any(axis=1)
-    pair_rank = np.argmax(rank_counts == 2, axis=1)
+    pair_rank, mask, own_suit_count = _shape(hand)
+    ranks = hand % 13
+    four_flush = own_suit_count.max(axis=1) == 4
     straight_draw = ((mask[:, None] & STRAIGHT_MASKS) == mask[:, None]).any(axis=1)
     run = (mask[:, None] & OPEN_RUNS) == OPEN_RUNS
     open_ended = run.any(axis=1)

@@ -72,20 +72,26 @@ class PayTables:
         n = h.shape[1]
         if n not in (5, 6):
             raise ValueError(f"Russian poker hands have 5 or 6 cards, got {n}")
-        out: I64 = self.multi[n][_W[h].sum(axis=1)]
-        suits = h // 13
-        per_suit = (suits[:, :, None] == np.arange(4)).sum(axis=1)
-        top = per_suit.max(axis=1)
-        rank_bit = np.int64(1) << (h % 13)
-        whole = np.flatnonzero(top == n)
-        out[whole] = self.flush[n][rank_bit[whole].sum(axis=1)]
+        weights, suit_acc = _W[h[:, 0]].copy(), np.int64(1) << (4 * (h[:, 0] // 13))
+        for c in range(1, n):
+            weights += _W[h[:, c]]
+            suit_acc += np.int64(1) << (4 * (h[:, c] // 13))
+        out: I64 = self.multi[n][weights]
+        top = np.max([suit_acc >> (4 * s) & 15 for s in range(4)], axis=0)
+        flushy = np.flatnonzero(top >= 5)
+        if len(flushy) == 0:
+            return out
+        fh, suits = h[flushy], h[flushy] // 13
+        rank_bit = np.int64(1) << (fh % 13)
+        own = suit_acc[flushy, None] >> (4 * suits) & 15
+        inside = own >= 5
+        mask = np.where(inside, rank_bit, 0).sum(axis=1)
+        whole = top[flushy] == n
+        out[flushy[whole]] = self.flush[n][mask[whole]]
         if n == 6:
-            rows = np.flatnonzero(top == 5)
-            flush_suit = per_suit[rows].argmax(axis=1)
-            inside = suits[rows] == flush_suit[:, None]
-            mask = np.where(inside, rank_bit[rows], 0).sum(axis=1)
-            odd = np.where(inside, 0, h[rows] % 13).sum(axis=1)
-            out[rows] = self.flush_odd[mask * 13 + odd]
+            part = ~whole
+            odd = np.where(inside, 0, fh % 13).sum(axis=1)
+            out[flushy[part]] = self.flush_odd[mask[part] * 13 + odd[part]]
         return out
 
 

@@ -52,6 +52,8 @@ def paths(r: russian_mc.RussianBatch, cards: Any) -> dict[str, Any]:
     second = r.buy & (cards[:, 15] % 13 == np.max(cards[:, 5:10] % 13, axis=1))
     return {"exchange": r.improvement == russian_mc.EXCHANGE,
             "sixth card": r.improvement == russian_mc.SIXTH,
+            "sixth card, five of one suit": (r.improvement == russian_mc.SIXTH)
+            & (r.final_key >> 24 == 6),  # flush: six cards with an odd one
             "no improvement": r.improvement == russian_mc.NONE,
             "fold": ~r.bet,
             "lost": r.bet_net < 0, "won": r.bet_net > 0, "capped": r.capped,
