@@ -17,8 +17,8 @@ import math
 import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,6 +55,13 @@ class MonteCarlo:
     ante: int = 0
     cap_antes: float = 0.0
     capped_rate: float = 0.0
+    #: mean amount wagered per round in ANTEs (ANTE, BET when betting, fees)
+    wagered: float = 1.0
+
+    @property
+    def element_of_risk(self) -> float:
+        """Expected loss per unit wagered (Wizard of Odds' definition; fees count as wagered)."""
+        return self.house_edge / self.wagered
 
     @property
     def interval95(self) -> tuple[float, float]:
@@ -90,9 +97,10 @@ def _four_flush_swap(player: I64) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np
 
 def _play_batch(profile: CaribbeanProfile, strategy: str, cards: I64, cap_antes: float,
                 ) -> tuple[F64, I64, npt.NDArray[np.bool_], npt.NDArray[np.bool_],
-                           npt.NDArray[np.bool_]]:
-    """Net result per ANTE of each round, player's final key, dealer qualified, raised, and
-    whether the maximum payout cut the win (ANTE win plus raise win, fees not counted)."""
+                           npt.NDArray[np.bool_], F64]:
+    """Net result per ANTE of each round, player's final key, dealer qualified, raised,
+    whether the maximum payout cut the win (ANTE win plus raise win, fees not counted), and
+    the fee paid (in ANTEs)."""
     ranking = profile.ranking
     player, dealer = cards[:, :5].copy(), cards[:, 5:10]
     pk = rank_keys(player, ranking)
@@ -121,14 +129,16 @@ def _play_batch(profile: CaribbeanProfile, strategy: str, cards: I64, cap_antes:
                       np.where(pk > dk, win,
                                np.where(pk == dk, 0.0, -float(1 + profile.bet_multiple))))
     net = np.where(raised, played, -1.0) - fee
-    return net, pk, qualifies, raised, wins & (raw > cap_antes)
+    return net, pk, qualifies, raised, wins & (raw > cap_antes), fee
 
 
 @dataclass(frozen=True)
 class Played:
-    """One batch's results: net per ANTE, final key, dealer qualified, raised, capped."""
+    """One batch's results: net and amount wagered (ANTE, BET, fees) per ANTE, final key,
+    dealer qualified, raised, capped."""
 
     net: F64
+    wagered: F64
     key: I64
     qualifies: npt.NDArray[np.bool_]
     raised: npt.NDArray[np.bool_]
@@ -145,8 +155,10 @@ def _caribbean(profile: CaribbeanProfile, strategy: str, cap_antes: float) -> tu
         raise ValueError(f"unknown strategy {strategy!r}")
 
     def run(cards: I64) -> Played:
-        net, pk, qualifies, raised, capped = _play_batch(profile, strategy, cards, cap_antes)
-        return Played(net, pk, qualifies, raised, capped)
+        net, pk, qualifies, raised, capped, fee = _play_batch(profile, strategy, cards,
+                                                              cap_antes)
+        return Played(net, 1 + profile.bet_multiple * raised + fee, pk, qualifies, raised,
+                      capped)
     return 11, run
 
 
@@ -157,7 +169,9 @@ def _russian(profile: RussianProfile, strategy: str, ante: int, cap: int) -> tup
 
     def run(cards: I64) -> Played:
         r = russian_mc.play(profile, cards, ante, cap)
-        return Played(r.net / ante, r.final_key, r.dealer_qualified, r.bet, r.capped)
+        fees = -(r.improvement_net + r.buy_net) / ante
+        return Played(r.net / ante, 1 + profile.bet_multiple * r.bet + fees, r.final_key,
+                      r.dealer_qualified, r.bet, r.capped)
     return russian_mc.CARDS, run
 
 
@@ -168,7 +182,9 @@ def _split(profile: SplitProfile, strategy: str, ante: int, cap: int) -> tuple[i
 
     def run(cards: I64) -> Played:
         r = split_mc.play(profile, cards, ante, cap)
-        return Played(r.net / ante, r.big_key, r.dealer_qualified, r.bet, r.capped)
+        fees = -(r.extra_net + r.buy_net) / ante
+        return Played(r.net / ante, 1 + profile.bet_multiple * r.bet + fees, r.big_key,
+                      r.dealer_qualified, r.bet, r.capped)
     return split_mc.CARDS, run
 
 
@@ -189,18 +205,21 @@ def player(profile: HouseProfile, strategy: str, ante: int) -> tuple[int, Player
 _JOB: dict[str, tuple[int, Player]] = {}
 
 
-def _tally(n: int, seed: np.random.SeedSequence) -> tuple[float, float, I64, int, int, int]:
+Tally = tuple[float, float, I64, int, int, int, float]
+
+
+def _tally(n: int, seed: np.random.SeedSequence) -> Tally:
     """One batch of ``n`` rounds from its own seed: sums of net and net squared, category hits,
-    dealer qualified, raised, capped."""
+    dealer qualified, raised, capped, and the sum wagered."""
     width, run = _JOB["run"]
     played = run(deal(np.random.default_rng(seed), n, width))
     hits = np.bincount(played.key >> 24, minlength=16)
     return (float(played.net.sum()), float((played.net * played.net).sum()), hits,
-            int(played.qualifies.sum()), int(played.raised.sum()), int(played.capped.sum()))
+            int(played.qualifies.sum()), int(played.raised.sum()), int(played.capped.sum()),
+            float(played.wagered.sum()))
 
 
-def _batches(rounds: int, batch: int, seed: int, workers: int,
-             ) -> list[tuple[float, float, I64, int, int, int]]:
+def _batches(rounds: int, batch: int, seed: int, workers: int) -> list[Tally]:
     """Every batch's tally, in batch order. Batch ``i`` draws from the ``i``-th child of the
     seed, so the figures do not depend on how many processes share the work."""
     sizes = [min(batch, rounds - done) for done in range(0, rounds, batch)]
@@ -236,7 +255,7 @@ def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_
     total = sum(t[0] for t in tallies)
     total_sq = sum(t[1] for t in tallies)
     hits = np.sum([t[2] for t in tallies], axis=0)
-    qualified, raised_n, capped_n = (sum(t[i] for t in tallies) for i in (3, 4, 5))
+    qualified, raised_n, capped_n = (sum(int(t[i]) for t in tallies) for i in (3, 4, 5))
     mean = total / rounds
     var = max(total_sq / rounds - mean * mean, 0.0) * rounds / max(rounds - 1, 1)
     order = profile.ranking.order
@@ -244,7 +263,8 @@ def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_
     return MonteCarlo(profile.name, strategy, rounds, seed, -mean, math.sqrt(var / rounds),
                       {order[i].value: float(h) / rounds for i, h in enumerate(hits) if h},
                       qualified / rounds, raised_n / rounds, time.perf_counter() - start,
-                      cpu_used, ante, profile.max_payout / ante, capped_n / rounds)
+                      cpu_used, ante, profile.max_payout / ante, capped_n / rounds,
+                      sum(t[6] for t in tallies) / rounds)
 
 
 def _children_cpu() -> float:

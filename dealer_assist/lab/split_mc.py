@@ -28,8 +28,10 @@ CARDS = 15
 #: the 21 ways to take two of seven cards for the Small Hand (the other five are the Big Hand)
 SPLITS = np.array([[i, j, *(k for k in range(7) if k not in (i, j))]
                    for i, j in combinations(range(7), 2)], dtype=np.int64)
-#: the basic strategy's buy-game threshold (rule 3 of the Big/Small strategy)
-BUY_GAME_FROM = C.flush
+#: the basic strategy's buy-game threshold (rule 3 of the Big/Small strategy: measured on the
+#: same 2,000,000 deals, full house 34.440 % beat flush 34.465 %, straight 34.888 %, three of a
+#: kind 36.551 %, two pairs 43.929 % and never buying 34.718 %)
+BUY_GAME_FROM = C.full_house
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,8 @@ def small_keys(small: I64) -> I64:
     """``evaluate_small``'s key: a pair above no pair, then the high card, then the other."""
     r = small % 13 + 2
     hi, lo = r.max(axis=1), r.min(axis=1)
-    return np.where(hi == lo, 256 | hi << 4 | lo, hi << 4 | lo)
+    keys: I64 = np.where(hi == lo, 256 | hi << 4 | lo, hi << 4 | lo)
+    return keys
 
 
 def best_split(profile: SplitProfile, seven: I64) -> tuple[I64, I64, I64]:

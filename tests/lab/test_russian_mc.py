@@ -17,10 +17,12 @@ import pytest
 from dealer_assist.lab import montecarlo, russian_mc
 from dealer_assist.lab.batch import _BY_INDEX
 from dealer_assist.rules.games import russian  # noqa: F401  (registers the profiles)
-from dealer_assist.rules.games.russian_profile import RussianProfile
+from dealer_assist.rules.games.russian_profile import RUSSIAN_CLASSIC, RussianProfile
 from dealer_assist.rules.games.russian_request import settle_request
 from dealer_assist.rules.profiles import get_profile
+from dealer_assist.rules.ranking import Category
 
+FLUSH = RUSSIAN_CLASSIC.ranking.strength(Category.flush)
 ANTE, CAP = 100, 1000  # a full house's BET win (200 x 7 = 1400) is capped at 1000
 
 
@@ -53,7 +55,7 @@ def paths(r: russian_mc.RussianBatch, cards: Any) -> dict[str, Any]:
     return {"exchange": r.improvement == russian_mc.EXCHANGE,
             "sixth card": r.improvement == russian_mc.SIXTH,
             "sixth card, five of one suit": (r.improvement == russian_mc.SIXTH)
-            & (r.final_key >> 24 == 6),  # flush: six cards with an odd one
+            & (r.final_key >> 24 == FLUSH),  # six cards with an odd one
             "no improvement": r.improvement == russian_mc.NONE,
             "fold": ~r.bet,
             "lost": r.bet_net < 0, "won": r.bet_net > 0, "capped": r.capped,

@@ -89,13 +89,14 @@ def test_the_split_and_rare_paths_agree_with_the_engine() -> None:
         "As Kd 9c 7s 2h  Qh Qd 8c 5s 3h  7d Ac  4d  2c 3c",
         # Big Hands equal (the same ranks): everything returned
         "Qs Qc 8d 5c 3d  Qh Qd 8c 5s 3h  2s 4s  4d  Ac Kc",
-        # flush on a dealer without a game: buy; his pair of nines qualifies
-        "As Ts 8s 5s 2s  9h Kd 7c 4s 3h  2c 4c  9d  Ac Kc",
+        # full house on a dealer without a game: buy; his pair of nines qualifies, his Small
+        # Hand Q-J beats 4-2, so the ANTE is paid at the full house's 7
+        "As Ad Ac 5s 5d  9h Kd 7c 4s 3h  2c 4c  9d  Qc Jc",
     ]
     cards = np.array([[c.index for c in parse_cards(x)] for x in rounds])
     r = split_mc.play(SPLIT_CLASSIC, cards, ANTE, CAP)
     assert r.extra[0] == split_mc.BOUGHT and r.bet[0]
     assert sorted(codes(r.small[0])) == ["2h", "9c"]
     assert (r.ante_net[1], r.bet_net[1]) == (0, 0)
-    assert r.buy[2] and r.bet_net[2] + r.ante_net[2] > 0
+    assert r.buy[2] and (r.ante_net[2], r.bet_net[2], r.buy_net[2]) == (700, 0, -100)
     assert_engine_agrees(SPLIT_CLASSIC, cards, range(len(rounds)))
