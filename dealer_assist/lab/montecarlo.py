@@ -188,9 +188,11 @@ def _split(profile: SplitProfile, strategy: str, ante: int, cap: int) -> tuple[i
     return split_mc.CARDS, run
 
 
-def player(profile: HouseProfile, strategy: str, ante: int) -> tuple[int, Player]:
-    """(cards per round, batch player) of ``profile`` for a box of ANTE ``ante``."""
-    cap = profile.max_payout
+def player(profile: HouseProfile, strategy: str, ante: int,
+           cap: int | None = None) -> tuple[int, Player]:
+    """(cards per round, batch player) of ``profile`` for a box of ANTE ``ante`` at a table
+    whose maximum payout is ``cap`` (None: the profile's default)."""
+    cap = profile.max_payout if cap is None else cap
     if isinstance(profile, CaribbeanProfile):
         return _caribbean(profile, strategy, cap / ante)
     if isinstance(profile, RussianProfile):
@@ -233,19 +235,21 @@ def _batches(rounds: int, batch: int, seed: int, workers: int) -> list[Tally]:
 
 def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_000_000,
              seed: int = 14, batch: int = 250_000, ante: int | None = None,
-             workers: int = 1) -> MonteCarlo:
+             workers: int = 1, max_payout: int | None = None) -> MonteCarlo:
     """Simulate ``rounds`` rounds of one box against the dealer under ``strategy``.
 
     ``ante`` is the box's ANTE, which the maximum payout is measured against (the cap binds
     only relative to a stake); None means the table minimum, the smallest ANTE a box can hold
     and so the one for which the cap binds least. ``workers`` processes share the batches
-    (the same figures for any number of them).
+    (the same figures for any number of them). ``max_payout`` is the table's maximum payout
+    (None: the profile's default).
     """
     ante = profile.min_ante if ante is None else ante
     if ante < 1:
         raise ValueError(f"the ANTE must be at least 1, got {ante}")
     start, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
-    width, run = player(profile, strategy, ante)
+    cap = profile.max_payout if max_payout is None else max_payout
+    width, run = player(profile, strategy, ante, cap)
     run(deal(np.random.default_rng(0), 8, width))  # build the look-up tables before forking
     _JOB["run"] = (width, run)
     try:
@@ -263,7 +267,7 @@ def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_
     return MonteCarlo(profile.name, strategy, rounds, seed, -mean, math.sqrt(var / rounds),
                       {order[i].value: float(h) / rounds for i, h in enumerate(hits) if h},
                       qualified / rounds, raised_n / rounds, time.perf_counter() - start,
-                      cpu_used, ante, profile.max_payout / ante, capped_n / rounds,
+                      cpu_used, ante, cap / ante, capped_n / rounds,
                       sum(t[6] for t in tallies) / rounds)
 
 
