@@ -58,9 +58,10 @@ class SplitBatch:
 
 def small_keys(small: I64) -> I64:
     """``evaluate_small``'s key: a pair above no pair, then the high card, then the other."""
-    r = small % 13 + 2
-    hi, lo = r.max(axis=1), r.min(axis=1)
-    keys: I64 = np.where(hi == lo, 256 | hi << 4 | lo, hi << 4 | lo)
+    a = small[:, 0].astype(np.int64) % 13 + 2
+    b = small[:, 1].astype(np.int64) % 13 + 2
+    hi, lo = np.maximum(a, b), np.minimum(a, b)
+    keys: I64 = (hi << 4 | lo) + ((hi == lo) << 8)
     return keys
 
 
@@ -69,12 +70,14 @@ def best_split(profile: SplitProfile, seven: I64) -> tuple[I64, I64, I64]:
     Hand is best (the first such split in ``SPLITS`` order if still equal). Returns the Big
     Hands, their keys and the Small Hands."""
     n = len(seven)
-    arranged = seven[:, SPLITS]  # (n, 21, 7): small first, then big
+    arranged = seven.astype(np.int8)[:, SPLITS]  # (n, 21, 7): small first, then big (int8:
+    # this array is the simulation's largest)
     big_keys = rank_keys(arranged[:, :, 2:].reshape(n * 21, 5), profile.ranking).reshape(n, 21)
     score = big_keys << 9 | small_keys(arranged[:, :, :2].reshape(n * 21, 2)).reshape(n, 21)
     pick = np.argmax(score, axis=1)
     chosen = arranged[np.arange(n), pick]
-    return chosen[:, 2:], big_keys[np.arange(n), pick], chosen[:, :2]
+    return (chosen[:, 2:].astype(np.int64), big_keys[np.arange(n), pick],
+            chosen[:, :2].astype(np.int64))
 
 
 def decide(profile: SplitProfile, hand: I64, extra_cards: I64,
