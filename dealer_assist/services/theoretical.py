@@ -4,10 +4,11 @@ Theoretical win = house edge (per ANTE, the lab's default strategy for the table
 ANTEs wagered on the shift's settled boxes. The house edge covers the whole hand (ANTE, raise and
 fees together: the raise is the player's choice, so it has no edge of its own), so the game allows
 no split per wager type and the report gives one line. Side bets the lab's strategies never place
-(insurance, the bonus) are left out of that line and listed apart with their actual win. The 95 % range is the theoretical win
-+- 1.96 x the standard deviation of the shift's own box results x sqrt(boxes); actual win outside
-it is flagged for an explanation (regulators ask for one). Figures are whole currency units
-(expectations, rounded), percentages three-decimal strings: the report's JSON holds no floats.
+(insurance, the bonus) are left out of that line and listed apart with their actual win. The
+95 % range is the theoretical win +- 1.96 x the standard deviation of the shift's own box
+results x sqrt(boxes); actual win outside it is flagged for an explanation (regulators ask for
+one). Figures are whole currency units (expectations, rounded), percentages three-decimal
+strings: the report's JSON holds no floats.
 """
 
 from __future__ import annotations
