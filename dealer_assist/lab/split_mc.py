@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -56,7 +57,7 @@ class SplitBatch:
         return self.ante_net + self.bet_net + self.extra_net + self.buy_net
 
 
-def small_keys(small: I64) -> I64:
+def small_keys(small: npt.NDArray[np.integer[Any]]) -> I64:
     """``evaluate_small``'s key: a pair above no pair, then the high card, then the other."""
     a = small[:, 0].astype(np.int64) % 13 + 2
     b = small[:, 1].astype(np.int64) % 13 + 2
