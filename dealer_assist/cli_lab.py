@@ -2,7 +2,8 @@
 
 Prints the house edge of each strategy (percent of the ANTE, three decimals), with the element
 of risk, raise rate, dealer qualification rate and hit frequencies; Monte Carlo figures come with
-their standard error and 95 % interval. The figures are stored for the profile page.
+their standard error and 95 % interval. The payout cap is applied to a box of the table
+minimum ANTE unless ``--ante`` says otherwise. The figures are stored for the profile page.
 """
 
 from __future__ import annotations
@@ -30,21 +31,26 @@ def pct(x: float) -> str:
 @click.argument("profile_name")
 @click.option("--strategy", type=click.Choice(STRATEGIES), default=None,
               help="One strategy only (default: every strategy the method covers).")
-@click.option("--ante", type=int, default=None,
-              help="Apply the profile's maximum payout to a box of this ANTE (default: no cap).")
-@click.option("--rounds", type=int, default=2_000_000, show_default=True,
-              help="Monte Carlo rounds.")
+@click.option("--ante", type=click.IntRange(min=1), default=None,
+              help="The box's ANTE the maximum payout is applied to (default: the table "
+                   "minimum).")
+@click.option("--rounds", type=click.IntRange(min=2), default=None,
+              help="Monte Carlo rounds (default: enough for a standard error below 0.05 % "
+                   "of the ANTE).")
 @click.option("--seed", type=int, default=14, show_default=True, help="Monte Carlo seed.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Processes sharing the Monte Carlo batches (same figures for any number).")
 @click.option("--no-store", is_flag=True, help="Do not store the figures for the profile page.")
-def house_edge_command(profile_name: str, strategy: str | None, ante: int | None, rounds: int,
-                       seed: int, no_store: bool) -> None:
+def house_edge_command(profile_name: str, strategy: str | None, ante: int | None,
+                       rounds: int | None, seed: int, workers: int, no_store: bool) -> None:
     """Compute and print the theoretical figures of PROFILE_NAME."""
     from .lab.house_edge import compute  # numpy is imported only by this command
     from .services import house_edge as store
 
     try:
         profile = get_profile(profile_name)
-        figures = compute(profile, strategy=strategy, ante=ante, rounds=rounds, seed=seed)
+        figures = compute(profile, strategy=strategy, ante=ante, rounds=rounds, seed=seed,
+                          workers=workers)
     except (HouseRulesError, NotImplementedError, ValueError) as err:
         raise click.ClickException(say(str(err))) from None
     for line in format_figures(figures):
@@ -56,7 +62,7 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
 
 
 def format_figures(f: dict[str, Any]) -> list[str]:
-    lines = [f"profile {f['profile']} ({f['game']}), method: {f['method']}"]
+    lines = [f"profile {f['profile']} ({f['game']}), method: {f['method']}, ANTE {f['ante']}"]
     for name, s in f["strategies"].items():
         line = (f"{name}: house edge {pct(s['house_edge'])}, element of risk "
                 f"{pct(s['element_of_risk'])}, raise rate {pct(s['raise_rate'])}")

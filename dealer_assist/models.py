@@ -55,6 +55,10 @@ class Game(StrEnum):
     SPLIT = "split"
 
 
+#: player-versus-player games a table may run (issue 15; their tables are ``models_poker``)
+POKER_GAMES = ("americana", "draw32")
+
+
 class ShiftStatus(StrEnum):
     OPEN = "open"
     CLOSED = "closed"
@@ -154,7 +158,8 @@ class GameTable(SQLModel, table=True):
 
     __tablename__ = "game_table"
     __table_args__ = (
-        CheckConstraint(_in("game", Game), name="game"),
+        CheckConstraint(_in("game", Game)[:-1] + ", " + ", ".join(repr(g) for g in POKER_GAMES)
+                        + ")", name="game"),
         CheckConstraint("min_ante > 0 AND max_ante >= min_ante", name="ante_limits"),
         CheckConstraint("max_payout > 0", name="max_payout"),
         CheckConstraint("boxes >= 1", name="boxes"),
@@ -269,3 +274,6 @@ from . import models_audit, models_inventory  # noqa: E402,F401
 
 # isort: split
 from . import models_parlour  # noqa: E402,F401  (the parlour board game: issue 16)
+
+# isort: split
+from . import models_poker  # noqa: E402,F401  (poker tables and seats: issue 15)

@@ -100,7 +100,9 @@ def report_html(data: dict[str, Any], sha256: str, *, page_size: str = "a4",
                 links: Sequence[tuple[str, str]] = ()) -> str:
     """The report page (needs an app context: it renders a template). ``links``: the preview's
     toolbar (label, URL)."""
-    return render_template("reports/shift.html", preview=preview, links=list(links),
+    poker = data.get("schema", "").startswith("dealer_assist/poker-")  # issue 15
+    return render_template("reports/poker_shift.html" if poker else "reports/shift.html",
+                           preview=preview, links=list(links),
                            **report_context(data, sha256, page_size=page_size,
                                             printed_at=printed_at))
 

@@ -23,3 +23,6 @@ from . import poker  # noqa: E402,F401  (POST /poker/hand, issue 18)
 
 # isort: split
 from . import openapi  # noqa: E402,F401  (GET /openapi.json, issue 10)
+
+# isort: split
+from . import poker_rounds  # noqa: E402,F401  (poker tables and hands, issue 15)

@@ -16,7 +16,7 @@ from typing import Any
 from flask import jsonify
 
 from ..web.security import public
-from . import bp
+from . import bp, openapi_poker
 from .openapi_schemas import JSON, RESPONSES, SCHEMAS, SECURITY_SCHEMES, ref
 
 VERSION = "1.0.0"
@@ -168,6 +168,24 @@ ENDPOINTS: list[Endpoint] = [
              {"200": "AuditHead", **READ_ERRORS}),
 ]
 
+
+def _poker_endpoints() -> list[Endpoint]:
+    """The poker tables and hands API (issue 15): reads and writes as the rounds API's."""
+    out = []
+    for method, path, op, summary, kind, request, params, example in openapi_poker.ENDPOINT_ARGS:
+        mode, schema = kind.split(":")
+        if mode == "read":
+            answers = {"200": schema, **READ_ERRORS, "404": "NotFound"}
+        else:
+            answers = {"201": schema, "200": schema, **WRITE_ERRORS}
+        out.append(Endpoint(method, path, op, summary, "poker tables", answers,
+                            request=request, example=example,
+                            parameters=(*params, *(WRITE if mode == "write" else ()))))
+    return out
+
+
+ENDPOINTS += _poker_endpoints()
+
 LISTS = {"DisputeList": ("disputes", "Dispute"), "VoidList": ("voids", "ChangeRequest"),
          "CorrectionRequestList": ("correction_requests", "ChangeRequest")}
 
@@ -221,7 +239,8 @@ def document() -> dict[str, Any]:
         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
         "servers": [{"url": "/"}],
         "paths": paths,
-        "components": {"schemas": {**SCHEMAS, **_list_schemas()}, "responses": RESPONSES,
+        "components": {"schemas": {**SCHEMAS, **openapi_poker.SCHEMAS, **_list_schemas()},
+                       "responses": RESPONSES,
                        "securitySchemes": SECURITY_SCHEMES},
     }
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
-from ..models import GameTable, Role, RoundEvent, Shift, ShiftStatus, User
+from ..models import POKER_GAMES, GameTable, Role, RoundEvent, Shift, ShiftStatus, User
 from ..models_inventory import ChipTransfer, InventoryCount
 from .errors import Conflict, PermissionDenied, ValidationError
 
@@ -72,11 +72,24 @@ def amount_limit(table: GameTable) -> int:
     return int(table.max_payout) + int(table.max_ante)
 
 
+def poker_limit(session: Session, table_id: int) -> int:
+    """A poker table (issue 15) has no payout cap: a pot holds what the players bought in, so
+    no award can move more than every chip ever bought in at the table."""
+    from ..models_poker import PokerSeat
+
+    total = session.exec(select(func.coalesce(func.sum(PokerSeat.bought_in), 0))
+                         .where(PokerSeat.table_id == table_id)).one()
+    return int(total)
+
+
 def check_amount(session: Session, *, table_id: int, amount: int, field: str,
                  label: str) -> int:
-    """Rule 4: ``|amount|`` within :func:`amount_limit` of the table."""
+    """Rule 4: ``|amount|`` within :func:`amount_limit` of the table (a poker table:
+    :func:`poker_limit`)."""
     table = session.get(GameTable, table_id)
     limit = amount_limit(table) if table is not None else 0
+    if table is not None and table.game in POKER_GAMES:
+        limit = poker_limit(session, table_id)
     if abs(amount) > limit:
         raise ValidationError("%(label)s %(amount)s is beyond this table's limit of "
                               "%(limit)s per box (maximum payout plus maximum stake).",

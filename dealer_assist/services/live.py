@@ -36,6 +36,7 @@ from sqlalchemy import text
 from sqlmodel import Session, func, select
 
 from ..models import (
+    POKER_GAMES,
     Round,
     RoundEvent,
     RoundSettlement,
@@ -190,6 +191,10 @@ def load(session: Session, round_id: int) -> LiveRound:
     if row is None:
         raise NotFound("No round with id %(round_id)s.", round_id=round_id)
     table = tables.get_table(session, row.table_id)
+    if table.game in POKER_GAMES:  # issue 15: a poker hand replays with the poker engine
+        raise Conflict("Round %(number)s is a hand of the poker table %(name)s: read it at "
+                       "/api/v1/poker/hands/%(round_id)s.",
+                       number=row.number, name=table.name, round_id=round_id)
     events = rounds.events(session, round_id)
     # most rounds never see a void request or a settlement row: one cheap look before the
     # heavier queries (the time of a step is mostly SQL statements built and run)

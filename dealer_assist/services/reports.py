@@ -39,7 +39,16 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from .. import audit
-from ..models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
+from ..models import (
+    POKER_GAMES,
+    GameTable,
+    Round,
+    RoundEvent,
+    RoundSettlement,
+    RoundStatus,
+    Shift,
+    User,
+)
 from ..models_audit import AuditEntry, Dispute, DisputeDecision
 from ..rules.phrase import Phrase
 from ..rules.ranking import Category
@@ -368,6 +377,10 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
     table = session.get(GameTable, shift.table_id)
     assert table is not None
+    if table.game in POKER_GAMES:  # issue 15, part 4: chips, pots and rake, not wagers
+        from .reports_poker import build_poker_report
+
+        return build_poker_report(session, shift, table, zone=zone, zone_name=zone_name)
     rows = _settlements(session, shift_id)
     by_actor, undos = _event_stats(session, shift_id)
     names = _names(session, [*by_actor, shift.opened_by, *([shift.closed_by] if shift.closed_by

@@ -20,7 +20,7 @@ from ..models import Round, RoundSettlement, User
 from ..rules.errors import RulesError
 from ..rules.games.flow import UNDO, Event, start_rules
 from ..rules.phrase import Amount, Phrase
-from . import rounds, tables
+from . import poker_hands, rounds, tables
 from .errors import NotFound
 
 
@@ -83,15 +83,30 @@ def replay_round(session: Session, round_id: int) -> Replayed:
     events = rounds.events(session, round_id)
     names = dict(session.exec(select(User.id, User.display_name).where(
         col(User.id).in_({e.actor_id for e in events} or {0}))).all())
-    undone = {int(e.payload.get("cancels", 0)): e.seq for e in events if e.type == UNDO}
+    undone = {int(e.payload.get("cancels", e.payload.get("seq", 0))): e.seq  # poker: "seq"
+              for e in events if e.type == UNDO}
     timeline = tuple(TimelineEvent(e.seq, e.type, e.created_at, e.actor_id,
                                    names.get(e.actor_id, "?"), e.payload, undone.get(e.seq))
                      for e in events)
     row = _stored_row(session, round_id)
     stored = json.loads(row.settlement) if row else None
-    recomputed, error = None, None
     rules = rounds.rules_of(session, rnd)
-    profile = str(rules["profile"]["name"])
+    if poker_hands.is_poker(rules):  # a poker hand (issue 15): the poker engine recomputes it
+        profile = str(rules["profile"])
+        recomputed, error = poker_hands.recompute(session, round_id)
+    else:
+        profile = str(rules["profile"]["name"])
+        recomputed, error = _recompute(rules, events)
+    stored_by = (f"{row.engine_version}, profile {row.profile} ({row.profile_version})"
+                 if row else None)
+    return Replayed(round_id, rnd.number, rnd.status, table, profile, timeline, stored,
+                    stored_by, recomputed, error, tuple(differences(stored, recomputed, error)))
+
+
+def _recompute(rules: dict[str, Any],
+               events: list[rounds.EventView]) -> tuple[dict[str, Any] | None, str | None]:
+    recomputed: dict[str, Any] | None = None
+    error: str | None = None
     try:
         flow, empty = start_rules(rules)
         folded = flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
@@ -101,10 +116,7 @@ def replay_round(session: Session, round_id: int) -> Replayed:
             error = "the events do not make a complete round"
     except RulesError as err:
         error = str(err)
-    stored_by = (f"{row.engine_version}, profile {row.profile} ({row.profile_version})"
-                 if row else None)
-    return Replayed(round_id, rnd.number, rnd.status, table, profile, timeline, stored,
-                    stored_by, recomputed, error, tuple(differences(stored, recomputed, error)))
+    return recomputed, error
 
 
 def money(net: int) -> Phrase:

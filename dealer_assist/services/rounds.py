@@ -19,7 +19,15 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from ..models import Round, RoundEvent, RoundStatus, Shift, ShiftStatus, utcnow
+from ..models import (
+    POKER_GAMES,
+    Round,
+    RoundEvent,
+    RoundStatus,
+    Shift,
+    ShiftStatus,
+    utcnow,
+)
 from ..rules.games.flow import round_rules
 from . import tables
 from .errors import Conflict, NotFound, ValidationError
@@ -151,7 +159,12 @@ def events(session: Session, round_id: int) -> list[EventView]:
 
 def table_rules(table: tables.TableView) -> dict[str, Any]:
     """The rules a round starting now at ``table`` stores as its own: game, the full profile as
-    data with its hash, the limits in force (``rules.games.flow.round_rules``)."""
+    data with its hash, the limits in force (``rules.games.flow.round_rules``). A poker table
+    (issue 15) deals its hands through ``services.poker_hands``, never as a house round."""
+    if table.game in POKER_GAMES:
+        raise Conflict("%(name)s is a poker table: deal its hands on the poker screen or "
+                       "through /api/v1/poker/tables/{id}/hands.",
+                       name=table.name)
     return round_rules(table.game, table.profile, table.min_ante, table.max_ante,
                        table.max_payout)
 

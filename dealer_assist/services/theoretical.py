@@ -3,10 +3,12 @@
 Theoretical win = house edge (per ANTE, the lab's default strategy for the table's profile) x the
 ANTEs wagered on the shift's settled boxes. The house edge covers the whole hand (ANTE, raise and
 fees together: the raise is the player's choice, so it has no edge of its own), so the game allows
-no split per wager type and the report gives one line. The 95 % range is the theoretical win
-+- 1.96 x the standard deviation of the shift's own box results x sqrt(boxes); actual win outside
-it is flagged for an explanation (regulators ask for one). Figures are whole currency units
-(expectations, rounded), percentages three-decimal strings: the report's JSON holds no floats.
+no split per wager type and the report gives one line. Side bets the lab's strategies never place
+(insurance, the bonus) are left out of that line and listed apart with their actual win. The
+95 % range is the theoretical win +- 1.96 x the standard deviation of the shift's own box
+results x sqrt(boxes); actual win outside it is flagged for an explanation (regulators ask for
+one). Figures are whole currency units (expectations, rounded), percentages three-decimal
+strings: the report's JSON holds no floats.
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ from typing import Any
 from flask import current_app, has_app_context
 
 from . import house_edge
+
+#: wagers the lab's strategies never place (Russian poker's insurance and bonus side bet): their
+#: results are listed apart and left out of the comparison, which would otherwise set the side
+#: bets' swings against an edge that does not include them
+SIDE_WAGERS = ("insurance", "bonus")
 
 
 def _edge(profile: str) -> tuple[float, str] | None:
@@ -39,11 +46,17 @@ def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str) -> dict[s
     edge, strategy = found
     antes = 0
     results: list[int] = []
+    side = {name: {"stakes": 0, "actual_win": 0} for name in SIDE_WAGERS}
     for _rnd, s, _v in rows:
         for box in s["boxes"]:
             wagers = box["wagers"]
             antes += int(wagers.get("ante", {}).get("stake", 0))
-            results.append(-sum(int(w["net"]) for w in wagers.values()))
+            results.append(-sum(int(w["net"]) for name, w in wagers.items()
+                                if name not in SIDE_WAGERS))
+            for name in SIDE_WAGERS:
+                if name in wagers:
+                    side[name]["stakes"] += int(wagers[name]["stake"])
+                    side[name]["actual_win"] -= int(wagers[name]["net"])
     actual = sum(results)
     theoretical = round(edge * antes)
     n = len(results)
@@ -51,7 +64,8 @@ def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str) -> dict[s
         "available": True, "profile": profile, "strategy": strategy,
         "house_edge_percent": f"{edge * 100:.3f}", "antes_wagered": antes, "boxes": n,
         "theoretical_win": theoretical, "actual_win": actual,
-        "difference": actual - theoretical, "range": None, "outside": False}
+        "difference": actual - theoretical, "range": None, "outside": False,
+        "side_wagers": {k: v for k, v in side.items() if v["stakes"]}}
     if n >= 2:
         mean = actual / n
         var = sum((x - mean) ** 2 for x in results) / (n - 1)

@@ -17,7 +17,7 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ..models import Round, RoundStatus, User, utcnow
+from ..models import POKER_GAMES, GameTable, Round, RoundStatus, User, utcnow
 from ..models_audit import (
     TEXT_MAX,
     ChangeKind,
@@ -93,6 +93,7 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
     reason = _reason(reason, "A reason", "reason")
     if kind == ChangeKind.VOID:
         duties.check_shift_open(session, rnd.shift_id, "voiding one of its rounds")
+        _poker_void(session, rnd)
     box = (box or "").strip() or None
     if kind == ChangeKind.CORRECTION:
         if rnd.status != RoundStatus.SETTLED.value:
@@ -118,6 +119,17 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
     session.flush()
     assert row.id is not None
     return get_change(session, row.id)
+
+
+def _poker_void(session: Session, rnd: Round) -> None:
+    """A poker hand (issue 15) is voided while it is dealt (a misdeal: the chips in the pot go
+    back, the stacks are those before the hand, the button stays). A finished hand's pots were
+    pushed and its stacks carried into the next hands: it is disputed or corrected instead."""
+    table = session.get(GameTable, rnd.table_id)
+    if table is not None and table.game in POKER_GAMES and rnd.status != RoundStatus.OPEN.value:
+        raise Conflict("Hand %(number)s is finished and its pots were pushed; file a "
+                       "dispute on the award or ask for a correction instead of a void.",
+                       number=rnd.number)
 
 
 def decide_change(session: Session, *, request_id: int, approve: bool, note: str,

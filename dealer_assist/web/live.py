@@ -24,7 +24,7 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db, wording
-from ..models import Round
+from ..models import POKER_GAMES, Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
 from ..rules.errors import CardCountError, RulesError
 from ..services import live, rounds, shifts, tables
@@ -193,6 +193,8 @@ def _draw_need(rnd: live.LiveRound, cards: str) -> int:
 @bp.get("/tables/<int:table_id>/live")
 @role_required(*RECORDERS)
 def screen(table_id: int) -> Any:
+    if tables.get_table(db.get_session(), table_id).game in POKER_GAMES:  # issue 15
+        return redirect(url_for("poker.screen", table_id=table_id))
     return _screen(table_id)
 
 

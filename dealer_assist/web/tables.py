@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, flash, g, redirect, render_template, r
 from flask_babel import gettext
 
 from .. import db
-from ..models import Role, utcnow
+from ..models import POKER_GAMES, Role, utcnow
 from ..services import chips, inventory, shifts, tables
 from ..services.errors import ServiceError, ValidationError
 from .errors import form_error
@@ -96,6 +96,8 @@ def open_shift(table_id: int) -> Any:
         return form_error(err, "tables/detail.html", **_page(table_id))
     flash(gettext("Shift opened for gaming date %(v)s.", v=shift.gaming_date.isoformat()),
           "success")
+    if table.game in POKER_GAMES and may_reach("poker.screen"):  # issue 15: the poker screen
+        return redirect(url_for("poker.screen", table_id=table_id))
     if may_reach("live.screen"):  # the croupier came to deal: go straight to the table screen
         return redirect(url_for("live.screen", table_id=table_id))
     return redirect(url_for("tables.detail", table_id=table_id))

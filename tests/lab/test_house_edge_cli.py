@@ -33,7 +33,23 @@ def test_the_command_prints_three_decimal_percentages_and_stores_them(
     assert f"{saved['strategies']['basic']['house_edge'] * 100:.3f} %" in line
 
 
-def test_the_command_says_which_games_have_no_method_yet(app: Flask, store_file: Path) -> None:
-    result = app.test_cli_runner().invoke(args=["lab", "house-edge", "russian-classic"])
-    assert result.exit_code != 0 and "no house-edge method" in result.output
+def test_an_unknown_profile_is_refused_and_nothing_is_stored(app: Flask,
+                                                             store_file: Path) -> None:
+    result = app.test_cli_runner().invoke(args=["lab", "house-edge", "russian-nonesuch"])
+    assert result.exit_code != 0 and "russian-nonesuch" in result.output
     assert not store_file.exists()
+
+
+@pytest.mark.parametrize("name", ["russian-classic", "split-classic"])
+def test_russian_poker_and_big_small_are_simulated_and_stored_with_the_ante_assumed(
+        app: Flask, store_file: Path, name: str) -> None:
+    result = app.test_cli_runner().invoke(
+        args=["lab", "house-edge", name, "--rounds", "40000", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"basic: house edge -?\d+\.\d{3} %.*standard error \d+\.\d{3} %",
+                     result.output)
+    assert "payout cap: maximum payout 50000 on a box of ANTE 10 (the table minimum)" in \
+        result.output
+    saved = json.loads(store_file.read_text())[name]
+    assert saved["ante"] == 10 and saved["method"] == "monte-carlo"
+    assert saved["fingerprint"] == fingerprint(get_profile(name))

@@ -31,6 +31,7 @@ from dealer_assist.services import (
     live,
     parlour,
     passwords,
+    poker_tables,
     shifts,
     voids,
 )
@@ -87,6 +88,12 @@ def _populate(engine: Engine) -> None:
                                    actor_id=carla)
         parlour.record_hand(s, game_id=game, actor_id=carla, hand=suited_hand(),
                             idempotency_key="h1")
+        s.commit()
+        poker = poker_tables.open_table(s, name="PK 1", profile="draw32-limit",  # issue 15
+                                        stakes={"small_blind": 10}, seat_count=5)
+        shifts.open_shift(s, table_id=poker.id, user_id=carla)
+        for seat in "12":
+            poker_tables.seat_player(s, poker.id, seat=seat, player=f"P{seat}", buy_in=500)
         s.commit()
         auth.login(s, username="pavel", password="correct horse battery", ip="10.0.0.1")
         with pytest.raises(AuthenticationFailed):

@@ -109,7 +109,9 @@ def test_a_shift_manager_downloads_the_pdf_with_its_sha256(
     assert resp.status_code == 200 and resp.mimetype == "application/pdf"
     assert resp.data.startswith(b"%PDF")
     assert 'filename="shift-1-RP-b-1-b-' in resp.headers["Content-Disposition"]
-    with db.session_scope(app, write=False) as session:
+    # under the app, as the request was: the report's theoretical section reads the app's
+    # stored house-edge figures (a developer's instance folder may hold some)
+    with app.app_context(), db.session_scope(app, write=False) as session:
         expected = reports.digest(reports.build_shift_report(session, floor["shift"],
                                                              zone_name=_zone_name(app)))
     assert resp.headers["X-Report-SHA256"] == expected

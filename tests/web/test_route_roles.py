@@ -37,6 +37,10 @@ API_ROLES = {
     "api.list_disputes": AUDITORS, "api.get_dispute": AUDITORS, "api.list_voids": AUDITORS,
     "api.get_void": AUDITORS, "api.list_correction_requests": AUDITORS,
     "api.list_corrections": AUDITORS, "api.audit_head": AUDITORS,
+    "api.poker_open_table": STAFF, "api.poker_get_table": STAFF, "api.poker_seat_player": STAFF,
+    "api.poker_change_seat": STAFF, "api.poker_start_hand": STAFF,
+    "api.poker_current_hand": STAFF, "api.poker_get_hand": STAFF, "api.poker_act": STAFF,
+    "api.poker_undo": STAFF,
     "api.parlour_hand": frozenset({PUBLIC}), "api.parlour_end": frozenset({PUBLIC}),
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}

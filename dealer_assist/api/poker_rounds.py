@@ -1,0 +1,167 @@
+"""The stateful rounds API for poker hands (issue 15, ``docs/api.md``, "Poker tables and hands").
+
+Same authentication, CSRF header, idempotency and error bodies as the house games' rounds API
+(:mod:`.rounds`): a hand is a round of the table's shift whose actions are the calculator's
+actions (POST /api/v1/poker/hand), verified by the engine before they are stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import g
+
+from .. import db
+from ..rules.phrase import Phrase
+from ..rules.request import get_int, get_str, need_mapping
+from ..services import poker_hands, poker_tables
+from ..services.errors import Conflict, ValidationError
+from . import bp
+from .calculator import json_body
+from .errors import problem
+from .rounds import _key, staff
+
+
+def table_json(view: poker_tables.PokerTableView) -> dict[str, Any]:
+    return {"id": view.id, "name": view.name, "profile": view.profile, "stakes": view.stakes,
+            "seat_count": view.seat_count, "button": view.button,
+            "hands_dealt": view.hands_dealt,
+            "seats": [{"seat": s.seat, "player": s.player, "stack": s.stack,
+                       "bought_in": s.bought_in, "cashed_out": s.cashed_out,
+                       "status": s.status, "missed": s.missed} for s in view.seated()]}
+
+
+def _body() -> tuple[dict[str, Any] | None, Any]:
+    data, error = json_body()
+    if error is not None:
+        return None, error
+    return dict(need_mapping(data, "")), None
+
+
+@bp.post("/poker/tables")
+@staff(write=True)
+def poker_open_table() -> Any:
+    body, error = _body()
+    if body is None:
+        return error
+    dbs = db.get_session()
+    view = poker_tables.open_table(dbs, name=get_str(body, "name"),
+                                   profile=get_str(body, "profile"),
+                                   stakes=need_mapping(body.get("stakes"), "stakes"),
+                                   seat_count=get_int(body, "seat_count"))
+    dbs.commit()
+    return table_json(view), 201
+
+
+@bp.get("/poker/tables/<int:table_id>")
+@staff(write=False)
+def poker_get_table(table_id: int) -> Any:
+    return table_json(poker_tables.get(db.get_session(), table_id))
+
+
+@bp.post("/poker/tables/<int:table_id>/seats")
+@staff(write=True)
+def poker_seat_player(table_id: int) -> Any:
+    body, error = _body()
+    if body is None:
+        return error
+    dbs = db.get_session()
+    poker_tables.seat_player(dbs, table_id, seat=get_str(body, "seat"),
+                             player=get_str(body, "player", default=""),
+                             buy_in=get_int(body, "buy_in"))
+    dbs.commit()
+    return table_json(poker_tables.get(dbs, table_id)), 201
+
+
+@bp.post("/poker/tables/<int:table_id>/seats/<seat>")
+@staff(write=True)
+def poker_change_seat(table_id: int, seat: str) -> Any:
+    """``{"change": "rebuy", "amount": 500}`` or ``{"change": "sitting_out" | "playing" |
+    "left"}``."""
+    body, error = _body()
+    if body is None:
+        return error
+    change = get_str(body, "change", choices=("rebuy", "playing", "sitting_out", "left"))
+    dbs = db.get_session()
+    if change == "rebuy":
+        poker_tables.rebuy(dbs, table_id, seat, get_int(body, "amount"))
+    else:
+        poker_tables.set_status(dbs, table_id, seat, change)
+    dbs.commit()
+    return table_json(poker_tables.get(dbs, table_id))
+
+
+@bp.post("/poker/tables/<int:table_id>/hands")
+@staff(write=True)
+def poker_start_hand(table_id: int) -> Any:
+    """Deal the next hand. The same idempotency key while that hand is open answers it again."""
+    body, error = _body()
+    if body is None:
+        return error
+    key = _key(body)
+    dbs = db.get_session()
+    current = poker_hands.current_hand_id(dbs, table_id)
+    if current is not None:
+        hand = poker_hands.load(dbs, current)
+        if hand.rules.get("idempotency_key") == key:
+            return hand.to_dict(), 200
+        raise Conflict("A hand is already being dealt at this table.")
+    hand = poker_hands.start_hand(dbs, table_id=table_id, user_id=g.user.id,
+                                  idempotency_key=key)
+    dbs.commit()
+    return hand.to_dict(), 201
+
+
+@bp.get("/poker/tables/<int:table_id>/hands/current")
+@staff(write=False)
+def poker_current_hand(table_id: int) -> Any:
+    dbs = db.get_session()
+    current = poker_hands.current_hand_id(dbs, table_id)
+    if current is None:
+        return problem(404, "No hand", Phrase("table %(table)s has no hand in progress",
+                                              table=table_id))
+    return poker_hands.load(dbs, current).to_dict()
+
+
+@bp.get("/poker/hands/<int:round_id>")
+@staff(write=False)
+def poker_get_hand(round_id: int) -> Any:
+    return poker_hands.load(db.get_session(), round_id).to_dict()
+
+
+@bp.post("/poker/hands/<int:round_id>/actions")
+@staff(write=True)
+def poker_act(round_id: int) -> Any:
+    """``{"action": {...as in POST /poker/hand...}, "expected_seq": 3}`` + Idempotency-Key."""
+    body, error = _body()
+    if body is None:
+        return error
+    action = need_mapping(body.get("action"), "action")
+    expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq",
+                                                                      minimum=0)
+    if "type" not in action:
+        raise ValidationError("action.type is required", field="action.type")
+    dbs = db.get_session()
+    before = poker_hands.load(dbs, round_id).last_seq
+    hand = poker_hands.record(dbs, round_id=round_id, action=action,
+                              user_id=g.user.id, idempotency_key=_key(body),
+                              expected_seq=expected)
+    dbs.commit()
+    return hand.to_dict(), 201 if hand.last_seq != before else 200
+
+
+@bp.post("/poker/hands/<int:round_id>/undo")
+@staff(write=True)
+def poker_undo(round_id: int) -> Any:
+    """Take back the last action in force: ``{"expected_seq": 4}`` + Idempotency-Key."""
+    body, error = _body()
+    if body is None:
+        return error
+    expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq",
+                                                                      minimum=0)
+    dbs = db.get_session()
+    before = poker_hands.load(dbs, round_id).last_seq
+    hand = poker_hands.undo(dbs, round_id=round_id, user_id=g.user.id,
+                            idempotency_key=_key(body), expected_seq=expected)
+    dbs.commit()
+    return hand.to_dict(), 201 if hand.last_seq != before else 200
