@@ -62,14 +62,8 @@ class WagerResult:
         return cls(name, stake, Outcome.push, 0, why)
 
     def to_dict(self) -> dict[str, Any]:
-        """``explanation`` is the English text; ``why`` the same reason as a message id and its
-        values (``phrase.to_data``), so a stored settlement is said in any language."""
-        out: dict[str, Any] = {"stake": self.stake, "outcome": self.outcome.value,
-                               "net": self.net, "explanation": self.explanation}
-        why = to_data(self.explanation)
-        if why is not None:
-            out["why"] = why
-        return out
+        return {"stake": self.stake, "outcome": self.outcome.value, "net": self.net,
+                "explanation": self.explanation}
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,3 +191,15 @@ def _small_dict(hand: SmallHandValue | None) -> dict[str, Any] | None:
         return None
     return {"category": hand.category.value, "label": hand.label,
             "cards": [c.code for c in hand.cards]}
+
+
+def with_reasons(data: dict[str, Any], settlement: Settlement) -> dict[str, Any]:
+    """``settlement.to_dict()`` plus, on each wager, ``why``: its reason as a message id and
+    values (``phrase.to_data``), so a *stored* settlement is said in any language later. The
+    API's bodies stay as documented (``explanation`` only)."""
+    for box_data, box in zip(data["boxes"], settlement.boxes, strict=True):
+        for name, wager in box.wagers.items():
+            why = to_data(wager.explanation)
+            if why is not None and name in box_data["wagers"]:
+                box_data["wagers"][name]["why"] = why
+    return data
