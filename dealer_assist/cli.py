@@ -48,7 +48,7 @@ def create_admin_command(username: str, display_name: str, if_none: bool) -> Non
             created = users.create_user(session, username=username, display_name=display_name,
                                         role=Role.ADMIN.value)
     except ServiceError as err:
-        raise click.ClickException(say(str(err))) from None
+        raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
     click.echo(gettext("Created administrator '%(username)s'.",
                       username=created.user.username))
     click.echo(gettext("  username:           %(username)s", username=created.user.username))

@@ -52,7 +52,7 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
         figures = compute(profile, strategy=strategy, ante=ante, rounds=rounds, seed=seed,
                           workers=workers)
     except (HouseRulesError, NotImplementedError, ValueError) as err:
-        raise click.ClickException(say(str(err))) from None
+        raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
     for line in format_figures(figures):
         click.echo(line)
     if not no_store and strategy is None and ante is None:

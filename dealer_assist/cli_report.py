@@ -39,7 +39,7 @@ def shift_command(shift_id: int, output: Path, size: str, json_path: Path | None
         with db.session_scope(write=False) as session:
             data, sha = reports.report_with_digest(session, shift_id, zone=zone, zone_name=name)
     except ServiceError as err:
-        raise click.ClickException(say(str(err))) from None
+        raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
     printed = datetime.now(zone).strftime("%Y-%m-%d %H:%M")
     with current_app.test_request_context():  # url_for in the template needs a request
         html = pdf.report_html(data, sha, page_size=size, printed_at=f"{printed} (command line)")
@@ -47,7 +47,7 @@ def shift_command(shift_id: int, output: Path, size: str, json_path: Path | None
     try:
         body = pdf.html_to_pdf(html, static_dir=current_app.static_folder or "", timeout=timeout)
     except (pdf.RenderTimeout, pdf.RenderFailed) as err:
-        raise click.ClickException(say(str(err))) from None
+        raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
     output.write_bytes(body)
     if json_path is not None:
         json_path.write_bytes(reports.canonical_json(data))

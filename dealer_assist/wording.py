@@ -70,6 +70,8 @@ def hand_name(hand: HandValue | SmallHandValue | Mapping[str, Any] | None) -> st
         return ""
     if isinstance(hand, HandValue | SmallHandValue):
         category, ranks = hand.category, _ranks(hand.cards)
+    elif "category" not in hand:  # a hand stored without its category: its own label
+        return str(hand.get("label") or "")
     else:
         category, ranks = Category(hand["category"]), _ranks(hand.get("cards") or [])
     if len(ranks) == 2:
@@ -175,7 +177,8 @@ def reason(wager: Mapping[str, Any] | None) -> str:
     reader's language; a settlement stored before ``why`` existed keeps its English."""
     if not wager:
         return ""
-    return say(from_data(wager.get("why"), str(wager.get("explanation") or "")))
+    text = wager.get("explanation") or ""  # a Phrase in memory (str() would drop its msgid)
+    return say(from_data(wager.get("why"), text if isinstance(text, str) else str(text)))
 
 
 def wager_name(name: str) -> str:

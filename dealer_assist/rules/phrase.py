@@ -50,8 +50,16 @@ class Phrase(str):
             return self
         return Phrase("%(first)s%(second)s", first=other, second=self)
 
-    def __reduce__(self) -> Any:  # pickles (multiprocessing) as the English text
-        return (str, (str(self),))
+    def __reduce__(self) -> Any:
+        """Copies and pickles (the table screen's cached rounds) keep the message id."""
+        return (_rebuild, (str(self), self.msgid, self.plural, self.n, self.params))
+
+
+def _rebuild(text: str, msgid: str, plural: str | None, n: int | None,
+             params: dict[str, Any]) -> Phrase:
+    obj = str.__new__(Phrase, text)
+    obj.msgid, obj.plural, obj.n, obj.params = msgid, plural, n, params
+    return obj
 
 
 def english(value: Any) -> Any:

@@ -115,7 +115,7 @@ def _recompute(rules: dict[str, Any],
         else:
             error = "the events do not make a complete round"
     except RulesError as err:
-        error = str(err)
+        error = err.message  # a Phrase: the review page says it in the reader's language
     return recomputed, error
 
 
