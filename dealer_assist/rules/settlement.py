@@ -14,7 +14,6 @@ from typing import Any
 
 from .cards import Card
 from .evaluator import HandValue, SmallHandValue
-from .phrase import to_data
 from .ranking import Category
 
 #: the wager names, in the order a settlement lists them (public contract of the API)
@@ -192,14 +191,3 @@ def _small_dict(hand: SmallHandValue | None) -> dict[str, Any] | None:
     return {"category": hand.category.value, "label": hand.label,
             "cards": [c.code for c in hand.cards]}
 
-
-def with_reasons(data: dict[str, Any], settlement: Settlement) -> dict[str, Any]:
-    """``settlement.to_dict()`` plus, on each wager, ``why``: its reason as a message id and
-    values (``phrase.to_data``), so a *stored* settlement is said in any language later. The
-    API's bodies stay as documented (``explanation`` only)."""
-    for box_data, box in zip(data["boxes"], settlement.boxes, strict=True):
-        for name, wager in box.wagers.items():
-            why = to_data(wager.explanation)
-            if why is not None and name in box_data["wagers"]:
-                box_data["wagers"][name]["why"] = why
-    return data

@@ -97,6 +97,7 @@ def replay_round(session: Session, round_id: int) -> Replayed:
     else:
         profile = str(rules["profile"]["name"])
         recomputed, error = _recompute(rules, events)
+        _adopt_reasons(stored, recomputed)
     stored_by = (f"{row.engine_version}, profile {row.profile} ({row.profile_version})"
                  if row else None)
     return Replayed(round_id, rnd.number, rnd.status, table, profile, timeline, stored,
@@ -117,6 +118,21 @@ def _recompute(rules: dict[str, Any],
     except RulesError as err:
         error = err.message  # a Phrase: the review page says it in the reader's language
     return recomputed, error
+
+
+def _adopt_reasons(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None) -> None:
+    """Where the recorded wager reads exactly like the engine's (same stake, net and English
+    reason), show the engine's reason object: the same text, but one the page can say in the
+    reader's language. Display only: nothing is written back."""
+    if not stored or not recomputed:
+        return
+    theirs = {b["box"]: b for b in recomputed.get("boxes", [])}
+    for box in stored.get("boxes", []):
+        for name, wager in box.get("wagers", {}).items():
+            other = theirs.get(box["box"], {}).get("wagers", {}).get(name)
+            if other and (other["stake"], other["net"], str(other["explanation"])) == \
+                    (wager["stake"], wager["net"], wager["explanation"]):
+                wager["explanation"] = other["explanation"]
 
 
 def money(net: int) -> Phrase:

@@ -34,7 +34,7 @@ from ..rules.cards import parse_cards
 from ..rules.errors import CardCountError, IllegalActionError
 from ..rules.games.flow import PAID, UNDO, VOID, Folded, check_undo, start_rules
 from ..rules.phrase import Phrase
-from ..rules.settlement import Settlement, with_reasons
+from ..rules.settlement import Settlement
 from . import live, rounds, shifts, tables, txn, voids
 from .errors import Conflict
 
@@ -247,7 +247,7 @@ def _insert(session: Session, round_id: int, seq: int, type: str, payload: Mappi
 
 def _store_settlement(session: Session, row: Round, rnd: live.LiveRound, seq: int,
                       settlement: Settlement) -> dict[str, Any]:
-    body = rounds.encode_payload(with_reasons(settlement.to_dict(), settlement))
+    body = rounds.encode_payload(settlement.to_dict())
     session.add(RoundSettlement(
         round_id=rnd.round.id, through_seq=seq, settlement=body,
         engine_version=live.ENGINE_VERSION, profile=rnd.state.profile.name,
