@@ -52,7 +52,7 @@ def _table(server: Server, profile: str = "draw32-limit",
 
 def _start(server: Server, table_id: int) -> dict[str, Any]:
     with db.session_scope(server.app) as dbs:
-        row = dbs.query(Round).filter(Round.table_id == table_id).one()
+        row = dbs.exec(select(Round).where(Round.table_id == table_id)).one()
         assert row.rules is not None
         rules: dict[str, Any] = json.loads(row.rules)
         return rules
