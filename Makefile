@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.stamp-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 FLASK := $(BIN)/flask --app dealer_assist
 
-.PHONY: run dev test install lint bench clean
+.PHONY: run dev test install lint bench clean translations
 
 # `make run` serves with waitress (a production WSGI server, threads; docs/operations.md says why)
 HOST ?= 127.0.0.1
@@ -57,6 +57,19 @@ bench: install
 	@for b in evaluator settle http report poker lab load; do \
 	  if [ -f benchmarks/$$b.py ]; then echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; fi; \
 	done
+
+# re-extract every message (pages, edge, the engine's phrases), merge into the ru/en catalogs and
+# compile them; the .mo files are committed so a clean clone needs no build step (i18n.py)
+KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k N_ -k Phrase -k counted:1,2 \
+	-k RulesError -k IllegalActionError -k StakeError -k HouseRulesError -k ServiceError \
+	-k ValidationError -k NotFound -k Conflict -k PermissionDenied -k AuthenticationFailed \
+	-k Throttled -k _fail -k problem:3 -k whole_number:2 -k optional_date:2 -k _signed:2
+translations: install
+	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
+	  -o dealer_assist/translations/messages.pot .
+	$(BIN)/pybabel update -i dealer_assist/translations/messages.pot -d dealer_assist/translations \
+	  --no-fuzzy-matching
+	$(BIN)/pybabel compile -d dealer_assist/translations
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -28,11 +28,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def register_extensions(app: Flask) -> None:
-    from . import audit, db
+    from . import audit, db, i18n
     from .services import passwords
     from .web import hardening, security
 
     db.init_app(app)
+    i18n.init_app(app)
     hardening.init_app(app)  # before the blueprints (bounded ids) and the security hook
     passwords.configure(time_cost=int(app.config["ARGON2_TIME_COST"]),
                         memory_kib=int(app.config["ARGON2_MEMORY_KIB"]))

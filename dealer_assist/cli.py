@@ -5,11 +5,13 @@ from __future__ import annotations
 import click
 from flask import Flask
 from flask.cli import with_appcontext
+from flask_babel import gettext
 
 from . import db
 from .models import Role
 from .services import users
 from .services.errors import ServiceError
+from .wording import say
 
 
 @click.command("init-db")
@@ -21,9 +23,10 @@ def init_db_command() -> None:
     db.upgrade(engine)
     after = db.current_revision(engine)
     if before == after:
-        click.echo(f"Database is up to date (revision {after}).")
+        click.echo(gettext("Database is up to date (revision %(after)s).", after=after))
     else:
-        click.echo(f"Database migrated from {before or 'empty'} to revision {after}.")
+        click.echo(gettext("Database migrated from %(v)s to revision %(after)s.",
+                          v=before or 'empty', after=after))
 
 
 @click.command("create-admin")
@@ -45,12 +48,14 @@ def create_admin_command(username: str, display_name: str, if_none: bool) -> Non
             created = users.create_user(session, username=username, display_name=display_name,
                                         role=Role.ADMIN.value)
     except ServiceError as err:
-        raise click.ClickException(str(err)) from None
-    click.echo(f"Created administrator '{created.user.username}'.")
-    click.echo(f"  username:           {created.user.username}")
-    click.echo(f"  one-time password:  {created.one_time_password}")
-    click.echo("Log in at http://127.0.0.1:5000/ and choose a new password; this one is not "
-               "shown again.")
+        raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
+    click.echo(gettext("Created administrator '%(username)s'.",
+                      username=created.user.username))
+    click.echo(gettext("  username:           %(username)s", username=created.user.username))
+    click.echo(gettext("  one-time password:  %(one_time_password)s",
+                      one_time_password=created.one_time_password))
+    click.echo(gettext("Log in at http://127.0.0.1:5000/ and choose a new password; this one "
+                      "is not shown again."))
 
 
 @click.command("db-revision")

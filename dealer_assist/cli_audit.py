@@ -17,6 +17,7 @@ import hmac
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
+from flask_babel import gettext
 
 from . import audit, audit_data, db
 
@@ -34,8 +35,9 @@ def _anchor(value: str | None, key: bytes) -> audit.ChainHead | None:
     head = audit.ChainHead(int(seq), digest.lower())
     if signature and not hmac.compare_digest(audit.sign_head(key, head.seq, head.hash),
                                              signature.lower()):
-        click.echo(f"Audit head {head} is NOT signed by this installation's key (forged, or "
-                   "published by another installation).", err=True)
+        click.echo(gettext("Audit head %(head)s is NOT signed by this installation's key "
+                          "(forged, or published by another installation).",
+                          head=head), err=True)
         raise SystemExit(1)
     return head
 
@@ -51,18 +53,22 @@ def verify_command(expect_head: str | None) -> None:
         result = audit.verify(session, anchor=anchor)
         rows = audit_data.verify_data(session.connection()) if result.ok else []
     if result.problem is not None:
-        click.echo(f"Audit chain BROKEN at entry {result.problem.seq}: {result.problem.reason}.",
+        click.echo(gettext("Audit chain BROKEN at entry %(seq)s: %(reason)s.",
+                          seq=result.problem.seq, reason=result.problem.reason),
                    err=True)
-        click.echo(f"{result.checked} entries verified before it.", err=True)
+        click.echo(gettext("%(checked)s entries verified before it.", checked=result.checked),
+                   err=True)
         raise SystemExit(1)
     if rows:
-        click.echo(f"Audit chain OK ({result.checked} entries) but the DATA DIFFERS from it in "
-                   f"{len(rows)} place(s):", err=True)
+        click.echo(gettext("Audit chain OK (%(checked)s entries) but the DATA DIFFERS from "
+                          "it in %(count)s place(s):",
+                          checked=result.checked, count=len(rows)), err=True)
         for problem in rows:
-            click.echo(f"  {problem}", err=True)
+            click.echo(gettext("  %(problem)s", problem=problem), err=True)
         raise SystemExit(1)
-    click.echo(f"Audit chain OK: {result.checked} entries, head {result.head}; every audited "
-               "row matches its newest entry.")
+    click.echo(gettext("Audit chain OK: %(checked)s entries, head %(head)s; every audited "
+                      "row matches its newest entry.",
+                      checked=result.checked, head=result.head))
 
 
 @group.command("head")
@@ -71,6 +77,7 @@ def head_command() -> None:
     """Print the current head, signed (``SEQ:HASH:SIGNATURE``), to publish it."""
     with db.session_scope(write=False) as session:
         head = audit.chain_head(session)
+    # machine-readable (published and passed back to --expect-head): never translated
     click.echo(f"{head}:{audit.sign_head(audit.app_key(current_app), head.seq, head.hash)}")
 
 

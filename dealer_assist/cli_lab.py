@@ -13,9 +13,11 @@ from typing import Any
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
+from flask_babel import gettext
 
 from .rules.errors import HouseRulesError
 from .rules.profiles import get_profile
+from .wording import say
 
 lab_group = AppGroup("lab", help="The game-math lab: theoretical figures of a profile.")
 STRATEGIES = ("optimal", "pair-or-better", "ak-or-better", "always-raise", "basic")
@@ -50,13 +52,13 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
         figures = compute(profile, strategy=strategy, ante=ante, rounds=rounds, seed=seed,
                           workers=workers)
     except (HouseRulesError, NotImplementedError, ValueError) as err:
-        raise click.ClickException(str(err)) from None
+        raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
     for line in format_figures(figures):
         click.echo(line)
     if not no_store and strategy is None and ante is None:
         path = store.store_path(current_app.config, current_app.instance_path)
         store.save(path, figures)
-        click.echo(f"stored for the profile page ({path})")
+        click.echo(gettext("stored for the profile page (%(path)s)", path=path))
 
 
 def format_figures(f: dict[str, Any]) -> list[str]:

@@ -12,11 +12,13 @@ from pathlib import Path
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
+from flask_babel import gettext
 
-from . import db, pdf
+from . import db, i18n, pdf
 from .services import reports
 from .services.errors import ServiceError
 from .web.tables import floor_zone
+from .wording import say
 
 report_group = AppGroup("report", help="Shift reports (PDF and canonical JSON).")
 
@@ -37,7 +39,7 @@ def shift_command(shift_id: int, output: Path, size: str, json_path: Path | None
         with db.session_scope(write=False) as session:
             data, sha = reports.report_with_digest(session, shift_id, zone=zone, zone_name=name)
     except ServiceError as err:
-        raise click.ClickException(str(err)) from None
+        raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
     printed = datetime.now(zone).strftime("%Y-%m-%d %H:%M")
     with current_app.test_request_context():  # url_for in the template needs a request
         html = pdf.report_html(data, sha, page_size=size, printed_at=f"{printed} (command line)")
@@ -45,12 +47,13 @@ def shift_command(shift_id: int, output: Path, size: str, json_path: Path | None
     try:
         body = pdf.html_to_pdf(html, static_dir=current_app.static_folder or "", timeout=timeout)
     except (pdf.RenderTimeout, pdf.RenderFailed) as err:
-        raise click.ClickException(str(err)) from None
+        raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
     output.write_bytes(body)
     if json_path is not None:
         json_path.write_bytes(reports.canonical_json(data))
-    click.echo(f"Wrote {output} ({len(body):,} bytes, {size}).")
-    click.echo(f"Report data SHA-256: {sha}")
+    click.echo(gettext("Wrote %(output)s (%(count)s bytes, %(size)s).", output=output,
+                      count=i18n.money(len(body)), size=size))
+    click.echo(gettext("Report data SHA-256: %(sha)s", sha=sha))
 
 
 def init_app(app: Flask) -> None:

@@ -52,6 +52,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "PUBLIC_API_RATE_LIMIT": "60 per minute",
         "RATELIMIT_ENABLED": True,
         "SPLIT_MAX_SAMPLES": 50_000,
+        # the pages' language when neither the user's profile nor the browser names one
+        "BABEL_DEFAULT_LOCALE": "en",
+        # ISO 4217 currency of a table that names none (the seeds quote stakes in roubles)
+        "DEFAULT_CURRENCY": "RUB",
     }
 
 

@@ -119,6 +119,8 @@ class User(SQLModel, table=True):
     must_change_password: bool = Field(default=True, nullable=False)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
     password_changed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    #: the language the pages speak to this person (``i18n.LANGUAGES``); None: the browser's
+    language: str | None = Field(default=None, sa_type=String(8))
 
 
 class AuthSession(SQLModel, table=True):
@@ -176,6 +178,8 @@ class GameTable(SQLModel, table=True):
     #: the chip set the table's float is counted in (``services.chips.CHIP_SETS``)
     chip_set: str = Field(default="standard", sa_type=String(40), nullable=False,
                           sa_column_kwargs={"server_default": "standard"})
+    #: ISO 4217 code of the table's currency unit; None: the configuration's DEFAULT_CURRENCY
+    currency: str | None = Field(default=None, sa_type=String(3))
 
 
 class Shift(SQLModel, table=True):

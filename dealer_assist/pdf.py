@@ -24,13 +24,12 @@ import mimetypes
 import subprocess
 import sys
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from flask import render_template
 
-from . import formats
+from . import i18n
 
 #: a base URL no real host answers to; only ``BASE_URL + "static/..."`` is ever served
 BASE_URL = "https://dealer-assist.invalid/"
@@ -49,18 +48,9 @@ class RenderFailed(Exception):
 
 # --- presentation helpers (pure) ------------------------------------------------------------------
 
-def money(value: int | None) -> str:
-    """The one amount format of every page (:func:`dealer_assist.formats.amount`)."""
-    return formats.amount(value)
-
-
-def when(iso: str | None, part: str = "datetime") -> str:
-    """``2026-03-14T14:05:00+01:00`` as ``2026-03-14 14:05`` (or only the date / the time)."""
-    if not iso:
-        return "–"
-    moment = datetime.fromisoformat(iso)
-    return {"date": moment.strftime("%Y-%m-%d"), "time": moment.strftime("%H:%M")}.get(
-        part, moment.strftime("%Y-%m-%d %H:%M"))
+#: the one money and date formatter (``i18n``): ``1 234`` / ``1,234``, dates by locale
+money = i18n.money
+when = i18n.when
 
 
 def chart(cumulative: Sequence[int]) -> dict[str, Any]:

@@ -13,7 +13,8 @@ PASSWORD = "correct horse battery"
 
 
 def make_user(session: Session, username: str = "carla", role: str = "croupier", *,
-              password: str = PASSWORD, must_change: bool = False) -> users.UserView:
+              password: str = PASSWORD, must_change: bool = False,
+              language: str | None = None) -> users.UserView:
     """An account whose password is ``password`` (no one-time password step unless asked)."""
     created = users.create_user(session, username=username, display_name=username.title(),
                                 role=role)
@@ -21,6 +22,7 @@ def make_user(session: Session, username: str = "carla", role: str = "croupier",
     assert row is not None
     row.password_hash = passwords.hash_password(password)
     row.must_change_password = must_change
+    row.language = language
     session.flush()
     return users.view(row)
 

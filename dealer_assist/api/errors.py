@@ -17,7 +17,11 @@ PROBLEM_TYPE = "application/problem+json"
 
 
 def problem(status: int, title: str, detail: str, **extra: Any) -> Response:
-    body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
+    """A problem body; ``detail`` in the caller's language (``code``/``field`` stay as they are:
+    they are the contract)."""
+    from ..wording import say
+
+    body = {"type": "about:blank", "title": title, "status": status, "detail": say(detail)}
     body.update({k: v for k, v in extra.items() if v is not None})
     resp = jsonify(body)
     resp.status_code = status

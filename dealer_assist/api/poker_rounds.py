@@ -12,6 +12,7 @@ from typing import Any
 from flask import g
 
 from .. import db
+from ..rules.phrase import Phrase
 from ..rules.request import get_int, get_str, need_mapping
 from ..services import poker_hands, poker_tables
 from ..services.errors import Conflict, ValidationError
@@ -117,7 +118,8 @@ def poker_current_hand(table_id: int) -> Any:
     dbs = db.get_session()
     current = poker_hands.current_hand_id(dbs, table_id)
     if current is None:
-        return problem(404, "No hand", f"table {table_id} has no hand in progress")
+        return problem(404, "No hand", Phrase("table %(table)s has no hand in progress",
+                                              table=table_id))
     return poker_hands.load(dbs, current).to_dict()
 
 

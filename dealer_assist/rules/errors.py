@@ -9,15 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from .phrase import Phrase
+
 
 class RulesError(Exception):
     """Base class: input that breaks a rule of the game or of the house."""
 
     code = "rules_error"
 
-    def __init__(self, message: str, *, field: str | None = None, value: Any = None) -> None:
+    def __init__(self, message: str, *, field: str | None = None, value: Any = None,
+                 **params: Any) -> None:
+        """``message`` is a ``%(name)s`` template (a message id) and ``params`` its values: the
+        English text is the API's ``detail``; the edge translates the :class:`Phrase`."""
+        if not isinstance(message, Phrase):
+            message = Phrase(message, **params)
         super().__init__(message)
-        self.message = message
+        self.message: Phrase = message
         self.field = field
         self.value = value
 
@@ -47,8 +54,13 @@ class CardParseError(RulesError):
     code = "card_parse_error"
 
     def __init__(self, token: str, position: int, reason: str = "") -> None:
-        why = f": {reason}" if reason else ""
-        super().__init__(f"'{token}' (card {position}) is not a card{why}", value=token)
+        if reason:
+            message = Phrase("'%(token)s' (card %(position)s) is not a card: %(reason)s",
+                             token=token, position=position, reason=reason)
+        else:
+            message = Phrase("'%(token)s' (card %(position)s) is not a card", token=token,
+                             position=position)
+        super().__init__(message, value=token)
         self.token = token
         self.position = position
 
@@ -59,9 +71,10 @@ class DuplicateCardError(RulesError):
     code = "duplicate_card"
 
     def __init__(self, card: str, position: int | None = None, where: str = "") -> None:
-        pos = f" (card {position})" if position is not None else ""
-        place = f" {where}" if where else ""
-        super().__init__(f"{card}{pos} is already on the table{place}", value=card)
+        pos = Phrase(" (card %(position)s)", position=position) if position is not None else ""
+        place = Phrase(" %(where)s", where=where) if where else ""
+        super().__init__(Phrase("%(card)s%(position)s is already on the table%(where)s",
+                                card=card, position=pos, where=place), value=card)
         self.card = card
         self.position = position
 
@@ -72,8 +85,9 @@ class CardNotInDeckError(RulesError):
     code = "card_not_in_deck"
 
     def __init__(self, card: str, deck: str, position: int | None = None) -> None:
-        pos = f" (card {position})" if position is not None else ""
-        super().__init__(f"{card}{pos} is not in the {deck} deck", value=card)
+        pos = Phrase(" (card %(position)s)", position=position) if position is not None else ""
+        super().__init__(Phrase("%(card)s%(position)s is not in the %(deck)s deck", card=card,
+                                position=pos, deck=deck), value=card)
         self.card = card
         self.deck = deck
         self.position = position
@@ -85,8 +99,9 @@ class CardCountError(RulesError):
     code = "card_count"
 
     def __init__(self, got: int, expected: str, what: str = "hand") -> None:
-        noun = "card" if got == 1 else "cards"
-        super().__init__(f"the {what} has {got} {noun}; expected {expected}", value=got)
+        super().__init__(Phrase.counted("the %(what)s has %(num)d card; expected %(expected)s",
+                                      "the %(what)s has %(num)d cards; expected %(expected)s",
+                                      got, what=Phrase(what), expected=expected), value=got)
         self.got = got
         self.expected = expected
 

@@ -42,7 +42,8 @@ def build_pots(contributions: Mapping[str, int], folded: frozenset[str] = frozen
     """
     for player, amount in contributions.items():
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise StakeError(f"{player}'s contribution must be a whole number >= 0",
+            raise StakeError("%(player)s's contribution must be a whole number >= 0",
+                             player=player,
                              field=f"contributions.{player}", value=repr(amount))
     pots: list[Pot] = []
     previous = 0
@@ -71,7 +72,7 @@ def award_pots(pots: Sequence[Pot], hands: Mapping[str, H],
     for n, pot in enumerate(pots):
         missing = [p for p in pot.eligible if p not in seat]
         if missing:
-            raise RulesError(f"{missing[0]} is not seated at the table", field=f"pots[{n}]",
+            raise RulesError("%(v)s is not seated at the table", v=missing[0], field=f"pots[{n}]",
                              value=missing[0])
         shown = [p for p in pot.eligible if p in hands]  # a mucked hand contends for nothing
         if shown:

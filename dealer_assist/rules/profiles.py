@@ -41,20 +41,24 @@ def check_int(value: Any, name: str, *, minimum: int | None = 0,
               maximum: int | None = None) -> int:
     """An integer house-rule value within bounds (booleans and floats are refused)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise HouseRulesError(f"{name} must be a whole number, got {value!r}", field=name,
+        raise HouseRulesError("%(name)s must be a whole number, got %(value_)s", name=name,
+                              value_=repr(value), field=name,
                               value=repr(value))
     if minimum is not None and value < minimum:
-        raise HouseRulesError(f"{name} must be at least {minimum}, got {value}", field=name,
+        raise HouseRulesError("%(name)s must be at least %(minimum)s, got %(value_)s",
+                              name=name, minimum=minimum, value_=value, field=name,
                               value=value)
     if maximum is not None and value > maximum:
-        raise HouseRulesError(f"{name} must be at most {maximum}, got {value}", field=name,
+        raise HouseRulesError("%(name)s must be at most %(maximum)s, got %(value_)s",
+                              name=name, maximum=maximum, value_=value, field=name,
                               value=value)
     return value
 
 
 def check_bool(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
-        raise HouseRulesError(f"{name} must be true or false, got {value!r}", field=name,
+        raise HouseRulesError("%(name)s must be true or false, got %(value_)s", name=name,
+                              value_=repr(value), field=name,
                               value=repr(value))
     return value
 
@@ -64,11 +68,14 @@ def check_category(value: Any, name: str, ranking: Ranking | None = None) -> Cat
     try:
         category = Category(value)
     except ValueError:
-        raise HouseRulesError(f"{name}: unknown category {value!r}", field=name,
+        raise HouseRulesError("%(name)s: unknown category %(value_)s", name=name,
+                              value_=repr(value), field=name,
                               value=str(value)) from None
     if ranking is not None and category not in ranking.order:
-        raise HouseRulesError(f"{name}: {category.value} does not exist in the {ranking.name} "
-                              "ranking", field=name, value=category.value)
+        raise HouseRulesError("%(name)s: %(category)s does not exist in the %(name2)s "
+                              "ranking", name=name,
+                              category=category.value, name2=ranking.name, field=name,
+                              value=category.value)
     return category
 
 
@@ -80,7 +87,8 @@ def check_pay_table(table: Any, name: str, *, required: Iterable[Category] = (),
     ``<name>.<category>``). Keys may be categories or their names.
     """
     if not isinstance(table, Mapping):
-        raise HouseRulesError(f"{name} must be a mapping of category to multiplier", field=name,
+        raise HouseRulesError("%(name)s must be a mapping of category to multiplier",
+                              name=name, field=name,
                               value=type(table).__name__)
     out: dict[Category, int] = {}
     for key, mult in table.items():
@@ -88,7 +96,8 @@ def check_pay_table(table: Any, name: str, *, required: Iterable[Category] = (),
         out[category] = check_int(mult, f"{name}.{category.value}", minimum=minimum)
     for category in required:
         if category not in out:
-            raise HouseRulesError(f"{name} has no multiplier for {category.value}",
+            raise HouseRulesError("%(name)s has no multiplier for %(category)s", name=name,
+                                  category=category.value,
                                   field=f"{name}.{category.value}", value=None)
     return MappingProxyType(out)
 
@@ -122,7 +131,7 @@ class HouseProfile:
         """Check and normalise every field; subclasses extend this and call ``super()``."""
         for name in ("name", "game"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
-                raise HouseRulesError(f"{name} must be a non-empty string", field=name,
+                raise HouseRulesError("%(name)s must be a non-empty string", name=name, field=name,
                                       value=repr(getattr(self, name)))
         if isinstance(self.ranking, str):
             self._set("ranking", get_ranking(self.ranking))
@@ -160,11 +169,11 @@ class HouseProfile:
         known = {f.name: f for f in fields(cls)}
         for key in data:
             if key not in known:
-                raise HouseRulesError(f"unknown profile field '{key}'", field=str(key),
+                raise HouseRulesError("unknown profile field '%(key)s'", key=key, field=str(key),
                                       value=str(key))
         for name, f in known.items():
             if name not in data and f.default is MISSING and f.default_factory is MISSING:
-                raise HouseRulesError(f"the profile has no {name}", field=name)
+                raise HouseRulesError("the profile has no %(name)s", name=name, field=name)
         return cls(**data)
 
 
@@ -203,7 +212,7 @@ def load_profile(data: Mapping[str, Any]) -> HouseProfile:
         raise HouseRulesError("a profile must be a mapping with its game", field="game")
     cls = _CLASSES.get(data["game"])
     if cls is None:
-        raise HouseRulesError(f"no profile type for game '{data['game']}'", field="game",
+        raise HouseRulesError("no profile type for game '%(v)s'", v=data['game'], field="game",
                               value=str(data["game"]))
     return cls.from_mapping(data)
 
@@ -212,7 +221,8 @@ def register_profile(profile: HouseProfile) -> HouseProfile:
     """Make a validated profile available by name (one name, one profile)."""
     existing = _PROFILES.get(profile.name)
     if existing is not None and existing is not profile:
-        raise HouseRulesError(f"profile '{profile.name}' is already registered", field="name",
+        raise HouseRulesError("profile '%(name)s' is already registered", name=profile.name,
+                              field="name",
                               value=profile.name)
     _PROFILES[profile.name] = profile
     _CLASSES.setdefault(profile.game, type(profile))
@@ -224,7 +234,8 @@ def get_profile(name: str, game: str | None = None) -> HouseProfile:
     profile = _PROFILES.get(name)
     if profile is None or (game is not None and profile.game != game):
         known = sorted(p.name for p in _PROFILES.values() if game is None or p.game == game)
-        raise HouseRulesError(f"unknown profile '{name}' (known: {', '.join(known) or 'none'})",
+        raise HouseRulesError("unknown profile '%(name)s' (known: %(v)s)", name=name,
+                              v=', '.join(known) or 'none',
                               field="profile", value=name)
     return profile
 

@@ -136,5 +136,6 @@ def get_ranking(name: str) -> Ranking:
         return RANKINGS[name]
     except KeyError:
         known = ", ".join(sorted(RANKINGS))
-        raise HouseRulesError(f"unknown ranking '{name}' (known: {known})", field="ranking",
+        raise HouseRulesError("unknown ranking '%(name)s' (known: %(known)s)", name=name,
+                              known=known, field="ranking",
                               value=name) from None

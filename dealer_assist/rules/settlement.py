@@ -190,3 +190,4 @@ def _small_dict(hand: SmallHandValue | None) -> dict[str, Any] | None:
         return None
     return {"category": hand.category.value, "label": hand.label,
             "cards": [c.code for c in hand.cards]}
+

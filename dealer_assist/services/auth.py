@@ -70,6 +70,8 @@ class ActiveSession:
     role: str
     must_change_password: bool
     needs_touch: bool
+    #: the profile's language (``i18n.LANGUAGES``), None when the browser decides
+    language: str | None = None
 
 
 def _hash(token: str) -> str:
@@ -195,7 +197,8 @@ def resolve(session: Session, token: str, *, idle_timeout: timedelta,
         return None
     assert row.id is not None
     return ActiveSession(row.id, row.user_id, user.username, user.display_name, user.role,
-                         user.must_change_password, now - row.last_seen_at >= TOUCH_EVERY)
+                         user.must_change_password, now - row.last_seen_at >= TOUCH_EVERY,
+                         user.language)
 
 
 def is_idle(session: Session, token: str, *, idle_timeout: timedelta,

@@ -29,7 +29,8 @@ def denominations(chip_set: str, sets: Mapping[str, tuple[int, ...]] | None = No
                   ) -> tuple[int, ...]:
     known = dict(sets or CHIP_SETS)
     if chip_set not in known:
-        raise ValidationError(f"Unknown chip set '{chip_set}' (known: {', '.join(known)}).",
+        raise ValidationError("Unknown chip set '%(chip_set)s' (known: %(v)s).",
+                              chip_set=chip_set, v=', '.join(known),
                               field="chip_set")
     return known[chip_set]
 
@@ -44,18 +45,22 @@ def count(chip_set: str, chips: Mapping[Any, Any], *, field: str = "chips") -> d
         try:
             denom = int(key)
         except (TypeError, ValueError):
-            raise ValidationError(f"'{key}' is not a chip denomination.", field=field) from None
+            raise ValidationError("'%(key)s' is not a chip denomination.", key=key,
+                                  field=field) from None
         if denom not in allowed:
-            raise ValidationError(f"The {chip_set} chip set has no {denom:,} chip "
-                                  f"({', '.join(f'{d:,}' for d in allowed)}).",
+            raise ValidationError("The %(chip_set)s chip set has no %(denom)s chip (%(v)s).",
+                                  chip_set=chip_set, denom=format(denom, ','),
+                                  v=', '.join(f'{d:,}' for d in allowed),
                                   field=f"{field}.{key}")
         given[denom] = value
     out: dict[int, int] = {}
     for denom in allowed:
         n = given.get(denom, 0)
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_CHIPS:
-            raise ValidationError(f"The number of {denom:,} chips is a whole number from 0 "
-                                  f"to {MAX_CHIPS:,}.", field=f"{field}.{denom}")
+            raise ValidationError("The number of %(denom)s chips is a whole number from 0 "
+                                  "to %(MAX_CHIPS)s.",
+                                  denom=format(denom, ','), MAX_CHIPS=format(MAX_CHIPS, ','),
+                                  field=f"{field}.{denom}")
         out[denom] = n
     return out
 

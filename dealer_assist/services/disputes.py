@@ -101,24 +101,25 @@ class Review:
 def _text(value: str, label: str, name: str, *, required: bool) -> str:
     value = (value or "").strip()
     if required and not value:
-        raise ValidationError(f"{label} is required.", field=name)
+        raise ValidationError("%(label)s is required.", label=label, field=name)
     if len(value) > TEXT_MAX:
-        raise ValidationError(f"{label} is at most {TEXT_MAX} characters.", field=name)
+        raise ValidationError("%(label)s is at most %(TEXT_MAX)s characters.", label=label,
+                              TEXT_MAX=TEXT_MAX, field=name)
     return value
 
 
 def _amount(value: int, label: str, name: str, *, signed: bool = False) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValidationError(f"{label} must be a whole number.", field=name)
+        raise ValidationError("%(label)s must be a whole number.", label=label, field=name)
     if abs(value) > AMOUNT_MAX or (value < 0 and not signed):
-        raise ValidationError(f"{label} is out of range.", field=name)
+        raise ValidationError("%(label)s is out of range.", label=label, field=name)
     return value
 
 
 def _user(session: Session, user_id: int, roles: frozenset[str], what: str) -> User:
     user = session.get(User, user_id)
     if user is None or not user.active or user.role not in roles:
-        raise PermissionDenied(f"Your role may not {what}.")
+        raise PermissionDenied("Your role may not %(what)s.", what=what)
     return user
 
 
@@ -132,15 +133,17 @@ def file_dispute(session: Session, *, round_id: int, box: str, claim: str, claim
     _user(session, actor_id, FILERS, "file a dispute")
     rnd = session.get(Round, round_id)
     if rnd is None:
-        raise NotFound(f"No round with id {round_id}.")
+        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
     if rnd.status != RoundStatus.SETTLED.value:
-        raise Conflict(f"Round {rnd.number} is {rnd.status}; only a settled round is disputed.")
+        raise Conflict("Round %(number)s is %(status)s; only a settled round is disputed.",
+                       number=rnd.number, status=rnd.status)
     duties.check_amount(session, table_id=rnd.table_id, amount=_amount(
         claimed_amount, "The amount claimed", "claimed_amount"), field="claimed_amount",
         label="The amount claimed")
     boxes = replay.settled_boxes(session, round_id)
     if box not in boxes:
-        raise ValidationError(f"Box {box or '?'} did not play round {rnd.number}.", field="box")
+        raise ValidationError("Box %(v)s did not play round %(number)s.", v=box or '?',
+                              number=rnd.number, field="box")
     row = Dispute(round_id=round_id, table_id=rnd.table_id, shift_id=rnd.shift_id, box=box,
                   claim=_text(claim, "What the player claims", "claim", required=True),
                   claimed_amount=_amount(claimed_amount, "The amount claimed", "claimed_amount"),
@@ -255,7 +258,7 @@ def _base() -> Any:
 def get(session: Session, dispute_id: int) -> DisputeView:
     row = session.exec(_base().where(Dispute.id == dispute_id)).first()
     if row is None:
-        raise NotFound(f"No dispute with id {dispute_id}.")
+        raise NotFound("No dispute with id %(dispute_id)s.", dispute_id=dispute_id)
     return _views(session, [tuple(row)])[0]
 
 
@@ -264,7 +267,7 @@ def _filtered(table_id: int | None, shift_id: int | None, status: str | None,
     """The disputes query, filtered by table, shift, round and status (derived from the
     latest decision: ``open`` when there is none)."""
     if status and status not in STATUSES:
-        raise ValidationError(f"Unknown status '{status}'.", field="status")
+        raise ValidationError("Unknown status '%(status)s'.", status=status, field="status")
     query = _base()
     if table_id is not None:
         query = query.where(Dispute.table_id == table_id)

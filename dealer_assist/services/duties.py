@@ -91,8 +91,10 @@ def check_amount(session: Session, *, table_id: int, amount: int, field: str,
     if table is not None and table.game in POKER_GAMES:
         limit = poker_limit(session, table_id)
     if abs(amount) > limit:
-        raise ValidationError(f"{label} {amount:,} is beyond this table's limit of {limit:,} "
-                              "per box (maximum payout plus maximum stake).", field=field)
+        raise ValidationError("%(label)s %(amount)s is beyond this table's limit of "
+                              "%(limit)s per box (maximum payout plus maximum stake).",
+                              label=label, amount=format(amount, ','),
+                              limit=format(limit, ','), field=field)
     return amount
 
 
@@ -116,8 +118,9 @@ def check_shift_open(session: Session, shift_id: int, what: str) -> None:
     """Rule 6: refuse ``what`` on a closed shift."""
     shift = session.get(Shift, shift_id)
     if shift is not None and shift.status == ShiftStatus.CLOSED.value:
-        raise Conflict(f"The shift was closed; {what} is not possible any more. Ask for a "
-                       "correction instead (it is shown on the report as after close).")
+        raise Conflict("The shift was closed; %(what)s is not possible any more. Ask for a "
+                       "correction instead (it is shown on the report as after close).",
+                       what=what)
 
 
 def after_close(session: Session, shift_id: int, moment: datetime) -> bool:

@@ -6,13 +6,21 @@ Each error carries a message fit for the croupier's screen and, where useful, th
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..rules.phrase import Phrase
+
 
 class ServiceError(Exception):
     """Something the user (not the code) got wrong; never a 500."""
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
+    def __init__(self, message: str, *, field: str | None = None, **params: Any) -> None:
+        """``message`` is a ``%(name)s`` template (a message id) with ``params`` as its values;
+        the web edge translates it (``wording.say``)."""
+        if not isinstance(message, Phrase):
+            message = Phrase(message, **params)
         super().__init__(message)
-        self.message = message
+        self.message: Phrase = message
         self.field = field
 
     def __str__(self) -> str:
@@ -42,6 +50,6 @@ class AuthenticationFailed(ServiceError):
 class Throttled(ServiceError):
     """Too many failed logins; try again after ``retry_after`` seconds."""
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, retry_after: int, **params: Any) -> None:
+        super().__init__(message, **params)
         self.retry_after = retry_after

@@ -33,6 +33,7 @@ from ..models_inventory import (
     InventoryCount,
     TransferKind,
 )
+from ..rules.phrase import Phrase
 from . import chips as chip_sets
 from . import shifts
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
@@ -117,7 +118,8 @@ def _amount(value: int, *, positive: bool, field: str = "amount") -> int:
         raise ValidationError("An amount is a whole number.", field=field)
     low = 1 if positive else 0
     if not low <= value <= MAX_AMOUNT:
-        raise ValidationError(f"The amount must be between {low} and {MAX_AMOUNT:,}.",
+        raise ValidationError("The amount must be between %(low)s and %(MAX_AMOUNT)s.",
+                              low=low, MAX_AMOUNT=format(MAX_AMOUNT, ','),
                               field=field)
     return value
 
@@ -125,7 +127,8 @@ def _amount(value: int, *, positive: bool, field: str = "amount") -> int:
 def _note(note: str) -> str:
     note = (note or "").strip()
     if len(note) > NOTE_MAX:
-        raise ValidationError(f"A note is at most {NOTE_MAX} characters.", field="note")
+        raise ValidationError("A note is at most %(NOTE_MAX)s characters.",
+                              NOTE_MAX=NOTE_MAX, field="note")
     return note
 
 
@@ -133,7 +136,7 @@ def _user(session: Session, user_id: int, roles: frozenset[str], what: str,
           field: str) -> User:
     user = session.get(User, user_id)
     if user is None or not user.active or user.role not in roles:
-        raise ValidationError(f"Choose an active {what}.", field=field)
+        raise ValidationError("Choose an active %(what)s.", what=what, field=field)
     return user
 
 
@@ -165,7 +168,7 @@ def _open_shift(session: Session, shift_id: int, *, lock: bool = False) -> Shift
     query = select(Shift).where(Shift.id == shift_id)
     shift = session.exec(query.with_for_update() if lock else query).first()
     if shift is None:
-        raise NotFound(f"No shift with id {shift_id}.")
+        raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
     if shift.status != ShiftStatus.OPEN.value:
         raise Conflict("This shift is closed; its inventory can no longer change.")
     return shift
@@ -195,7 +198,8 @@ def _counted(session: Session, shift: Shift, amount: int | None,
     counted = chip_sets.count(table.chip_set if table else chip_sets.DEFAULT_CHIP_SET, chips)
     worth = _amount(chip_sets.total(counted), positive=False, field="chips")
     if amount is not None and amount != worth:
-        raise ValidationError(f"The chips are worth {worth:,}, not {amount:,}.", field=field)
+        raise ValidationError("The chips are worth %(worth)s, not %(amount)s.",
+                              worth=format(worth, ','), amount=format(amount, ','), field=field)
     return worth, chip_sets.encode(counted)
 
 
@@ -277,8 +281,10 @@ def close_shift(session: Session, *, shift_id: int, closing_amount: int | None =
     pending = open_rounds(session, shift_id)
     if pending:
         listed = ", ".join(str(n) for n in pending[:10])
-        raise Conflict(f"Round{'s' if len(pending) > 1 else ''} {listed} still open: pay or "
-                       f"void {'them' if len(pending) > 1 else 'it'} before closing the shift.")
+        raise Conflict(Phrase.counted(
+            "Round %(listed)s still open: pay or void it before closing the shift.",
+            "Rounds %(listed)s still open: pay or void them before closing the shift.",
+            len(pending), listed=listed))
     if _count(session, shift_id, CountKind.OPENING) is None:
         raise Conflict("Record the opening count before closing the shift.")
     row = InventoryCount(shift_id=shift_id, kind=CountKind.CLOSING.value, amount=amount,
@@ -338,7 +344,7 @@ def _count(session: Session, shift_id: int, kind: CountKind) -> InventoryCount |
 def inventory_of(session: Session, shift_id: int) -> Inventory:
     """The shift's counts and transfers (transfers in time order), with the signers' names."""
     if session.get(Shift, shift_id) is None:
-        raise NotFound(f"No shift with id {shift_id}.")
+        raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
     counts = {k: _count(session, shift_id, k) for k in CountKind}
     transfers = list(session.exec(
         select(ChipTransfer).where(ChipTransfer.shift_id == shift_id)

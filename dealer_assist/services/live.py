@@ -58,6 +58,7 @@ from ..rules.games.flow import (
     phase,
     start_rules,
 )
+from ..rules.phrase import Phrase
 from ..rules.settlement import Settlement
 from . import duties, folds, rounds, shifts, tables, voids
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
@@ -66,7 +67,7 @@ from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 RECORDERS = shifts.OPENERS
 #: the croupier's step that asks for a void (a box received a wrong number of cards)
 REDEAL = "redeal"
-FROZEN = "Void requested — waiting for a pit boss"
+FROZEN = Phrase("Void requested — waiting for a pit boss")
 
 
 def _engine_version() -> str:
@@ -152,7 +153,7 @@ class LiveRound:
     @property
     def phase(self) -> str:
         if not self.is_open:
-            return f"Round {self.round.status}"
+            return Phrase("Round %(status)s", status=Phrase(self.round.status))
         if self.void_pending:
             return FROZEN
         return phase(self.steps, self.settlement is not None)
@@ -188,11 +189,12 @@ def load(session: Session, round_id: int) -> LiveRound:
     """The round with its events folded (``NotFound`` for an unknown id)."""
     row = session.get(Round, round_id)
     if row is None:
-        raise NotFound(f"No round with id {round_id}.")
+        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
     table = tables.get_table(session, row.table_id)
     if table.game in POKER_GAMES:  # issue 15: a poker hand replays with the poker engine
-        raise Conflict(f"Round {row.number} is a hand of the poker table {table.name}: read it "
-                       f"at /api/v1/poker/hands/{round_id}.")
+        raise Conflict("Round %(number)s is a hand of the poker table %(name)s: read it at "
+                       "/api/v1/poker/hands/%(round_id)s.",
+                       number=row.number, name=table.name, round_id=round_id)
     events = rounds.events(session, round_id)
     # most rounds never see a void request or a settlement row: one cheap look before the
     # heavier queries (the time of a step is mostly SQL statements built and run)
@@ -293,7 +295,8 @@ def _same(existing: RoundEvent, type: str, payload: Mapping[str, Any]) -> bool:
 def _check_key(key: str) -> str:
     key = (key or "").strip()
     if not key or len(key) > rounds.KEY_MAX:
-        raise ValidationError(f"An idempotency key is 1 to {rounds.KEY_MAX} characters.",
+        raise ValidationError("An idempotency key is 1 to %(KEY_MAX)s characters.",
+                              KEY_MAX=rounds.KEY_MAX,
                               field="idempotency_key")
     return key
 
@@ -325,8 +328,10 @@ def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
 
 def check_seq(live: LiveRound, expected_seq: int | None) -> None:
     if expected_seq is not None and expected_seq != live.last_seq:
-        raise Conflict(f"Round {live.round.number} changed on another device (now at step "
-                       f"{live.last_seq}, you saw {expected_seq}); the screen shows it now.")
+        raise Conflict("Round %(number)s changed on another device (now at step "
+                       "%(last_seq)s, you saw %(expected_seq)s); the screen shows it now.",
+                       number=live.round.number, last_seq=live.last_seq,
+                       expected_seq=expected_seq)
 
 
 def undo(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,

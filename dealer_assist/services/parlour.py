@@ -103,7 +103,7 @@ def load(session: Session, game_id: int) -> GameView:
     """The game replayed from its events: every hand's figures, the board now, the totals."""
     row = session.get(ParlourGame, game_id)
     if row is None:
-        raise NotFound(f"No parlour game with id {game_id}.")
+        raise NotFound("No parlour game with id %(game_id)s.", game_id=game_id)
     assert row.id is not None
     players = tuple(json.loads(row.players)["players"])
     view = GameView(row.id, row.name, row.profile, row.variant, players, json.loads(row.board),
@@ -131,14 +131,15 @@ def hand_request(view: GameView, hand: Mapping[str, Any]) -> dict[str, Any]:
     """The whole hand: the entered fields plus the seating, board and rules from the replay."""
     unknown = sorted(set(hand) - set(HAND_FIELDS))
     if unknown:
-        raise ValidationError(f"A hand does not carry '{unknown[0]}'.", field=unknown[0])
+        raise ValidationError("A hand does not carry '%(v)s'.", v=unknown[0], field=unknown[0])
     return {"profile": view.profile, "variant": view.variant, "players": list(view.seating),
             "board": view.board, **{k: hand[k] for k in HAND_FIELDS if k in hand}}
 
 
 def _check_key(key: str) -> str:
     if not key or len(key) > KEY_MAX:
-        raise ValidationError(f"An idempotency key is 1 to {KEY_MAX} characters.")
+        raise ValidationError("An idempotency key is 1 to %(KEY_MAX)s characters.",
+                              KEY_MAX=KEY_MAX)
     return key
 
 

@@ -75,7 +75,8 @@ def check_policy(password: str, *, username: str, min_length: int,
     network) estimates how many guesses it takes, with the username, display name and the
     casino's words as context."""
     if len(password) < min_length:
-        raise ValidationError(f"The new password needs at least {min_length} characters.",
+        raise ValidationError("The new password needs at least %(min_length)s characters.",
+                              min_length=min_length,
                               field="new_password")
     if len(password) > 256:
         raise ValidationError("The new password is too long (256 characters at most).",
@@ -86,5 +87,6 @@ def check_policy(password: str, *, username: str, min_length: int,
     estimate = zxcvbn(password, user_inputs=words)
     if float(estimate["guesses_log10"]) < MIN_GUESSES_LOG10:
         hint = (estimate.get("feedback") or {}).get("warning") or "it is too easy to guess"
-        raise ValidationError(f"Choose a less guessable password: {hint.rstrip('.')}. A few "
-                              "unrelated words make a strong one.", field="new_password")
+        raise ValidationError("Choose a less guessable password: %(v)s. A few unrelated "
+                              "words make a strong one.",
+                              v=hint.rstrip('.'), field="new_password")

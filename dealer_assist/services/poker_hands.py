@@ -97,10 +97,10 @@ def last_hand_id(session: Session, table_id: int, shift_id: int) -> int | None:
 def load(session: Session, round_id: int) -> PokerHand:
     row = session.get(Round, round_id)
     if row is None or not row.rules:
-        raise NotFound(f"No poker hand with id {round_id}.")
+        raise NotFound("No poker hand with id %(round_id)s.", round_id=round_id)
     rules: dict[str, Any] = json.loads(row.rules)
     if "seats" not in rules or "button" not in rules:
-        raise NotFound(f"Round {round_id} is not a poker hand.")
+        raise NotFound("Round %(round_id)s is not a poker hand.", round_id=round_id)
     events = rounds.events(session, round_id)
     effective: list[tuple[int, dict[str, Any]]] = []
     for e in events:
@@ -126,8 +126,8 @@ def record(session: Session, *, round_id: int, action: Mapping[str, Any], user_i
     if _already(session, round_id, idempotency_key, payload):
         return hand
     if hand.round.status != RoundStatus.OPEN.value:
-        raise Conflict(f"Hand {hand.round.number} is {hand.round.status}; it takes no more "
-                       "actions.")
+        raise Conflict("Hand %(number)s is %(status)s; it takes no more actions.",
+                       number=hand.round.number, status=hand.round.status)
     _not_frozen(session, hand)
     if expected_seq is not None and expected_seq != hand.last_seq:
         raise Conflict("The hand moved on on another tablet; reload it.")
@@ -154,7 +154,8 @@ def undo(session: Session, *, round_id: int, user_id: int, idempotency_key: str,
             raise Conflict("This idempotency key was already used for a different action.")
         return hand
     if hand.round.status != RoundStatus.OPEN.value:
-        raise Conflict(f"Hand {hand.round.number} is {hand.round.status}; nothing to undo.")
+        raise Conflict("Hand %(number)s is %(status)s; nothing to undo.",
+                       number=hand.round.number, status=hand.round.status)
     _not_frozen(session, hand)
     if expected_seq is not None and expected_seq != hand.last_seq:
         raise Conflict("The hand moved on on another tablet; reload it.")
@@ -175,8 +176,9 @@ def void_pending(session: Session, round_id: int) -> bool:
 
 def _not_frozen(session: Session, hand: PokerHand) -> None:
     if void_pending(session, hand.round.id):
-        raise Conflict(f"Hand {hand.round.number} waits for a pit boss to decide on its void; "
-                       "nothing can be recorded until then.")
+        raise Conflict("Hand %(number)s waits for a pit boss to decide on its void; nothing "
+                       "can be recorded until then.",
+                       number=hand.round.number)
 
 
 def _already(session: Session, round_id: int, key: str, payload: Mapping[str, Any]) -> bool:
@@ -219,8 +221,11 @@ def shown_hands(state: HandState) -> dict[str, dict[str, Any]]:
     for seat, cards in state.shown.items():
         full = cards if len(cards) == 5 else (*state.up.get(seat, ()), *cards)
         if len(full) == 5:
-            out[seat] = {"label": evaluate(full, state.profile.ranking).label,
-                         "cards": [c.code for c in full]}
+            value = evaluate(full, state.profile.ranking)
+            # ``value``: category and cards in the engine's order, for the edge to name it
+            out[seat] = {"label": value.label, "cards": [c.code for c in full],
+                         "value": {"category": value.category.value,
+                                   "cards": [c.code for c in value.cards]}}
     return out
 
 

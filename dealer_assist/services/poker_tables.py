@@ -54,7 +54,8 @@ class PokerTableView:
 
 def _int(value: Any, name: str, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValidationError(f"{name} must be a whole number of at least {minimum}.",
+        raise ValidationError("%(name)s must be a whole number of at least %(minimum)s.",
+                              name=name, minimum=minimum,
                               field=name)
     return value
 
@@ -66,13 +67,14 @@ def open_table(session: Session, *, name: str, profile: str, stakes: Mapping[str
     made = make_stakes(game, stakes).to_dict(game)
     _int(seat_count, "seat_count", 2)
     if seat_count > game.max_players:
-        raise ValidationError(f"{game.name} seats at most {game.max_players} players.",
+        raise ValidationError("%(name)s seats at most %(max_players)s players.",
+                              name=game.name, max_players=game.max_players,
                               field="seat_count")
     name = name.strip()
     if not name or len(name) > 64:
         raise ValidationError("A table name is 1 to 64 characters.", field="name")
     if session.exec(select(GameTable).where(GameTable.name == name)).first() is not None:
-        raise Conflict(f"A table named {name} already exists.")
+        raise Conflict("A table named %(name)s already exists.", name=name)
     low, high = min(v for v in made.values() if v), max(made.values())
     row = GameTable(name=name, game=game.game, profile=game.name, min_ante=low, max_ante=high,
                     max_payout=high, boxes=seat_count)
@@ -88,7 +90,7 @@ def open_table(session: Session, *, name: str, profile: str, stakes: Mapping[str
 def get(session: Session, table_id: int) -> PokerTableView:
     poker, table = session.get(PokerTable, table_id), session.get(GameTable, table_id)
     if poker is None or table is None:
-        raise NotFound(f"No poker table with id {table_id}.")
+        raise NotFound("No poker table with id %(table_id)s.", table_id=table_id)
     rows = session.exec(select(PokerSeat).where(PokerSeat.table_id == table_id)
                         .order_by(col(PokerSeat.id))).all()
     seats = tuple(sorted((_seat_view(r) for r in rows), key=lambda s: _order(s.seat)))
@@ -113,9 +115,10 @@ def seat_player(session: Session, table_id: int, *, seat: str, player: str,
     view = get(session, table_id)
     _int(buy_in, "buy_in")
     if not seat.isdigit() or not 1 <= int(seat) <= view.seat_count:
-        raise ValidationError(f"The seat is a number from 1 to {view.seat_count}.", field="seat")
+        raise ValidationError("The seat is a number from 1 to %(seat_count)s.",
+                              seat_count=view.seat_count, field="seat")
     if any(s.seat == seat for s in view.seated()):
-        raise Conflict(f"Seat {seat} is taken.")
+        raise Conflict("Seat %(seat)s is taken.", seat=seat)
     shift_id = _shift_for_chips(session, table_id)
     player = player.strip() or f"Seat {seat}"
     row = PokerSeat(table_id=table_id, seat=seat, player=player[:64], stack=buy_in,
@@ -154,7 +157,7 @@ def _load_seat(session: Session, table_id: int, seat: str) -> PokerSeat:
                                                PokerSeat.seat == seat,
                                                PokerSeat.status != LEFT)).first()
     if row is None:
-        raise NotFound(f"Nobody sits in seat {seat}.")
+        raise NotFound("Nobody sits in seat %(seat)s.", seat=seat)
     return row
 
 
@@ -218,7 +221,8 @@ def hand_start(session: Session, table_id: int) -> dict[str, Any]:
     profile = get_poker_profile(view.profile)
     dealt = [s for s in view.seats if s.status == PLAYING and s.stack > 0]
     if len(dealt) < profile.min_players:
-        raise Conflict(f"A hand needs at least {profile.min_players} players with chips.")
+        raise Conflict("A hand needs at least %(min_players)s players with chips.",
+                       min_players=profile.min_players)
     button = next_button(view, [s.seat for s in dealt])
     seats: list[dict[str, Any]] = []
     for s in dealt:

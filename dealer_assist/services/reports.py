@@ -50,18 +50,22 @@ from ..models import (
     User,
 )
 from ..models_audit import AuditEntry, Dispute, DisputeDecision
+from ..rules.phrase import Phrase
 from ..rules.ranking import Category
 from ..rules.settlement import WAGER_NAMES
 from . import inventory, report_changes, theoretical
 from .errors import NotFound
 
 SCHEMA = "dealer_assist/shift-report/2"
-WAGER_TITLES = {"ante": "Ante", "bet": "Bet", "improvement_fee": "Improvement fees",
-                "buy_game_fee": "Buy-game fees", "insurance": "Insurance", "bonus": "Bonus"}
-GAME_TITLES = {"russian": "Russian poker", "caribbean": "Caribbean stud",
-               "oasis": "Oasis poker", "split": "Big/Small hand"}
-ROLE_TITLES = {"croupier": "Croupier", "pit_boss": "Pit boss", "shift_manager": "Shift manager",
-               "admin": "Administrator"}
+WAGER_TITLES = {"ante": Phrase("Ante"), "bet": Phrase("Bet"),
+                "improvement_fee": Phrase("Improvement fees"),
+                "buy_game_fee": Phrase("Buy-game fees"), "insurance": Phrase("Insurance"),
+                "bonus": Phrase("Bonus")}
+GAME_TITLES = {"russian": Phrase("Russian poker"), "caribbean": Phrase("Caribbean stud"),
+               "oasis": Phrase("Oasis poker"), "split": Phrase("Big/Small hand")}
+#: message ids (the report's data keeps the English; the PDF says them in the reader's language)
+ROLE_TITLES = {"croupier": Phrase("Croupier"), "pit_boss": Phrase("Pit boss"),
+               "shift_manager": Phrase("Shift manager"), "admin": Phrase("Administrator")}
 CATEGORY_ORDER = {c.value: i for i, c in enumerate(Category)}
 TOP_PAYOUTS = 10
 
@@ -370,7 +374,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
     """The whole report as plain data (see the module docstring for the meaning of each sum)."""
     shift = session.get(Shift, shift_id)
     if shift is None:
-        raise NotFound(f"No shift with id {shift_id}.")
+        raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
     table = session.get(GameTable, shift.table_id)
     assert table is not None
     if table.game in POKER_GAMES:  # issue 15, part 4: chips, pots and rake, not wagers

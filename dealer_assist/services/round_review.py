@@ -16,10 +16,10 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ..formats import amount
 from ..models import Round, RoundSettlement, User
 from ..rules.errors import RulesError
 from ..rules.games.flow import UNDO, Event, start_rules
+from ..rules.phrase import Amount, Phrase
 from . import poker_hands, rounds, tables
 from .errors import NotFound
 
@@ -78,7 +78,7 @@ def settled_boxes(session: Session, round_id: int) -> set[str]:
 def replay_round(session: Session, round_id: int) -> Replayed:
     rnd = session.get(Round, round_id)
     if rnd is None:
-        raise NotFound(f"No round with id {round_id}.")
+        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
     table = tables.get_table(session, rnd.table_id)
     events = rounds.events(session, round_id)
     names = dict(session.exec(select(User.id, User.display_name).where(
@@ -97,6 +97,7 @@ def replay_round(session: Session, round_id: int) -> Replayed:
     else:
         profile = str(rules["profile"]["name"])
         recomputed, error = _recompute(rules, events)
+        _adopt_reasons(stored, recomputed)
     stored_by = (f"{row.engine_version}, profile {row.profile} ({row.profile_version})"
                  if row else None)
     return Replayed(round_id, rnd.number, rnd.status, table, profile, timeline, stored,
@@ -115,15 +116,32 @@ def _recompute(rules: dict[str, Any],
         else:
             error = "the events do not make a complete round"
     except RulesError as err:
-        error = str(err)
+        error = err.message  # a Phrase: the review page says it in the reader's language
     return recomputed, error
 
 
-def money(net: int) -> str:
+def _adopt_reasons(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None) -> None:
+    """Where the recorded wager reads exactly like the engine's (same stake, net and English
+    reason), show the engine's reason object: the same text, but one the page can say in the
+    reader's language. Display only: nothing is written back."""
+    if not stored or not recomputed:
+        return
+    theirs = {b["box"]: b for b in recomputed.get("boxes", [])}
+    for box in stored.get("boxes", []):
+        for name, wager in box.get("wagers", {}).items():
+            other = theirs.get(box["box"], {}).get("wagers", {}).get(name)
+            if other and (other["stake"], other["net"], str(other["explanation"])) == \
+                    (wager["stake"], wager["net"], wager["explanation"]):
+                wager["explanation"] = other["explanation"]
+
+
+def money(net: int) -> Phrase:
     """A box's or wager's net in the croupier's words: PAY 1,600, TAKE 50, RETURN (the table
-    screen's words: nothing changes hands, the stakes go back to the player)."""
-    return (f"PAY {amount(net)}" if net > 0 else f"TAKE {amount(-net)}" if net < 0
-            else "RETURN")
+    screen's words: nothing changes hands, the stakes go back to the player); the amount is
+    formatted by the reader's locale at the edge."""
+    if net > 0:
+        return Phrase("PAY %(amount)s", amount=Amount(net))
+    return Phrase("TAKE %(amount)s", amount=Amount(-net)) if net < 0 else Phrase("RETURN")
 
 
 def differences(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None,
@@ -131,33 +149,38 @@ def differences(stored: dict[str, Any] | None, recomputed: dict[str, Any] | None
     """What differs between the recorded settlement and the engine's, box by box, wager by
     wager; empty when they agree."""
     if stored is None:
-        return ["No settlement was recorded for this round."]
+        return [Phrase("No settlement was recorded for this round.")]
     if recomputed is None:
-        return [f"The engine could not recompute the round: {error or 'unknown reason'}."]
+        return [Phrase("The engine could not recompute the round: %(error)s.",
+                       error=error or Phrase("unknown reason"))]
     mine = {b["box"]: b for b in stored.get("boxes", [])}
     theirs = {b["box"]: b for b in recomputed.get("boxes", [])}
     out: list[str] = []
     for box in sorted(mine.keys() | theirs.keys(), key=lambda b: (len(b), b)):
         a, b = mine.get(box), theirs.get(box)
         if a is None or b is None:
-            where = "the engine's settlement" if a is None else "the recorded settlement"
-            out.append(f"Box {box} appears only in {where}.")
+            out.append(Phrase("Box %(box)s appears only in the engine's settlement.", box=box)
+                       if a is None else
+                       Phrase("Box %(box)s appears only in the recorded settlement.", box=box))
             continue
         if a["net"] != b["net"]:
             gap = b["net"] - a["net"]
-            side = "the player is owed" if gap > 0 else "the house is owed"
-            out.append(f"Box {box}: recorded {money(a['net'])}, the engine says "
-                       f"{money(b['net'])}; {side} {abs(gap)}.")
+            owed = (Phrase("the player is owed %(amount)s", amount=Amount(abs(gap))) if gap > 0
+                    else Phrase("the house is owed %(amount)s", amount=Amount(abs(gap))))
+            out.append(Phrase("Box %(box)s: recorded %(recorded)s, the engine says %(engine)s; "
+                              "%(owed)s.", box=box, recorded=money(a["net"]),
+                              engine=money(b["net"]), owed=owed))
         for name in sorted(a["wagers"].keys() | b["wagers"].keys()):
             wa, wb = a["wagers"].get(name), b["wagers"].get(name)
             if wa is None or wb is None or wa["net"] != wb["net"] \
                     or wa["stake"] != wb["stake"]:
-                out.append(f"Box {box} {name.replace('_', ' ')}: recorded "
-                           f"{_wager(wa)}, the engine says {_wager(wb)}.")
+                out.append(Phrase("Box %(box)s %(wager)s: recorded %(recorded)s, the engine "
+                                  "says %(engine)s.", box=box, wager=name.replace("_", " "),
+                                  recorded=_wager(wa), engine=_wager(wb)))
     return out
 
 
-def _wager(w: dict[str, Any] | None) -> str:
+def _wager(w: dict[str, Any] | None) -> Phrase:
     if w is None:
-        return "no such wager"
-    return f"stake {w['stake']}, {money(w['net'])}"
+        return Phrase("no such wager")
+    return Phrase("stake %(stake)s, %(net)s", stake=Amount(w["stake"]), net=money(w["net"]))

@@ -75,7 +75,7 @@ def encode_payload(payload: Mapping[str, Any]) -> str:
         return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                           allow_nan=False)
     except (TypeError, ValueError) as err:
-        raise ValidationError(f"The event payload is not plain JSON: {err}") from None
+        raise ValidationError("The event payload is not plain JSON: %(err)s", err=err) from None
 
 
 def start_round(session: Session, *, shift_id: int, now: datetime | None = None,
@@ -90,7 +90,7 @@ def start_round(session: Session, *, shift_id: int, now: datetime | None = None,
                          .with_for_update(read=True)
                          .execution_options(populate_existing=True)).first()
     if shift is None:
-        raise NotFound(f"No shift with id {shift_id}.")
+        raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
     if shift.status != ShiftStatus.OPEN.value:
         raise Conflict("This shift is closed.")
     last = session.exec(select(func.max(Round.number)).where(Round.shift_id == shift_id)).one()
@@ -109,18 +109,21 @@ def append_event(session: Session, *, round_id: int, type: str, payload: Mapping
                  actor_id: int, idempotency_key: str, now: datetime | None = None) -> EventView:
     """Append one event to an open round, or return the one already recorded under this key."""
     if not idempotency_key or len(idempotency_key) > KEY_MAX:
-        raise ValidationError(f"An idempotency key is 1 to {KEY_MAX} characters.")
+        raise ValidationError("An idempotency key is 1 to %(KEY_MAX)s characters.",
+                              KEY_MAX=KEY_MAX)
     if not type or len(type) > TYPE_MAX:
-        raise ValidationError(f"An event type is 1 to {TYPE_MAX} characters.")
+        raise ValidationError("An event type is 1 to %(TYPE_MAX)s characters.",
+                              TYPE_MAX=TYPE_MAX)
     body = encode_payload(payload)
     existing = _by_key(session, round_id, idempotency_key)
     if existing is not None:
         return _same_or_conflict(existing, type, body)
     rnd = session.get(Round, round_id)
     if rnd is None:
-        raise NotFound(f"No round with id {round_id}.")
+        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
     if rnd.status != RoundStatus.OPEN.value:
-        raise Conflict(f"Round {rnd.number} is {rnd.status}; it takes no more events.")
+        raise Conflict("Round %(number)s is %(status)s; it takes no more events.",
+                       number=rnd.number, status=rnd.status)
     last = session.exec(select(func.max(RoundEvent.seq))
                         .where(RoundEvent.round_id == round_id)).one()
     event = RoundEvent(round_id=round_id, seq=(last or 0) + 1, type=type, payload=body,
@@ -159,8 +162,9 @@ def table_rules(table: tables.TableView) -> dict[str, Any]:
     data with its hash, the limits in force (``rules.games.flow.round_rules``). A poker table
     (issue 15) deals its hands through ``services.poker_hands``, never as a house round."""
     if table.game in POKER_GAMES:
-        raise Conflict(f"{table.name} is a poker table: deal its hands on the poker screen or "
-                       "through /api/v1/poker/tables/{id}/hands.")
+        raise Conflict("%(name)s is a poker table: deal its hands on the poker screen or "
+                       "through /api/v1/poker/tables/{id}/hands.",
+                       name=table.name)
     return round_rules(table.game, table.profile, table.min_ante, table.max_ante,
                        table.max_payout)
 

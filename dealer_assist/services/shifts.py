@@ -69,23 +69,24 @@ def open_shift(session: Session, *, table_id: int, user_id: int, gaming_date: da
         raise PermissionDenied("Only a croupier, pit boss or shift manager opens a shift.")
     table = session.get(GameTable, table_id)
     if table is None:
-        raise NotFound(f"No table with id {table_id}.")
+        raise NotFound("No table with id %(table_id)s.", table_id=table_id)
     if not table.active:
-        raise Conflict(f"Table {table.name} is out of service.")
+        raise Conflict("Table %(name)s is out of service.", name=table.name)
     today = gaming_date_at(now, zone, start_hour)
     gaming_date = gaming_date or today
     if abs(gaming_date - today) > DATE_SLACK:
-        raise ValidationError(f"The gaming date must be within a day of {today.isoformat()}.",
+        raise ValidationError("The gaming date must be within a day of %(v)s.",
+                              v=today.isoformat(),
                               field="gaming_date")
     if open_shift_of(session, table_id) is not None:
-        raise Conflict(f"Table {table.name} already has an open shift.")
+        raise Conflict("Table %(name)s already has an open shift.", name=table.name)
     shift = Shift(table_id=table_id, gaming_date=gaming_date, status=ShiftStatus.OPEN.value,
                   opened_by=user_id, opened_at=now)
     try:
         with session.begin_nested():
             session.add(shift)
     except IntegrityError:  # another tablet opened one between our check and our insert
-        raise Conflict(f"Table {table.name} already has an open shift.") from None
+        raise Conflict("Table %(name)s already has an open shift.", name=table.name) from None
     return _view(shift, user)
 
 
@@ -99,7 +100,7 @@ def open_shift_of(session: Session, table_id: int) -> ShiftView | None:
 def get_shift(session: Session, shift_id: int) -> ShiftView:
     shift = session.get(Shift, shift_id)
     if shift is None:
-        raise NotFound(f"No shift with id {shift_id}.")
+        raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
     return _view(shift, session.get(User, shift.opened_by))
 
 

@@ -33,6 +33,7 @@ from ..models import Round, RoundEvent, RoundSettlement, RoundStatus, utcnow
 from ..rules.cards import parse_cards
 from ..rules.errors import CardCountError, IllegalActionError
 from ..rules.games.flow import PAID, UNDO, VOID, Folded, check_undo, start_rules
+from ..rules.phrase import Phrase
 from ..rules.settlement import Settlement
 from . import live, rounds, shifts, tables, txn, voids
 from .errors import Conflict
@@ -64,7 +65,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     table = tables.get_table(session, table_id)
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
-        raise Conflict(f"Table {table.name} has no open shift; open one first.")
+        raise Conflict("Table %(name)s has no open shift; open one first.", name=table.name)
     live._check_actor(session, actor_id, shift.id)  # staff of this shift (services/duties.py)
     rules = rounds.table_rules(table)
     flow, empty = start_rules(rules)
@@ -102,9 +103,10 @@ def _started_by(session: Session, shift_id: int, key: str) -> RoundEvent | None:
 def _refuse_second_round(session: Session, current: int) -> None:
     number = session.get(Round, current).number  # type: ignore[union-attr]
     if voids.changes(session, kind="void", round_id=current, status=voids.PENDING):
-        raise Conflict(f"Round {number} waits for a pit boss to decide on its void; the "
-                       "next round starts after that.")
-    raise Conflict(f"Round {number} is still open at this table; finish it first.")
+        raise Conflict("Round %(number)s waits for a pit boss to decide on its void; the "
+                       "next round starts after that.", number=number)
+    raise Conflict("Round %(number)s is still open at this table; finish it first.",
+                   number=number)
 
 
 # --- recording a step ---------------------------------------------------------------------------
@@ -135,13 +137,14 @@ def _record_once(session: Session, round_id: int, actor_id: int, type: str,
     if type not in (UNDO, PAID, VOID):
         payload = rnd.flow.normalize(rnd.state, type, payload)
     if not rnd.is_open:
-        raise Conflict(f"Round {rnd.round.number} is {rnd.round.status}; it takes no more "
-                       "steps.")
+        raise Conflict("Round %(number)s is %(status)s; it takes no more steps.",
+                       number=rnd.round.number, status=rnd.round.status)
     if type == live.REDEAL:
         return _redeal(session, rnd, actor_id, payload, expected_seq)
     if rnd.void_pending:
-        raise Conflict(f"Round {rnd.round.number} waits for a pit boss to decide on its void; "
-                       "nothing is recorded until then.")
+        raise Conflict("Round %(number)s waits for a pit boss to decide on its void; "
+                       "nothing is recorded until then.",
+                       number=rnd.round.number)
     live.check_seq(rnd, expected_seq)
     folded, settlement = _apply(rnd, type, payload)  # RulesError: refused, nothing stored
     txn.begin_write(session)
@@ -262,13 +265,13 @@ def _redeal(session: Session, rnd: live.LiveRound, actor_id: int, payload: Mappi
 
     A double tap (the same person, the same reason, still pending) files nothing more."""
     voided = rnd.flow.voided(rnd.flow.step(rnd.state, live.REDEAL, payload))  # RulesError
-    reason = f"redeal: {voided or 'wrong number of cards'}"
+    reason = Phrase("redeal: %(v)s", v=voided or 'wrong number of cards')
     pending = rnd.void_request if rnd.void_pending else None
     if pending is not None:
         if pending.requested_by == actor_id and pending.reason == reason:
             return Recorded(rnd, False)
-        raise Conflict(f"Round {rnd.round.number} already waits for a pit boss to decide on "
-                       "its void.")
+        raise Conflict("Round %(number)s already waits for a pit boss to decide on its "
+                       "void.", number=rnd.round.number)
     live.check_seq(rnd, expected_seq)
     txn.begin_write(session)
     _lock_unchanged(session, rnd)

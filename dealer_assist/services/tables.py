@@ -38,6 +38,8 @@ class TableView:
     boxes: int
     active: bool
     chip_set: str = chips.DEFAULT_CHIP_SET
+    #: ISO 4217 code; None: the configuration's DEFAULT_CURRENCY (``i18n.table_currency``)
+    currency: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,30 +54,33 @@ class TableSpec:
     max_payout: int
     boxes: int
     chip_set: str = chips.DEFAULT_CHIP_SET
+    currency: str | None = None
 
 
 def view(table: GameTable) -> TableView:
     assert table.id is not None
     return TableView(table.id, table.name, table.game, table.profile, table.min_ante,
                      table.max_ante, table.max_payout, table.boxes, table.active,
-                     table.chip_set)
+                     table.chip_set, table.currency)
 
 
 def validate(spec: TableSpec) -> TableSpec:
     """Check every field; returns the spec with the name tidied and the default profile filled."""
     name = " ".join(spec.name.split())
     if not name or len(name) > NAME_MAX:
-        raise ValidationError(f"A table name is 1 to {NAME_MAX} characters.", field="name")
+        raise ValidationError("A table name is 1 to %(NAME_MAX)s characters.",
+                              NAME_MAX=NAME_MAX, field="name")
     if spec.game not in set(Game):
-        raise ValidationError(f"Unknown game '{spec.game}'.", field="game")
+        raise ValidationError("Unknown game '%(game)s'.", game=spec.game, field="game")
     profile = spec.profile.strip() or profiles.default_profile(spec.game) or ""
     if not PROFILE_RE.match(profile):
         raise ValidationError("Choose a house-rules profile (lower-case letters, digits, '.', "
                               "'_' or '-').", field="profile")
     known = profiles.profile_names(spec.game)
     if known and profile not in known:
-        raise ValidationError(f"The engine has no profile '{profile}' for this game "
-                              f"(known: {', '.join(sorted(known))}).", field="profile")
+        raise ValidationError("The engine has no profile '%(profile)s' for this game "
+                              "(known: %(v)s).",
+                              profile=profile, v=', '.join(sorted(known)), field="profile")
     for field, amount in (("min_ante", spec.min_ante), ("max_ante", spec.max_ante),
                           ("max_payout", spec.max_payout)):
         if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MONEY_MAX:
@@ -84,16 +89,22 @@ def validate(spec: TableSpec) -> TableSpec:
         raise ValidationError("The maximum ante cannot be below the minimum ante.",
                               field="max_ante")
     if not 1 <= spec.boxes <= MAX_BOXES:
-        raise ValidationError(f"A table has 1 to {MAX_BOXES} boxes.", field="boxes")
+        raise ValidationError("A table has 1 to %(MAX_BOXES)s boxes.", MAX_BOXES=MAX_BOXES,
+                              field="boxes")
     chips.denominations(spec.chip_set)  # a known chip set, else a ValidationError naming it
+    currency = (spec.currency or "").strip().upper() or None
+    if currency is not None and not (len(currency) == 3 and currency.isascii()
+                                     and currency.isalpha()):
+        raise ValidationError("A currency is a three-letter ISO 4217 code such as RUB or EUR.",
+                              field="currency")
     return TableSpec(name, spec.game, profile, spec.min_ante, spec.max_ante, spec.max_payout,
-                     spec.boxes, spec.chip_set)
+                     spec.boxes, spec.chip_set, currency)
 
 
 def _load(session: Session, table_id: int) -> GameTable:
     table = session.get(GameTable, table_id)
     if table is None:
-        raise NotFound(f"No table with id {table_id}.")
+        raise NotFound("No table with id %(table_id)s.", table_id=table_id)
     return table
 
 
@@ -105,10 +116,11 @@ def _name_taken(session: Session, name: str, table_id: int | None) -> bool:
 def create_table(session: Session, spec: TableSpec) -> TableView:
     spec = validate(spec)
     if _name_taken(session, spec.name, None):
-        raise Conflict(f"A table named '{spec.name}' already exists.", field="name")
+        raise Conflict("A table named '%(name)s' already exists.", name=spec.name, field="name")
     table = GameTable(name=spec.name, game=spec.game, profile=spec.profile,
                       min_ante=spec.min_ante, max_ante=spec.max_ante,
-                      max_payout=spec.max_payout, boxes=spec.boxes, chip_set=spec.chip_set)
+                      max_payout=spec.max_payout, boxes=spec.boxes, chip_set=spec.chip_set,
+                      currency=spec.currency)
     _save(session, spec.name, lambda: session.add(table))
     return view(table)
 
@@ -117,7 +129,7 @@ def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
     table = _load(session, table_id)
     spec = validate(spec)
     if _name_taken(session, spec.name, table_id):
-        raise Conflict(f"A table named '{spec.name}' already exists.", field="name")
+        raise Conflict("A table named '%(name)s' already exists.", name=spec.name, field="name")
     if (spec.game, spec.profile) != (table.game, table.profile) and _has_open_shift(session,
                                                                                     table_id):
         raise Conflict("Close the open shift before changing this table's game or profile.",
@@ -130,7 +142,7 @@ def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
 
     def apply() -> None:
         for field in ("name", "game", "profile", "min_ante", "max_ante", "max_payout", "boxes",
-                      "chip_set"):
+                      "chip_set", "currency"):
             setattr(table, field, getattr(spec, field))
 
     _save(session, spec.name, apply)
@@ -144,7 +156,8 @@ def _save(session: Session, name: str, apply: Callable[[], None]) -> None:
         with session.begin_nested():
             apply()
     except IntegrityError:  # a concurrent create took the name between check and insert
-        raise Conflict(f"A table named '{name}' already exists.", field="name") from None
+        raise Conflict("A table named '%(name)s' already exists.", name=name,
+                       field="name") from None
 
 
 def _has_open_round(session: Session, table_id: int) -> bool:

@@ -128,7 +128,7 @@ def lock_round(session: Session, round_id: int) -> Round:
                        .with_for_update(key_share=True)  # FOR NO KEY UPDATE: see lock_table
                        .execution_options(populate_existing=True)).first()
     if row is None:
-        raise NotFound(f"No round with id {round_id}.")
+        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
     return row
 
 
@@ -141,7 +141,7 @@ def lock_table(session: Session, table_id: int) -> None:
     found = session.exec(select(GameTable.id).where(GameTable.id == table_id)
                          .with_for_update(key_share=True)).first()
     if found is None:
-        raise NotFound(f"No table with id {table_id}.")
+        raise NotFound("No table with id %(table_id)s.", table_id=table_id)
 
 
 def _pause(attempt: int) -> None:

@@ -71,9 +71,10 @@ def create_user(session: Session, *, username: str, display_name: str, role: str
         raise ValidationError("The display name is too long (100 characters at most).",
                               field="display_name")
     if role not in set(Role):
-        raise ValidationError(f"Unknown role '{role}'.", field="role")
+        raise ValidationError("Unknown role '%(role)s'.", role=role, field="role")
     if session.exec(select(User).where(User.username == username)).first() is not None:
-        raise Conflict(f"The username '{username}' is already taken.", field="username")
+        raise Conflict("The username '%(username)s' is already taken.", username=username,
+                       field="username")
     otp = passwords.one_time_password()
     user = User(username=username, display_name=display_name, role=role,
                 password_hash=passwords.hash_password(otp), must_change_password=True)
@@ -85,7 +86,7 @@ def create_user(session: Session, *, username: str, display_name: str, role: str
 def _load(session: Session, user_id: int) -> User:
     user = session.get(User, user_id)
     if user is None:
-        raise NotFound(f"No user with id {user_id}.")
+        raise NotFound("No user with id %(user_id)s.", user_id=user_id)
     return user
 
 
@@ -155,3 +156,15 @@ def change_password(session: Session, user_id: int, *, current: str, new: str, m
     auth.revoke_user_sessions(session, user_id, except_id=keep_session_id)
     session.flush()
     return view(user)
+
+
+def set_language(session: Session, user_id: int, language: str | None, *,
+                 only_if_unset: bool = False) -> bool:
+    """The profile's language (the header switch); None hands the choice back to the browser.
+    ``only_if_unset`` keeps a language the profile already has; True when it changed."""
+    user = _load(session, user_id)
+    if only_if_unset and user.language:
+        return False
+    user.language = language
+    session.flush()
+    return True

@@ -64,16 +64,17 @@ class ChangeView:
 def _actor(session: Session, actor_id: int, roles: frozenset[str], what: str) -> User:
     user = session.get(User, actor_id)
     if user is None or not user.active or user.role not in roles:
-        raise PermissionDenied(f"Your role may not {what}.")
+        raise PermissionDenied("Your role may not %(what)s.", what=what)
     return user
 
 
 def _reason(text: str, label: str, name: str) -> str:
     text = (text or "").strip()
     if not text:
-        raise ValidationError(f"{label} is required.", field=name)
+        raise ValidationError("%(label)s is required.", label=label, field=name)
     if len(text) > TEXT_MAX:
-        raise ValidationError(f"{label} is at most {TEXT_MAX} characters.", field=name)
+        raise ValidationError("%(label)s is at most %(TEXT_MAX)s characters.", label=label,
+                              TEXT_MAX=TEXT_MAX, field=name)
     return text
 
 
@@ -86,9 +87,9 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
         raise ValidationError("Choose a void or a correction.", field="kind")
     rnd = session.get(Round, round_id)
     if rnd is None:
-        raise NotFound(f"No round with id {round_id}.")
+        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
     if rnd.status == RoundStatus.VOIDED.value:
-        raise Conflict(f"Round {rnd.number} is already voided.")
+        raise Conflict("Round %(number)s is already voided.", number=rnd.number)
     reason = _reason(reason, "A reason", "reason")
     if kind == ChangeKind.VOID:
         duties.check_shift_open(session, rnd.shift_id, "voiding one of its rounds")
@@ -96,18 +97,21 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
     box = (box or "").strip() or None
     if kind == ChangeKind.CORRECTION:
         if rnd.status != RoundStatus.SETTLED.value:
-            raise Conflict(f"Round {rnd.number} is not paid yet; correct it at the table.")
+            raise Conflict("Round %(number)s is not paid yet; correct it at the table.",
+                           number=rnd.number)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 \
                 or abs(amount) > AMOUNT_MAX:
             raise ValidationError("A correction needs a whole, non-zero amount.", field="amount")
         duties.check_amount(session, table_id=rnd.table_id, amount=amount, field="amount",
                             label="The correction")
         if box is not None and box not in round_review.settled_boxes(session, round_id):
-            raise ValidationError(f"Box {box} did not play round {rnd.number}.", field="box")
+            raise ValidationError("Box %(box)s did not play round %(number)s.", box=box,
+                                  number=rnd.number, field="box")
     else:
         amount = 0
     if any(c.status == PENDING and c.kind == kind for c in changes(session, round_id=round_id)):
-        raise Conflict(f"A {kind} of round {rnd.number} is already waiting for approval.")
+        raise Conflict("A %(kind)s of round %(number)s is already waiting for approval.",
+                       kind=kind, number=rnd.number)
     row = RoundChangeRequest(round_id=round_id, table_id=rnd.table_id, shift_id=rnd.shift_id,
                              kind=kind, box=box, amount=amount, reason=reason,
                              requested_by=actor_id, requested_at=now or utcnow())
@@ -123,8 +127,9 @@ def _poker_void(session: Session, rnd: Round) -> None:
     pushed and its stacks carried into the next hands: it is disputed or corrected instead."""
     table = session.get(GameTable, rnd.table_id)
     if table is not None and table.game in POKER_GAMES and rnd.status != RoundStatus.OPEN.value:
-        raise Conflict(f"Hand {rnd.number} is finished and its pots were pushed; file a "
-                       "dispute on the award or ask for a correction instead of a void.")
+        raise Conflict("Hand %(number)s is finished and its pots were pushed; file a "
+                       "dispute on the award or ask for a correction instead of a void.",
+                       number=rnd.number)
 
 
 def decide_change(session: Session, *, request_id: int, approve: bool, note: str,
@@ -133,7 +138,7 @@ def decide_change(session: Session, *, request_id: int, approve: bool, note: str
     user = _actor(session, actor_id, APPROVERS, "approve voids and corrections")
     request = get_change(session, request_id)
     if request.status != PENDING:
-        raise Conflict(f"This request was already {request.status}.")
+        raise Conflict("This request was already %(status)s.", status=request.status)
     duties.check_change_approver(session, user=user, round_id=request.round_id,
                                  requested_by=request.requested_by)
     if approve and request.kind == ChangeKind.VOID:
@@ -142,11 +147,12 @@ def decide_change(session: Session, *, request_id: int, approve: bool, note: str
     if not approve:
         note = _reason(note, "A note saying why", "note")
     if len(note) > TEXT_MAX:
-        raise ValidationError(f"The note is at most {TEXT_MAX} characters.", field="note")
+        raise ValidationError("The note is at most %(TEXT_MAX)s characters.",
+                              TEXT_MAX=TEXT_MAX, field="note")
     rnd = session.exec(select(Round).where(Round.id == request.round_id)
                        .with_for_update()).one()
     if approve and rnd.status == RoundStatus.VOIDED.value:
-        raise Conflict(f"Round {rnd.number} is already voided.")
+        raise Conflict("Round %(number)s is already voided.", number=rnd.number)
     decision = RoundChangeDecision(request_id=request_id, approved=approve, note=note,
                                    decided_by=actor_id, decided_at=now or utcnow())
     try:
@@ -172,7 +178,7 @@ def changes(session: Session, *, kind: str | None = None, status: str | None = N
             round_id: int | None = None, limit: int = 500) -> list[ChangeView]:
     """Requests with their decisions, oldest first."""
     if status and status not in STATUSES:
-        raise ValidationError(f"Unknown status '{status}'.", field="status")
+        raise ValidationError("Unknown status '%(status)s'.", status=status, field="status")
     query = (select(RoundChangeRequest, RoundChangeDecision, Round.number)
              .join(Round, col(Round.id) == RoundChangeRequest.round_id)
              .outerjoin(RoundChangeDecision,
@@ -202,5 +208,5 @@ def changes(session: Session, *, kind: str | None = None, status: str | None = N
 def get_change(session: Session, request_id: int) -> ChangeView:
     row = session.get(RoundChangeRequest, request_id)
     if row is None:
-        raise NotFound(f"No request with id {request_id}.")
+        raise NotFound("No request with id %(request_id)s.", request_id=request_id)
     return next(c for c in changes(session, round_id=row.round_id) if c.id == request_id)

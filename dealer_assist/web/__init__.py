@@ -10,6 +10,7 @@ from flask import Blueprint, render_template
 from .. import db, formats
 from ..rules.games import GAMES
 from ..services import shifts, voids
+from ..wording import say
 from .security import any_role
 from .tables import SHIFT_OPENERS
 
@@ -32,7 +33,8 @@ def home() -> str:
 def game_title(code: str) -> str:
     """``russian`` -> ``Russian poker``: what the floor calls the game."""
     spec = GAMES.get(code)
-    return spec.title if spec is not None else code
+    return say(spec.title) if spec is not None else code
+
 
 
 @bp.app_template_filter("amount")

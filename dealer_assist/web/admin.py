@@ -19,6 +19,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext
 
 from .. import db
 from ..models import Game, Role
@@ -102,7 +103,8 @@ def _set_active(user_id: int, active: bool) -> Any:
     except ServiceError as err:
         return form_error(err, "admin/users.html", form={}, **_users_context())
     state = "enabled" if active else "disabled; their sessions have ended"
-    flash(f"{user.display_name} ({user.username}) is {state}.", "success")
+    flash(gettext("%(display_name)s (%(username)s) is %(state)s.",
+                 display_name=user.display_name, username=user.username, state=state), "success")
     return redirect(url_for("admin.users_page"))
 
 
@@ -123,7 +125,8 @@ def _table_spec() -> tables.TableSpec:
         max_ante=whole_number("max_ante", "The maximum ante"),
         max_payout=whole_number("max_payout", "The maximum payout"),
         boxes=whole_number("boxes", "The number of boxes"),
-        chip_set=request.form.get("chip_set", "") or chips.DEFAULT_CHIP_SET)
+        chip_set=request.form.get("chip_set", "") or chips.DEFAULT_CHIP_SET,
+        currency=request.form.get("currency", "")[:3] or None)
 
 
 @bp.get("/tables")
@@ -141,7 +144,7 @@ def create_table() -> Any:
         dbs.commit()
     except ServiceError as err:
         return form_error(err, "admin/tables.html", form=request.form, **_tables_context())
-    flash(f"Table {table.name} created.", "success")
+    flash(gettext("Table %(name)s created.", name=table.name), "success")
     return redirect(url_for("admin.tables_page"))
 
 
@@ -155,7 +158,7 @@ def edit_table(table_id: int) -> str:
 
 def _as_form(table: tables.TableView) -> dict[str, Any]:
     return {f: getattr(table, f) for f in ("name", "game", "profile", "min_ante", "max_ante",
-                                           "max_payout", "boxes", "chip_set")}
+                                           "max_payout", "boxes", "chip_set", "currency")}
 
 
 @bp.post("/tables/<int:table_id>")
@@ -169,7 +172,7 @@ def update_table(table_id: int) -> Any:
     except ServiceError as err:
         return form_error(err, "admin/table_form.html", table=table, form=request.form,
                           **_tables_context())
-    flash(f"Table {table.name} saved.", "success")
+    flash(gettext("Table %(name)s saved.", name=table.name), "success")
     return redirect(url_for("admin.tables_page"))
 
 

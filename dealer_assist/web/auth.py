@@ -6,9 +6,21 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext
 
-from .. import db
+from .. import db, i18n
 from ..models import utcnow
 from ..services import auth, users
 from ..services.errors import AuthenticationFailed, ServiceError, Throttled
@@ -55,9 +67,14 @@ def login() -> Any:
                                   next=request.form.get("next", ""))
         headers = {"Retry-After": str(err.retry_after)} if isinstance(err, Throttled) else {}
         return page, status, headers
+    picked = session.get(i18n.SESSION_KEY)
     start_login(result.token)
+    if picked in i18n.LANGUAGES:  # the switch used before signing in becomes the profile's
+        session[i18n.SESSION_KEY] = picked
+        if users.set_language(dbs, result.user_id, str(picked), only_if_unset=True):
+            dbs.commit()
     if result.must_change_password:
-        flash("Choose your own password to continue.", "info")
+        flash(gettext("Choose your own password to continue."), "info")
         return redirect(url_for("auth.change_password"))
     return redirect(_safe_next(request.form.get("next")))
 
@@ -66,7 +83,7 @@ def login() -> Any:
 @public
 def logout() -> Any:
     end_login()
-    flash("You are signed out.", "info")
+    flash(gettext("You are signed out."), "info")
     return redirect(url_for("auth.login"))
 
 
@@ -76,7 +93,7 @@ def change_password() -> Any:
     if request.method == "GET":
         return render_template("change_password.html")
     if request.form.get("new_password") != request.form.get("confirm_password"):
-        flash("The two new passwords differ.", "error")
+        flash(gettext("The two new passwords differ."), "error")
         return render_template("change_password.html", error_field="confirm_password"), 422
     dbs = db.get_session()
     ip = request.remote_addr or "unknown"
@@ -94,5 +111,22 @@ def change_password() -> Any:
         return form_error(err, "change_password.html")
     except ServiceError as err:
         return form_error(err, "change_password.html")
-    flash("Your password has been changed.", "success")
+    flash(gettext("Your password has been changed."), "success")
     return redirect(url_for("web.home"))
+
+
+@bp.post("/language")
+@public
+def set_language() -> Any:
+    """The header switch: one tap picks the language; a signed-in user's profile keeps it
+    (``user_account.language``), a visitor's session keeps it until they sign in."""
+    chosen = request.form.get("language", "")
+    if chosen not in i18n.LANGUAGES:
+        abort(400, description=gettext("Unknown language."))
+    session[i18n.SESSION_KEY] = chosen
+    user = g.get("user")
+    if user is not None:
+        dbs = db.get_session()
+        users.set_language(dbs, user.id, chosen)
+        dbs.commit()
+    return redirect(_safe_next(request.form.get("next")))

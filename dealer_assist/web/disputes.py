@@ -21,12 +21,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 from sqlmodel import col, select
 
 from .. import audit, db
+from ..i18n import money, when
 from ..models import Role, Round, RoundSettlement
+from ..rules.phrase import Phrase
 from ..services import disputes, round_review, tables, voids
 from ..services.errors import ServiceError, ValidationError
+from ..wording import action, say
 from .errors import form_error
 from .forms import text, whole_number
 from .hardening import as_id
@@ -45,9 +49,14 @@ STATUS_WORDS = {"open": "Open", "upheld": "Upheld", "denied": "Denied",
                 "rejected": "Rejected"}
 
 
+#: the strftime shapes the templates ask for -> ``i18n.when`` parts (the one date formatter)
+_PARTS = {"%H:%M": "time", "%H:%M:%S": "clock", "%d.%m %H:%M": "short"}
+
+
 @bp.app_template_filter("local_time")
 def local_time(moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
-    return moment.astimezone(floor_zone()).strftime(fmt) if moment else ""
+    """A stored moment on the floor's clock, in the reader's locale (``i18n.when``)."""
+    return when(moment, _PARTS.get(fmt, "seconds"), zone=floor_zone()) if moment else ""
 
 
 @bp.app_template_filter("age")
@@ -56,21 +65,27 @@ def age(moment: datetime) -> str:
     seconds = max(0, int((datetime.now(moment.tzinfo) - moment).total_seconds()))
     span = timedelta(seconds=seconds)
     if span < timedelta(hours=1):
-        return f"{seconds // 60} min"
+        return str(gettext("%(minutes)s min", minutes=seconds // 60))
     if span < timedelta(days=1):
-        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
-    return f"{span.days} d {seconds % 86400 // 3600} h"
+        return str(gettext("%(hours)s h %(minutes)s min", hours=seconds // 3600,
+                           minutes=f"{seconds % 3600 // 60:02d}"))
+    return str(gettext("%(days)s d %(hours)s h", days=span.days,
+                       hours=seconds % 86400 // 3600))
 
 
-@bp.app_template_filter("money")
-def money(net: int) -> str:
-    return round_review.money(net)
+@bp.app_template_filter("pay_take")
+def pay_take(net: int, currency: str | None = None) -> str:
+    """A net in the croupier's words: PAY 100, TAKE 50, EVEN (ПЛАТИТЬ / ЗАБРАТЬ / ПО НУЛЯМ)."""
+    if not net:
+        return action(0, even=True)
+    return f"{action(net)} {money(abs(net), currency)}"
 
 
 def _signed(name: str, label: str) -> int:
     raw = request.form.get(name, "").strip().replace(" ", "")
     if not _SIGNED.match(raw) or len(raw) > 19:
-        raise ValidationError(f"{label} must be a whole number, e.g. 100 or -50.", field=name)
+        raise ValidationError("%(label)s must be a whole number, e.g. 100 or -50.",
+                              label=Phrase(label), field=name)
     return int(raw)
 
 
@@ -137,8 +152,9 @@ def file_dispute(round_id: int) -> Any:
     except ServiceError as err:
         return form_error(err, "disputes/file.html", rr=round_review.replay_round(dbs, round_id),
                           box=form.get("box", ""), form=form)
-    flash(f"Dispute {filed.id} filed on box {filed.box} of round {filed.round_number}. "
-          "A pit boss will review it.", "success")
+    flash(gettext("Dispute %(id)s filed on box %(box)s of round %(round_number)s. A pit boss "
+                 "will review it.", id=filed.id, box=filed.box,
+                 round_number=filed.round_number), "success")
     return redirect(url_for("disputes.review", dispute_id=filed.id), 303)
 
 
@@ -157,8 +173,10 @@ def request_change(round_id: int) -> Any:
     except ServiceError as err:
         return form_error(err, "disputes/round.html", **{**_round_context(round_id),
                                                           "form": request.form})
-    what = "void" if made.kind == "void" else "correction"
-    flash(f"The {what} of round {made.round_number} waits for a pit boss's approval.", "info")
+    flash(gettext("The void of round %(round)s waits for a pit boss's approval.",
+                  round=made.round_number) if made.kind == "void" else
+          gettext("The correction of round %(round)s waits for a pit boss's approval.",
+                  round=made.round_number), "info")
     return redirect(url_for("disputes.round_page", round_id=round_id), 303)
 
 
@@ -230,9 +248,15 @@ def decide(dispute_id: int) -> Any:
     except ServiceError as err:
         return form_error(err, "disputes/review.html", **{**_review_context(dispute_id),
                                                           "form": request.form})
-    words = {"upheld": f"upheld: pay {done.latest.adjustment}" if done.latest else "upheld",
-             "denied": "denied", "escalated": "escalated to the shift manager"}
-    flash(f"Dispute {done.id} {words.get(done.status, done.status)}.", "success")
+    if done.status == "upheld" and done.latest:
+        said = gettext("Dispute %(id)s upheld: pay %(amount)s.", id=done.id,
+                       amount=money(done.latest.adjustment))
+    else:
+        said = {"upheld": gettext("Dispute %(id)s upheld.", id=done.id),
+                "denied": gettext("Dispute %(id)s denied.", id=done.id),
+                "escalated": gettext("Dispute %(id)s escalated to the shift manager.",
+                                     id=done.id)}.get(done.status, str(done.status))
+    flash(said, "success")
     return redirect(url_for("disputes.review", dispute_id=dispute_id), 303)
 
 
@@ -275,9 +299,16 @@ def decide_change(request_id: int) -> Any:
         dbs.commit()
     except ServiceError as err:
         dbs.rollback()
-        flash(err.message, "error")
+        flash(say(err.message), "error")
         return redirect(url_for("disputes.changes_page"), 303)
-    flash(f"The {done.kind} of round {done.round_number} was {done.status}.", "success")
+    words = {("void", "approved"): gettext("The void of round %(round)s was approved."),
+             ("void", "rejected"): gettext("The void of round %(round)s was rejected."),
+             ("correction", "approved"):
+                 gettext("The correction of round %(round)s was approved."),
+             ("correction", "rejected"):
+                 gettext("The correction of round %(round)s was rejected.")}
+    said = words.get((done.kind, done.status), f"{done.kind}: {done.status}")
+    flash(said.replace("%(round)s", str(done.round_number)), "success")
     return redirect(url_for("disputes.changes_page"), 303)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, flash, g, render_template, request
+from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
 from ..api.errors import problem
@@ -27,6 +28,7 @@ from ..services.errors import (
     ValidationError,
 )
 from ..services.txn import Busy
+from ..wording import say
 
 STATUS: dict[type[ServiceError], int] = {
     ValidationError: 422,
@@ -55,7 +57,7 @@ def _rollback() -> None:
 def form_error(err: ServiceError, template: str, **context: Any) -> tuple[str, int]:
     """Re-show a form with the error flashed above it and the offending field marked."""
     _rollback()
-    flash(err.message, "error")
+    flash(say(err.message), "error")
     return render_template(template, error_field=err.field, **context), status_for(err)
 
 
@@ -73,7 +75,7 @@ def init_app(app: Flask) -> None:
         if _is_api():
             return problem(status, type(err).__name__, err.message, field=err.field)
         return render_template("error.html", status=status, title=_title(status),
-                               message=err.message), status
+                               message=say(err.message)), status
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException) -> Any:
@@ -82,15 +84,16 @@ def init_app(app: Flask) -> None:
         _rollback()
         status = err.code or 500
         if status >= 500:
-            message = "Something went wrong on our side. The error has been logged."
+            message = gettext("Something went wrong on our side. The error has been logged.")
         else:
-            message = err.description or err.name
+            message = say(err.description or err.name)
         return render_template("error.html", status=status, title=_title(status),
                                message=message), status
 
 
 def _title(status: int) -> str:
-    return {400: "Request refused", 401: "Not signed in", 403: "Not allowed",
-            404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large",
-            422: "Check the input", 429: "Too many attempts",
-            503: "Busy, try again"}.get(status, "Error")
+    return str({400: gettext("Request refused"), 401: gettext("Not signed in"),
+            403: gettext("Not allowed"), 404: gettext("Not found"), 405: gettext("Not allowed"),
+            409: gettext("Conflict"), 413: gettext("Too large"), 422: gettext("Check the input"),
+            429: gettext("Too many attempts"),
+            503: gettext("Busy, try again")}.get(status, gettext("Error")))

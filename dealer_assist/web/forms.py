@@ -7,6 +7,7 @@ from datetime import date
 
 from flask import request
 
+from ..rules.phrase import Phrase
 from ..services.errors import ValidationError
 
 _INT_RE = re.compile(r"^[0-9]{1,18}$")
@@ -15,7 +16,8 @@ _INT_RE = re.compile(r"^[0-9]{1,18}$")
 def text(name: str, *, max_length: int = 200) -> str:
     value = request.form.get(name, "")
     if len(value) > max_length:
-        raise ValidationError(f"{name.replace('_', ' ').capitalize()} is too long.", field=name)
+        raise ValidationError("%(v)s is too long.", v=name.replace('_', ' ').capitalize(),
+                              field=name)
     return value.strip()
 
 
@@ -24,9 +26,10 @@ def whole_number(name: str, label: str) -> int:
     are not (money is an integer)."""
     raw = request.form.get(name, "").strip().replace(" ", "").replace("_", "").replace("'", "")
     if not _INT_RE.match(raw):
-        raise ValidationError(f"{label} must be a whole number, e.g. 100.", field=name)
+        raise ValidationError("%(label)s must be a whole number, e.g. 100.", label=Phrase(label),
+                              field=name)
     if len(raw) > 18:  # beyond any table's bank, and beyond a 64-bit column
-        raise ValidationError(f"{label} is too large.", field=name)
+        raise ValidationError("%(label)s is too large.", label=Phrase(label), field=name)
     return int(raw)
 
 
@@ -37,4 +40,5 @@ def optional_date(name: str, label: str) -> date | None:
     try:
         return date.fromisoformat(raw)
     except ValueError:
-        raise ValidationError(f"{label} must be a date like 2025-01-31.", field=name) from None
+        raise ValidationError("%(label)s must be a date like 2025-01-31.", label=Phrase(label),
+                              field=name) from None

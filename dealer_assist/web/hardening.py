@@ -22,6 +22,8 @@ from typing import Any
 from flask import Flask, abort, current_app, g, request
 from werkzeug.routing import IntegerConverter as _WerkzeugInteger
 
+from ..wording import N_
+
 #: 2^31 - 1: the largest id the primary keys can hold on both databases (PostgreSQL's
 #: ``INTEGER`` is 32-bit; a larger id would be refused by the server, not answered 404)
 MAX_ID = 2**31 - 1
@@ -64,11 +66,11 @@ def _has_nul(values: Any) -> bool:
 
 def _refuse_bad_input() -> None:
     if _has_nul(request.args) or "\x00" in request.path:
-        abort(400, description="The address contains a NUL character.")
+        abort(400, description=N_("The address contains a NUL character."))
     if request.method not in ("GET", "HEAD", "OPTIONS") and request.mimetype in (
             "application/x-www-form-urlencoded", "multipart/form-data") \
             and _has_nul(request.form):
-        abort(400, description="The form contains a NUL character.")
+        abort(400, description=N_("The form contains a NUL character."))
 
 
 def _secure_headers(response: Any) -> Any:

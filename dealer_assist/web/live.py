@@ -20,9 +20,10 @@ import uuid
 from typing import Any
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from .. import db
+from .. import db, wording
 from ..models import POKER_GAMES, Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
 from ..rules.errors import CardCountError, RulesError
@@ -62,7 +63,8 @@ def card_html(code: str) -> str:
 
 
 def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per box, per wager: PAY / TAKE / RETURN with the amount and the reason."""
+    """Per box, per wager: PAY / TAKE / RETURN with the amount and the reason (``action`` is
+    the code the page styles by, ``said`` the word in the croupier's language)."""
     out = []
     for box in settlement["boxes"]:
         wagers = []
@@ -72,13 +74,15 @@ def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
             action = "PAY" if w["net"] > 0 else "TAKE" if w["net"] < 0 else "RETURN"
             amount = abs(w["net"]) if w["net"] else w["stake"]
             wagers.append({"name": WAGER_LABELS.get(name, name), "action": action,
-                           "amount": amount, "stake": w["stake"], "why": w["explanation"]})
+                           "said": wording.action(w["net"]), "title": wording.wager_name(name),
+                           "amount": amount, "stake": w["stake"],
+                           "why": wording.reason(w)})
         net = box["net"]
-        out.append({"box": box["box"], "hand": (box["hand"] or {}).get("label"),
-                    "small_hand": (box.get("small_hand") or {}).get("label"),
+        out.append({"box": box["box"], "hand": wording.hand_name(box["hand"]) or None,
+                    "small_hand": wording.hand_name(box.get("small_hand")) or None,
                     "wagers": wagers, "net": net,
                     "action": "PAY" if net > 0 else "TAKE" if net < 0 else "RETURN",
-                    "capped": box["capped"]})
+                    "said": wording.action(net), "capped": box["capped"]})
     return out
 
 
@@ -202,8 +206,10 @@ def _refused(table_id: int, err: RulesError | ServiceError, what: str = "") -> A
     field = getattr(err, "field", None)
     target = input_for(field, getattr(err, "value", None), request.form)
     box = box_of(target)
-    what = what or (f"Box {box}" if box and f"box {box}" not in err.message.lower() else "")
-    message = f"{what}: {err.message}" if what else err.message
+    what = what or (gettext("Box %(box)s", box=box)
+                    if box and f"box {box}" not in err.message.lower() else "")
+    said = wording.say(err.message)
+    message = f"{wording.say(what)}: {said}" if what else said
     keep(table_id, request.form, Refusal(message, target))
     return _back(table_id)
 
@@ -217,10 +223,10 @@ def _box_stakes(table: tables.TableView) -> list[live.BoxStake]:
     for n in range(1, table.boxes + 1):
         if not request.form.get(f"ante_{n}", "").strip():
             continue
-        ante = whole_number(f"ante_{n}", f"ANTE of box {n}")
+        ante = whole_number(f"ante_{n}", gettext("ANTE of box %(box)s", box=n))
         bonus = 0
         if request.form.get(f"bonus_{n}", "").strip():
-            bonus = whole_number(f"bonus_{n}", f"Bonus of box {n}")
+            bonus = whole_number(f"bonus_{n}", gettext("Bonus of box %(box)s", box=n))
         stakes.append(live.BoxStake(str(n), ante, bonus))
     if not stakes:
         raise ValidationError("Enter the ANTE of at least one box.", field="ante_1")
@@ -309,7 +315,8 @@ def _what(rnd: live.LiveRound, type: str) -> str:
     box = request.form.get("box") or None
     label = next((s.label for s in rnd.steps if s.type == type and s.box == box),
                  type.replace("_", " ").capitalize())
-    return f"Box {box} · {label}" if box else label
+    said = wording.say(label)
+    return gettext("Box %(box)s · %(step)s", box=box, step=said) if box else said
 
 
 def _expected_seq() -> int | None:
@@ -336,7 +343,8 @@ def record(round_id: int) -> Any:
     except (RulesError, ServiceError) as err:
         return _refused(rnd.table.id, err, _what(rnd, type))
     if type == "paid" and after.stored_settlement is not None:
-        flash(f"Round {after.round.number} paid. Next round.", "success")
+        flash(gettext("Round %(number)s paid. Next round.", number=after.round.number),
+              "success")
     return _back(rnd.table.id)
 
 
@@ -349,8 +357,9 @@ def _not_yet(rnd: live.LiveRound, type: str) -> tuple[Refusal, MultiDict[str, st
             rnd.flow.step(rnd.state, type, {"cards": cards})
         except CardCountError:
             pass  # Russian poker's engine wants both cards in one step: the second comes next
-        return Refusal("Same rank as the card it replaced and still no game: the dealer gets "
-                       "a free second card. Tap it.", "cards", "note"), request.form
+        return Refusal(gettext("Same rank as the card it replaced and still no game: the "
+                               "dealer gets a free second card. Tap it."), "cards",
+                       "note"), request.form
     if type == "split" and request.form.get("suggest"):
         return _split_note(rnd, request.form.get("box", ""), cards)
     return None
@@ -367,7 +376,9 @@ def _split_note(rnd: live.LiveRound, box: str,
     best = found.best
     form = MultiDict([(k, v) for k, v in request.form.items(multi=True) if k != "suggest"])
     form["cards"] = " ".join(c.code for c in (*best.big, *best.small))
-    better = " Folding is better." if found.fold_is_better else ""
-    return Refusal(f"Suggested: Big {best.big_hand.label}, Small {best.small_hand.label}."
-                   f"{better} The cards are set that way: accept, or change them.", "cards",
-                   "suggestion"), form
+    said = gettext("Suggested: Big %(big)s, Small %(small)s.",
+                   big=wording.hand_name(best.big_hand), small=wording.hand_name(best.small_hand))
+    if found.fold_is_better:
+        said += " " + gettext("Folding is better.")
+    said += " " + gettext("The cards are set that way: accept, or change them.")
+    return Refusal(said, "cards", "suggestion"), form

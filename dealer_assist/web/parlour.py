@@ -12,6 +12,7 @@ import uuid
 from typing import Any
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
@@ -20,6 +21,7 @@ from ..rules.errors import RulesError
 from ..rules.parlour.profile import DEFAULT_PROFILE
 from ..services import parlour
 from ..services.errors import ServiceError
+from ..wording import N_, say
 from .errors import status_for
 from .forms import text
 from .parlour_form import hand_field, parse_betting, read_end_hands, read_extra_hand, read_hands
@@ -55,7 +57,7 @@ def create() -> Any:
         dbs.commit()
     except (RulesError, ServiceError) as err:
         dbs.rollback()
-        flash(_message(err, "New game"), "error")
+        flash(_message(err, N_("New game")), "error")
         return _index(_status(err), typed=request.form)
     return redirect(url_for("parlour.game", game_id=gid), 303)
 
@@ -68,14 +70,15 @@ def _message(err: RulesError | ServiceError, what: str) -> str:
     """The engine's message, prefixed with the box it points at (``Cy's hand``, ``Betting``)."""
     where = err.field or ""
     if where.startswith("hands."):
-        where = f"{where[6:].split('.')[0]}'s hand"
+        where = gettext("%(player)s's hand", player=where[6:].split(".")[0])
     elif where.startswith("betting"):
-        where = "Betting"
+        where = gettext("Betting")
     elif where.startswith("extra_hand"):
-        where = "Extra hand"
+        where = gettext("Extra hand")
     elif where.startswith("extra"):
-        where = "Extra hand cards"
-    return f"{what} · {where}: {err.message}" if where else f"{what}: {err.message}"
+        where = gettext("Extra hand cards")
+    said = say(err.message)
+    return f"{say(what)} · {where}: {said}" if where else f"{say(what)}: {said}"
 
 
 def _screen(game_id: int, status: int = 200, typed: MultiDict[str, str] | None = None) -> Any:
@@ -118,8 +121,9 @@ def record_hand(game_id: int) -> Any:
                                     expected_seq=_seq())
         dbs.commit()
     except (RulesError, ServiceError) as err:
-        return _refused(game_id, err, f"Hand {len(view.hands) + 1}")
-    flash(f"Hand {len(after.hands)} recorded. {after.dealer} deals next.", "success")
+        return _refused(game_id, err, gettext("Hand %(number)s", number=len(view.hands) + 1))
+    flash(gettext("Hand %(count)s recorded. %(dealer)s deals next.", count=len(after.hands),
+                 dealer=after.dealer), "success")
     return redirect(url_for("parlour.game", game_id=game_id, _anchor="result"), 303)
 
 
@@ -134,6 +138,6 @@ def end(game_id: int) -> Any:
                          idempotency_key=request.form.get("key", ""), expected_seq=_seq())
         dbs.commit()
     except (RulesError, ServiceError) as err:
-        return _refused(game_id, err, "End of game")
-    flash("Game over: the board is shared out.", "success")
+        return _refused(game_id, err, N_("End of game"))
+    flash(gettext("Game over: the board is shared out."), "success")
     return redirect(url_for("parlour.game", game_id=game_id), 303)

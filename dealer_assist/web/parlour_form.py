@@ -42,7 +42,8 @@ def read_hands(seating: Sequence[str]) -> tuple[dict[str, list[str]], list[str]]
     empty = [f for f, _ in fields if not cards[f]]
     if len(empty) > 1:
         names = ", ".join(label for f, label in fields if f in empty)
-        raise ValidationError(f"Enter the cards of every hand but one (empty: {names}).",
+        raise ValidationError("Enter the cards of every hand but one (empty: %(names)s).",
+                              names=names,
                               field=empty[0])
     if empty:
         taken = {c for codes in cards.values() for c in codes}
@@ -71,13 +72,15 @@ def parse_betting(line: str, players: Sequence[str]) -> list[dict[str, Any]]:
         player = next((p for p in by_length if item.lower().startswith(p.lower() + " ")), None)
         words = item[len(player):].split() if player else []
         if player is None or not words or words[0].lower() not in ACTION_WORDS:
-            raise ValidationError(f"Betting step {n} ('{item}') should read like "
-                                  f"'{order[0]} bet 2' or '{order[0]} pass'.", field="betting")
+            raise ValidationError("Betting step %(n_)s ('%(item)s') should read like '%(v)s "
+                                  "bet 2' or '%(v)s pass'.",
+                                  n_=n, item=item, v=order[0], field="betting")
         action: dict[str, Any] = {"player": player, "type": words[0].lower()}
         if len(words) > 1:
             if not words[1].isdigit():
-                raise ValidationError(f"Betting step {n} ('{item}'): the amount is a whole "
-                                      f"number of chips.", field="betting")
+                raise ValidationError("Betting step %(n_)s ('%(item)s'): the amount is a "
+                                      "whole number of chips.",
+                                      n_=n, item=item, field="betting")
             action["amount"] = int(words[1])
         out.append(action)
     return out

@@ -13,12 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from .. import db
 from ..rules.errors import RulesError
 from ..rules.poker import HandState, hand_to_dict
 from ..services import poker_hands, poker_tables, shifts
 from ..services.errors import Conflict, ServiceError, ValidationError
+from ..wording import N_, hand_name, say
 from .errors import status_for
 from .forms import whole_number
 from .hardening import as_id
@@ -27,13 +29,14 @@ from .security import role_required
 
 bp = Blueprint("poker", __name__)
 RECORDERS = tuple(sorted(shifts.OPENERS))
-PHASES = {"betting": "Betting", "street": "Deal the up cards", "draw": "The draw",
-          "parole": "Parole?", "showdown": "Showdown", "complete": "Push the pots"}
+PHASES = {"betting": N_("Betting"), "street": N_("Deal the up cards"), "draw": N_("The draw"),
+          "parole": N_("Parole?"), "showdown": N_("Showdown"), "complete": N_("Push the pots")}
 
 
 def _labels(state: HandState) -> dict[str, str]:
     """The name of each shown hand (stud: the hole card with the four up cards)."""
-    return {seat: shown["label"] for seat, shown in poker_hands.shown_hands(state).items()}
+    return {seat: hand_name(shown["value"])
+            for seat, shown in poker_hands.shown_hands(state).items()}
 
 
 def _dues(rules: dict[str, Any], state: HandState) -> dict[str, str]:
@@ -41,7 +44,8 @@ def _dues(rules: dict[str, Any], state: HandState) -> dict[str, str]:
     back = {e["seat"] for e in rules["seats"] if e.get("missed")}
     out: dict[str, str] = {}
     for seat in sorted(back):
-        parts = [f"{p.amount} {'dead' if p.dead else 'live'}"
+        parts = [gettext("%(amount)s dead", amount=p.amount) if p.dead
+                 else gettext("%(amount)s live", amount=p.amount)
                  for p in state.posted if p.seat == seat]
         if parts:
             out[seat] = " + ".join(parts)
@@ -58,8 +62,9 @@ def _why_first(state: HandState) -> str | None:
     shown = state.up.get(seat, ())
     if state.round == 1:
         card = card_html(shown[-1].code) if shown else "?"
-        return f"Seat {seat} brings in: {card} is the highest card"
-    return f"Seat {seat} acts first: the best hand showing"
+        return str(gettext("Seat %(seat)s brings in: %(card)s is the highest card", seat=seat,
+                           card=card))
+    return str(gettext("Seat %(seat)s acts first: the best hand showing", seat=seat))
 
 
 def _screen(table_id: int, status: int = 200) -> Any:
@@ -90,7 +95,7 @@ def screen(table_id: int) -> Any:
 
 def _refused(table_id: int, err: RulesError | ServiceError, what: str) -> Any:
     db.get_session().rollback()
-    flash(f"{what}: {err.message}", "error")
+    flash(gettext("%(what)s: %(message)s", what=say(what), message=say(err.message)), "error")
     return _screen(table_id, 422 if isinstance(err, RulesError) else status_for(err))
 
 
@@ -115,7 +120,7 @@ def _action() -> dict[str, Any]:
         action["up"] = {k[3:]: v for k, v in form.items() if k.startswith("up_") and v}
         missing = [k[3:] for k in form if k.startswith("up_") and not form.get(k)]
         if missing:
-            raise ValidationError(f"Tap the up card of seat {missing[0]}.",
+            raise ValidationError("Tap the up card of seat %(v)s.", v=missing[0],
                                   field=f"up_{missing[0]}")
     return action
 
@@ -125,7 +130,9 @@ def _action() -> dict[str, Any]:
 def act(table_id: int) -> Any:
     dbs = db.get_session()
     seat = request.form.get("seat") or ""
-    what = f"Seat {seat} · {request.form.get('type', '')}" if seat else "Hand"
+    what = (gettext("Seat %(seat)s · %(action)s", seat=seat,
+                    action=say(request.form.get("type", "")))
+            if seat else N_("Hand"))
     try:
         hid = poker_hands.current_hand_id(dbs, table_id)
         if hid is None:
@@ -153,7 +160,7 @@ def deal(table_id: int) -> Any:
                                    idempotency_key=request.form.get("key", ""))
         dbs.commit()
     except (RulesError, ServiceError) as err:
-        return _refused(table_id, err, "Deal")
+        return _refused(table_id, err, N_("Deal"))
     return _back(table_id)
 
 
@@ -211,7 +218,7 @@ def create_table() -> Any:
         dbs.commit()
     except (RulesError, ServiceError) as err:
         dbs.rollback()
-        flash(f"New poker table: {err.message}", "error")
+        flash(gettext("New poker table: %(message)s", message=say(err.message)), "error")
         return render_template("poker/new.html", profiles=[p.name for p in poker_profiles()],
                                typed=request.form), 422
     return redirect(url_for("poker.screen", table_id=view.id), 303)
@@ -231,5 +238,5 @@ def undo(table_id: int) -> Any:
                          expected_seq=as_id(seq))
         dbs.commit()
     except (RulesError, ServiceError) as err:
-        return _refused(table_id, err, "Undo")
+        return _refused(table_id, err, N_("Undo"))
     return _back(table_id)

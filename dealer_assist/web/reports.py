@@ -26,6 +26,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext
 
 from .. import db, pdf
 from ..models import Role, utcnow
@@ -95,8 +96,9 @@ def download(shift_id: int) -> Response:
                                timeout=timeout)
     except (pdf.RenderTimeout, pdf.RenderFailed) as err:
         current_app.logger.error("shift %s report PDF: %s", shift_id, err)
-        abort(503, description=f"The PDF could not be made ({err}). Try again, or use the "
-                               "preview and print it from the browser.")
+        abort(503, description=gettext("The PDF could not be made (%(error)s). Try again, or "
+                                       "use the preview and print it from the browser.",
+                                       error=str(err)))
     resp = Response(body, mimetype="application/pdf")
     resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(data, size)}"'
     resp.headers["X-Report-SHA256"] = sha
@@ -122,7 +124,7 @@ def _inventory_page(shift_id: int, **extra: Any) -> dict[str, Any]:
 def _person(name: str, label: str) -> int:
     found = as_id(request.form.get(name, ""))
     if found is None:
-        raise ValidationError(f"Choose the {label}.", field=name)
+        raise ValidationError("Choose the %(label)s.", label=label, field=name)
     return found
 
 
@@ -188,5 +190,5 @@ def close(shift_id: int) -> Any:
         dbs.commit()
     except ServiceError as err:
         return form_error(err, "reports/inventory.html", **_inventory_page(shift_id))
-    flash("Shift closed. Its rounds are now read-only.", "success")
+    flash(gettext("Shift closed. Its rounds are now read-only."), "success")
     return redirect(url_for("reports.inventory_page", shift_id=shift_id))

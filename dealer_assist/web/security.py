@@ -31,11 +31,13 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app, flash, g, redirect, request, session, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 
 from .. import db
 from ..models import Role
 from ..services import auth
+from ..wording import N_
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,6 +60,7 @@ class CurrentUser:
     role: str
     session_id: int
     must_change_password: bool
+    language: str | None = None
 
 
 def public(view: F) -> F:
@@ -146,8 +149,8 @@ def _csrf_refused() -> Any:
 
         return problem(403, "CSRF token missing",
                        "send the session's CSRF token in the X-CSRF-Token header")
-    abort(400, description="This form has expired or did not come from this site. "
-                           "Go back, reload the page and try again.")
+    abort(400, description=N_("This form has expired or did not come from this site. "
+                           "Go back, reload the page and try again."))
 
 
 # --- login sessions ------------------------------------------------------------------------------
@@ -188,7 +191,8 @@ def _load_user() -> CurrentUser | None:
     if active is None:
         if idle:
             end_login()
-            flash("You were signed out after a period without activity. Please sign in again.",
+            flash(gettext("You were signed out after a period without activity. Please sign "
+                         "in again."),
                   "info")
         session.pop(TOKEN_KEY, None)
         return None
@@ -196,7 +200,7 @@ def _load_user() -> CurrentUser | None:
         with db.session_scope() as dbs:
             auth.touch(dbs, active.session_id)
     return CurrentUser(active.user_id, active.username, active.display_name, active.role,
-                       active.session_id, active.must_change_password)
+                       active.session_id, active.must_change_password, active.language)
 
 
 def _is_api() -> bool:

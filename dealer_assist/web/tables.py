@@ -7,6 +7,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from .. import db
 from ..models import POKER_GAMES, Role, utcnow
@@ -48,7 +49,8 @@ def chip_counts(denominations: tuple[int, ...]) -> dict[int, int]:
     for denom in denominations:
         raw = request.form.get(f"chips.{denom}", "").strip().replace(" ", "")
         if raw and not raw.isdigit():
-            raise ValidationError(f"The number of {denom:,} chips must be a whole number.",
+            raise ValidationError("The number of %(denom)s chips must be a whole number.",
+                                  denom=format(denom, ','),
                                   field=f"chips.{denom}")
         out[denom] = int(raw or 0)
     return out
@@ -57,7 +59,7 @@ def chip_counts(denominations: tuple[int, ...]) -> dict[int, int]:
 def person(name: str, label: str) -> int:
     found = as_id(request.form.get(name, ""))
     if found is None:
-        raise ValidationError(f"Choose the {label}.", field=name)
+        raise ValidationError("Choose the %(label)s.", label=label, field=name)
     return found
 
 
@@ -92,7 +94,8 @@ def open_shift(table_id: int) -> Any:
         dbs.commit()
     except ServiceError as err:
         return form_error(err, "tables/detail.html", **_page(table_id))
-    flash(f"Shift opened for gaming date {shift.gaming_date.isoformat()}.", "success")
+    flash(gettext("Shift opened for gaming date %(v)s.", v=shift.gaming_date.isoformat()),
+          "success")
     if table.game in POKER_GAMES and may_reach("poker.screen"):  # issue 15: the poker screen
         return redirect(url_for("poker.screen", table_id=table_id))
     if may_reach("live.screen"):  # the croupier came to deal: go straight to the table screen

@@ -158,11 +158,10 @@ def test_a_database_with_rows_older_than_the_audit_log_migrates_and_verifies(
     engine = db.make_engine(empty_db_url)
     try:
         db.upgrade(engine, "0003")
-        with Session(engine) as session:  # written before the log: no audit installed
-            session.add(User(username="old", display_name="Old Timer", role="pit_boss",
-                             password_hash="x", must_change_password=False))
-            session.commit()
-        with engine.begin() as conn:  # the columns game_table had at 0003
+        with engine.begin() as conn:  # written before the log, with the columns of 0003
+            insert_as_of_now(conn, "user_account", username="old", display_name="Old Timer",
+                             role="pit_boss", password_hash="x", active=True,
+                             must_change_password=False, created_at=utcnow())
             insert_as_of_now(conn, "game_table", name="RP 9", game="russian", profile="p",
                              min_ante=10, max_ante=100, max_payout=5000, boxes=6, active=True,
                              created_at=utcnow())

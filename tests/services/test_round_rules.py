@@ -183,11 +183,11 @@ def test_a_database_migrated_from_0003_with_rounds_gets_their_rules_and_passes_a
     engine = db.make_engine(empty_db_url)
     try:
         db.upgrade(engine, "0003")
-        with Session(engine) as session:
-            carla = make_user(session)
-            session.commit()
         now = utcnow()
-        with engine.begin() as conn:  # the table and shift with the columns 0003 had
+        with engine.begin() as conn:  # the user, table and shift with the columns 0003 had
+            carla_id = insert_as_of_now(conn, "user_account", username="carla",
+                                        display_name="Carla", role="croupier", password_hash="x",
+                                        active=True, must_change_password=False, created_at=now)
             spec = table_spec(max_payout=1000)
             table_id = insert_as_of_now(
                 conn, "game_table", name=spec.name, game=spec.game, profile=spec.profile,
@@ -195,7 +195,7 @@ def test_a_database_migrated_from_0003_with_rounds_gets_their_rules_and_passes_a
                 boxes=spec.boxes, active=True, created_at=now)
             shift_id = insert_as_of_now(
                 conn, "shift", table_id=table_id, gaming_date=now.date(), status="open",
-                opened_by=carla.id, opened_at=now)
+                opened_by=carla_id, opened_at=now)
         events = [("place", {"boxes": [{"box": "1", "seat": "1", "ante": 100, "bonus": 0}]}),
                   OLD_SHAPE[0], OLD_SHAPE[3], ("bet", {"box": "1", "amount": 200}),
                   ("reveal", {}), ("take_ante", {"box": "1"})]
@@ -206,7 +206,7 @@ def test_a_database_migrated_from_0003_with_rounds_gets_their_rules_and_passes_a
             for seq, (type, payload) in enumerate(events, start=1):
                 conn.execute(RoundEvent.__table__.insert().values(  # type: ignore[attr-defined]
                     round_id=1, seq=seq, type=type, payload=rounds.encode_payload(payload),
-                    actor_id=carla.id, created_at=now, idempotency_key=f"k{seq}"))
+                    actor_id=carla_id, created_at=now, idempotency_key=f"k{seq}"))
         db.upgrade(engine)
         with Session(engine) as session:
             row = session.get(Round, 1)

@@ -16,7 +16,8 @@ from tests.factories import make_user
 from tests.web.conftest import Browser, arrange
 
 #: the routes anyone may reach, on purpose
-EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "api.settle", "api.split_suggest",
+EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "auth.set_language", "api.settle",
+                   "api.split_suggest",
                    "api.poker_hand", "api.parlour_hand", "api.parlour_end", "api.openapi"}
 STAFF = frozenset({"croupier", "pit_boss", "shift_manager"})
 AUDITORS = frozenset({"auditor", "pit_boss", "shift_manager", "admin"})

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..errors import HouseRulesError, IllegalActionError
 from ..evaluator import HandValue
+from ..phrase import Phrase
 from ..profiles import PayTable, check_bool, check_int, register_profile
 from ..ranking import Category
 from ..settlement import BoxSettlement, PaidCombination, Settlement, WagerResult
@@ -79,8 +80,9 @@ class CaribbeanProfile(StudProfile):
     def validate(self) -> None:
         super().validate()
         if self.game not in ("caribbean", "oasis"):
-            raise HouseRulesError(f"a Caribbean/Oasis profile must have game 'caribbean' or "
-                                  f"'oasis', got '{self.game}'", field="game", value=self.game)
+            raise HouseRulesError("a Caribbean/Oasis profile must have game 'caribbean' or "
+                                  "'oasis', got '%(game)s'",
+                                  game=self.game, field="game", value=self.game)
         check_bool(self.ante_paid_on_win, "ante_paid_on_win")
         if not isinstance(self.replace_fees, Mapping):
             raise HouseRulesError("replace_fees must map a card count to a fee in ANTEs",
@@ -115,8 +117,9 @@ def settle(state: RoundState) -> Settlement:
 def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome) -> BoxSettlement:
     hand = known_hand(state, box)
     n = box.improvement.replaced if box.improvement else 0
-    fees = fee_wagers(box, f"fee for replacing {n} card{'s' if n != 1 else ''}: kept by the "
-                           "house whatever happens")
+    fees = fee_wagers(box, Phrase.counted(
+        "fee for replacing %(num)d card: kept by the house whatever happens",
+        "fee for replacing %(num)d cards: kept by the house whatever happens", n))
     combos: tuple[PaidCombination, ...] = ()
     capped = False
     if box.folded:
@@ -138,11 +141,11 @@ def _compare(state: RoundState, box: BoxState, hand: HandValue, dealer: HandValu
     profile = state.profile
     assert isinstance(profile, CaribbeanProfile)
     if hand < dealer:
-        why = f"{dealer.label} beats {hand.label}"
+        why = Phrase("%(dealer)s beats %(hand)s", dealer=dealer, hand=hand)
         return ({"ante": WagerResult.lost("ante", box.ante, why),
                  "bet": WagerResult.lost("bet", box.bet, why)}, (), False)
     if hand == dealer:
-        why = f"tie: {hand.label} against {dealer.label}, push"
+        why = Phrase("tie: %(hand)s against %(dealer)s, push", hand=hand, dealer=dealer)
         return ({"ante": WagerResult.pushed("ante", box.ante, why),
                  "bet": WagerResult.pushed("bet", box.bet, why)}, (), False)
     mult = profile.multiplier(hand.category)
@@ -150,10 +153,16 @@ def _compare(state: RoundState, box: BoxState, hand: HandValue, dealer: HandValu
     (ante_win, bet_win), capped = apply_cap([box.ante * ante_mult, box.bet * mult],
                                             state.table.max_payout)
     cap_note = f", capped at the maximum payout {state.table.max_payout}" if capped else ""
-    why = f"{hand.label} beats {dealer.label}"
+    why = Phrase("%(hand)s beats %(dealer)s", hand=hand, dealer=dealer)
     wagers = {
-        "ante": WagerResult.won("ante", box.ante, ante_win, f"{why}: ANTE paid {ante_mult}:1"),
-        "bet": WagerResult.won("bet", box.bet, bet_win, f"{why}: raise paid {mult}:1{cap_note}"),
+        "ante": WagerResult.won("ante", box.ante, ante_win, Phrase("%(why)s: ANTE paid "
+                                                                   "%(ante_mult)s:1",
+                                                                   why=why,
+                                                                   ante_mult=ante_mult)),
+        "bet": WagerResult.won("bet", box.bet, bet_win, Phrase("%(why)s: raise paid "
+                                                               "%(mult)s:1%(cap_note)s",
+                                                               why=why, mult=mult,
+                                                               cap_note=cap_note)),
     }
     combo = PaidCombination(hand.category, hand.significant, mult)
     return wagers, (combo,), capped

@@ -51,8 +51,10 @@ class Table:
             raise StakeError("the table minimum must be at least 1", field="min_ante",
                              value=self.min_ante)
         if self.max_ante < self.min_ante:
-            raise StakeError(f"the table maximum {self.max_ante} is below the minimum "
-                             f"{self.min_ante}", field="max_ante", value=self.max_ante)
+            raise StakeError("the table maximum %(max_ante)s is below the minimum "
+                             "%(min_ante)s",
+                             max_ante=self.max_ante, min_ante=self.min_ante, field="max_ante",
+                             value=self.max_ante)
         if self.max_payout < 1:
             raise StakeError("the maximum payout must be at least 1", field="max_payout",
                              value=self.max_payout)
@@ -84,17 +86,18 @@ def parse_table(data: Any, profile: HouseProfile, path: str = "table") -> Table:
 def check_ante(ante: int, table: Table, field: str = "ante") -> None:
     """ANTE within the table limits."""
     if ante < table.min_ante:
-        raise StakeError(f"ANTE {ante} is below the table minimum {table.min_ante}",
-                         field=field, value=ante)
+        raise StakeError("ANTE %(ante)s is below the table minimum %(minimum)s", ante=ante,
+                         minimum=table.min_ante, field=field, value=ante)
     if ante > table.max_ante:
-        raise StakeError(f"ANTE {ante} is above the table maximum {table.max_ante}",
-                         field=field, value=ante)
+        raise StakeError("ANTE %(ante)s is above the table maximum %(maximum)s", ante=ante,
+                         maximum=table.max_ante, field=field, value=ante)
 
 
 def check_bet(bet: int, ante: int, multiple: int, field: str = "bet") -> None:
     """BET (raise) is exactly ``multiple`` x ANTE."""
     if bet != multiple * ante:
-        raise StakeError(f"BET must be {multiple} x ANTE = {multiple * ante}, got {bet}",
+        raise StakeError("BET must be %(multiple)s x ANTE = %(v)s, got %(bet)s",
+                         multiple=multiple, v=multiple * ante, bet=bet,
                          field=field, value=bet)
 
 
@@ -104,8 +107,9 @@ def check_equal_antes(boxes: Iterable[tuple[str, int, str]]) -> None:
     for seat, ante, path in boxes:
         expected = first.setdefault(seat, ante)
         if ante != expected:
-            raise StakeError(f"all boxes of seat {seat} must carry the same ANTE ({expected}), "
-                             f"got {ante}", field=path, value=ante)
+            raise StakeError("all boxes of seat %(seat)s must carry the same ANTE "
+                             "(%(expected)s), got %(ante)s",
+                             seat=seat, expected=expected, ante=ante, field=path, value=ante)
 
 
 def check_boxes_per_seat(boxes: Iterable[tuple[str, str]], limit: int = 4) -> None:
@@ -114,7 +118,8 @@ def check_boxes_per_seat(boxes: Iterable[tuple[str, str]], limit: int = 4) -> No
     for seat, path in boxes:
         count[seat] = count.get(seat, 0) + 1
         if count[seat] > limit:
-            raise IllegalActionError(f"seat {seat} may play at most {limit} boxes", field=path,
+            raise IllegalActionError("seat %(seat)s may play at most %(limit)s boxes",
+                                     seat=seat, limit=limit, field=path,
                                      value=seat)
 
 
@@ -279,17 +284,20 @@ def check_shown(used: Mapping[Card, str], deck: DeckSpec, cards: Sequence[Card],
             raise DuplicateCardError(card.code, pos, "in the same hand").at(field)
     for card in must_have:
         if card not in cards:
-            raise IllegalActionError(f"{label}: {card.code} was recorded for this box and must "
-                                     "be in its hand", field=field, value=card.code)
+            raise IllegalActionError("%(label)s: %(card)s was recorded for this box and "
+                                     "must be in its hand",
+                                     label=label, card=card.code, field=field, value=card.code)
     for card in must_not:
         if card in cards:
-            raise IllegalActionError(f"{label}: {card.code} was discarded and cannot be in the "
-                                     "hand", field=field, value=card.code)
+            raise IllegalActionError("%(label)s: %(card)s was discarded and cannot be in "
+                                     "the hand",
+                                     label=label, card=card.code, field=field, value=card.code)
     if keep is not None and dealt:
         kept = sum(1 for c in cards if c in dealt)
         if kept != keep:
-            raise IllegalActionError(f"{label}: the box kept {keep} of its dealt cards, the hand "
-                                     f"shows {kept} of them", field=field, value=kept)
+            raise IllegalActionError("%(label)s: the box kept %(keep)s of its dealt cards, "
+                                     "the hand shows %(kept)s of them",
+                                     label=label, keep=keep, kept=kept, field=field, value=kept)
     return add_cards(used, [c for c in cards if c not in own], field, deck, label)
 
 

@@ -23,6 +23,7 @@ from typing import Any, TypeAlias
 
 from ..cards import Card
 from ..errors import HouseRulesError, IllegalActionError, RulesError
+from ..phrase import Phrase
 from ..profiles import HouseProfile, get_profile, load_profile, profile_data, profile_hash
 from ..request import RequestError, get_cards, get_int, get_list, get_str, need_mapping
 from ..settlement import Settlement
@@ -193,8 +194,10 @@ class GameFlow:
         closed: str | None = None
         for event in events:
             if closed is not None:
-                raise IllegalActionError(f"the round was closed ({closed}) before event "
-                                         f"{event.seq}", field="type", value=event.type)
+                raise IllegalActionError("the round was closed (%(closed)s) before event "
+                                         "%(seq)s",
+                                         closed=closed, seq=event.seq, field="type",
+                                         value=event.type)
             if event.type == UNDO:
                 check_undo(tuple(seq for seq, _ in history), event.payload)
                 state = history.pop()[1]
@@ -212,8 +215,9 @@ def check_undo(steps: tuple[int, ...], payload: Mapping[str, Any]) -> None:
         raise IllegalActionError("there is no step to undo", field="cancels")
     cancels = get_int(need_mapping(payload, "payload"), "cancels")
     if cancels != steps[-1]:
-        raise IllegalActionError(f"only the last step ({steps[-1]}) can be undone, not step "
-                                 f"{cancels}; reload the round", field="cancels", value=cancels)
+        raise IllegalActionError("only the last step (%(v)s) can be undone, not step "
+                                 "%(cancels)s; reload the round",
+                                 v=steps[-1], cancels=cancels, field="cancels", value=cancels)
 
 
 # --- the registry and a round's start --------------------------------------------------------
@@ -230,7 +234,8 @@ def get_flow(game: str) -> GameFlow:
     _load()
     flow = FLOWS.get(game)
     if flow is None:
-        raise RulesError(f"no live table for game '{game}' (known: {', '.join(sorted(FLOWS))})",
+        raise RulesError("no live table for game '%(game)s' (known: %(v)s)", game=game,
+                         v=', '.join(sorted(FLOWS)),
                          field="game", value=game)
     return flow
 
@@ -268,7 +273,8 @@ def start_rules(rules: Mapping[str, Any]) -> tuple[GameFlow, Round]:
                               field="profile_hash", value=str(rules.get("profile_hash")))
     house = load_profile(data)
     if house.game != flow.game:
-        raise HouseRulesError(f"the round's profile is for {house.game}, not {flow.game}",
+        raise HouseRulesError("the round's profile is for %(game)s, not %(game2)s",
+                              game=house.game, game2=flow.game,
                               field="profile.game", value=house.game)
     limits = need_mapping(rules.get("limits"), "rules.limits")
     table = Table(get_int(limits, "min_ante"), get_int(limits, "max_ante"),
@@ -282,24 +288,24 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
     for names, title in (
         # dealing first: more boxes may still be placed until a card is dealt, but once bets are
         # down the croupier's job is the deal
-        ({"deal_box"}, "Deal: enter the cards"),
-        ({"deal_dealer"}, "Deal the cards"),
-        ({"place"}, "Place the bets"),
+        ({"deal_box"}, Phrase("Deal: enter the cards")),
+        ({"deal_dealer"}, Phrase("Deal the cards")),
+        ({"place"}, Phrase("Place the bets")),
         # offered once every box has bet or folded (insurance may still be placed)
-        ({"reveal"}, "Reveal the dealer's hand"),
+        ({"reveal"}, Phrase("Reveal the dealer's hand")),
         ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
-         "Players decide"),
-        ({"buy_game"}, "Dealer has no game: take the ANTE or buy a game"),
-        ({"take_ante"}, "Dealer has no game: take the ANTE"),
-        ({"dealer_draw"}, "Dealer draws for the bought game"),
-        ({"dealer_small"}, "Dealer's Small Hand"),
-        ({"show"}, "Showdown: turn the hands over box by box"),
+         Phrase("Players decide")),
+        ({"buy_game"}, Phrase("Dealer has no game: take the ANTE or buy a game")),
+        ({"take_ante"}, Phrase("Dealer has no game: take the ANTE")),
+        ({"dealer_draw"}, Phrase("Dealer draws for the bought game")),
+        ({"dealer_small"}, Phrase("Dealer's Small Hand")),
+        ({"show"}, Phrase("Showdown: turn the hands over box by box")),
     ):
         if kinds & names:
             return title
     if "void" in kinds:
-        return "Round voided by a redeal"
-    return "Pay out" if settled else "Waiting"
+        return Phrase("Round voided by a redeal")
+    return Phrase("Pay out") if settled else Phrase("Waiting")
 
 
 def decode_place(state: Round, p: Mapping[str, Any]) -> tuple[PlaceBox, ...]:
@@ -335,6 +341,14 @@ def decode_reveal(state: Round, p: Mapping[str, Any]) -> tuple[RevealDealer]:
 def decode_show(state: Round, p: Mapping[str, Any]) -> tuple[Show]:
     """``{"box", "cards": [final hand]}`` (Big/Small free extra cards: plus ``"small"``)."""
     return (Show(get_str(p, "box"), get_cards(p, "cards"), get_cards(p, "small", default=[])),)
+
+
+def value_of(hand: Any) -> dict[str, Any] | None:
+    """A hand value as codes (category and its cards in order) for the edge to name it in the
+    reader's language (``wording.hand_name``); the English ``label`` stays beside it."""
+    if hand is None:
+        return None
+    return {"category": hand.category.value, "cards": [c.code for c in hand.cards]}
 
 
 def codes(cards: tuple[Card, ...]) -> list[str]:
@@ -373,7 +387,8 @@ def encode_shared(a: Action) -> dict[str, Any] | None:
 
 def not_a_step(action: Action, game: str) -> IllegalActionError:
     """A record of another game reached this game's flow (a codec bug, never a croupier's)."""
-    return IllegalActionError(f"{type(action).__name__} is not a step of {game}", field="type",
+    return IllegalActionError("%(name__)s is not a step of %(game)s",
+                              name__=type(action).__name__, game=game, field="type",
                               value=type(action).__name__)
 
 

@@ -42,6 +42,7 @@ from .flow import (
     encode_box_only,
     not_a_step,
     register_flow,
+    value_of,
 )
 from .house_settle import missing_hand, resolve_dealer
 
@@ -201,7 +202,8 @@ class HouseFlow(GameFlow):
                                   "revealed": s.revealed,
                                   "draw": codes(s.draw), "small": codes(s.dealer_small)}
         if s.revealed:
-            dealer.update(hand=s.dealer_hand.label, qualified=s.dealer_qualified)
+            dealer.update(hand=s.dealer_hand.label, hand_value=value_of(s.dealer_hand),
+                          qualified=s.dealer_qualified)
         return {"game": self.game, "profile": s.profile.name, "table": s.table.to_dict(),
                 "voided": None, "dealer": dealer, "dealt": s.dealt,
                 "boxes": [_box_summary(b, s) for b in s.boxes],
@@ -211,6 +213,8 @@ class HouseFlow(GameFlow):
 def _box_summary(b: h.BoxState, s: h.RoundState) -> dict[str, Any]:
     imp = b.improvement
     hand = b.hand_cards
+    value = evaluate(hand, s.profile.ranking) if b.hand_known else None
+    small = evaluate_small(b.small) if b.small else None
     return {
         "box": b.box, "seat": b.seat, "ante": b.ante, "cards": codes(b.cards),
         "improvement": None if imp is None else {
@@ -219,8 +223,8 @@ def _box_summary(b: h.BoxState, s: h.RoundState) -> dict[str, Any]:
             "count": imp.replaced},
         "big": codes(b.big), "small": codes(b.small), "shown": codes(b.shown),
         "hand_cards": codes(hand) if b.hand_known else [],
-        "hand": evaluate(hand, s.profile.ranking).label if b.hand_known else None,
-        "small_hand": evaluate_small(b.small).label if b.small else None,
+        "hand": value.label if value else None, "hand_value": value_of(value),
+        "small_hand": small.label if small else None, "small_hand_value": value_of(small),
         "decision": b.decision, "bet": b.bet, "no_game": b.no_game, "buy_fee": b.buy_fee,
     }
 
@@ -287,11 +291,11 @@ def suggest(state: h.RoundState, box: str, samples: int = 4000,
 
     _, b = state.find(box)
     if b.improvement is None:
-        raise IllegalActionError(f"box {box} has no extra cards to split", field="split")
+        raise IllegalActionError("box %(box)s has no extra cards to split", box=box, field="split")
     seven = shown or (*b.cards, *b.improvement.cards)
     if len(seven) != 7:
-        raise IllegalActionError(f"the suggestion needs box {box}'s seven cards: tap them "
-                                 "first", field="cards")
+        raise IllegalActionError("the suggestion needs box %(box)s's seven cards: tap them "
+                                 "first", box=box, field="cards")
     if shown:
         add_cards(state.used, shown, "cards", state.profile.ranking.deck, f"box {box}")
     known = tuple(c for o in state.boxes if o.box != box

@@ -51,6 +51,7 @@ from .flow import (
     encode_box_only,
     not_a_step,
     register_flow,
+    value_of,
 )
 from .state import evolve
 
@@ -215,7 +216,8 @@ class RussianFlow(GameFlow):
                                   "revealed": s.revealed, "draw": codes(s.draw)}
         if s.revealed:
             hand = r.dealer_hand(s)
-            dealer.update(hand=hand.label, qualified=r.dealer_has_game(s))
+            dealer.update(hand=hand.label, hand_value=value_of(hand),
+                          qualified=r.dealer_has_game(s))
         return {"game": self.game, "profile": s.profile.name, "table": s.table.to_dict(),
                 "voided": s.voided, "dealer": dealer, "dealt": s.dealt,
                 "boxes": [_box_summary(b, s) for b in s.boxes],
@@ -228,13 +230,14 @@ def _may_redeal(s: r.RoundState, box: str) -> bool:
 
 def _box_summary(b: r.BoxState, s: r.RoundState) -> dict[str, Any]:
     hand = b.hand_cards
+    value = evaluate(hand, s.profile.ranking) if b.hand_known else None
     return {
         "box": b.box, "seat": b.seat, "ante": b.ante, "bonus": b.bonus,
         "cards": codes(b.cards), "discarded": codes(b.discarded), "drawn": codes(b.drawn),
         "sixth": b.sixth.code if b.sixth else None, "improvement": b.improvement_kind,
         "exchanged": b.exchange_count, "shown": codes(b.shown),
         "hand_cards": codes(hand) if b.hand_known else [],
-        "hand": evaluate(hand, s.profile.ranking).label if b.hand_known else None,
+        "hand": value.label if value else None, "hand_value": value_of(value),
         "decision": b.decision, "bet": b.bet, "insurance": b.insurance, "no_game": b.no_game,
     }
 

@@ -59,7 +59,8 @@ def load_profile(body: Mapping[str, Any], game: str, default: str) -> StudProfil
     name = get_str(body, "profile", default=default)
     profile = get_profile(name, game)
     if not isinstance(profile, StudProfile):  # pragma: no cover - registry holds our types
-        raise HouseRulesError(f"profile '{name}' is not a {game} profile", field="profile",
+        raise HouseRulesError("profile '%(name)s' is not a %(game)s profile", name=name,
+                              game=game, field="profile",
                               value=name)
     return profile
 

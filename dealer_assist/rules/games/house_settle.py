@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..errors import CardCountError, IllegalActionError, RulesError
 from ..evaluator import HandValue, evaluate, evaluate_small
+from ..phrase import Phrase
 from ..settlement import WAGER_NAMES, DealerResult, WagerResult
 from .common import BoughtGame, buy_game, cap_amount, dealer_qualifies
 from .house_round import TAKE_ANTE, BoxState, RoundState
@@ -39,7 +40,8 @@ def resolve_dealer(state: RoundState) -> DealerOutcome:
         if undecided:
             i = undecided[0]
             raise IllegalActionError(
-                f"box {state.boxes[i].box} has not chosen between the ANTE and buying a game",
+                "box %(box)s has not chosen between the ANTE and buying a game",
+                box=state.boxes[i].box,
                 field=f"boxes[{i}].on_no_game")
         if state.buyers:
             if not state.draw:
@@ -67,7 +69,7 @@ def check_hands(state: RoundState, outcome: DealerOutcome) -> None:
     """Settle only when every hand that decides a payout was shown."""
     for i, box in enumerate(state.boxes):
         if missing_hand(state, box, outcome):
-            raise IllegalActionError(f"box {box.box} has not shown its hand",
+            raise IllegalActionError("box %(box)s has not shown its hand", box=box.box,
                                      field=f"boxes[{i}].cards", value=box.box)
 
 
@@ -116,15 +118,18 @@ def no_game_wagers(state: RoundState, box: BoxState, outcome: DealerOutcome,
     if box.no_game == TAKE_ANTE:
         mult = state.profile.no_game_ante_multiplier
         win, capped = cap_amount(box.ante * mult, state.table.max_payout)
-        why = f"dealer has no game ({outcome.hand.label}): ANTE paid {mult}:1"
+        why = Phrase("dealer has no game (%(hand)s): ANTE paid %(mult)s:1",
+                     hand=outcome.hand, mult=mult)
         if capped:
-            why += f", capped at the maximum payout {state.table.max_payout}"
+            why += Phrase(", capped at the maximum payout %(max_payout)s",
+                          max_payout=state.table.max_payout)
         return ({"ante": WagerResult.won("ante", box.ante, win, why),
                  "bet": WagerResult.pushed("bet", box.bet, "dealer has no game: BET returned")},
                 capped)
     assert outcome.bought is not None
     if not outcome.bought.qualified:
-        why = f"bought game, dealer still has no game ({outcome.bought.hand.label}): returned"
+        why = Phrase("bought game, dealer still has no game (%(hand)s): returned",
+                     hand=outcome.bought.hand)
         return ({"ante": WagerResult.pushed("ante", box.ante, why),
                  "bet": WagerResult.pushed("bet", box.bet, why)}, False)
     return None

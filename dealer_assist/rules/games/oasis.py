@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import CardCountError, IllegalActionError, RulesError
+from ..phrase import Phrase
 from ..profiles import register_profile
 from ..request import get_cards, need_mapping
 from ..settlement import Settlement
@@ -55,13 +56,16 @@ def replacement_fee(profile: CaribbeanProfile, ante: int, count: int) -> int:
     """The fee for replacing ``count`` cards (currency units); refuses counts not on offer."""
     fees = profile.replace_fees
     if not fees:
-        raise IllegalActionError(f"profile {profile.name} offers no card replacement",
+        raise IllegalActionError("profile %(name)s offers no card replacement",
+                                 name=profile.name,
                                  field="improvement.replace", value=count)
     if count not in fees:
         allowed = ", ".join(str(n) for n in fees)
-        raise IllegalActionError(f"replacing {count} card{'s' if count != 1 else ''} is not "
-                                 f"allowed under {profile.name} (allowed: {allowed})",
-                                 field="improvement.replace.discard", value=count)
+        raise IllegalActionError(Phrase.counted(
+            "replacing %(num)d card is not allowed under %(name)s (allowed: %(allowed)s)",
+            "replacing %(num)d cards is not allowed under %(name)s (allowed: %(allowed)s)",
+            count, name=profile.name, allowed=allowed),
+            field="improvement.replace.discard", value=count)
     return fees[count] * ante
 
 
@@ -72,8 +76,8 @@ def verify_replace(state: RoundState, action: Replace) -> None:
     profile = state.profile
     assert isinstance(profile, CaribbeanProfile)
     if box.improvement is not None:
-        raise IllegalActionError(f"box {box.box} has already replaced cards (one replacement "
-                                 "per box)", field="improvement.replace")
+        raise IllegalActionError("box %(box)s has already replaced cards (one replacement "
+                                 "per box)", box=box.box, field="improvement.replace")
     if action.count and not action.discard:
         replacement_fee(profile, box.ante, action.count)
         if action.draw and len(action.draw) != action.count:
@@ -83,11 +87,13 @@ def verify_replace(state: RoundState, action: Replace) -> None:
     replacement_fee(profile, box.ante, len(action.discard))
     for pos, card in enumerate(action.discard, start=1):
         if card not in box.cards:
-            raise IllegalActionError(f"{card.code} (card {pos}) is not one of box {box.box}'s "
-                                     "cards", field="improvement.replace.discard",
+            raise IllegalActionError("%(card)s (card %(pos)s) is not one of box %(box)s's "
+                                     "cards",
+                                     card=card.code, pos=pos, box=box.box,
+                                     field="improvement.replace.discard",
                                      value=card.code)
         if card in action.discard[:pos - 1]:
-            raise IllegalActionError(f"{card.code} is discarded twice",
+            raise IllegalActionError("%(card)s is discarded twice", card=card.code,
                                      field="improvement.replace.discard", value=card.code)
     if len(action.draw) != len(action.discard):
         raise CardCountError(len(action.draw), str(len(action.discard)),
@@ -133,8 +139,8 @@ def _improve(state: RoundState, index: int, body: Mapping[str, Any]) -> RoundSta
     imp = need_mapping(raw, "improvement")
     unknown = [k for k in imp if k != "replace"]
     if unknown:
-        raise IllegalActionError(f"Oasis poker has no improvement '{unknown[0]}' (only "
-                                 "'replace')", field=f"improvement.{unknown[0]}",
+        raise IllegalActionError("Oasis poker has no improvement '%(v)s' (only 'replace')",
+                                 v=unknown[0], field=f"improvement.{unknown[0]}",
                                  value=unknown[0])
     rep = need_mapping(imp.get("replace"), "improvement.replace")
     discard = get_cards(rep, "discard", "improvement.replace")

@@ -33,5 +33,6 @@ def get_game(name: str) -> GameSpec:
     try:
         return GAMES[name]
     except KeyError:
-        raise RulesError(f"unknown game '{name}' (known: {', '.join(sorted(GAMES))})",
+        raise RulesError("unknown game '%(name)s' (known: %(v)s)", name=name,
+                         v=', '.join(sorted(GAMES)),
                          field="game", value=name) from None

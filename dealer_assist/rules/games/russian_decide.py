@@ -9,6 +9,7 @@ from typing import Any
 from ..cards import Card
 from ..errors import CardCountError, DuplicateCardError, IllegalActionError, StakeError
 from ..evaluator import evaluate
+from ..phrase import lower
 from . import common
 from .actions import (
     Bet,
@@ -60,7 +61,8 @@ def _deciding(state: RoundState, box: str, field: str) -> tuple[int, BoxState]:
         raise IllegalActionError("the dealer has already opened his cards", field=field)
     i, b = state.find(box)
     if b.decision is not None:
-        raise IllegalActionError(f"box {box} has already decided ({b.decision})", field=field,
+        raise IllegalActionError("box %(box)s has already decided (%(decision)s)", box=box,
+                                 decision=b.decision, field=field,
                                  value=b.decision)
     return i, b
 
@@ -71,7 +73,8 @@ def _improving(state: RoundState, box: str, field: str) -> tuple[int, BoxState]:
     if b.improvement is not None:
         kind = b.improvement.kind
         done = "exchanged cards" if kind == "exchange" else "bought a sixth card"
-        raise IllegalActionError(f"one improvement per box: box {box} already {done}",
+        raise IllegalActionError("one improvement per box: box %(box)s already %(done)s",
+                                 box=box, done=done,
                                  field=field, value=kind)
     return i, b
 
@@ -95,7 +98,8 @@ def verify_exchange(state: RoundState, a: Exchange) -> None:
                              "exchange draw").at(DRAW)
     for pos, card in enumerate(a.discard, start=1):
         if card not in b.cards:
-            raise IllegalActionError(f"{card} (card {pos}) is not a card of box {a.box}",
+            raise IllegalActionError("%(card)s (card %(pos)s) is not a card of box %(box)s",
+                                     card=card, pos=pos, box=a.box,
                                      field=DISCARD, value=card.code)
         if card in a.discard[:pos - 1]:
             raise DuplicateCardError(card.code, pos, "in the discard").at(DISCARD)
@@ -181,13 +185,14 @@ def _insuring(state: RoundState, box: str, amount: int | None = None) -> tuple[i
     check_live(state, "insurance")
     i, b = state.find(box)
     if not b.betting:
-        raise IllegalActionError(f"box {box} must bet before it can insure", field="insurance",
+        raise IllegalActionError("box %(box)s must bet before it can insure", box=box,
+                                 field="insurance",
                                  value=amount)
     if state.revealed:
         raise IllegalActionError("insurance is placed before the dealer opens his cards",
                                  field="insurance", value=amount)
     if b.insurance:
-        raise IllegalActionError(f"box {box} is already insured", field="insurance",
+        raise IllegalActionError("box %(box)s is already insured", box=box, field="insurance",
                                  value=amount)
     if b.hand_known:
         _check_insurable(state, b, b.hand_cards, amount)
@@ -202,8 +207,10 @@ def _check_insurable(state: RoundState, b: BoxState, cards: tuple[Card, ...],
     if not profile.ranking.strength(hand.category) >= profile.ranking.strength(
             profile.insurance_min_category):
         raise IllegalActionError(
-            f"insurance needs {profile.insurance_min_category.label.lower()} or better; box "
-            f"{b.box} holds {hand.label}", field="insurance", value=amount)
+            "insurance needs %(insurance_min_category)s or better; box %(box)s holds "
+            "%(hand)s",
+            insurance_min_category=lower(profile.insurance_min_category), box=b.box,
+            hand=hand, field="insurance", value=amount)
 
 
 def shown_hand(state: RoundState, b: BoxState, cards: tuple[Card, ...],
@@ -211,7 +218,7 @@ def shown_hand(state: RoundState, b: BoxState, cards: tuple[Card, ...],
     """The used cards once box ``b`` shows ``cards`` as its final hand (checked against what
     the round knows: its size for the box's history, its dealt, drawn, sixth, discarded cards)."""
     if b.hand_known:
-        raise IllegalActionError(f"box {b.box}'s hand is already known", field=field)
+        raise IllegalActionError("box %(box)s's hand is already known", box=b.box, field=field)
     must = [*b.drawn, *([b.sixth] if b.sixth else [])]
     if b.cards and b.improvement_kind != "exchange":
         must += b.cards
@@ -230,14 +237,16 @@ def verify_insure(state: RoundState, a: Insure) -> None:
         if not b.hand_known:
             shown_hand(state, b, a.cards)
         elif set(a.cards) != set(b.hand_cards):
-            raise IllegalActionError(f"box {a.box} holds {' '.join(c.code for c in b.hand_cards)}"
-                                     ", not the hand shown", field="cards")
+            raise IllegalActionError("box %(box)s holds %(v)s, not the hand shown",
+                                     box=a.box, v=' '.join(c.code for c in b.hand_cards),
+                                     field="cards")
         b = evolve(b, shown=a.cards)
     _check_insurable(state, b, b.hand_cards, a.amount)
     most = presumptive_payout(state, b)
     if not state.table.min_ante <= a.amount <= most:
-        raise StakeError(f"insurance must be from the table minimum {state.table.min_ante} to "
-                         f"the box's presumptive payout {most}, got {a.amount}",
+        raise StakeError("insurance must be from the table minimum %(min_ante)s to the "
+                         "box's presumptive payout %(most)s, got %(amount)s",
+                         min_ante=state.table.min_ante, most=most, amount=a.amount,
                          field="insurance", value=a.amount)
 
 
@@ -262,9 +271,10 @@ def _showing(state: RoundState, box: str) -> tuple[int, BoxState]:
         raise IllegalActionError("hands are shown after the dealer reveals", field="cards")
     i, b = state.find(box)
     if b.folded:
-        raise IllegalActionError(f"box {box} folded: its cards are never shown", field="cards")
+        raise IllegalActionError("box %(box)s folded: its cards are never shown", box=box,
+                                 field="cards")
     if b.hand_known:
-        raise IllegalActionError(f"box {box}'s hand is already known", field="cards")
+        raise IllegalActionError("box %(box)s's hand is already known", box=box, field="cards")
     return i, b
 
 

@@ -73,8 +73,9 @@ class RussianProfile(HouseProfile):
     def validate(self) -> None:
         super().validate()
         if self.game != "russian":
-            raise HouseRulesError(f"a Russian poker profile must have game 'russian', got "
-                                  f"'{self.game}'", field="game", value=self.game)
+            raise HouseRulesError("a Russian poker profile must have game 'russian', got "
+                                  "'%(game)s'",
+                                  game=self.game, field="game", value=self.game)
         check_int(self.max_combinations, "max_combinations", minimum=1, maximum=2)
         check_bool(self.ante_paid_on_win, "ante_paid_on_win")
         check_int(self.no_game_ante_multiplier, "no_game_ante_multiplier")

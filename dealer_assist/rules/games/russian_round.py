@@ -77,7 +77,8 @@ def presumptive_payout(state: RoundState, box: BoxState) -> int:
 
 def check_live(state: RoundState, field: str | None = None) -> None:
     if state.voided:
-        raise IllegalActionError(f"the round was redealt ({state.voided}); start a new round",
+        raise IllegalActionError("the round was redealt (%(voided)s); start a new round",
+                                 voided=state.voided,
                                  field=field)
 
 
@@ -94,18 +95,22 @@ def verify_bonus(profile: RussianProfile, ante: int, bonus: int) -> None:
     if bonus == 0:
         return
     if bonus < 0 or bonus % profile.bonus_unit:
-        raise StakeError(f"the bonus bet must be a multiple of {profile.bonus_unit}, got {bonus}",
+        raise StakeError("the bonus bet must be a multiple of %(bonus_unit)s, got %(bonus)s",
+                         bonus_unit=profile.bonus_unit, bonus=bonus,
                          field="bonus", value=bonus)
     if bonus * 100 > ante * profile.bonus_max_ante_percent:
         most = ante * profile.bonus_max_ante_percent // 100
-        raise StakeError(f"the bonus bet may be at most {profile.bonus_max_ante_percent}% of the "
-                         f"ANTE ({most}), got {bonus}", field="bonus", value=bonus)
+        raise StakeError("the bonus bet may be at most %(bonus_max_ante_percent)s%% of the "
+                         "ANTE (%(most)s), got %(bonus)s",
+                         bonus_max_ante_percent=profile.bonus_max_ante_percent, most=most,
+                         bonus=bonus, field="bonus", value=bonus)
 
 
 def verify_place_box(state: RoundState, a: PlaceBox) -> None:
     _place_phase(state)
     if any(b.box == a.box for b in state.boxes):
-        raise IllegalActionError(f"box {a.box} is already in play", field="box", value=a.box)
+        raise IllegalActionError("box %(box)s is already in play", box=a.box, field="box",
+                                 value=a.box)
     common.check_ante(a.ante, state.table)
     boxes = [*state.boxes, BoxState(a.box, a.seat, a.ante)]
     common.check_equal_antes((b.seat, b.ante, "ante") for b in boxes)
@@ -129,10 +134,11 @@ def _deal_box_phase(state: RoundState, box: str) -> tuple[int, BoxState]:
     check_live(state, "cards")
     i, b = state.find(box)
     if b.cards:
-        raise IllegalActionError(f"box {box} already has its cards", field="cards")
+        raise IllegalActionError("box %(box)s already has its cards", box=box, field="cards")
     if state.dealt_up:
-        raise IllegalActionError(f"the deal is recorded in dealing order: box {box}'s cards are "
-                                 "entered when they are shown", field="cards")
+        raise IllegalActionError("the deal is recorded in dealing order: box %(box)s's "
+                                 "cards are entered when they are shown",
+                                 box=box, field="cards")
     return i, b
 
 
@@ -240,7 +246,8 @@ def _reveal_phase(state: RoundState) -> None:
         raise IllegalActionError("the deal is not complete yet", field="cards")
     for b in state.boxes:
         if b.decision is None:
-            raise IllegalActionError(f"box {b.box} has not bet or folded yet", field="decision",
+            raise IllegalActionError("box %(box)s has not bet or folded yet", box=b.box,
+                                     field="decision",
                                      value=b.box)
 
 
@@ -275,8 +282,9 @@ def _no_game_phase(state: RoundState, field: str) -> None:
         raise IllegalActionError("the dealer has not opened his cards yet", field=field)
     if dealer_has_game(state):
         hand = dealer_hand(state)
-        raise IllegalActionError(f"the dealer has a game ({hand.label}): there is no game to "
-                                 "buy and no ANTE to take", field=field,
+        raise IllegalActionError("the dealer has a game (%(hand)s): there is no game to buy "
+                                 "and no ANTE to take",
+                                 hand=hand, field=field,
                                  value=hand.category.value)
     if state.draw:
         raise IllegalActionError("the dealer has already drawn for the bought game", field=field)
@@ -286,10 +294,12 @@ def _choosing(state: RoundState, box: str) -> tuple[int, BoxState]:
     _no_game_phase(state, "on_no_game")
     i, b = state.find(box)
     if not b.betting:
-        raise IllegalActionError(f"box {box} folded: it neither takes the ANTE nor buys a game",
+        raise IllegalActionError("box %(box)s folded: it neither takes the ANTE nor buys a "
+                                 "game", box=box,
                                  field="on_no_game", value=b.decision)
     if b.no_game is not None:
-        raise IllegalActionError(f"box {box} has already chosen ({b.no_game})",
+        raise IllegalActionError("box %(box)s has already chosen (%(no_game)s)", box=box,
+                                 no_game=b.no_game,
                                  field="on_no_game", value=b.no_game)
     return i, b
 
@@ -325,8 +335,9 @@ def _draw_phase(state: RoundState) -> None:
     _no_game_phase(state, "draw")
     for b in state.boxes:
         if b.betting and b.no_game is None:
-            raise IllegalActionError(f"box {b.box} has not chosen between the ANTE and buying "
-                                     "a game", field="draw", value=b.box)
+            raise IllegalActionError("box %(box)s has not chosen between the ANTE and "
+                                     "buying a game",
+                                     box=b.box, field="draw", value=b.box)
     if not any(b.no_game == BUY_GAME for b in state.boxes):
         raise IllegalActionError("no box bought a game: the dealer does not draw", field="draw")
 

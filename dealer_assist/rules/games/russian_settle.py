@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..combinations import Combination, paid_combinations
 from ..errors import IllegalActionError, RulesError
 from ..evaluator import HandValue, evaluate
+from ..phrase import Phrase, lower
 from ..ranking import Category
 from ..settlement import BoxSettlement, DealerResult, PaidCombination, Settlement, WagerResult
 from . import common
@@ -22,8 +23,9 @@ WIN, LOSE, STAY = "win", "lose", "stay"
 def verify_settle(state: RoundState) -> None:
     """The round is complete: dealer open, every no-game choice made, the bought game drawn."""
     if state.voided:
-        raise IllegalActionError(f"the round was redealt ({state.voided}): nothing is paid and "
-                                 "the antes stay in play")
+        raise IllegalActionError("the round was redealt (%(voided)s): nothing is paid and "
+                                 "the antes stay in play",
+                                 voided=state.voided)
     if not state.revealed:
         raise IllegalActionError("the dealer has not opened his cards yet")
     if state.profile.qualifies(dealer_hand(state).category):
@@ -31,8 +33,9 @@ def verify_settle(state: RoundState) -> None:
         return
     for b in state.boxes:
         if b.betting and b.no_game is None:
-            raise IllegalActionError(f"box {b.box} has not chosen between the ANTE and buying a "
-                                     "game", field="on_no_game", value=b.box)
+            raise IllegalActionError("box %(box)s has not chosen between the ANTE and "
+                                     "buying a game",
+                                     box=b.box, field="on_no_game", value=b.box)
     if any(b.no_game == BUY_GAME for b in state.boxes) and not state.draw:
         raise IllegalActionError("a game was bought but the dealer has not drawn", field="draw")
     _check_hands(state)
@@ -41,7 +44,7 @@ def verify_settle(state: RoundState) -> None:
 def _check_hands(state: RoundState) -> None:
     for i, b in enumerate(state.boxes):
         if missing_hand(state, b):
-            raise IllegalActionError(f"box {b.box} has not shown its hand",
+            raise IllegalActionError("box %(box)s has not shown its hand", box=b.box,
                                      field=f"boxes[{i}].cards", value=b.box)
 
 
@@ -98,10 +101,15 @@ def _vs(box: HandValue, dealer: HandValue) -> str:
     return WIN if box > dealer else LOSE if box < dealer else STAY
 
 
-def _describe(combos: tuple[Combination, ...], mult: dict[Category, int]) -> str:
+def _describe(combos: tuple[Combination, ...], mult: dict[Category, int]) -> Phrase:
     if len(combos) == 1:
-        return combos[0].category.label.lower()
-    return " + ".join(f"{c.category.label.lower()} {mult[c.category]}" for c in combos)
+        return Phrase("%(category)s", category=lower(combos[0].category))
+    parts = [Phrase("%(category)s %(multiplier)s", category=lower(c.category),
+                    multiplier=mult[c.category]) for c in combos]
+    out = parts[0]
+    for part in parts[1:]:
+        out = Phrase("%(first)s + %(second)s", first=out, second=part)
+    return out
 
 
 def _ante_and_bet(state: RoundState, b: BoxState, hand: HandValue | None, dealer: DealerResult,
@@ -113,28 +121,32 @@ def _ante_and_bet(state: RoundState, b: BoxState, hand: HandValue | None, dealer
         assert against is not None and hand is not None
         result = _vs(hand, against)
         if result == LOSE:
-            return (WagerResult.lost("ante", ante, f"ANTE {ante} lost to the dealer's "
-                                     f"{against.label}"), -bet, f"BET {bet} lost", ())
+            lost = Phrase("ANTE %(ante)s lost to the dealer's %(hand)s", ante=ante, hand=against)
+            return (WagerResult.lost("ante", ante, lost), -bet,
+                    Phrase("BET %(bet)s lost", bet=bet), ())
         if result == STAY:
-            return (WagerResult.pushed("ante", ante, f"stay (equal hands): ANTE {ante} "
-                                       "returned"), 0, f"stay: BET {bet} returned", ())
+            stay = Phrase("stay (equal hands): ANTE %(ante)s returned", ante=ante)
+            return (WagerResult.pushed("ante", ante, stay), 0,
+                    Phrase("stay: BET %(bet)s returned", bet=bet), ())
         combos = paid_combinations(b.hand_cards, p.multiplier, p.ranking, p.max_combinations)
         mult = {c.category: p.multiplier(c.category) for c in combos}
         total = sum(p.multiplier(c.category) for c in combos)
-        why = f"BET {bet} x {total} ({_describe(combos, mult)}) = {bet * total}"
+        why = Phrase("BET %(bet)s x %(total)s (%(combinations)s) = %(amount)s", bet=bet,
+                     total=total, combinations=_describe(combos, mult), amount=bet * total)
         if p.ante_paid_on_win:
-            return (WagerResult.won("ante", ante, ante, f"ANTE {ante} paid 1:1"), bet * total,
-                    why, combos)
-        return (WagerResult.pushed("ante", ante, f"ANTE {ante} returned (not paid on a win)"),
-                bet * total, why, combos)
+            paid = Phrase("ANTE %(ante)s paid 1:1", ante=ante)
+            return WagerResult.won("ante", ante, ante, paid), bet * total, why, combos
+        kept = Phrase("ANTE %(ante)s returned (not paid on a win)", ante=ante)
+        return WagerResult.pushed("ante", ante, kept), bet * total, why, combos
     if b.no_game == TAKE_ANTE:
         win = ante * p.no_game_ante_multiplier
-        return (WagerResult.won("ante", ante, win, f"dealer has no game: ANTE {ante} paid "
-                                f"{p.no_game_ante_multiplier}:1 = {win}"), 0,
-                f"dealer has no game: BET {bet} returned", ())
-    return (WagerResult.pushed("ante", ante, f"bought game, dealer still has no game: ANTE "
-                               f"{ante} returned"), 0,
-            f"bought game, dealer still has no game: BET {bet} returned", ())
+        paid = Phrase("dealer has no game: ANTE %(ante)s paid %(multiplier)s:1 = %(win)s",
+                      ante=ante, multiplier=p.no_game_ante_multiplier, win=win)
+        return (WagerResult.won("ante", ante, win, paid), 0,
+                Phrase("dealer has no game: BET %(bet)s returned", bet=bet), ())
+    back = Phrase("bought game, dealer still has no game: ANTE %(ante)s returned", ante=ante)
+    return (WagerResult.pushed("ante", ante, back), 0,
+            Phrase("bought game, dealer still has no game: BET %(bet)s returned", bet=bet), ())
 
 
 def _insurance(state: RoundState, b: BoxState, hand: HandValue | None,
@@ -145,12 +157,14 @@ def _insurance(state: RoundState, b: BoxState, hand: HandValue | None,
         return 0, ""
     if not dealer.qualified:
         win = amount * state.profile.insurance_multiplier
-        return win, (f"dealer has no game: insurance {amount} paid "
-                     f"{state.profile.insurance_multiplier}:1 = {win}")
+        return win, Phrase("dealer has no game: insurance %(amount)s paid %(multiplier)s:1 = "
+                           "%(win)s", amount=amount,
+                           multiplier=state.profile.insurance_multiplier, win=win)
     assert hand is not None  # an insured box showed its hand
     if dealer.hand >= hand:
-        return 0, f"dealer's hand is not lower than the box's: insurance {amount} returned"
-    return -amount, f"dealer has a game: insurance {amount} lost"
+        return 0, Phrase("dealer's hand is not lower than the box's: insurance %(amount)s "
+                         "returned", amount=amount)
+    return -amount, Phrase("dealer has a game: insurance %(amount)s lost", amount=amount)
 
 
 def _money(name: str, stake: int, amount: int, why: str) -> WagerResult:
@@ -160,7 +174,12 @@ def _money(name: str, stake: int, amount: int, why: str) -> WagerResult:
 
 
 def _capped_note(raw: int, paid: int, cap: int, what: str = "") -> str:
-    return f", capped at {paid} (maximum payout {cap}{what})" if paid < raw else ""
+    if paid >= raw:
+        return ""
+    if what:
+        return Phrase(", capped at %(paid)s (maximum payout %(cap)s%(both)s)", paid=paid,
+                      cap=cap, both=what)
+    return Phrase(", capped at %(paid)s (maximum payout %(cap)s)", paid=paid, cap=cap)
 
 
 def _bonus(state: RoundState, b: BoxState) -> tuple[WagerResult, bool]:
@@ -169,42 +188,52 @@ def _bonus(state: RoundState, b: BoxState) -> tuple[WagerResult, bool]:
     if not stake:
         return WagerResult.pushed("bonus", 0, ""), False
     if b.folded:
-        return WagerResult.lost("bonus", stake, f"BONUS {stake} lost: the box folded"), False
+        folded = Phrase("BONUS %(stake)s lost: the box folded", stake=stake)
+        return WagerResult.lost("bonus", stake, folded), False
     if b.improvement is not None:
-        what = "exchanged cards" if b.improvement_kind == "exchange" else "bought a sixth card"
-        return WagerResult.lost("bonus", stake, f"BONUS {stake} lost: the box {what}"), False
+        improved = (Phrase("BONUS %(stake)s lost: the box exchanged cards", stake=stake)
+                    if b.improvement_kind == "exchange" else
+                    Phrase("BONUS %(stake)s lost: the box bought a sixth card", stake=stake))
+        return WagerResult.lost("bonus", stake, improved), False
     hand = evaluate(b.first_five, p.ranking)
     mult = p.bonus_table.get(hand.category, 0)
     if hand.category == Category.two_pairs and \
             hand.significant[0].rank < p.bonus_two_pairs_min_rank:
         mult = 0
     if not mult:
-        return WagerResult.lost("bonus", stake, f"BONUS {stake} lost: {hand.label} is not a "
-                                "bonus combination"), False
+        none = Phrase("BONUS %(stake)s lost: %(hand)s is not a bonus combination", stake=stake,
+                      hand=hand)
+        return WagerResult.lost("bonus", stake, none), False
     paid, capped = common.cap_amount(stake * mult, state.table.max_payout)
-    why = (f"BONUS {stake} x {mult} ({hand.category.label.lower()}) = {stake * mult}"
-           + _capped_note(stake * mult, paid, state.table.max_payout))
+    why = Phrase("BONUS %(stake)s x %(multiplier)s (%(category)s) = %(amount)s", stake=stake,
+                 multiplier=mult, category=lower(hand.category), amount=stake * mult)
+    why += _capped_note(stake * mult, paid, state.table.max_payout)
     return WagerResult.won("bonus", stake, paid, why), capped
 
 
 def _fees(state: RoundState, b: BoxState) -> tuple[WagerResult, WagerResult, tuple[str, ...]]:
     p = state.profile
     fee = p.improvement_fee * b.ante if b.improvement else 0
+    note: str
     if b.improvement_kind == "exchange":
         n = b.exchange_count
-        note = (f"exchanged {' '.join(c.code for c in b.discarded)} for "
-                f"{' '.join(c.code for c in b.drawn)}" if b.discarded
-                else f"exchanged {n} card{'s' if n > 1 else ''}")
-        improvement = WagerResult.lost("improvement_fee", fee, f"exchange of {n} card"
-                                       f"{'s' if n > 1 else ''}: fee {fee} lost")
+        note = (Phrase("exchanged %(discarded)s for %(drawn)s",
+                       discarded=" ".join(c.code for c in b.discarded),
+                       drawn=" ".join(c.code for c in b.drawn)) if b.discarded
+                else Phrase.counted("exchanged %(num)d card", "exchanged %(num)d cards", n))
+        lost = Phrase.counted("exchange of %(num)d card: fee %(fee)s lost",
+                            "exchange of %(num)d cards: fee %(fee)s lost", n, fee=fee)
+        improvement = WagerResult.lost("improvement_fee", fee, lost)
     elif b.improvement_kind == "sixth_card":
-        note = f"bought a sixth card {b.sixth.code}" if b.sixth else "bought a sixth card"
-        improvement = WagerResult.lost("improvement_fee", fee, f"sixth card: fee {fee} lost")
+        note = (Phrase("bought a sixth card %(card)s", card=b.sixth.code) if b.sixth
+                else Phrase("bought a sixth card"))
+        sixth = Phrase("sixth card: fee %(fee)s lost", fee=fee)
+        improvement = WagerResult.lost("improvement_fee", fee, sixth)
     else:
         note, improvement = "", WagerResult.pushed("improvement_fee", 0, "")
     buy_fee = p.buy_game_fee * b.ante if b.no_game == BUY_GAME and b.betting else 0
-    buy = (WagerResult.lost("buy_game_fee", buy_fee, f"game bought for the dealer: fee "
-                            f"{buy_fee} lost") if buy_fee
+    bought = Phrase("game bought for the dealer: fee %(fee)s lost", fee=buy_fee)
+    buy = (WagerResult.lost("buy_game_fee", buy_fee, bought) if buy_fee
            else WagerResult.pushed("buy_game_fee", 0, ""))
     return improvement, buy, (note,) if note else ()
 
@@ -216,7 +245,8 @@ def settle_box(state: RoundState, b: BoxState, dealer: DealerResult) -> BoxSettl
     improvement, buy, notes = _fees(state, b)
     bonus, bonus_capped = _bonus(state, b)
     if b.folded:
-        wagers = {"ante": WagerResult.lost("ante", b.ante, f"fold: ANTE {b.ante} lost"),
+        fold = Phrase("fold: ANTE %(ante)s lost", ante=b.ante)
+        wagers = {"ante": WagerResult.lost("ante", b.ante, fold),
                   "bet": WagerResult.pushed("bet", 0, ""), "improvement_fee": improvement,
                   "buy_game_fee": buy, "insurance": WagerResult.pushed("insurance", 0, ""),
                   "bonus": bonus}
@@ -225,8 +255,8 @@ def settle_box(state: RoundState, b: BoxState, dealer: DealerResult) -> BoxSettl
     ante, bet_raw, bet_why, combos = _ante_and_bet(state, b, hand, dealer)
     ins_raw, ins_why = _insurance(state, b, hand, dealer)
     (ins_paid, bet_paid), capped = common.apply_cap((ins_raw, bet_raw), cap)
-    ante_note = "; ANTE returned" if bet_raw > 0 and not p.ante_paid_on_win else ""
-    both = " for combination plus insurance"
+    ante_note = Phrase("; ANTE returned") if bet_raw > 0 and not p.ante_paid_on_win else ""
+    both = Phrase(" for combination plus insurance")
     bet = _money("bet", b.bet, bet_paid, bet_why + _capped_note(bet_raw, bet_paid, cap, both)
                  + ante_note)
     insurance = _money("insurance", b.insurance, ins_paid,

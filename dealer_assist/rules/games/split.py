@@ -25,6 +25,7 @@ from typing import Any
 from ..cards import Card
 from ..errors import CardCountError, HouseRulesError, IllegalActionError, RulesError
 from ..evaluator import HandValue, SmallHandValue, evaluate_small
+from ..phrase import Phrase
 from ..profiles import PayTable, check_bool, check_int, register_profile
 from ..ranking import Category
 from ..request import get_cards, get_str, need_mapping
@@ -91,8 +92,9 @@ class SplitProfile(StudProfile):
     def validate(self) -> None:
         super().validate()
         if self.game != "split":
-            raise HouseRulesError(f"a Big/Small profile must have game 'split', got "
-                                  f"'{self.game}'", field="game", value=self.game)
+            raise HouseRulesError("a Big/Small profile must have game 'split', got "
+                                  "'%(game)s'",
+                                  game=self.game, field="game", value=self.game)
         for name in ("free_extra_allowed", "free_extra_forces_bet", "bought_extra_allowed",
                      "small_tie_to_player"):
             check_bool(getattr(self, name), name)
@@ -118,17 +120,17 @@ def verify_deal_extra(state: RoundState, a: DealExtra) -> None:
     verify_deciding(state, box)
     profile = _profile(state)
     if box.improvement is not None:
-        raise IllegalActionError(f"box {box.box} already has its extra cards",
+        raise IllegalActionError("box %(box)s already has its extra cards", box=box.box,
                                  field="extra", value=box.improvement.kind)
     allowed = {FREE: profile.free_extra_allowed, BOUGHT: profile.bought_extra_allowed}
     if not allowed.get(a.mode, False):
-        raise IllegalActionError(f"extra cards '{a.mode}' are not offered under "
-                                 f"{profile.name}", field="extra.mode", value=a.mode)
+        raise IllegalActionError("extra cards '%(mode)s' are not offered under %(name)s",
+                                 mode=a.mode, name=profile.name, field="extra.mode", value=a.mode)
     if len(a.cards) not in (0, 2, 7):
         raise CardCountError(len(a.cards), "2 (or the box's seven)",
                              "extra cards").at("extra.cards")
     if a.five and box.cards and set(a.five) != set(box.cards):
-        raise IllegalActionError(f"the first five cards are not box {box.box}'s",
+        raise IllegalActionError("the first five cards are not box %(box)s's", box=box.box,
                                  field="extra.cards", value=[c.code for c in a.five])
 
 
@@ -155,7 +157,8 @@ def _used_after_split(state: RoundState, a: ChooseSplit) -> dict[Card, str]:
     verify_deciding(state, box)
     imp = box.improvement
     if imp is None:
-        raise IllegalActionError(f"box {box.box} has no extra cards, so no Small Hand",
+        raise IllegalActionError("box %(box)s has no extra cards, so no Small Hand",
+                                 box=box.box,
                                  field="split", value=None)
     if imp.kind == FREE and not (box.cards and imp.cards):
         raise IllegalActionError("free extra cards are blind: the Big and Small Hand are shown "
@@ -165,7 +168,8 @@ def _used_after_split(state: RoundState, a: ChooseSplit) -> dict[Card, str]:
                                  "cards as dealt and may not be rearranged", field="split.small",
                                  value=[c.code for c in a.small])
     if imp.kind == BOUGHT and box.big:
-        raise IllegalActionError(f"box {box.box} has already split its cards", field="split")
+        raise IllegalActionError("box %(box)s has already split its cards", box=box.box,
+                                 field="split")
     if len(a.small) != 2:
         raise CardCountError(len(a.small), "2", "Small Hand").at("split.small")
     if len(a.big) != 5:
@@ -179,12 +183,13 @@ def _used_after_split(state: RoundState, a: ChooseSplit) -> dict[Card, str]:
     for name, cards in (("big", a.big), ("small", a.small)):
         for card in cards:
             if card not in seven:
-                raise IllegalActionError(f"{card.code} is not one of box {box.box}'s seven "
-                                         "cards", field=f"split.{name}", value=card.code)
+                raise IllegalActionError("%(card)s is not one of box %(box)s's seven cards",
+                                         card=card.code, box=box.box, field=f"split.{name}",
+                                         value=card.code)
     if set(a.big) | set(a.small) != seven:
         missing = sorted(c.code for c in seven - set(a.big) - set(a.small))
-        raise IllegalActionError(f"the split must use exactly the seven cards; missing "
-                                 f"{', '.join(missing)}", field="split", value=missing)
+        raise IllegalActionError("the split must use exactly the seven cards; missing %(v)s",
+                                 v=', '.join(missing), field="split", value=missing)
     return dict(state.used)
 
 
@@ -298,38 +303,50 @@ def _compare(state: RoundState, box: BoxState, big: HandValue, small: SmallHandV
     """A betting box against a dealer with a game: Big Hands first, then Small Hands."""
     profile = _profile(state)
     if big < dealer:
-        why = f"dealer's {dealer.label} beats the Big Hand {big.label}"
+        why = Phrase("dealer's %(dealer)s beats the Big Hand %(big)s", dealer=dealer,
+                     big=big)
         return ({"ante": WagerResult.lost("ante", box.ante, why),
                  "bet": WagerResult.lost("bet", box.bet, why)}, (), False)
     if big == dealer:
-        why = f"Big Hand {big.label} equals the dealer's: everything returned"
+        why = Phrase("Big Hand %(big)s equals the dealer's: everything returned", big=big)
         return ({"ante": WagerResult.pushed("ante", box.ante, why),
                  "bet": WagerResult.pushed("bet", box.bet, why)}, (), False)
     coef = profile.multiplier(big.category)
-    head = f"Big Hand {big.label} beats {dealer.label}"
+    head = Phrase("Big Hand %(big)s beats %(dealer)s", big=big, dealer=dealer)
     if small is None:
         small_wins, reason = False, "no Small Hand"
     elif small == dealer_small:
         small_wins = profile.small_tie_to_player
         favour = ", in favour of the player" if small_wins else ""
-        reason = f"Small Hands equal ({small.label}){favour}"
+        reason = Phrase("Small Hands equal (%(small)s)%(favour)s", small=small,
+                        favour=favour)
     else:
         small_wins = small > dealer_small
-        reason = (f"Small Hand {small.label} {'beats' if small_wins else 'loses to'} the "
-                  f"dealer's {dealer_small.label}")
+        reason = (Phrase("Small Hand %(small)s %(v)s the dealer's %(dealer_small)s",
+                         small=small, v='beats' if small_wins else 'loses to',
+                         dealer_small=dealer_small))
     if small_wins:
         (bet_win,), capped = apply_cap([box.bet * coef], state.table.max_payout)
         cap = f", capped at the maximum payout {state.table.max_payout}" if capped else ""
-        wagers = {"ante": WagerResult.pushed("ante", box.ante, f"{head}; {reason}: ANTE "
-                                                               "returned"),
+        wagers = {"ante": WagerResult.pushed("ante", box.ante, Phrase("%(head)s; %(reason)s: ANTE "
+                                                                      "returned",
+                                                                      head=head,
+                                                                      reason=reason)),
                   "bet": WagerResult.won("bet", box.bet, bet_win,
-                                         f"{head}; {reason}: BET paid {coef}:1{cap}")}
+                                         Phrase("%(head)s; %(reason)s: BET paid "
+                                                "%(coef)s:1%(cap)s",
+                                                head=head, reason=reason, coef=coef, cap=cap))}
     else:
         (ante_win,), capped = apply_cap([box.ante * coef], state.table.max_payout)
         cap = f", capped at the maximum payout {state.table.max_payout}" if capped else ""
         wagers = {"ante": WagerResult.won("ante", box.ante, ante_win,
-                                          f"{head}; {reason}: ANTE paid {coef}:1{cap}"),
-                  "bet": WagerResult.pushed("bet", box.bet, f"{head}; {reason}: BET returned")}
+                                          Phrase("%(head)s; %(reason)s: ANTE paid "
+                                                 "%(coef)s:1%(cap)s",
+                                                 head=head, reason=reason, coef=coef,
+                                                 cap=cap)),
+                  "bet": WagerResult.pushed("bet", box.bet, Phrase("%(head)s; %(reason)s: BET "
+                                                                   "returned",
+                                                                   head=head, reason=reason))}
     return wagers, (PaidCombination(big.category, big.significant, coef),), capped
 
 

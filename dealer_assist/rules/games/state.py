@@ -202,7 +202,8 @@ class RoundState(Generic[P]):
         for i, b in enumerate(self.boxes):
             if b.box == box:
                 return i, b
-        raise IllegalActionError(f"there is no box {box} in this round", field="box", value=box)
+        raise IllegalActionError("there is no box %(box)s in this round", box=box, field="box",
+                                 value=box)
 
     def with_box(self, index: int, box: BoxState, used: Used | None = None,
                  **changes: Any) -> RoundState[P]:

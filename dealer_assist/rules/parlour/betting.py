@@ -57,31 +57,37 @@ class _Round:
 
     def apply(self, act: Action, where: str) -> None:
         if not self.pending:
-            raise IllegalActionError(f"{where}: the betting round is already over; "
-                                     f"{act.player} cannot {act.type}", field=where,
+            raise IllegalActionError("%(where)s: the betting round is already over; "
+                                     "%(player)s cannot %(type)s",
+                                     where=where, player=act.player, type=act.type, field=where,
                                      value=act.player)
         turn = self.pending[0]
         if act.player != turn:
-            raise IllegalActionError(f"{where}: it is {turn}'s turn, not {act.player}'s",
+            raise IllegalActionError("%(where)s: it is %(turn)s's turn, not %(player)s's",
+                                     where=where, turn=turn, player=act.player,
                                      field=f"{where}.player", value=act.player)
         getattr(self, "_" + act.type)(act, where)
 
     def _bet(self, act: Action, where: str) -> None:
         if self.current:
-            raise IllegalActionError(f"{where}: {act.player} cannot bet, there is already a bet "
-                                     f"of {self.current}; call, raise or pass",
+            raise IllegalActionError("%(where)s: %(player)s cannot bet, there is already a "
+                                     "bet of %(current)s; call, raise or pass",
+                                     where=where, player=act.player, current=self.current,
                                      field=f"{where}.type", value="bet")
         self._raise_by(act, where)
 
     def _raise(self, act: Action, where: str) -> None:
         if not self.current:
-            raise IllegalActionError(f"{where}: {act.player} cannot raise, nobody has bet; "
-                                     f"bet or pass", field=f"{where}.type", value="raise")
+            raise IllegalActionError("%(where)s: %(player)s cannot raise, nobody has bet; "
+                                     "bet or pass",
+                                     where=where, player=act.player, field=f"{where}.type",
+                                     value="raise")
         self._raise_by(act, where)
 
     def _raise_by(self, act: Action, where: str) -> None:
         if act.amount is None or act.amount < 1:
-            raise RulesError(f"{where}: a {act.type} adds at least 1 chip above the current bet",
+            raise RulesError("%(where)s: a %(type)s adds at least 1 chip above the current "
+                             "bet", where=where, type=act.type,
                              field=f"{where}.amount", value=act.amount)
         self.current += act.amount
         self.put[act.player] = self.current
@@ -92,7 +98,8 @@ class _Round:
 
     def _call(self, act: Action, where: str) -> None:
         if self.put[act.player] >= self.current:
-            raise IllegalActionError(f"{where}: {act.player} has no bet to call; bet or pass",
+            raise IllegalActionError("%(where)s: %(player)s has no bet to call; bet or pass",
+                                     where=where, player=act.player,
                                      field=f"{where}.type", value="call")
         self.put[act.player] = self.current
         self.pending.pop(0)
@@ -111,17 +118,21 @@ def run_betting(players: Sequence[str], actions: Sequence[Action]) -> BettingRes
     for i, act in enumerate(actions):
         where = f"betting[{i}]"
         if act.type not in ACTION_TYPES:
-            raise RulesError(f"{where}: unknown action '{act.type}' (bet, call, raise, pass)",
+            raise RulesError("%(where)s: unknown action '%(type)s' (bet, call, raise, pass)",
+                             where=where, type=act.type,
                              field=f"{where}.type", value=act.type)
         if act.player not in rnd.put:
-            raise RulesError(f"{where}: '{act.player}' is not a player", field=f"{where}.player",
+            raise RulesError("%(where)s: '%(player)s' is not a player", where=where,
+                             player=act.player, field=f"{where}.player",
                              value=act.player)
         if act.type in ("call", "pass") and act.amount is not None:
-            raise RulesError(f"{where}: a {act.type} has no amount", field=f"{where}.amount",
+            raise RulesError("%(where)s: a %(type)s has no amount", where=where,
+                             type=act.type, field=f"{where}.amount",
                              value=act.amount)
         rnd.apply(act, where)
     if rnd.pending:
-        raise IllegalActionError(f"the betting round is not finished: {rnd.pending[0]} to act",
+        raise IllegalActionError("the betting round is not finished: %(v)s to act",
+                                 v=rnd.pending[0],
                                  field="betting", value=rnd.pending[0])
     still = rnd.still_in()
     if rnd.last_raiser is None:

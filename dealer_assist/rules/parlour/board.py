@@ -46,15 +46,15 @@ def check_board(board: Board, profile: ParlourProfile) -> Board:
     """Every section of the profile present (missing ones are 0), none unknown, none negative."""
     unknown = [n for n in board.sections if n not in profile.section_names]
     if unknown:
-        raise RulesError(f"the board has no section '{unknown[0]}' (sections: "
-                         f"{', '.join(profile.section_names)})",
+        raise RulesError("the board has no section '%(v)s' (sections: %(v2)s)", v=unknown[0],
+                         v2=', '.join(profile.section_names),
                          field=f"board.sections.{unknown[0]}", value=unknown[0])
     if board.pool < 0:
         raise RulesError("the pool cannot hold fewer than 0 chips", field="board.pool",
                          value=board.pool)
     for name, chips in board.sections.items():
         if chips < 0:
-            raise RulesError(f"section {name} cannot hold fewer than 0 chips",
+            raise RulesError("section %(name)s cannot hold fewer than 0 chips", name=name,
                              field=f"board.sections.{name}", value=chips)
     return Board(board.pool, {n: board.sections.get(n, 0) for n in profile.section_names})
 

@@ -86,13 +86,16 @@ class HandResult:
 
 def check_players(players: Sequence[str], profile: ParlourProfile) -> None:
     if not profile.min_players <= len(players) <= profile.max_players:
-        raise RulesError(f"{profile.name} is for {profile.min_players} to {profile.max_players} "
-                         f"players, not {len(players)}", field="players", value=len(players))
+        raise RulesError("%(name)s is for %(min_players)s to %(max_players)s players, not "
+                         "%(count)s", name=profile.name,
+                         min_players=profile.min_players, max_players=profile.max_players,
+                         count=len(players), field="players", value=len(players))
     seen: set[str] = set()
     for i, p in enumerate(players):
         if not p.strip() or p in seen:
             why = "is named twice" if p in seen else "has no name"
-            raise RulesError(f"player {i + 1} {why}", field=f"players[{i}]", value=p)
+            raise RulesError("player %(v)s %(why)s", v=i + 1, why=why, field=f"players[{i}]",
+                             value=p)
         seen.add(p)
 
 
@@ -102,20 +105,21 @@ def check_deal(players: Sequence[str], hands: Mapping[str, Sequence[Card]],
     one card of each other (RULES.md: "hand sizes differ by at most one card")."""
     for name in hands:
         if name not in players:
-            raise RulesError(f"hands names '{name}', who is not a player", field=f"hands.{name}",
+            raise RulesError("hands names '%(name)s', who is not a player", name=name,
+                             field=f"hands.{name}",
                              value=name)
     groups: dict[str, Sequence[Card]] = {}
     for p in players:
         if p not in hands:
-            raise RulesError(f"{p} has no hand", field=f"hands.{p}", value=p)
+            raise RulesError("%(p)s has no hand", p=p, field=f"hands.{p}", value=p)
         groups[f"hands.{p}"] = hands[p]
     groups["extra"] = extra
     _check_unique(groups)
     dealt = {c for cards in groups.values() for c in cards}
     missing = [c.code for c in STANDARD_52.cards if c not in dealt]
     if missing:
-        raise RulesError(f"the whole pack must be dealt: {' '.join(missing)} "
-                         f"{'is' if len(missing) == 1 else 'are'} in no hand",
+        raise RulesError("the whole pack must be dealt: %(v)s %(v2)s in no hand",
+                         v=' '.join(missing), v2='is' if len(missing) == 1 else 'are',
                          field="hands", value=missing[0])
     sizes = {place: len(cards) for place, cards in groups.items()}
     small, big = min(sizes.values()), max(sizes.values())
@@ -149,12 +153,14 @@ def settle_extra(players: Sequence[str], hands: Mapping[str, tuple[Card, ...]],
         held[dealer] = extra
         return held, hands[dealer], paid
     if choice.action != "sell":
-        raise RulesError(f"extra_hand.action must be keep, exchange or sell, not "
-                         f"'{choice.action}'", field="extra_hand.action", value=choice.action)
+        raise RulesError("extra_hand.action must be keep, exchange or sell, not "
+                         "'%(action)s'", action=choice.action, field="extra_hand.action",
+                         value=choice.action)
     buyer = choice.buyer
     if buyer is None or buyer not in players or buyer == dealer:
-        raise IllegalActionError(f"the extra hand is sold to a player other than the dealer, "
-                                 f"not '{buyer}'", field="extra_hand.buyer", value=buyer)
+        raise IllegalActionError("the extra hand is sold to a player other than the dealer, "
+                                 "not '%(buyer)s'",
+                                 buyer=buyer, field="extra_hand.buyer", value=buyer)
     if choice.price < 1:
         raise IllegalActionError("a bid for the extra hand is at least 1 chip",
                                  field="extra_hand.price", value=choice.price)
@@ -191,7 +197,8 @@ def play_hand(hand: HandInput) -> HandResult:
     """Settle one whole hand; a ``RulesError`` naming the card, player or bet otherwise."""
     profile, players = hand.profile, hand.players
     if hand.variant not in VARIANTS:
-        raise RulesError(f"variant must be basic or clockwise, not '{hand.variant}'",
+        raise RulesError("variant must be basic or clockwise, not '%(variant)s'",
+                         variant=hand.variant,
                          field="variant", value=hand.variant)
     check_players(players, profile)
     board = check_board(hand.board, profile)

@@ -58,7 +58,8 @@ class ParlourProfile:
             raise HouseRulesError("a section is named twice", field="sections", value=names)
         for s in self.sections:
             if s.name != ANTE and not s.wins:
-                raise HouseRulesError(f"section '{s.name}' has no cards that win it",
+                raise HouseRulesError("section '%(name)s' has no cards that win it",
+                                      name=s.name,
                                       field="sections", value=s.name)
         if not 2 <= self.min_players <= self.max_players <= 51:
             raise HouseRulesError("players must be 2 <= min <= max <= 51", field="max_players")
@@ -76,7 +77,7 @@ class ParlourProfile:
         for s in self.sections:
             if s.name == name:
                 return s
-        raise HouseRulesError(f"unknown section '{name}'", field="sections", value=name)
+        raise HouseRulesError("unknown section '%(name)s'", name=name, field="sections", value=name)
 
 
 def _cards(*codes: str) -> frozenset[Card]:
@@ -110,5 +111,6 @@ def get_parlour_profile(name: str) -> ParlourProfile:
         return PARLOUR_PROFILES[name]
     except KeyError:
         known = ", ".join(sorted(PARLOUR_PROFILES))
-        raise HouseRulesError(f"unknown profile '{name}' (known: {known})", field="profile",
+        raise HouseRulesError("unknown profile '%(name)s' (known: %(known)s)", name=name,
+                              known=known, field="profile",
                               value=name) from None

@@ -42,13 +42,17 @@ def apply_draw(state: HandState, action: Action) -> HandState:
     """One player's discard count; the stub and the discard pile follow."""
     seat, count = action.seat, action.discard
     if state.status != "draw":
-        raise IllegalActionError(f"nobody draws now: the hand is at '{state.status}'")
+        raise IllegalActionError("nobody draws now: the hand is at '%(status)s'",
+                                 status=state.status)
     if seat != state.to_act:
-        raise IllegalActionError(f"it is seat {state.to_act}'s turn to draw, not seat {seat}'s")
+        raise IllegalActionError("it is seat %(to_act)s's turn to draw, not seat %(seat)s's",
+                                 to_act=state.to_act, seat=seat)
     assert seat is not None
     limit = state.profile.max_discard
     if count is None or not 0 <= count <= limit:
-        raise IllegalActionError(f"seat {seat} may discard 0 to {limit} cards, not {count}",
+        raise IllegalActionError("seat %(seat)s may discard 0 to %(limit)s cards, not "
+                                 "%(count)s", seat=seat,
+                                 limit=limit, count=count,
                                  value=count)
     left, pile, reshuffled = state.deck_left, dict(state.pile), state.reshuffled
     if count <= left:
@@ -58,8 +62,9 @@ def apply_draw(state: HandState, action: Action) -> HandState:
         size = sum(pile[s] for s in pool)
         if size < count - left:
             raise IllegalActionError(
-                f"seat {seat} cannot draw {count}: the stub holds {left} and the other "
-                f"players' discards {size}", value=count)
+                "seat %(seat)s cannot draw %(count)s: the stub holds %(left)s and the other "
+                "players' discards %(size)s", seat=seat, count=count,
+                left=left, size=size, value=count)
         left = size - (count - left)
         for s in pool:
             pile[s] = 0
@@ -97,8 +102,9 @@ def apply_parole(state: HandState, action: Action) -> HandState:
     if state.status != "parole":
         raise IllegalActionError("Parole may be proposed only before anyone acts in round 2")
     if action.seat is not None and action.seat != state.to_act:
-        raise IllegalActionError(f"only seat {state.to_act}, first to act in round 2, may "
-                                 f"propose Parole, not seat {action.seat}")
+        raise IllegalActionError("only seat %(to_act)s, first to act in round 2, may "
+                                 "propose Parole, not seat %(seat)s",
+                                 to_act=state.to_act, seat=action.seat)
     if action.agreed is None:
         raise IllegalActionError("a parole action needs 'agreed': true or false")
     if action.agreed:

@@ -27,9 +27,9 @@ Handler = Callable[[HandState, Action], HandState]
 
 def _need_seat(state: HandState, action: Action) -> None:
     if action.seat is None:
-        raise IllegalActionError(f"a {action.type} action needs 'seat'")
+        raise IllegalActionError("a %(type)s action needs 'seat'", type=action.type)
     if action.seat not in state.seats:
-        raise IllegalActionError(f"seat {action.seat} is not at this table",
+        raise IllegalActionError("seat %(seat)s is not at this table", seat=action.seat,
                                  value=action.seat)
 
 
@@ -37,8 +37,8 @@ def _stud_only(handler: Handler, stud: bool) -> Handler:
     def check(state: HandState, action: Action) -> HandState:
         if state.profile.is_stud != stud:
             game = "stud" if stud else "draw"
-            raise IllegalActionError(f"'{action.type}' is a {game} action; "
-                                     f"{state.profile.name} has none")
+            raise IllegalActionError("'%(type)s' is a %(game)s action; %(name)s has none",
+                                     type=action.type, game=game, name=state.profile.name)
         return handler(state, action)
     return check
 
@@ -68,8 +68,8 @@ def verify_action(state: HandState, action: Action) -> HandState:
         raise IllegalActionError("the hand is complete: no more actions")
     handler = HANDLERS.get(action.type)
     if handler is None:
-        raise IllegalActionError(f"unknown action '{action.type}' "
-                                 f"(known: {', '.join(ACTION_TYPES)})", value=action.type)
+        raise IllegalActionError("unknown action '%(type)s' (known: %(v)s)",
+                                 type=action.type, v=', '.join(ACTION_TYPES), value=action.type)
     return _flow(handler(state, action)).but(actions=state.actions + 1)
 
 

@@ -41,10 +41,11 @@ class PokerProfile:
 
     def __post_init__(self) -> None:
         if self.game not in (STUD, DRAW):
-            raise HouseRulesError(f"game must be '{STUD}' or '{DRAW}'", field="game",
+            raise HouseRulesError("game must be '%(STUD)s' or '%(DRAW)s'", STUD=STUD,
+                                  DRAW=DRAW, field="game",
                                   value=self.game)
         if self.structure not in STRUCTURES:
-            raise HouseRulesError(f"structure must be one of {', '.join(STRUCTURES)}",
+            raise HouseRulesError("structure must be one of %(v)s", v=', '.join(STRUCTURES),
                                   field="structure", value=self.structure)
         check_int(self.min_players, "min_players", minimum=2)
         check_int(self.max_players, "max_players", minimum=self.min_players)
@@ -100,9 +101,11 @@ def make_stakes(profile: PokerProfile, data: Mapping[str, Any]) -> Stakes:
     def need(name: str, default: int | None, minimum: int = 1) -> int:
         value = data.get(name, default)
         if value is None:
-            raise StakeError(f"stakes.{name} is required", field=f"stakes.{name}")
+            raise StakeError("stakes.%(name)s is required", name=name, field=f"stakes.{name}")
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise StakeError(f"stakes.{name} must be a whole number of at least {minimum}",
+            raise StakeError("stakes.%(name)s must be a whole number of at least "
+                             "%(minimum)s", name=name,
+                             minimum=minimum,
                              field=f"stakes.{name}", value=value if isinstance(value, int)
                              else repr(value))
         return value
@@ -120,7 +123,8 @@ _PROFILES: dict[str, PokerProfile] = {}
 
 def register_poker_profile(profile: PokerProfile) -> PokerProfile:
     if _PROFILES.get(profile.name, profile) is not profile:
-        raise HouseRulesError(f"profile '{profile.name}' is already registered", field="name",
+        raise HouseRulesError("profile '%(name)s' is already registered", name=profile.name,
+                              field="name",
                               value=profile.name)
     _PROFILES[profile.name] = profile
     return profile
@@ -131,7 +135,8 @@ def get_poker_profile(name: str) -> PokerProfile:
     profile = _PROFILES.get(name)
     if profile is None:
         known = ", ".join(sorted(_PROFILES))
-        raise HouseRulesError(f"unknown poker profile '{name}' (known: {known})",
+        raise HouseRulesError("unknown poker profile '%(name)s' (known: %(known)s)",
+                              name=name, known=known,
                               field="profile", value=name)
     return profile
 

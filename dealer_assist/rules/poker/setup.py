@@ -37,22 +37,27 @@ class SeatEntry:
 def _check_seats(profile: PokerProfile, button: str, seats: Sequence[SeatEntry]) -> None:
     n = len(seats)
     if not profile.min_players <= n <= profile.max_players:
-        raise RulesError(f"{profile.name} is played by {profile.min_players} to "
-                         f"{profile.max_players} players, not {n}", field="seats", value=n)
+        raise RulesError("%(name)s is played by %(min_players)s to %(max_players)s players, "
+                         "not %(n_)s", name=profile.name,
+                         min_players=profile.min_players, max_players=profile.max_players,
+                         n_=n, field="seats", value=n)
     names = [s.seat for s in seats]
     for i, entry in enumerate(seats):
         if names.index(entry.seat) != i:
-            raise RulesError(f"seat {entry.seat} is listed twice", field=f"seats[{i}].seat",
+            raise RulesError("seat %(seat)s is listed twice", seat=entry.seat,
+                             field=f"seats[{i}].seat",
                              value=entry.seat)
         if entry.stack < 1:
-            raise StakeError(f"seat {entry.seat} has no chips and cannot be dealt in",
+            raise StakeError("seat %(seat)s has no chips and cannot be dealt in",
+                             seat=entry.seat,
                              field=f"seats[{i}].stack", value=entry.stack)
         if entry.missed is not None and (profile.is_stud or entry.missed not in MISSED):
             why = ("stud has no blinds to miss" if profile.is_stud
                    else f"missed is one of {', '.join(MISSED)}")
             raise RulesError(why, field=f"seats[{i}].missed", value=entry.missed)
     if button not in names:
-        raise RulesError(f"the button must be at one of the seats ({', '.join(names)})",
+        raise RulesError("the button must be at one of the seats (%(v)s)",
+                         v=', '.join(names),
                          field="button", value=button)
 
 

@@ -37,10 +37,13 @@ def _next_to_show(state: HandState) -> str | None:
 
 def _check_turn(state: HandState, action: Action) -> str:
     if state.status != "showdown":
-        raise IllegalActionError(f"nobody shows now: the hand is at '{state.status}'")
+        raise IllegalActionError("nobody shows now: the hand is at '%(status)s'",
+                                 status=state.status)
     if action.seat != state.to_act:
-        raise IllegalActionError(f"seat {state.to_act} shows next, not seat {action.seat} "
-                                 f"(order {', '.join(state.show_order)})")
+        raise IllegalActionError("seat %(to_act)s shows next, not seat %(seat)s (order "
+                                 "%(v)s)",
+                                 to_act=state.to_act, seat=action.seat,
+                                 v=', '.join(state.show_order))
     assert action.seat is not None
     return action.seat
 
@@ -52,7 +55,9 @@ def apply_show(state: HandState, action: Action) -> HandState:
         hand = stud_show(state, seat, cards)
     else:
         if len(cards) != HAND_SIZE:
-            raise IllegalActionError(f"seat {seat} shows {HAND_SIZE} cards, not {len(cards)}",
+            raise IllegalActionError("seat %(seat)s shows %(HAND_SIZE)s cards, not "
+                                     "%(count)s",
+                                     seat=seat, HAND_SIZE=HAND_SIZE, count=len(cards),
                                      value=len(cards))
         check_new_cards(state, ((f"seat {seat}'s hand", c) for c in cards))
         hand = cards
@@ -64,13 +69,14 @@ def apply_muck(state: HandState, action: Action) -> HandState:
     """A player may muck, except the first to show and the last contender of a pot."""
     seat = _check_turn(state, action)
     if seat == state.show_order[0]:
-        raise IllegalActionError(f"seat {seat} shows first and may not muck")
+        raise IllegalActionError("seat %(seat)s shows first and may not muck", seat=seat)
     for pot in layered_pots(state):
         if seat in pot.eligible and not any(
                 p in state.shown or (p not in state.mucked and p != seat)
                 for p in pot.eligible if p != seat):
-            raise IllegalActionError(f"seat {seat} is the last player in a pot of "
-                                     f"{pot.amount} and must show")
+            raise IllegalActionError("seat %(seat)s is the last player in a pot of "
+                                     "%(amount)s and must show",
+                                     seat=seat, amount=pot.amount)
     state = state.but(mucked=state.mucked | {seat})
     return state.but(to_act=_next_to_show(state))
 

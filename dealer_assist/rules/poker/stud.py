@@ -68,7 +68,8 @@ def check_new_cards(state: HandState, cards: Iterable[tuple[str, Card]]) -> None
     deck = state.profile.ranking.deck
     for place, card in cards:
         if card not in deck:
-            raise IllegalActionError(f"{card} ({place}) is not in the {deck.name} deck",
+            raise IllegalActionError("%(card)s (%(place)s) is not in the %(name)s deck",
+                                     card=card, place=place, name=deck.name,
                                      value=card.code)
         if card in seen:
             raise DuplicateCardError(card.code, None, f"({seen[card]}), named again for {place}")
@@ -78,16 +79,18 @@ def check_new_cards(state: HandState, cards: Iterable[tuple[str, Card]]) -> None
 def apply_street(state: HandState, action: Action) -> HandState:
     """The up cards of one street for every player still in; opens the next betting round."""
     if state.status != "street":
-        raise IllegalActionError(f"no street is due now: the hand is at '{state.status}'")
+        raise IllegalActionError("no street is due now: the hand is at '%(status)s'",
+                                 status=state.status)
     up = action.up or {}
     live = set(state.live)
     missing = [s for s in state.live if s not in up]
     extra = sorted(s for s in up if s not in live)
     if extra:
-        raise IllegalActionError(f"seat {extra[0]} is not in the hand and gets no card",
+        raise IllegalActionError("seat %(v)s is not in the hand and gets no card",
+                                 v=extra[0],
                                  value=extra[0])
     if missing:
-        raise IllegalActionError(f"the street needs an up card for seat {missing[0]}",
+        raise IllegalActionError("the street needs an up card for seat %(v)s", v=missing[0],
                                  value=missing[0])
     check_new_cards(state, ((f"seat {s}", up[s]) for s in state.live))
     new_up = {**state.up, **{s: (*state.up.get(s, ()), up[s]) for s in state.live}}
@@ -109,11 +112,13 @@ def stud_show(state: HandState, seat: str, cards: tuple[Card, ...]) -> tuple[Car
         check_new_cards(state, [(f"seat {seat}'s hole card", cards[0])])
         return (cards[0], *up)
     if len(cards) != len(up) + 1:
-        raise IllegalActionError(f"seat {seat} shows his hole card (1 card) or all "
-                                 f"{len(up) + 1} cards, not {len(cards)}", value=len(cards))
+        raise IllegalActionError("seat %(seat)s shows his hole card (1 card) or all %(v)s "
+                                 "cards, not %(count)s",
+                                 seat=seat, v=len(up) + 1, count=len(cards), value=len(cards))
     hole = [c for c in cards if c not in up]
     if len(hole) != 1:
-        raise IllegalActionError(f"the cards shown by seat {seat} do not match his up cards "
-                                 f"{' '.join(c.code for c in up)}")
+        raise IllegalActionError("the cards shown by seat %(seat)s do not match his up "
+                                 "cards %(v)s", seat=seat,
+                                 v=' '.join(c.code for c in up))
     check_new_cards(state, [(f"seat {seat}'s hole card", hole[0])])
     return (hole[0], *up)
