@@ -22,7 +22,7 @@ from flask_babel import gettext, ngettext
 from .i18n import locale_code, money
 from .rules.cards import RANK_NAME, RANK_PLURAL, Card, parse_card
 from .rules.evaluator import HandValue, SmallHandValue
-from .rules.phrase import Amount, HandRef, Lower, Phrase, from_data
+from .rules.phrase import Amount, Lower, Phrase
 from .rules.ranking import Category
 
 C = Category
@@ -147,8 +147,6 @@ def _value(value: Any) -> Any:
         return say(value)
     if isinstance(value, Amount):
         return money(int(value))
-    if isinstance(value, HandRef):
-        return hand_name({"category": value.category, "cards": value.cards})
     if isinstance(value, Lower):
         return str(_value(value.value)).lower()
     if isinstance(value, HandValue | SmallHandValue):
@@ -173,12 +171,14 @@ def say(text: str | None) -> str:
 
 
 def reason(wager: Mapping[str, Any] | None) -> str:
-    """A wager's reason (its ``explanation``, or the ``why`` stored beside it) said in the
-    reader's language; a settlement stored before ``why`` existed keeps its English."""
+    """A wager's reason said in the reader's language. In memory its ``explanation`` is a
+    :class:`Phrase`. A settlement read back from storage holds the English text only (stored
+    settlements are exactly the engine's ``to_dict``, the replay invariant): a reason without
+    values is still found in the catalog, one with values stays English."""
     if not wager:
         return ""
-    text = wager.get("explanation") or ""  # a Phrase in memory (str() would drop its msgid)
-    return say(from_data(wager.get("why"), text if isinstance(text, str) else str(text)))
+    text = wager.get("explanation") or ""
+    return say(text if isinstance(text, str) else str(text))
 
 
 def wager_name(name: str) -> str:
