@@ -65,9 +65,9 @@ KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k N_ -k Phrase -k c
 	-k ValidationError -k NotFound -k Conflict -k PermissionDenied -k AuthenticationFailed \
 	-k Throttled -k _fail -k problem:3 -k whole_number:2 -k optional_date:2 -k _signed:2
 translations: install
-	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
+	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output -w 100 \
 	  -o dealer_assist/translations/messages.pot .
-	$(BIN)/pybabel update -i dealer_assist/translations/messages.pot -d dealer_assist/translations \
+	$(BIN)/pybabel update -w 100 -i dealer_assist/translations/messages.pot -d dealer_assist/translations \
 	  --no-fuzzy-matching
 	$(BIN)/pybabel compile -d dealer_assist/translations
 

@@ -190,13 +190,14 @@ def wager_name(name: str) -> str:
     return str(names.get(name, name.replace("_", " ")))
 
 
-def action(net: int, *, even: bool = False) -> str:
-    """What the croupier does with a wager (``RETURN`` the stake) or a box (``EVEN``)."""
+def action(net: int) -> str:
+    """What the croupier does with a wager or a box: PAY, TAKE or RETURN (the stake goes back);
+    one word for a returned wager on every screen (issue 10, defect 13)."""
     if net > 0:
         return str(gettext("PAY"))
     if net < 0:
         return str(gettext("TAKE"))
-    return str(gettext("EVEN")) if even else str(gettext("RETURN"))
+    return str(gettext("RETURN"))
 
 
 def role_name(role: str) -> str:

@@ -75,10 +75,18 @@ def age(moment: datetime) -> str:
 
 @bp.app_template_filter("pay_take")
 def pay_take(net: int, currency: str | None = None) -> str:
-    """A net in the croupier's words: PAY 100, TAKE 50, EVEN (ПЛАТИТЬ / ЗАБРАТЬ / ПО НУЛЯМ)."""
+    """A net in the croupier's words, as the table screen said it: PAY 100, TAKE 50, RETURN."""
     if not net:
-        return action(0, even=True)
+        return action(0)
     return f"{action(net)} {money(abs(net), currency)}"
+
+
+@bp.app_template_filter("wager_said")
+def wager_said(wager: dict[str, Any]) -> str:
+    """A wager as the table screen said it: a returned wager names its stake (RETURN 200)."""
+    if wager.get("net") or not wager.get("stake"):
+        return pay_take(int(wager.get("net") or 0))
+    return f"{action(0)} {money(int(wager['stake']))}"
 
 
 def _signed(name: str, label: str) -> int:

@@ -78,3 +78,9 @@ def test_a_russian_croupier_plays_a_round_and_files_a_dispute_in_russian(
     page.fill('input[name="claimed_amount"]', "50")
     text = _tap(page, shots, "main form button[type=submit]", "dispute-filed")
     assert "Спор 1 по боксу 2" in text and "Его рассмотрит пит-босс" in text
+    # the review says a returned wager as the table screen did, with its stake (not "EVEN")
+    assert "ВЕРНУТЬ 200" in text and "БЕЗ ВЫПЛАТЫ" not in text
+    # the wager column keeps its words whole in portrait (it was squeezed to one letter a line)
+    widths = page.eval_on_selector_all("table.compare td:first-child",
+                                       "cells => cells.map(c => c.getBoundingClientRect().width)")
+    assert widths and min(widths) >= 80, widths
