@@ -17,7 +17,7 @@ from flask_babel import gettext
 
 from .rules.errors import HouseRulesError
 from .rules.profiles import get_profile
-from .wording import say
+from .wording import category_name, say
 
 lab_group = AppGroup("lab", help="The game-math lab: theoretical figures of a profile.")
 STRATEGIES = ("optimal", "pair-or-better", "ak-or-better", "always-raise", "basic")
@@ -62,21 +62,35 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
 
 
 def format_figures(f: dict[str, Any]) -> list[str]:
-    lines = [f"profile {f['profile']} ({f['game']}), method: {f['method']}, ANTE {f['ante']}"]
+    """The figures in the configured language (the numbers as computed; a note from the lab,
+    e.g. the rounds and seed, stays as the lab wrote it)."""
+    lines = [gettext("profile %(profile)s (%(game)s), method: %(method)s, ANTE %(ante)s",
+                     profile=f["profile"], game=f["game"], method=f["method"], ante=f["ante"])]
     for name, s in f["strategies"].items():
-        line = (f"{name}: house edge {pct(s['house_edge'])}, element of risk "
-                f"{pct(s['element_of_risk'])}, raise rate {pct(s['raise_rate'])}")
+        line = gettext("%(name)s: house edge %(edge)s, element of risk %(risk)s, raise rate "
+                       "%(rate)s", name=name, edge=pct(s["house_edge"]),
+                       risk=pct(s["element_of_risk"]), rate=pct(s["raise_rate"]))
         if s["standard_error"]:
             lo, hi = s["house_edge"] - 1.96 * s["standard_error"], \
                 s["house_edge"] + 1.96 * s["standard_error"]
-            line += f", standard error {pct(s['standard_error'])} (95 %: {pct(lo)} to {pct(hi)})"
+            line += gettext(", standard error %(se)s (95 %%: %(lo)s to %(hi)s)",
+                            se=pct(s["standard_error"]), lo=pct(lo), hi=pct(hi))
         lines.append(line)
-    lines.append(f"dealer qualifies: {pct(f['dealer_qualifies'])}")
-    hits = ", ".join(f"{k} {pct(v)}" for k, v in f["hit_frequency"].items())
-    lines.append(f"hit frequency (player's final hand): {hits}")
-    lines.extend(f"note: {n}" for n in f.get("notes", []))
-    lines.append(f"time: {f['seconds']:.1f} s wall, {f.get('cpu_seconds', 0.0):.1f} s CPU")
+    lines.append(gettext("dealer qualifies: %(rate)s", rate=pct(f["dealer_qualifies"])))
+    hits = ", ".join(f"{_category(k)} {pct(v)}" for k, v in f["hit_frequency"].items())
+    lines.append(gettext("hit frequency (player's final hand): %(hits)s", hits=hits))
+    lines.extend(gettext("note: %(note)s", note=n) for n in f.get("notes", []))
+    lines.append(gettext("time: %(wall)s s wall, %(cpu)s s CPU", wall=f"{f['seconds']:.1f}",
+                         cpu=f"{f.get('cpu_seconds', 0.0):.1f}"))
     return lines
+
+
+def _category(key: str) -> str:
+    """A hit-frequency key in the reader's language (a category code, else as written)."""
+    try:
+        return category_name(key)
+    except ValueError:
+        return key
 
 
 def init_app(app: Flask) -> None:

@@ -53,3 +53,17 @@ def test_russian_poker_and_big_small_are_simulated_and_stored_with_the_ante_assu
     saved = json.loads(store_file.read_text())[name]
     assert saved["ante"] == 10 and saved["method"] == "monte-carlo"
     assert saved["fingerprint"] == fingerprint(get_profile(name))
+
+
+def test_the_figures_are_printed_in_the_configured_language(app: Flask,
+                                                             store_file: Path) -> None:
+    """Issue 13: the CLI's user-facing output is translated; the numbers stay as computed."""
+    app.config["BABEL_DEFAULT_LOCALE"] = "ru"
+    result = app.test_cli_runner().invoke(
+        args=["lab", "house-edge", "oasis-one-card", "--rounds", "20000", "--seed", "5",
+              "--no-store"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"basic: преимущество заведения -?\d+\.\d{3} %.*"
+                     r"стандартная ошибка \d+\.\d{3} %", result.output)
+    assert "у дилера есть игра:" in result.output and "Две пары" in result.output
+    assert "house edge" not in result.output and "dealer qualifies" not in result.output
