@@ -30,6 +30,7 @@ from typing import Any
 from flask import render_template
 
 from . import i18n
+from .services.reports_poker import STAKE_NAMES
 
 #: a base URL no real host answers to; only ``BASE_URL + "static/..."`` is ever served
 BASE_URL = "https://dealer-assist.invalid/"
@@ -102,7 +103,7 @@ def report_html(data: dict[str, Any], sha256: str, *, page_size: str = "a4",
     toolbar (label, URL)."""
     poker = data.get("schema", "").startswith("dealer_assist/poker-")  # issue 15
     return render_template("reports/poker_shift.html" if poker else "reports/shift.html",
-                           preview=preview, links=list(links),
+                           preview=preview, links=list(links), stake_names=STAKE_NAMES,
                            **report_context(data, sha256, page_size=page_size,
                                             printed_at=printed_at))
 

@@ -24,10 +24,18 @@ from sqlmodel import Session, col, select
 
 from ..models import GameTable, Round, Shift
 from ..models_poker import PokerSeat
+from ..rules.phrase import Phrase
+from ..rules.ranking import Category
 from . import poker_tables, report_changes, reports
 
 SCHEMA = "dealer_assist/poker-shift-report/1"
-GAME_TITLES = {"americana": "Americana stud", "draw32": "32-card draw"}
+#: message ids (the report's data keeps the English; the PDF says them in the reader's language)
+GAME_TITLES = {"americana": Phrase("Americana stud"), "draw32": Phrase("32-card draw")}
+CATEGORIES = frozenset(c.value for c in Category)
+#: the stakes in the order the report lists them, as message ids
+STAKE_NAMES = {"ante": Phrase("ante"), "bring_in": Phrase("bring-in"),
+               "small_blind": Phrase("small blind"), "big_blind": Phrase("big blind"),
+               "over_blind": Phrase("over blind")}
 TOP_POTS = 10
 SOLD = ("buy_in", "rebuy")
 
@@ -58,16 +66,27 @@ def _players(session: Session, shift_id: int, seats: list[PokerSeat],
     return sorted(out.values(), key=lambda p: (poker_tables._order(p["seat"]), p["player"]))
 
 
+def _hand_value(hand: dict[str, Any]) -> dict[str, Any] | None:
+    """The category and cards the PDF names the hand by in the reader's language (the English
+    ``label`` stays beside it)."""
+    value = hand.get("value") or {}  # stored by poker_hands.shown_hands
+    if value.get("category") in CATEGORIES:
+        return {"category": value["category"], "cards": list(value.get("cards") or [])}
+    return None
+
+
 def _pots(rows: list[tuple[Round, dict[str, Any], int]],
           zone: tzinfo | None) -> list[dict[str, Any]]:
     """Every settled hand's pots, the largest first (ties: the earlier hand)."""
     out = []
     for rnd, settled, _v in rows:
-        labels = {b["box"]: (b.get("hand") or {}).get("label") for b in settled["boxes"]}
+        hands = {b["box"]: b.get("hand") or {} for b in settled["boxes"]}
         for n, pot in enumerate(settled.get("pots") or []):
             out.append({"hand": rnd.number, "at": reports._at(rnd.opened_at, zone),
                         "pot": "main" if n == 0 else f"side {n}", "amount": int(pot["amount"]),
-                        "awards": [{"seat": s, "amount": int(a), "hand": labels.get(s)}
+                        "awards": [{"seat": s, "amount": int(a),
+                                    "hand": hands.get(s, {}).get("label"),
+                                    "hand_value": _hand_value(hands.get(s, {}))}
                                    for s, a in sorted(pot["awards"].items())]})
     return sorted(out, key=lambda p: (-p["amount"], p["hand"], p["pot"]))
 
