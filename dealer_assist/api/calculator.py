@@ -9,8 +9,8 @@ from typing import Any
 
 from flask import request
 
+from ..rules.fields import need_mapping
 from ..rules.games import GAMES
-from ..rules.request import need_mapping
 from ..web.security import public
 from . import bp
 from .errors import problem

@@ -12,8 +12,8 @@ from typing import Any
 from flask import g
 
 from .. import db
+from ..rules.fields import get_int, get_str, need_mapping
 from ..rules.phrase import Phrase
-from ..rules.request import get_int, get_str, need_mapping
 from ..services import poker_hands, poker_tables
 from ..services.errors import Conflict, ValidationError
 from . import bp

@@ -1,7 +1,7 @@
 """The live round at a table: start it, record each croupier step, undo, pay out.
 
 A round's state comes only from its stored events, replayed through the pure flow of its game
-(``rules.games.flow``; memoised by content in :mod:`.folds`). Recording a step (:mod:`.steps`,
+(``rules.engine``; memoised by content in :mod:`.folds`). Recording a step (:mod:`.steps`,
 a short transaction of its own) folds the events once, turns the step into engine actions and
 applies them before taking any lock; the engine verifies, and on a ``RulesError`` nothing is
 stored and the error propagates to the edge. The write is a compare-and-append. The client's
@@ -46,19 +46,12 @@ from ..models import (
     User,
 )
 from ..rules.cards import Card
-from ..rules.games import common
-from ..rules.games.flow import (
-    PAID,
-    UNDO,
-    VOID,
-    Event,
-    Folded,
-    GameFlow,
-    Step,
-    phase,
-    start_rules,
-)
+from ..rules.engine import PAID, UNDO, VOID, Event, Folded, Step
+from ..rules.engine import Game as GameFlow
+from ..rules.games.stud import draw_needed as cards_needed
+from ..rules.games.stud import phase
 from ..rules.phrase import Phrase
+from ..rules.registry import start_rules
 from ..rules.settlement import Settlement
 from . import duties, folds, rounds, shifts, tables, voids
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
@@ -350,11 +343,8 @@ def pay(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
 
 def draw_needed(live: LiveRound, draw: Sequence[Card]) -> int:
     """How many cards the dealer's draw for a bought game takes after ``draw``: 1, or 2 when
-    the first brings the free second replacement (``rules.games.common.draw_needed``)."""
-    state = live.state
-    p = state.profile
-    return common.draw_needed(state.dealer, draw, p.ranking, p.qualifier,
-                              free_second_replacement=p.free_second_replacement)
+    the first brings the free second replacement (the engine's ``draw_needed``)."""
+    return cards_needed(live.state, tuple(draw))
 
 
 def profile_version(rules: Mapping[str, Any]) -> str:

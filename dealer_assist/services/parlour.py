@@ -1,7 +1,8 @@
 """The parlour board game's evening: a game and its hands as append-only events (issue 16).
 
 A game's state comes only from its stored events, replayed through the pure engine
-(``rules.parlour``): each ``hand`` event stores the whole hand as entered (players in this hand's
+(``rules.games.parlour``): each ``hand`` event stores the whole hand as entered (players in
+this hand's
 seating, the dealer first; the board carried in; the cards; the extra hand; the betting), so the
 replay recomputes every figure. Recording a hand takes the board and the seating from the replay
 (the deal passes to the left after each hand), lets the engine verify it, and stores it only if
@@ -23,10 +24,10 @@ from sqlmodel import Session, col, func, select
 
 from ..models import User, utcnow
 from ..models_parlour import ParlourEvent, ParlourGame
-from ..rules.parlour.board import check_board
-from ..rules.parlour.hand import check_players
-from ..rules.parlour.profile import VARIANTS, get_parlour_profile
-from ..rules.parlour.request import end_of_game_request, parse_board, settle_hand_request
+from ..rules.games.parlour.board import check_board
+from ..rules.games.parlour.calculator import end_of_game_request, parse_board, settle_hand_request
+from ..rules.games.parlour.hand import check_players
+from ..rules.games.parlour.profile import VARIANTS, get_parlour_profile
 from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 from .rounds import KEY_MAX, encode_payload
 

@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 
 from ..models import Round, RoundEvent, RoundSettlement, RoundStatus, User
 from ..rules.evaluator import evaluate
-from ..rules.poker import HandState, hand_to_dict, parse_hand
+from ..rules.games.poker import HandState, hand_to_dict, parse_hand
 from . import duties, poker_tables, rounds, shifts, txn
 from .errors import Conflict, NotFound, PermissionDenied
 

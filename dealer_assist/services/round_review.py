@@ -17,9 +17,10 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ..models import Round, RoundSettlement, User
+from ..rules.engine import UNDO, Event
 from ..rules.errors import RulesError
-from ..rules.games.flow import UNDO, Event, start_rules
 from ..rules.phrase import Amount, Phrase
+from ..rules.registry import start_rules
 from . import poker_hands, rounds, tables
 from .errors import NotFound
 

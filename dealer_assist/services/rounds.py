@@ -28,7 +28,7 @@ from ..models import (
     ShiftStatus,
     utcnow,
 )
-from ..rules.games.flow import round_rules
+from ..rules.registry import round_rules
 from . import tables
 from .errors import Conflict, NotFound, ValidationError
 

@@ -30,10 +30,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..models import Round, RoundEvent, RoundSettlement, RoundStatus, utcnow
-from ..rules.cards import parse_cards
-from ..rules.errors import CardCountError, IllegalActionError
-from ..rules.games.flow import PAID, UNDO, VOID, Folded, check_undo, start_rules
+from ..rules.engine import PAID, UNDO, VOID, Folded, check_undo
+from ..rules.errors import IllegalActionError
 from ..rules.phrase import Phrase
+from ..rules.registry import start_rules
 from ..rules.settlement import Settlement
 from . import live, rounds, shifts, tables, txn, voids
 from .errors import Conflict
@@ -193,22 +193,8 @@ def _apply(rnd: live.LiveRound, type: str,
         # undoing step s leaves the round as the events before s left it (the engine's fold)
         before = live.fold(rnd.rules, [e for e in rnd.events if e.seq < effective[-1]])
         return Folded(before.state, before.steps), None
-    state = rnd.flow.step(rnd.state, type, payload)
-    if type == "dealer_draw":
-        _no_surplus_card(rnd, payload)
+    state = rnd.flow.step(rnd.state, type, payload, new=True)
     return Folded(state, (*effective, rnd.last_seq + 1)), None
-
-
-def _no_surplus_card(rnd: live.LiveRound, payload: Mapping[str, Any]) -> None:
-    """The dealer's draw takes exactly the cards the bought game uses: one, and a second only
-    for the free second replacement (issue 10). The engine itself ignores a surplus card, so
-    that rounds stored with one still replay; a new step with one is refused here."""
-    draw = parse_cards(payload.get("cards", ()), what="dealer's draw")
-    need = live.draw_needed(rnd, draw)
-    if len(draw) > need:
-        err = CardCountError(len(draw), f"{need} (the bought game uses {need}; take the "
-                             "surplus card back)", "dealer's draw")
-        raise err.at("cards")
 
 
 def _lock_unchanged(session: Session, rnd: live.LiveRound) -> Round:

@@ -101,7 +101,7 @@ def _entry(rnd: live.LiveRound, typed: MultiDict[str, str] | None = None) -> Any
 def _suggestion(rnd: live.LiveRound, entry: Any) -> Any:
     if entry is None or entry.type != "split":
         return None
-    from ..rules.games.flow_house import suggest
+    from ..rules.games.stud import suggest
 
     try:
         return suggest(rnd.state, entry.box)
@@ -369,7 +369,7 @@ def _split_note(rnd: live.LiveRound, box: str,
                 cards: str) -> tuple[Refusal, MultiDict[str, str]]:
     """The engine's split of the seven cards the player shows (dealing order: they were never
     entered before): the cards are put in that order, Big Hand first, for one "Accept split"."""
-    from ..rules.games.flow_house import suggest
+    from ..rules.games.stud import suggest
 
     seven = parse_cards(cards, count=7, what=f"box {box} hand")  # RulesError: refused
     found = suggest(rnd.state, box, shown=seven)

@@ -18,7 +18,7 @@ from werkzeug.datastructures import MultiDict
 from .. import db
 from ..rules.cards import SUITS
 from ..rules.errors import RulesError
-from ..rules.parlour.profile import DEFAULT_PROFILE
+from ..rules.games.parlour.profile import DEFAULT_PROFILE
 from ..services import parlour
 from ..services.errors import ServiceError
 from ..wording import N_, say

@@ -18,7 +18,7 @@ from sqlmodel import col, select
 
 from dealer_assist import db
 from dealer_assist.models import Round, User
-from dealer_assist.rules.poker import hand_to_dict, parse_hand
+from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
 from dealer_assist.services import poker_hands, poker_tables, shifts
 from tests.browser.conftest import Server, Shots, login
 from tests.browser.test_poker_hand import _check_screen, _tap

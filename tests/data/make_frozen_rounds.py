@@ -551,6 +551,7 @@ def _parlour_betting(rng: random.Random, order: list[str]) -> list[dict[str, Any
 
 def house_oracle(session: Session, rid: int) -> dict[str, Any]:
     from dealer_assist.rules.games.flow import Event, phase, start_rules
+
     from dealer_assist.services import round_review, rounds
 
     rnd = live.load(session, rid)
@@ -584,6 +585,7 @@ def house_oracle(session: Session, rid: int) -> dict[str, Any]:
 
 def poker_oracle(session: Session, rid: int) -> dict[str, Any]:
     from dealer_assist.rules.poker import hand_to_dict, parse_hand
+
     from dealer_assist.services import round_review
 
     hand = poker_hands.load(session, rid)

@@ -22,7 +22,9 @@ from sqlmodel import Session
 
 from dealer_assist.models import Round, RoundSettlement, RoundStatus
 from dealer_assist.rules import ALL_CARDS, RulesError
-from dealer_assist.rules.games.flow import GameFlow, Step, start
+from dealer_assist.rules.engine import Game as GameFlow
+from dealer_assist.rules.engine import Step
+from dealer_assist.rules.registry import start
 from dealer_assist.services import inventory, rounds, shifts
 from tests.factories import make_table, make_user
 

@@ -23,9 +23,11 @@ import pytest
 from sqlmodel import Session
 
 from dealer_assist import db
+from dealer_assist.rules.engine import META_EVENTS, Event
 from dealer_assist.rules.errors import RulesError
-from dealer_assist.rules.games.flow import META_EVENTS, Event, phase, start_rules
-from dealer_assist.rules.poker import hand_to_dict, parse_hand
+from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
+from dealer_assist.rules.games.stud import phase
+from dealer_assist.rules.registry import start_rules
 from dealer_assist.services import live, parlour, poker_hands, round_review, rounds
 
 DATA = Path(__file__).resolve().parents[1] / "data"

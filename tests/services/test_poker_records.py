@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import Session
 
 from dealer_assist.models import RoundStatus
-from dealer_assist.rules.poker import hand_to_dict, parse_hand
+from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
 from dealer_assist.services import disputes, poker_hands, poker_tables, voids
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from tests.factories import make_user
