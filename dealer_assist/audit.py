@@ -44,7 +44,7 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm import UOWTransaction
 
 from .models import Round, Shift, User, utcnow
-from .models_audit import AuditEntry
+from .models.audit import AuditEntry
 
 GENESIS = hashlib.sha256(b"dealer_assist audit log genesis").hexdigest()
 #: serialises appends on PostgreSQL ("audt")

@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from ..models import GameTable, Role, Round, RoundStatus, User, utcnow
-from ..models_audit import (
+from ..models.audit import (
     TEXT_MAX,
     CorrectionSource,
     Dispute,

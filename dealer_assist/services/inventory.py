@@ -26,13 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ..models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
-from ..models_inventory import (
-    NOTE_MAX,
-    ChipTransfer,
-    CountKind,
-    InventoryCount,
-    TransferKind,
-)
+from ..models.inventory import NOTE_MAX, ChipTransfer, CountKind, InventoryCount, TransferKind
 from ..rules.phrase import Phrase
 from . import chips as chip_sets
 from . import shifts

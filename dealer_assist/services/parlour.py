@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from ..models import User, utcnow
-from ..models_parlour import ParlourEvent, ParlourGame
+from ..models.parlour import ParlourEvent, ParlourGame
 from ..rules.parlour.board import check_board
 from ..rules.parlour.hand import check_players
 from ..rules.parlour.profile import VARIANTS, get_parlour_profile

@@ -17,7 +17,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ..models import GameTable
-from ..models_poker import PokerChipMove, PokerSeat, PokerTable
+from ..models.poker import PokerChipMove, PokerSeat, PokerTable
 from ..rules.poker import SeatEntry, get_poker_profile, make_stakes
 from ..rules.poker.setup import blind_seats
 from .errors import Conflict, NotFound, ValidationError

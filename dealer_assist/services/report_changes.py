@@ -26,7 +26,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ..models import Round, RoundEvent, RoundStatus, User
-from ..models_audit import ChangeKind, CorrectionSource
+from ..models.audit import ChangeKind, CorrectionSource
 from . import disputes, duties, voids
 
 LIMIT = 1_000_000  # every row of one shift (the services' default limit is for pages)

@@ -49,7 +49,7 @@ from ..models import (
     Shift,
     User,
 )
-from ..models_audit import AuditEntry, Dispute, DisputeDecision
+from ..models.audit import AuditEntry, Dispute, DisputeDecision
 from ..rules.phrase import Phrase
 from ..rules.ranking import Category
 from ..rules.settlement import WAGER_NAMES

@@ -23,7 +23,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ..models import GameTable, Round, Shift
-from ..models_poker import PokerSeat
+from ..models.poker import PokerSeat
 from ..rules.phrase import Phrase
 from ..rules.ranking import Category
 from . import poker_tables, report_changes, reports

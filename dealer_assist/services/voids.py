@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ..models import POKER_GAMES, GameTable, Round, RoundStatus, User, utcnow
-from ..models_audit import (
+from ..models.audit import (
     TEXT_MAX,
     ChangeKind,
     CorrectionSource,

@@ -9,7 +9,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
 from dealer_assist import audit
-from dealer_assist.models_audit import APPEND_ONLY
+from dealer_assist.models.audit import APPEND_ONLY
 from dealer_assist.services import rounds, shifts
 from tests.factories import make_table, make_user
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlalchemy import BigInteger, CheckConstraint, String, Text
 from sqlmodel import Field, SQLModel
 
-from .models import UTCDateTime, utcnow
+from .base import UTCDateTime, utcnow
 
 SEAT_STATUSES = ("playing", "sitting_out", "left")
 CHIP_MOVES = ("buy_in", "rebuy", "cash_out")

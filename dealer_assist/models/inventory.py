@@ -1,8 +1,7 @@
 """Table inventory tables: chip counts at the opening and closing of a shift, fills and credits.
 
-Kept apart from ``models.py`` (imported at its end so every metadata consumer sees them). Same
-conventions: money is an integer (BigInteger), times are aware UTC (:class:`UTCDateTime`),
-kinds are short strings guarded by CHECK constraints.
+Same conventions as every table module (``models/base.py``): money is an integer (BigInteger),
+times are aware UTC (:class:`UTCDateTime`), kinds are short strings guarded by CHECK constraints.
 
 Every row names two signers, the croupier and a pit boss (never the same account), and who
 recorded it. Rows are only inserted: a shift has at most one opening and one closing count
@@ -18,7 +17,7 @@ from enum import StrEnum
 from sqlalchemy import BigInteger, CheckConstraint, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from .models import UTCDateTime, utcnow
+from .base import UTCDateTime, check_in, utcnow
 
 NOTE_MAX = 500
 
@@ -33,16 +32,12 @@ class TransferKind(StrEnum):
     CREDIT = "credit"  # chips taken from the table to the cage
 
 
-def _in(column: str, values: type[StrEnum]) -> str:
-    return f"{column} IN ({', '.join(repr(v.value) for v in values)})"
-
-
 class InventoryCount(SQLModel, table=True):
     """The table's chip inventory counted at the opening or the closing of a shift."""
 
     __tablename__ = "inventory_count"
     __table_args__ = (
-        CheckConstraint(_in("kind", CountKind), name="kind"),
+        CheckConstraint(check_in("kind", CountKind), name="kind"),
         CheckConstraint("amount >= 0", name="amount"),
         CheckConstraint("croupier_id <> pit_boss_id", name="two_signers"),
         UniqueConstraint("shift_id", "kind"),
@@ -67,7 +62,7 @@ class ChipTransfer(SQLModel, table=True):
 
     __tablename__ = "chip_transfer"
     __table_args__ = (
-        CheckConstraint(_in("kind", TransferKind), name="kind"),
+        CheckConstraint(check_in("kind", TransferKind), name="kind"),
         CheckConstraint("amount > 0", name="amount"),
         CheckConstraint("croupier_id <> pit_boss_id", name="two_signers"),
     )

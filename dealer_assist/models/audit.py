@@ -1,4 +1,4 @@
-"""Audit, disputes, voids and corrections (issue 6). Imported at the end of ``models.py``.
+"""Audit, disputes, voids and corrections (issue 6). (``models/__init__`` imports it.)
 
 Every table here is append-only: rows are inserted and never updated or deleted (database
 triggers refuse it, see the Alembic revision ``0003``). A later decision supersedes an earlier
@@ -23,7 +23,7 @@ from enum import StrEnum
 from sqlalchemy import BigInteger, CheckConstraint, SmallInteger, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from .models import UTCDateTime, utcnow
+from .base import UTCDateTime, check_in, utcnow
 
 TEXT_MAX = 1000
 
@@ -43,10 +43,6 @@ class CorrectionSource(StrEnum):
     DISPUTE = "dispute"
     CORRECTION = "correction"
     REVERSAL = "reversal"
-
-
-def _in(column: str, values: type[StrEnum]) -> str:
-    return f"{column} IN ({', '.join(repr(v.value) for v in values)})"
 
 
 class AuditEntry(SQLModel, table=True):
@@ -97,7 +93,7 @@ class DisputeDecision(SQLModel, table=True):
 
     __tablename__ = "dispute_decision"
     __table_args__ = (
-        CheckConstraint(_in("outcome", Outcome), name="outcome"),
+        CheckConstraint(check_in("outcome", Outcome), name="outcome"),
         CheckConstraint("outcome = 'upheld' OR adjustment = 0", name="adjustment"),
         UniqueConstraint("dispute_id", "number"),
     )
@@ -117,7 +113,7 @@ class RoundChangeRequest(SQLModel, table=True):
 
     __tablename__ = "round_change_request"
     __table_args__ = (
-        CheckConstraint(_in("kind", ChangeKind), name="kind"),
+        CheckConstraint(check_in("kind", ChangeKind), name="kind"),
         CheckConstraint("kind = 'correction' OR amount = 0", name="amount"),
     )
 
@@ -151,7 +147,7 @@ class RoundCorrection(SQLModel, table=True):
     ``net``: positive means the house paid the player that much more."""
 
     __tablename__ = "round_correction"
-    __table_args__ = (CheckConstraint(_in("source", CorrectionSource), name="source"),)
+    __table_args__ = (CheckConstraint(check_in("source", CorrectionSource), name="source"),)
 
     id: int | None = Field(default=None, primary_key=True)
     round_id: int = Field(foreign_key="game_round.id", index=True, nullable=False)

@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlalchemy import String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from .models import UTCDateTime, utcnow
+from .base import UTCDateTime, utcnow
 
 #: tables whose rows are never updated or deleted (triggers in migration 0007)
 PARLOUR_APPEND_ONLY = ("parlour_game", "parlour_event")
