@@ -33,7 +33,7 @@ STEPS = [("deal_box", {"box": "1", "cards": "as ad ah 2c 3d"}),
          ("deal_box", {"box": "2", "cards": "7s 8s 9d jc 2h"}),
          ("deal_dealer", {"cards": "kh qh 4s 5c 6d"}),
          ("bet", {"box": "1"}), ("bet", {"box": "2"}), ("reveal", {})]
-LAYERS = (("rules engine", "dealer_assist/rules/"), ("audit chain", "dealer_assist/audit.py"),
+LAYERS = (("rules engine", "dealer_assist/rules/"), ("audit chain", "dealer_assist/audit/"),
           ("services", "dealer_assist/services/"), ("sqlite3 / psycopg (SQL)", "sqlite3"),
           ("SQLAlchemy + SQLModel", "sqlalchemy"), ("Flask + Werkzeug", "werkzeug"),
           ("Flask + Werkzeug", "flask"), ("json", "json/"))

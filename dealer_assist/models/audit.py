@@ -4,7 +4,7 @@ Every table here is append-only: rows are inserted and never updated or deleted 
 triggers refuse it, see the Alembic revision ``0003``). A later decision supersedes an earlier
 one with a row of its own; a status is derived from the newest row, never stored and rewritten.
 
-* :class:`AuditEntry` -- the hash-chained audit log (``dealer_assist/audit.py``). ``seq`` is the
+* :class:`AuditEntry` -- the hash-chained audit log (``dealer_assist/audit/``). ``seq`` is the
   primary key and the position in the chain (1, 2, 3, ... with no gaps).
 * :class:`Dispute` and :class:`DisputeDecision` -- a player's claim on a settled box and the pit
   boss's decisions on it (upheld with an adjustment, denied, escalated).

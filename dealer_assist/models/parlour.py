@@ -4,7 +4,7 @@ A ``parlour_game`` row names the evening (players in their first seating, the fi
 the board it starts with). Its hands are ``parlour_event`` rows, only ever inserted (database
 triggers refuse UPDATE and DELETE, like ``round_event``): each ``hand`` event holds the whole hand
 as entered, so replaying the events through the engine rebuilds every figure and the board. An
-``end`` event closes the game. Both tables are covered by the audit chain (``audit.py`` records
+``end`` event closes the game. Both tables are covered by the audit chain (``audit/capture`` records
 every flushed row of every mapped table).
 """
 

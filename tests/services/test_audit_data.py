@@ -23,7 +23,8 @@ from sqlalchemy import Connection, Engine, create_engine, insert, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from dealer_assist import audit, audit_data, create_app, db
+from dealer_assist import audit, create_app, db
+from dealer_assist.audit import data as audit_data
 from dealer_assist.services import (
     auth,
     disputes,

@@ -23,9 +23,10 @@ from typing import Any
 from sqlalchemy import Connection, MetaData, Table, select
 from sqlmodel import SQLModel
 
-from . import audit
+from ..models.audit import AuditEntry
+from . import capture, chain
 
-SKIPPED_COLUMNS = audit.SECRET_COLUMNS | audit.NOISE_COLUMNS
+SKIPPED_COLUMNS = chain.SECRET_COLUMNS | chain.NOISE_COLUMNS
 NOT_AUDITED = frozenset({"audit_entry", "alembic_version"})
 DELETED_ACTIONS = frozenset({"login.throttle_cleared"})
 
@@ -59,7 +60,7 @@ def expected_rows(conn: Connection, described: set[tuple[str, str]] | None = Non
                   ) -> dict[tuple[str, str], dict[str, Any] | None]:
     """``(table, id)`` -> the row's content according to the log (None: deleted). Rows with a
     snapshot (created, baseline or deleted) are added to ``described``."""
-    table = audit.AuditEntry.__table__  # type: ignore[attr-defined]
+    table = AuditEntry.__table__  # type: ignore[attr-defined]
     query = (select(table.c.action, table.c.entity, table.c.entity_id, table.c.payload)
              .where(table.c.entity_id.is_not(None)).order_by(table.c.seq))
     state: dict[tuple[str, str], dict[str, Any] | None] = {}
@@ -119,7 +120,7 @@ def _check_table(conn: Connection, table: Table,
         for column in table.c.keys():
             if column in SKIPPED_COLUMNS or column not in want:
                 continue
-            have = audit._shown(table.name, column, row[column])
+            have = capture.shown(table.name, column, row[column])
             if have != want[column]:
                 yield RowProblem(table.name, row_id, f"is {have!r}, the audit log says "
                                  f"{want[column]!r}", column)
@@ -142,9 +143,9 @@ def baseline(conn: Connection) -> int:
         for row in conn.execute(select(table).order_by(table.c.id)).mappings():
             if (table.name, str(row["id"])) in described:
                 continue
-            entity = audit.SHORT.get(table.name, table.name)
-            changes.append(audit.Change(f"{entity}.baseline", table.name, str(row["id"]),
-                                        audit._snapshot(table.name, dict(row))))
+            entity = chain.SHORT.get(table.name, table.name)
+            changes.append(chain.Change(f"{entity}.baseline", table.name, str(row["id"]),
+                                        capture.snapshot(table.name, dict(row))))
     if changes:
-        audit.append(conn, changes, default_actor=audit.Actor.system())
+        chain.append(conn, changes, default_actor=chain.Actor.system())
     return len(changes)
