@@ -8,10 +8,10 @@ from flask.cli import with_appcontext
 from flask_babel import gettext
 
 from . import db
+from .i18n.wording import say
 from .models import Role
 from .services import users
 from .services.errors import ServiceError
-from .wording import say
 
 
 @click.command("init-db")

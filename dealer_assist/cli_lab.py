@@ -15,9 +15,9 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 from flask_babel import gettext
 
+from .i18n.wording import category_name, say
 from .rules.errors import HouseRulesError
 from .rules.profiles import get_profile
-from .wording import category_name, say
 
 lab_group = AppGroup("lab", help="The game-math lab: theoretical figures of a profile.")
 STRATEGIES = ("optimal", "pair-or-better", "ak-or-better", "always-raise", "basic")

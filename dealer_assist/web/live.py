@@ -23,7 +23,8 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from .. import db, wording
+from .. import db
+from ..i18n import wording
 from ..models import POKER_GAMES, Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
 from ..rules.errors import CardCountError, RulesError

@@ -16,11 +16,11 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from flask_babel import gettext
 
 from .. import db
+from ..i18n.wording import N_, hand_name, say
 from ..rules.errors import RulesError
 from ..rules.poker import HandState, hand_to_dict
 from ..services import poker_hands, poker_tables, shifts
 from ..services.errors import Conflict, ServiceError, ValidationError
-from ..wording import N_, hand_name, say
 from .errors import status_for
 from .forms import whole_number
 from .hardening import as_id

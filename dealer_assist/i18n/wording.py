@@ -19,11 +19,12 @@ from typing import Any
 
 from flask_babel import gettext, ngettext
 
-from .i18n import locale_code, money
-from .rules.cards import RANK_NAME, RANK_PLURAL, Card, parse_card
-from .rules.evaluator import HandValue, SmallHandValue
-from .rules.phrase import Amount, Lower, Phrase
-from .rules.ranking import Category
+from ..rules.cards import RANK_NAME, RANK_PLURAL, Card, parse_card
+from ..rules.evaluator import HandValue, SmallHandValue
+from ..rules.phrase import Amount, Lower, Phrase
+from ..rules.ranking import Category
+from .formats import money
+from .locale import locale_code
 
 C = Category
 #: Russian rank forms: nominative singular, nominative plural, genitive plural, genitive singular
