@@ -73,9 +73,6 @@ def register_errorhandlers(app: Flask) -> None:
 
 
 def register_commands(app: Flask) -> None:
-    from . import cli, cli_audit, cli_lab, cli_report
+    from . import cli
 
     cli.init_app(app)
-    cli_audit.init_app(app)
-    cli_report.init_app(app)
-    cli_lab.init_app(app)

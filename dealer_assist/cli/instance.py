@@ -1,4 +1,4 @@
-"""``flask --app dealer_assist ...`` commands: ``init-db``, ``create-admin``, ``db-revision``."""
+"""Setting up an instance: ``init-db``, ``create-admin``, ``db-revision``."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from flask import Flask
 from flask.cli import with_appcontext
 from flask_babel import gettext
 
-from . import db
-from .i18n.wording import say
-from .models import Role
-from .services import users
-from .services.errors import ServiceError
+from .. import db
+from ..i18n.wording import say
+from ..models import Role
+from ..services import users
+from ..services.errors import ServiceError
 
 
 @click.command("init-db")

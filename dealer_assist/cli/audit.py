@@ -19,8 +19,8 @@ from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 from flask_babel import gettext
 
-from . import audit, db
-from .audit import data as audit_data
+from .. import audit, db
+from ..audit import data as audit_data
 
 group = AppGroup("audit", help="The tamper-evident audit log.")
 

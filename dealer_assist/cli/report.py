@@ -14,11 +14,11 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 from flask_babel import gettext
 
-from . import db, i18n, pdf
-from .i18n.wording import say
-from .services import reports
-from .services.errors import ServiceError
-from .web.tables import floor_zone
+from .. import db, i18n, pdf
+from ..i18n.wording import say
+from ..services import reports
+from ..services.errors import ServiceError
+from ..web.tables import floor_zone
 
 report_group = AppGroup("report", help="Shift reports (PDF and canonical JSON).")
 

@@ -15,9 +15,9 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 from flask_babel import gettext
 
-from .i18n.wording import category_name, say
-from .rules.errors import HouseRulesError
-from .rules.profiles import get_profile
+from ..i18n.wording import category_name, say
+from ..rules.errors import HouseRulesError
+from ..rules.profiles import get_profile
 
 lab_group = AppGroup("lab", help="The game-math lab: theoretical figures of a profile.")
 STRATEGIES = ("optimal", "pair-or-better", "ak-or-better", "always-raise", "basic")
@@ -44,8 +44,8 @@ def pct(x: float) -> str:
 def house_edge_command(profile_name: str, strategy: str | None, ante: int | None,
                        rounds: int | None, seed: int, workers: int, no_store: bool) -> None:
     """Compute and print the theoretical figures of PROFILE_NAME."""
-    from .lab.house_edge import compute  # numpy is imported only by this command
-    from .services import house_edge as store
+    from ..lab.house_edge import compute  # numpy is imported only by this command
+    from ..services import house_edge as store
 
     try:
         profile = get_profile(profile_name)
