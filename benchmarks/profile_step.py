@@ -26,7 +26,9 @@ sys.path.insert(0, str(HERE.parent))
 
 from dealer_assist import create_app, db  # noqa: E402
 from dealer_assist.models import User  # noqa: E402
-from dealer_assist.services import passwords, shifts, tables, users  # noqa: E402
+from dealer_assist.services.people import passwords, users  # noqa: E402
+from dealer_assist.services.shifts import shifts  # noqa: E402
+from dealer_assist.services.tables import tables  # noqa: E402
 
 PASSWORD = "profile password 1"
 STEPS = [("deal_box", {"box": "1", "cards": "as ad ah 2c 3d"}),

@@ -10,8 +10,8 @@ from flask_babel import gettext
 from .. import db
 from ..i18n.wording import say
 from ..models import Role
-from ..services import users
 from ..services.errors import ServiceError
+from ..services.people import users
 
 
 @click.command("init-db")

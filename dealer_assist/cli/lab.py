@@ -45,7 +45,7 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
                        rounds: int | None, seed: int, workers: int, no_store: bool) -> None:
     """Compute and print the theoretical figures of PROFILE_NAME."""
     from ..lab.house_edge import compute  # numpy is imported only by this command
-    from ..services import house_edge as store
+    from ..services.reports import house_edge as store
 
     try:
         profile = get_profile(profile_name)

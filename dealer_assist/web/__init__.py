@@ -11,7 +11,8 @@ from .. import db
 from ..i18n import formats
 from ..i18n.wording import say
 from ..rules.games import GAMES
-from ..services import shifts, voids
+from ..services.disputes import voids
+from ..services.shifts import shifts
 from .security import any_role
 from .tables import SHIFT_OPENERS
 

@@ -29,8 +29,10 @@ from ..i18n import money, when
 from ..i18n.wording import action, say
 from ..models import Role, Round, RoundSettlement
 from ..rules.phrase import Phrase
-from ..services import disputes, round_review, tables, voids
+from ..services.disputes import disputes, voids
+from ..services.disputes import review as round_review
 from ..services.errors import ServiceError, ValidationError
+from ..services.tables import tables
 from .errors import form_error
 from .forms import text, whole_number
 from .hardening import as_id

@@ -28,7 +28,7 @@ from ..services.errors import (
     Throttled,
     ValidationError,
 )
-from ..services.txn import Busy
+from ..services.rounds.txn import Busy
 
 STATUS: dict[type[ServiceError], int] = {
     ValidationError: 422,

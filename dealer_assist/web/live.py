@@ -28,8 +28,11 @@ from ..i18n import wording
 from ..models import POKER_GAMES, Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
 from ..rules.errors import CardCountError, RulesError
-from ..services import live, rounds, shifts, tables
 from ..services.errors import ServiceError, ValidationError
+from ..services.rounds import live
+from ..services.rounds import store as rounds
+from ..services.shifts import shifts
+from ..services.tables import tables
 from .forms import whole_number
 from .live_refusal import Refusal, box_of, input_for, keep, take
 from .security import role_required

@@ -19,8 +19,10 @@ from .. import db
 from ..i18n.wording import N_, hand_name, say
 from ..rules.errors import RulesError
 from ..rules.poker import HandState, hand_to_dict
-from ..services import poker_hands, poker_tables, shifts
 from ..services.errors import Conflict, ServiceError, ValidationError
+from ..services.rounds import poker_hands
+from ..services.shifts import shifts
+from ..services.tables import poker as poker_tables
 from .errors import status_for
 from .forms import whole_number
 from .hardening import as_id

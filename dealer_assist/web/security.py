@@ -37,7 +37,7 @@ from markupsafe import Markup
 from .. import db
 from ..i18n.wording import N_
 from ..models import Role
-from ..services import auth
+from ..services.people import auth
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -184,7 +184,7 @@ def test_a_russian_managers_shift_report_pdf_is_in_russian(browser: Browser, app
                                                            tmp_path: Path) -> None:
     from pypdf import PdfReader
 
-    from dealer_assist.services import shifts
+    from dealer_assist.services.shifts import shifts
 
     def build(session: Any) -> int:
         make_user(session, "maria", "shift_manager", language="ru")

@@ -22,11 +22,13 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ..models import GameTable, Round, Shift
-from ..models.poker import PokerSeat
-from ..rules.phrase import Phrase
-from ..rules.ranking import Category
-from . import poker_tables, report_changes, reports
+from ...models import GameTable, Round, Shift
+from ...models.poker import PokerSeat
+from ...rules.phrase import Phrase
+from ...rules.ranking import Category
+from ..tables import poker as poker_tables
+from . import changes as report_changes
+from . import sections
 
 SCHEMA = "dealer_assist/poker-shift-report/1"
 #: message ids (the report's data keeps the English; the PDF says them in the reader's language)
@@ -63,7 +65,7 @@ def _players(session: Session, shift_id: int, seats: list[PokerSeat],
             entry = line(seat, _player_at(seats, seat, rnd))
             entry["hands"] += 1
             entry["net"] += int(net)
-    return sorted(out.values(), key=lambda p: (poker_tables._order(p["seat"]), p["player"]))
+    return sorted(out.values(), key=lambda p: (poker_tables.seat_order(p["seat"]), p["player"]))
 
 
 def _hand_value(hand: dict[str, Any]) -> dict[str, Any] | None:
@@ -82,7 +84,7 @@ def _pots(rows: list[tuple[Round, dict[str, Any], int]],
     for rnd, settled, _v in rows:
         hands = {b["box"]: b.get("hand") or {} for b in settled["boxes"]}
         for n, pot in enumerate(settled.get("pots") or []):
-            out.append({"hand": rnd.number, "at": reports._at(rnd.opened_at, zone),
+            out.append({"hand": rnd.number, "at": sections.at(rnd.opened_at, zone),
                         "pot": "main" if n == 0 else f"side {n}", "amount": int(pot["amount"]),
                         "awards": [{"seat": s, "amount": int(a),
                                     "hand": hands.get(s, {}).get("label"),
@@ -95,7 +97,7 @@ def _tray(session: Session, shift_id: int, rake: int, sold: int, house_fixes: in
           zone: tzinfo | None) -> dict[str, Any]:
     """The inventory section with the poker table's expectation (see the module docstring)."""
     expected = rake - sold
-    inv = reports._inventory(session, shift_id, expected, expected + house_fixes, zone)
+    inv = sections.inventory_section(session, shift_id, expected, expected + house_fixes, zone)
     return {**inv, "rake": rake, "sold": sold, "expected": expected,
             "expected_corrected": expected + house_fixes}
 
@@ -104,9 +106,9 @@ def build_poker_report(session: Session, shift: Shift, table: GameTable, *,
                        zone: tzinfo | None, zone_name: str) -> dict[str, Any]:
     """The whole poker report as plain data (no clock read: the same database, the same dict)."""
     assert shift.id is not None and table.id is not None
-    rows = reports._settlements(session, shift.id)
-    by_actor, undos = reports._event_stats(session, shift.id)
-    names = reports._names(session, [*by_actor, shift.opened_by,
+    rows = sections.settlements(session, shift.id)
+    by_actor, undos = sections.event_stats(session, shift.id)
+    names = sections.user_names(session, [*by_actor, shift.opened_by,
                                      *([shift.closed_by] if shift.closed_by else [])])
     seats = list(session.exec(select(PokerSeat).where(PokerSeat.table_id == table.id)
                               .order_by(col(PokerSeat.seated_at), col(PokerSeat.id))).all())
@@ -114,10 +116,10 @@ def build_poker_report(session: Session, shift: Shift, table: GameTable, *,
     sold = sum(m.amount for m in moves if m.kind in SOLD)
     rake = sum(int(s.get("rake") or 0) for _r, s, _v in rows)
     pots = _pots(rows, zone)
-    fixes = report_changes.corrections(session, shift.id, lambda t: reports._at(t, zone))
+    fixes = report_changes.corrections(session, shift.id, lambda t: sections.at(t, zone))
     inv = _tray(session, shift.id, rake, sold, fixes["house"], zone)
-    counts, voids = reports._rounds(session, shift.id, rows, zone)
-    head = reports._shift(session, shift, table, names, zone, zone_name)
+    counts, voids = sections.round_counts(session, shift.id, rows, zone)
+    head = sections.shift_section(session, shift, table, names, zone, zone_name)
     head["game_title"] = GAME_TITLES.get(table.game, table.game)
     poker = poker_tables.get(session, table.id)
     cumulative, running = [], 0
@@ -136,7 +138,7 @@ def build_poker_report(session: Session, shift: Shift, table: GameTable, *,
         "chips": {"bought_in": sold, "cashed_out": sum(m.amount for m in moves
                                                        if m.kind == "cash_out"),
                   "moves": [{"seat": m.seat, "player": m.player, "kind": m.kind,
-                             "amount": m.amount, "at": reports._at(m.at, zone)}
+                             "amount": m.amount, "at": sections.at(m.at, zone)}
                             for m in moves]},
         "pots": {"total": sum(p["amount"] for p in pots), "count": len(pots),
                  "largest": pots[:TOP_POTS]},
@@ -145,8 +147,8 @@ def build_poker_report(session: Session, shift: Shift, table: GameTable, *,
         "voids": voids,
         "corrections": [{"round": n, "undos": k} for n, k in sorted(undos.items())],
         "paid_corrections": fixes,
-        "disputes": reports._disputes(session, shift.id, zone),
-        "audit_chain": reports._audit(session, shift),
+        "disputes": sections.disputes_section(session, shift.id, zone),
+        "audit_chain": sections.audit_section(session, shift),
         "cumulative": cumulative,
-        "signatures": reports._signatures(inv["closing"] or {}),
+        "signatures": sections.signatures(inv["closing"] or {}),
     }

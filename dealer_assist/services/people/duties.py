@@ -27,9 +27,9 @@ from datetime import datetime
 
 from sqlmodel import Session, col, func, select
 
-from ..models import POKER_GAMES, GameTable, Role, RoundEvent, Shift, ShiftStatus, User
-from ..models.inventory import ChipTransfer, InventoryCount
-from .errors import Conflict, PermissionDenied, ValidationError
+from ...models import POKER_GAMES, GameTable, Role, RoundEvent, Shift, ShiftStatus, User
+from ...models.inventory import ChipTransfer, InventoryCount
+from ..errors import Conflict, PermissionDenied, ValidationError
 
 SUPERVISORS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 ESCALATION = frozenset({Role.SHIFT_MANAGER.value})
@@ -75,7 +75,7 @@ def amount_limit(table: GameTable) -> int:
 def poker_limit(session: Session, table_id: int) -> int:
     """A poker table (issue 15) has no payout cap: a pot holds what the players bought in, so
     no award can move more than every chip ever bought in at the table."""
-    from ..models.poker import PokerSeat
+    from ...models.poker import PokerSeat
 
     total = session.exec(select(func.coalesce(func.sum(PokerSeat.bought_in), 0))
                          .where(PokerSeat.table_id == table_id)).one()

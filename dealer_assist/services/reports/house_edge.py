@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..lab.version import fingerprint
-from ..rules.errors import HouseRulesError
-from ..rules.profiles import get_profile
+from ...lab.version import fingerprint
+from ...rules.errors import HouseRulesError
+from ...rules.profiles import get_profile
 
 
 def store_path(config: Mapping[str, Any], instance_path: str) -> Path:

@@ -13,7 +13,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 
-from .errors import ValidationError
+from ..errors import ValidationError
 
 _hasher = PasswordHasher()
 #: no 0/O, 1/l/I: one-time passwords are read aloud and typed on a tablet

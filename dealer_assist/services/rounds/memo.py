@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..rules.games.flow import Folded
+from ...rules.games.flow import Folded
 
 #: rounds kept (a few kB each); a casino floor has far fewer open rounds than this
 SIZE = 1024

@@ -19,11 +19,15 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ..models import Round, RoundEvent, RoundSettlement, RoundStatus, User
-from ..rules.evaluator import evaluate
-from ..rules.poker import HandState, hand_to_dict, parse_hand
-from . import duties, poker_tables, rounds, shifts, txn
-from .errors import Conflict, NotFound, PermissionDenied
+from ...models import Round, RoundEvent, RoundSettlement, RoundStatus, User
+from ...rules.evaluator import evaluate
+from ...rules.poker import HandState, hand_to_dict, parse_hand
+from ..errors import Conflict, NotFound, PermissionDenied
+from ..people import duties
+from ..shifts import shifts
+from ..tables import poker as poker_tables
+from . import store as rounds
+from . import txn
 
 ACTION, UNDO = "action", "undo"
 ENGINE_VERSION = "dealer_assist poker 1"
@@ -110,7 +114,7 @@ def load(session: Session, round_id: int) -> PokerHand:
             effective.pop()
     actions = [payload for _, payload in effective]
     state = parse_hand({**rules, "actions": actions})
-    return PokerHand(rounds._round_view(row), rules, actions, state,
+    return PokerHand(rounds.round_view(row), rules, actions, state,
                      events[-1].seq if events else 0,
                      effective[-1][0] if effective else None)
 
@@ -168,7 +172,7 @@ def undo(session: Session, *, round_id: int, user_id: int, idempotency_key: str,
 
 def void_pending(session: Session, round_id: int) -> bool:
     """A void of the hand waits for a pit boss (issue 6's freeze): nothing is recorded."""
-    from . import voids
+    from ..disputes import voids
 
     return any(c.status == voids.PENDING
                for c in voids.changes(session, kind="void", round_id=round_id))

@@ -19,18 +19,10 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from ..models import (
-    POKER_GAMES,
-    Round,
-    RoundEvent,
-    RoundStatus,
-    Shift,
-    ShiftStatus,
-    utcnow,
-)
-from ..rules.games.flow import round_rules
-from . import tables
-from .errors import Conflict, NotFound, ValidationError
+from ...models import POKER_GAMES, Round, RoundEvent, RoundStatus, Shift, ShiftStatus, utcnow
+from ...rules.games.flow import round_rules
+from ..errors import Conflict, NotFound, ValidationError
+from ..tables import tables
 
 KEY_MAX = 64
 TYPE_MAX = 40
@@ -58,7 +50,7 @@ class EventView:
     idempotency_key: str
 
 
-def _round_view(r: Round) -> RoundView:
+def round_view(r: Round) -> RoundView:
     assert r.id is not None
     return RoundView(r.id, r.table_id, r.shift_id, r.number, r.status, r.opened_at)
 
@@ -102,7 +94,7 @@ def start_round(session: Session, *, shift_id: int, now: datetime | None = None,
             session.add(new)
     except IntegrityError:
         raise Conflict("Another round was started at the same moment; try again.") from None
-    return _round_view(new)
+    return round_view(new)
 
 
 def append_event(session: Session, *, round_id: int, type: str, payload: Mapping[str, Any],

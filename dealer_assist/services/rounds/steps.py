@@ -29,14 +29,18 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..models import Round, RoundEvent, RoundSettlement, RoundStatus, utcnow
-from ..rules.cards import parse_cards
-from ..rules.errors import CardCountError, IllegalActionError
-from ..rules.games.flow import PAID, UNDO, VOID, Folded, check_undo, start_rules
-from ..rules.phrase import Phrase
-from ..rules.settlement import Settlement
-from . import live, rounds, shifts, tables, txn, voids
-from .errors import Conflict
+from ...models import Round, RoundEvent, RoundSettlement, RoundStatus, utcnow
+from ...rules.cards import parse_cards
+from ...rules.errors import CardCountError, IllegalActionError
+from ...rules.games.flow import PAID, UNDO, VOID, Folded, check_undo, start_rules
+from ...rules.phrase import Phrase
+from ...rules.settlement import Settlement
+from ..disputes import voids
+from ..errors import Conflict
+from ..shifts import shifts
+from ..tables import tables
+from . import live, txn
+from . import store as rounds
 
 REUSED = "This idempotency key was already used for a different step."
 
@@ -54,19 +58,19 @@ class Recorded:
 def begin(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[live.BoxStake],
           idempotency_key: str) -> Recorded:
     """Start a round with its bets (``place``), or answer the round this key already started."""
-    key = live._check_key(idempotency_key)
+    key = live.check_key(idempotency_key)
     return txn.run(session, lambda: _begin_once(session, table_id, actor_id, boxes, key))
 
 
 def _begin_once(session: Session, table_id: int, actor_id: int,
                 boxes: Sequence[live.BoxStake], key: str) -> Recorded:
     txn.begin_read(session)
-    live._check_actor(session, actor_id)
+    live.check_actor(session, actor_id)
     table = tables.get_table(session, table_id)
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
         raise Conflict("Table %(name)s has no open shift; open one first.", name=table.name)
-    live._check_actor(session, actor_id, shift.id)  # staff of this shift (services/duties.py)
+    live.check_actor(session, actor_id, shift.id)  # staff of this shift (services/duties.py)
     rules = rounds.table_rules(table)
     flow, empty = start_rules(rules)
     payload = flow.normalize(empty, "place", {"boxes": [b.payload() for b in boxes]})
@@ -75,7 +79,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     if current is not None:  # PostgreSQL reads each statement afresh: a twin may just have won
         found = _started_by(session, shift.id, key)
     if found is not None:
-        if found.seq != 1 or not live._same(found, "place", payload):
+        if found.seq != 1 or not live.same_event(found, "place", payload):
             raise Conflict(REUSED)
         return Recorded(live.load(session, found.round_id), False)
     if current is not None:
@@ -115,7 +119,7 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
            payload: Mapping[str, Any] | None, idempotency_key: str,
            expected_seq: int | None = None) -> Recorded:
     """Record one step (``undo``, ``paid`` and ``redeal`` included) or answer the resend."""
-    key = live._check_key(idempotency_key)
+    key = live.check_key(idempotency_key)
     return txn.run(session, lambda: _record_once(session, round_id, actor_id, type,
                                                  dict(payload or {}), key, expected_seq))
 
@@ -123,7 +127,7 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
 def _record_once(session: Session, round_id: int, actor_id: int, type: str,
                  payload: dict[str, Any], key: str, expected_seq: int | None) -> Recorded:
     txn.begin_read(session)
-    live._check_actor(session, actor_id)
+    live.check_actor(session, actor_id)
     rnd = live.load(session, round_id)
     # looked for among the events just folded (one read: a twin's event is in both or neither)
     existing = next((e for e in rnd.events if e.idempotency_key == key), None)
@@ -131,7 +135,7 @@ def _record_once(session: Session, round_id: int, actor_id: int, type: str,
         _check_resend(rnd, existing, type, payload)
         return Recorded(rnd, False)
     # a resend is answered above whatever happened since; a new step needs staff of the shift
-    live._check_actor(session, actor_id, rnd.round.shift_id)
+    live.check_actor(session, actor_id, rnd.round.shift_id)
     if type == UNDO and "cancels" not in payload and rnd.last_step is not None:
         payload["cancels"] = rnd.last_step
     if type not in (UNDO, PAID, VOID):

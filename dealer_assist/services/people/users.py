@@ -13,9 +13,9 @@ from datetime import datetime
 
 from sqlmodel import Session, func, select
 
-from ..models import Role, User, utcnow
+from ...models import Role, User, utcnow
+from ..errors import AuthenticationFailed, Conflict, NotFound, ValidationError
 from . import auth, passwords
-from .errors import AuthenticationFailed, Conflict, NotFound, ValidationError
 
 USERNAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{1,31}$")
 ROLE_TITLES = {

@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import ValidationError
+from ..errors import ValidationError
 
 #: denominations of each chip set, smallest first (chips in the table's currency unit)
 CHIP_SETS: dict[str, tuple[int, ...]] = {

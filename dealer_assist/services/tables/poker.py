@@ -16,11 +16,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ..models import GameTable
-from ..models.poker import PokerChipMove, PokerSeat, PokerTable
-from ..rules.poker import SeatEntry, get_poker_profile, make_stakes
-from ..rules.poker.setup import blind_seats
-from .errors import Conflict, NotFound, ValidationError
+from ...models import GameTable
+from ...models.poker import PokerChipMove, PokerSeat, PokerTable
+from ...rules.poker import SeatEntry, get_poker_profile, make_stakes
+from ...rules.poker.setup import blind_seats
+from ..errors import Conflict, NotFound, ValidationError
 
 PLAYING, SITTING_OUT, LEFT = "playing", "sitting_out", "left"
 
@@ -93,7 +93,7 @@ def get(session: Session, table_id: int) -> PokerTableView:
         raise NotFound("No poker table with id %(table_id)s.", table_id=table_id)
     rows = session.exec(select(PokerSeat).where(PokerSeat.table_id == table_id)
                         .order_by(col(PokerSeat.id))).all()
-    seats = tuple(sorted((_seat_view(r) for r in rows), key=lambda s: _order(s.seat)))
+    seats = tuple(sorted((_seat_view(r) for r in rows), key=lambda s: seat_order(s.seat)))
     return PokerTableView(table_id, table.name, poker.profile, json.loads(poker.stakes),
                           poker.seat_count, poker.button, poker.hands_dealt, seats)
 
@@ -104,7 +104,7 @@ def _seat_view(r: PokerSeat) -> SeatView:
                     r.missed)
 
 
-def _order(seat: str) -> tuple[int, str]:
+def seat_order(seat: str) -> tuple[int, str]:
     return (int(seat), seat) if seat.isdigit() else (10**6, seat)
 
 
@@ -130,7 +130,7 @@ def seat_player(session: Session, table_id: int, *, seat: str, player: str,
 
 def _shift_for_chips(session: Session, table_id: int) -> int:
     """Chips are sold from (and cashed out against) a counted tray: the table's open shift."""
-    from . import shifts
+    from ..shifts import shifts
 
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
@@ -191,7 +191,7 @@ def set_status(session: Session, table_id: int, seat: str, status: str) -> SeatV
 def _no_hand_running(session: Session, table_id: int) -> None:
     from . import tables
 
-    if tables._has_open_round(session, table_id):
+    if tables.has_open_round(session, table_id):
         raise Conflict("A hand is being dealt at this table; wait for it to end.")
 
 
@@ -199,7 +199,7 @@ def next_button(view: PokerTableView, dealt: list[str]) -> str:
     """The first seat dealt in clockwise after the last hand's button (the lowest at first)."""
     if view.button is None:
         return dealt[0]
-    after = [s for s in dealt if _order(s) > _order(view.button)]
+    after = [s for s in dealt if seat_order(s) > seat_order(view.button)]
     return (after or dealt)[0]
 
 
@@ -242,7 +242,7 @@ def _mark_missed(session: Session, view: PokerTableView, dealt: list[SeatView],
     """A player sitting out misses the blinds that would have been his this hand."""
     names = ("small", "big", "over")
     for out in (s for s in view.seats if s.status == SITTING_OUT):
-        order = tuple(sorted([*(d.seat for d in dealt), out.seat], key=_order))
+        order = tuple(sorted([*(d.seat for d in dealt), out.seat], key=seat_order))
         positions = blind_seats(button, order)
         if out.seat in positions:
             row = session.get(PokerSeat, out.id)

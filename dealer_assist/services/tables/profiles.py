@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules.games import GAMES
-from ..rules.profiles import profiles
+from ...rules.games import GAMES
+from ...rules.profiles import profiles
 
 
 @dataclass(frozen=True, slots=True)

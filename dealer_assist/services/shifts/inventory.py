@@ -25,12 +25,12 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ..models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
-from ..models.inventory import NOTE_MAX, ChipTransfer, CountKind, InventoryCount, TransferKind
-from ..rules.phrase import Phrase
+from ...models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
+from ...models.inventory import NOTE_MAX, ChipTransfer, CountKind, InventoryCount, TransferKind
+from ...rules.phrase import Phrase
+from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from . import chips as chip_sets
 from . import shifts
-from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 
 PIT_BOSSES = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 CROUPIERS = frozenset({Role.CROUPIER.value})

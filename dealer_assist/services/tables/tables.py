@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..models import Game, GameTable, Round, RoundStatus, Shift, ShiftStatus
-from . import chips, profiles
-from .errors import Conflict, NotFound, ValidationError
+from ...models import Game, GameTable, Round, RoundStatus, Shift, ShiftStatus
+from ..errors import Conflict, NotFound, ValidationError
+from ..shifts import chips
+from . import profiles
 
 NAME_MAX = 64
 MAX_BOXES = 9
@@ -136,7 +137,7 @@ def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
                        field="game")
     limits = ("min_ante", "max_ante", "max_payout")
     changed = [f for f in limits if getattr(spec, f) != getattr(table, f)]
-    if changed and _has_open_round(session, table_id):
+    if changed and has_open_round(session, table_id):
         raise Conflict("A round is open at this table: its limits change after it is paid or "
                        "voided.", field=changed[0])
 
@@ -160,7 +161,7 @@ def _save(session: Session, name: str, apply: Callable[[], None]) -> None:
                        field="name") from None
 
 
-def _has_open_round(session: Session, table_id: int) -> bool:
+def has_open_round(session: Session, table_id: int) -> bool:
     """A round in play at the table plays under the limits it started with; they stay put."""
     query = select(Round.id).where(Round.table_id == table_id,
                                    Round.status == RoundStatus.OPEN.value)

@@ -21,14 +21,14 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from ..models import User, utcnow
-from ..models.parlour import ParlourEvent, ParlourGame
-from ..rules.parlour.board import check_board
-from ..rules.parlour.hand import check_players
-from ..rules.parlour.profile import VARIANTS, get_parlour_profile
-from ..rules.parlour.request import end_of_game_request, parse_board, settle_hand_request
-from .errors import Conflict, NotFound, PermissionDenied, ValidationError
-from .rounds import KEY_MAX, encode_payload
+from ...models import User, utcnow
+from ...models.parlour import ParlourEvent, ParlourGame
+from ...rules.parlour.board import check_board
+from ...rules.parlour.hand import check_players
+from ...rules.parlour.profile import VARIANTS, get_parlour_profile
+from ...rules.parlour.request import end_of_game_request, parse_board, settle_hand_request
+from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from .store import KEY_MAX, encode_payload
 
 #: who runs the parlour board: a host or club dealer (croupier) and administrators
 HOSTS = frozenset({"croupier", "admin"})

@@ -1,7 +1,7 @@
 """The live round at a table: start it, record each croupier step, undo, pay out.
 
 A round's state comes only from its stored events, replayed through the pure flow of its game
-(``rules.games.flow``; memoised by content in :mod:`.folds`). Recording a step (:mod:`.steps`,
+(``rules.games.flow``; memoised by content in :mod:`.memo`). Recording a step (:mod:`.steps`,
 a short transaction of its own) folds the events once, turns the step into engine actions and
 applies them before taking any lock; the engine verifies, and on a ``RulesError`` nothing is
 stored and the error propagates to the edge. The write is a compare-and-append. The client's
@@ -35,7 +35,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlmodel import Session, func, select
 
-from ..models import (
+from ...models import (
     POKER_GAMES,
     Round,
     RoundEvent,
@@ -45,23 +45,18 @@ from ..models import (
     ShiftStatus,
     User,
 )
-from ..rules.cards import Card
-from ..rules.games import common
-from ..rules.games.flow import (
-    PAID,
-    UNDO,
-    VOID,
-    Event,
-    Folded,
-    GameFlow,
-    Step,
-    phase,
-    start_rules,
-)
-from ..rules.phrase import Phrase
-from ..rules.settlement import Settlement
-from . import duties, folds, rounds, shifts, tables, voids
-from .errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ...rules.cards import Card
+from ...rules.games import common
+from ...rules.games.flow import PAID, UNDO, VOID, Event, Folded, GameFlow, Step, phase, start_rules
+from ...rules.phrase import Phrase
+from ...rules.settlement import Settlement
+from ..disputes import voids
+from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..people import duties
+from ..shifts import shifts
+from ..tables import tables
+from . import memo
+from . import store as rounds
 
 #: who records rounds: the people who run a table
 RECORDERS = shifts.OPENERS
@@ -221,18 +216,18 @@ def _view(row: Round) -> rounds.RoundView:
 
 def fold(rules: Mapping[str, Any], events: Sequence[rounds.EventView]) -> Folded:
     """The engine's replay of ``events`` from the empty round of the round's own ``rules``,
-    memoised by content (:mod:`.folds`): replay stays the truth, a request replays at most once."""
+    memoised by content (:mod:`.memo`): replay stays the truth, a request replays at most once."""
     flow, empty = start_rules(rules)
-    key = folds.digest((_rules_key(rules),), ((e.seq, e.type, e.payload) for e in events))
-    return folds.fold(key, lambda: flow.replay(empty, [Event(e.seq, e.type, e.payload)
+    key = memo.digest((_rules_key(rules),), ((e.seq, e.type, e.payload) for e in events))
+    return memo.fold(key, lambda: flow.replay(empty, [Event(e.seq, e.type, e.payload)
                                                        for e in events]))
 
 
 def remember(rules: Mapping[str, Any], events: Sequence[rounds.EventView],
              folded: Folded) -> None:
     """Enter a fold the service computed step by step (after an append) in the memo."""
-    key = folds.digest((_rules_key(rules),), ((e.seq, e.type, e.payload) for e in events))
-    folds.put(key, folded)
+    key = memo.digest((_rules_key(rules),), ((e.seq, e.type, e.payload) for e in events))
+    memo.put(key, folded)
 
 
 def assemble(view: rounds.RoundView, table: tables.TableView, rules: dict[str, Any],
@@ -270,7 +265,7 @@ def last_round_id(session: Session, table_id: int) -> int | None:
 
 # --- writing ----------------------------------------------------------------------------------
 
-def _check_actor(session: Session, actor_id: int, shift_id: int | None = None) -> None:
+def check_actor(session: Session, actor_id: int, shift_id: int | None = None) -> None:
     """Table staff; with ``shift_id``, staff of that (open) shift (``services/duties.py``)."""
     user = session.get(User, actor_id)
     if user is None or not user.active or user.role not in RECORDERS:
@@ -288,11 +283,11 @@ def _event_by_key(session: Session, round_ids: Sequence[int], key: str) -> Round
     return session.exec(query).first()
 
 
-def _same(existing: RoundEvent, type: str, payload: Mapping[str, Any]) -> bool:
+def same_event(existing: RoundEvent, type: str, payload: Mapping[str, Any]) -> bool:
     return existing.type == type and existing.payload == rounds.encode_payload(payload)
 
 
-def _check_key(key: str) -> str:
+def check_key(key: str) -> str:
     key = (key or "").strip()
     if not key or len(key) > rounds.KEY_MAX:
         raise ValidationError("An idempotency key is 1 to %(KEY_MAX)s characters.",

@@ -32,9 +32,9 @@ from flask import Flask, g, jsonify, make_response, render_template, request
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, select
 
-from ..db import SQLITE_BEGIN
-from ..models import GameTable, Round
-from .errors import NotFound, ServiceError
+from ...db import SQLITE_BEGIN
+from ...models import GameTable, Round
+from ..errors import NotFound, ServiceError
 
 T = TypeVar("T")
 

@@ -25,8 +25,8 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from ..models import GameTable, Role, Round, RoundStatus, User, utcnow
-from ..models.audit import (
+from ...models import GameTable, Role, Round, RoundStatus, User, utcnow
+from ...models.audit import (
     TEXT_MAX,
     CorrectionSource,
     Dispute,
@@ -34,9 +34,9 @@ from ..models.audit import (
     Outcome,
     RoundCorrection,
 )
-from . import duties
-from . import round_review as replay
-from .errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..people import duties
+from . import review as replay
 
 FILERS = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 RESOLVERS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})

@@ -17,8 +17,8 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ..models import POKER_GAMES, GameTable, Round, RoundStatus, User, utcnow
-from ..models.audit import (
+from ...models import POKER_GAMES, GameTable, Round, RoundStatus, User, utcnow
+from ...models.audit import (
     TEXT_MAX,
     ChangeKind,
     CorrectionSource,
@@ -26,9 +26,10 @@ from ..models.audit import (
     RoundChangeRequest,
     RoundCorrection,
 )
-from . import duties, round_review
+from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..people import duties
+from . import review as round_review
 from .disputes import AMOUNT_MAX, FILERS, RESOLVERS
-from .errors import Conflict, NotFound, PermissionDenied, ValidationError
 
 REQUESTERS = FILERS
 APPROVERS = RESOLVERS

@@ -14,9 +14,9 @@ from datetime import date, datetime, timedelta, tzinfo
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..models import GameTable, Role, Shift, ShiftStatus, User, utcnow
-from . import tables
-from .errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ...models import GameTable, Role, Shift, ShiftStatus, User, utcnow
+from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..tables import tables
 
 OPENERS = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 #: a shift may be opened for yesterday's or tomorrow's gaming date, not further (typo guard)

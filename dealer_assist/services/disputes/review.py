@@ -16,12 +16,14 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ..models import Round, RoundSettlement, User
-from ..rules.errors import RulesError
-from ..rules.games.flow import UNDO, Event, start_rules
-from ..rules.phrase import Amount, Phrase
-from . import poker_hands, rounds, tables
-from .errors import NotFound
+from ...models import Round, RoundSettlement, User
+from ...rules.errors import RulesError
+from ...rules.games.flow import UNDO, Event, start_rules
+from ...rules.phrase import Amount, Phrase
+from ..errors import NotFound
+from ..rounds import poker_hands
+from ..rounds import store as rounds
+from ..tables import tables
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,9 +25,10 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ..models import Round, RoundEvent, RoundStatus, User
-from ..models.audit import ChangeKind, CorrectionSource
-from . import disputes, duties, voids
+from ...models import Round, RoundEvent, RoundStatus, User
+from ...models.audit import ChangeKind, CorrectionSource
+from ..disputes import disputes, voids
+from ..people import duties
 
 LIMIT = 1_000_000  # every row of one shift (the services' default limit is for pages)
 SOURCE_TITLES = {CorrectionSource.DISPUTE.value: "Dispute upheld",

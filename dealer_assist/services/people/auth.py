@@ -22,9 +22,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, col, func, select, update
 
-from ..models import AuthSession, LoginThrottle, User, utcnow
+from ...models import AuthSession, LoginThrottle, User, utcnow
+from ..errors import AuthenticationFailed, Throttled
 from . import passwords
-from .errors import AuthenticationFailed, Throttled
 
 #: how often ``last_seen_at`` is written (a write per request would serialise every tablet)
 TOUCH_EVERY = timedelta(seconds=60)
