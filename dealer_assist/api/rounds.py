@@ -1,11 +1,11 @@
 """The stateful rounds API: start a round, append a step, read a round (``docs/api.md``).
 
-Same service and same engine checks as the table screen (``services.live``). Authentication is
-the login session cookie of the web app (there is no API token yet); because a cookie is sent
-by the browser automatically, every write must also carry the session's CSRF token in the
+Same service and same engine checks as the table screen (``services.rounds.live``). Authentication
+is the login session cookie of the web app (there is no API token yet); because a cookie is sent by
+the browser automatically, every write must also carry the session's CSRF token in the
 ``X-CSRF-Token`` header (a cross-site page cannot read it), else 403. The one request hook of
-``web.security`` loads the user (so the audit log names who recorded each step) and checks the
-roles and the token; the views declare their roles (table staff) with ``role_required``.
+``web.security`` loads the user (so the audit log names who recorded each step) and checks the roles
+and the token; the views declare their roles (table staff) with ``role_required``.
 
 A ``redeal`` step stores no event: it asks a pit boss to void the round (answer 202, the round
 with its ``void_request``); until one decides, every step is a 409.

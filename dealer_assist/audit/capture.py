@@ -2,14 +2,14 @@
 
 How changes are captured: :func:`install` registers SQLAlchemy session events for one engine.
 ``after_flush`` walks the flushed rows of every mapped table (users, login sessions, login
-throttling, tables, shifts, rounds, round events, settlements, inventory, disputes...) and
-appends one :class:`AuditEntry` per inserted, changed or deleted row, on the same connection
-and in the same transaction, so an entry exists exactly when its change was committed (a rolled
-back savepoint takes its entries with it). ``do_orm_execute`` does the same for ORM bulk
-``update()``/``delete()`` statements (logout and revocation are bulk updates in
-``services/auth.py``). Updates that only touch :data:`NOISE_COLUMNS` (``last_seen_at``) are not
-state changes worth a line. A refused login that changes no row (throttled, disabled account) is
-recorded by an ``after_request`` hook on the login view.
+throttling, tables, shifts, rounds, round events, settlements, inventory, disputes...) and appends
+one :class:`AuditEntry` per inserted, changed or deleted row, on the same connection and in the same
+transaction, so an entry exists exactly when its change was committed (a rolled back savepoint takes
+its entries with it). ``do_orm_execute`` does the same for ORM bulk ``update()``/``delete()``
+statements (logout and revocation are bulk updates in ``services/people/auth.py``). Updates that
+only touch :data:`NOISE_COLUMNS` (``last_seen_at``) are not state changes worth a line. A refused
+login that changes no row (throttled, disabled account) is recorded by an ``after_request`` hook on
+the login view.
 
 Who did it: :data:`current_actor`, a ``ContextVar`` set by a ``before_request`` hook from the
 signed-in user (``web/security.py`` puts it on ``g.user``) and by :func:`acting_as` (CLI

@@ -1,5 +1,5 @@
-"""Separation of duties (issue 12), as a matrix over the policy of ``services/duties.py``: each
-finding of the security probe is a row that was accepted before the policy and is refused now,
+"""Separation of duties (issue 12), as a matrix over the policy of ``services/people/duties.py``:
+each finding of the security probe is a row that was accepted before the policy and is refused now,
 next to the row that shows the same action by the right person still works."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ that settled the round, through the live flow's codec ``rules.games.flow``) with
 difference said in plain words.
 
 Deciding: a pit boss or shift manager upholds (with an adjustment), denies or escalates; a note
-is mandatory. Who may decide is the separation-of-duties policy of ``services/duties.py``:
+is mandatory. Who may decide is the separation-of-duties policy of ``services/people/duties.py``:
 not the filer, not who dealt the round; once escalated (or decided by a shift manager), only a
 shift manager; an adjustment within the table's limits. Decisions are rows, never edited:
 decision n+1 supersedes decision n. An upheld decision writes a :class:`RoundCorrection` (the

@@ -2,8 +2,8 @@
 
 A void (redeal, misdeal: the round does not count) or a correction of a paid round (an amount
 paid or taken wrongly) starts as a :class:`RoundChangeRequest` with a mandatory reason. A pit boss
-or shift manager who is neither the requester nor who dealt the round (``services/duties.py``)
-approves or rejects it with a
+or shift manager who is neither the requester nor who dealt the round
+(``services/people/duties.py``) approves or rejects it with a
 :class:`RoundChangeDecision` (one per request). Only an approval changes anything: the round's
 status becomes ``voided``, or a :class:`RoundCorrection` is written for the shift report.
 Requests and decisions are rows that are never edited.

@@ -1,5 +1,5 @@
 """The end-of-shift report of a poker table (issue 15, part 4), as plain data like the house
-games' report (:mod:`.reports`: deterministic, canonical JSON, a stated SHA-256).
+games' report (:mod:`.shift`: deterministic, canonical JSON, a stated SHA-256).
 
 At a poker table the players play one another: the house takes no side of a pot. Its win is the
 rake (or time charge) the hands collected, which the default profiles set to 0. What the floor

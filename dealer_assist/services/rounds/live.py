@@ -266,7 +266,7 @@ def last_round_id(session: Session, table_id: int) -> int | None:
 # --- writing ----------------------------------------------------------------------------------
 
 def check_actor(session: Session, actor_id: int, shift_id: int | None = None) -> None:
-    """Table staff; with ``shift_id``, staff of that (open) shift (``services/duties.py``)."""
+    """Table staff; with ``shift_id``, staff of that (open) shift (``people/duties.py``)."""
     user = session.get(User, actor_id)
     if user is None or not user.active or user.role not in RECORDERS:
         raise PermissionDenied("Only a croupier, pit boss or shift manager records rounds.")

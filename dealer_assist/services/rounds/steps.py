@@ -70,7 +70,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
         raise Conflict("Table %(name)s has no open shift; open one first.", name=table.name)
-    live.check_actor(session, actor_id, shift.id)  # staff of this shift (services/duties.py)
+    live.check_actor(session, actor_id, shift.id)  # staff of this shift (services/people/duties.py)
     rules = rounds.table_rules(table)
     flow, empty = start_rules(rules)
     payload = flow.normalize(empty, "place", {"boxes": [b.payload() for b in boxes]})

@@ -152,7 +152,7 @@ def events(session: Session, round_id: int) -> list[EventView]:
 def table_rules(table: tables.TableView) -> dict[str, Any]:
     """The rules a round starting now at ``table`` stores as its own: game, the full profile as
     data with its hash, the limits in force (``rules.games.flow.round_rules``). A poker table
-    (issue 15) deals its hands through ``services.poker_hands``, never as a house round."""
+    (issue 15) deals its hands through ``services.rounds.poker_hands``, never as a house round."""
     if table.game in POKER_GAMES:
         raise Conflict("%(name)s is a poker table: deal its hands on the poker screen or "
                        "through /api/v1/poker/tables/{id}/hands.",
