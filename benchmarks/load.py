@@ -63,7 +63,9 @@ from dealer_assist import create_app, db  # noqa: E402
 from dealer_assist.models import User  # noqa: E402
 from dealer_assist.rules.engine import Event  # noqa: E402
 from dealer_assist.rules.registry import start  # noqa: E402
-from dealer_assist.services import passwords, profiles, shifts, tables, users  # noqa: E402
+from dealer_assist.services.people import passwords, users  # noqa: E402
+from dealer_assist.services.shifts import shifts  # noqa: E402
+from dealer_assist.services.tables import profiles, tables  # noqa: E402
 
 PASSWORD = "load test password 1"
 GAMES = ("russian", "caribbean", "oasis", "split")

@@ -28,7 +28,9 @@ from dealer_assist.rules.errors import RulesError
 from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
 from dealer_assist.rules.games.stud import phase
 from dealer_assist.rules.registry import start_rules
-from dealer_assist.services import live, parlour, poker_hands, round_review, rounds
+from dealer_assist.services.disputes import review as round_review
+from dealer_assist.services.rounds import live, parlour, poker_hands
+from dealer_assist.services.rounds import store as rounds
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
