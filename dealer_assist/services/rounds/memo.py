@@ -16,10 +16,11 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ...rules.engine import Folded
+from ...rules.engine import Event, Folded, Game
+from .store import EventView
 
 #: rounds kept (a few kB each); a casino floor has far fewer open rounds than this
 SIZE = 1024
@@ -60,6 +61,26 @@ def fold(key: str, replay: Callable[[], Folded[Any]]) -> Folded[Any]:
         found = replay()
         put(key, found)
     return found
+
+
+def stream_key(rules: Mapping[str, Any], events: Sequence[EventView]) -> str:
+    """What a fold depends on: the stream's own rules (canonically) and its events. The game
+    is part of the rules (a house round names it; a poker hand's profile does)."""
+    start = json.dumps(rules, sort_keys=True, separators=(",", ":"))
+    return digest((start,), ((e.seq, e.type, e.payload) for e in events))
+
+
+def replay(flow: Game[Any], rules: Mapping[str, Any],
+           events: Sequence[EventView]) -> Folded[Any]:
+    """The engine's replay of a stream from the empty round of its own ``rules``, memoised by
+    content: replay stays the truth, a request replays at most once."""
+    return fold(stream_key(rules, events), lambda: flow.replay(
+        flow.start(rules), [Event(e.seq, e.type, e.payload) for e in events]))
+
+
+def remember(rules: Mapping[str, Any], events: Sequence[EventView], folded: Folded[Any]) -> None:
+    """Enter a fold the record path computed step by step (after an append) in the memo."""
+    put(stream_key(rules, events), folded)
 
 
 def clear() -> None:
