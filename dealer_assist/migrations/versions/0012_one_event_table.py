@@ -84,9 +84,7 @@ def _audit_moved(bind: sa.Connection, moved: list[tuple[int, int]]) -> None:
         return
     from dealer_assist.audit import capture, chain
 
-    events = sa.table("round_event", *(sa.column(c) for c in (
-        "id", "round_id", "game_id", "seq", "type", "payload", "actor_id", "created_at",
-        "idempotency_key")))
+    events = sa.Table("round_event", sa.MetaData(), autoload_with=bind)  # typed, as the log
     changes = []
     for old_id, new_id in moved:
         row = bind.execute(sa.select(events).where(events.c.id == new_id)).mappings().one()
