@@ -25,9 +25,10 @@ from werkzeug.datastructures import MultiDict
 
 from .. import db
 from ..i18n import wording
-from ..models import POKER_GAMES, Round
+from ..models import Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
 from ..rules.errors import CardCountError, RulesError
+from ..rules.registry import get_game
 from ..services.errors import ServiceError, ValidationError
 from ..services.rounds import live
 from ..services.rounds import store as rounds
@@ -197,7 +198,7 @@ def _draw_need(rnd: live.LiveRound, cards: str) -> int:
 @bp.get("/tables/<int:table_id>/live")
 @role_required(*RECORDERS)
 def screen(table_id: int) -> Any:
-    if tables.get_table(db.get_session(), table_id).game in POKER_GAMES:  # issue 15
+    if get_game(tables.get_table(db.get_session(), table_id).game).poker_room:
         return redirect(url_for("poker.screen", table_id=table_id))
     return _screen(table_id)
 

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 
 from ...models import Round, RoundSettlement, RoundStatus, User
 from ...rules.registry import get_game, start_rules
-from ..errors import Conflict, NotFound, PermissionDenied
+from ..errors import N_, Conflict, NotFound, PermissionDenied
 from ..people import duties
 from ..shifts import shifts
 from ..tables import tables
@@ -28,13 +28,13 @@ RECORDERS = shifts.OPENERS
 PENDING = "pending"
 
 HOUSE_WORDING = Wording(
-    closed="Round %(number)s is %(status)s; it takes no more steps.",
-    stale="Round %(number)s changed on another device (now at step %(last_seq)s, you saw "
-          "%(expected_seq)s); the screen shows it now.",
-    frozen="Round %(number)s waits for a pit boss to decide on its void; nothing is recorded "
-           "until then.",
-    reused="This idempotency key was already used for a different step.",
-    nothing="Round %(number)s has no step to undo.",
+    closed=N_("Round %(number)s is %(status)s; it takes no more steps."),
+    stale=N_("Round %(number)s changed on another device (now at step %(last_seq)s, you saw "
+          "%(expected_seq)s); the screen shows it now."),
+    frozen=N_("Round %(number)s waits for a pit boss to decide on its void; nothing is recorded "
+           "until then."),
+    reused=N_("This idempotency key was already used for a different step."),
+    nothing=N_("Round %(number)s has no step to undo."),
 )
 
 
@@ -110,6 +110,13 @@ def check_recorder(session: Session, actor_id: int, shift_id: int | None, messag
         duties.check_shift_open(session, shift_id, what)
 
 
+def check_round_recorder(session: Session, actor_id: int, shift_id: int | None = None) -> None:
+    """Who records a house round: table staff; with ``shift_id``, staff of that open shift."""
+    check_recorder(session, actor_id, shift_id,
+                   N_("Only a croupier, pit boss or shift manager records rounds."),
+                   "recording a step")
+
+
 def profile_version(rules: dict[str, Any]) -> str:
     """A fingerprint of the round's profile as data (its stored hash, shortened)."""
     return str(rules["profile_hash"])[:16]
@@ -143,9 +150,7 @@ class HouseStream:
                       stored=None if is_open else stored_settlement(session, stream_id))
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
-        check_recorder(session, actor_id, loaded.shift_id if loaded else None,
-                       "Only a croupier, pit boss or shift manager records rounds.",
-                       "recording a step")
+        check_round_recorder(session, actor_id, loaded.shift_id if loaded else None)
 
     def lock(self, session: Session, loaded: Loaded) -> tuple[Any, str, bool]:
         return lock_round(session, loaded)

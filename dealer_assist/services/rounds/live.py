@@ -188,9 +188,7 @@ def last_round_id(session: Session, table_id: int) -> int | None:
 
 def check_actor(session: Session, actor_id: int, shift_id: int | None = None) -> None:
     """Table staff; with ``shift_id``, staff of that (open) shift (``people/duties.py``)."""
-    house.check_recorder(session, actor_id, shift_id,
-                         "Only a croupier, pit boss or shift manager records rounds.",
-                         "recording a step")
+    house.check_round_recorder(session, actor_id, shift_id)
 
 
 def start_round(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[BoxStake],

@@ -29,7 +29,7 @@ from ...rules.games.parlour.calculator import parse_board
 from ...rules.games.parlour.game import END, HAND
 from ...rules.games.parlour.hand import check_players
 from ...rules.games.parlour.profile import VARIANTS, get_parlour_profile
-from ..errors import NotFound, PermissionDenied, ValidationError
+from ..errors import N_, NotFound, PermissionDenied, ValidationError
 from . import memo
 from . import record as path
 from .record import OPEN, Loaded, Wording
@@ -78,11 +78,11 @@ class ParlourStream:
     """A parlour evening: ``round_event.game_id``; the ``end`` event closes it."""
 
     wording = Wording(
-        closed="This game has ended; start a new one.",
-        stale="Another hand was recorded meanwhile; the screen shows it now.",
-        frozen="This game has ended; start a new one.",
-        reused="This idempotency key was already used for a different step.",
-        nothing="No hand is recorded in this game yet: nothing to undo.",
+        closed=N_("This game has ended; start a new one."),
+        stale=N_("Another hand was recorded meanwhile; the screen shows it now."),
+        frozen=N_("This game has ended; start a new one."),
+        reused=N_("This idempotency key was already used for a different step."),
+        nothing=N_("No hand is recorded in this game yet: nothing to undo."),
     )
     column = "game_id"
     settles_when_complete = False

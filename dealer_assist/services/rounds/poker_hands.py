@@ -26,7 +26,7 @@ from ...rules.engine import UNDO, Game
 from ...rules.games.poker import HandState, get_poker_profile, hand_to_dict, parse_hand
 from ...rules.games.poker import shown_hands as shown_hands
 from ...rules.registry import get_game
-from ..errors import Conflict, NotFound
+from ..errors import N_, Conflict, NotFound
 from ..shifts import shifts
 from ..tables import poker as poker_tables
 from . import memo, txn
@@ -73,12 +73,12 @@ class PokerStream:
     """A poker hand: ``round_event.round_id``; the action that completes it stores its result."""
 
     wording = Wording(
-        closed="Hand %(number)s is %(status)s; it takes no more actions.",
-        stale="The hand moved on on another tablet; reload it.",
-        frozen="Hand %(number)s waits for a pit boss to decide on its void; nothing can be "
-               "recorded until then.",
-        reused="This idempotency key was already used for a different action.",
-        nothing="Nothing to undo: no action is recorded in this hand.",
+        closed=N_("Hand %(number)s is %(status)s; it takes no more actions."),
+        stale=N_("The hand moved on on another tablet; reload it."),
+        frozen=N_("Hand %(number)s waits for a pit boss to decide on its void; nothing can be "
+               "recorded until then."),
+        reused=N_("This idempotency key was already used for a different action."),
+        nothing=N_("Nothing to undo: no action is recorded in this hand."),
     )
     column = "round_id"
     settles_when_complete = True
@@ -100,7 +100,7 @@ class PokerStream:
         """Table staff only; a croupier only at the shift he opened or co-signed (duties rule
         5); nothing on a closed shift (rule 6)."""
         check_recorder(session, actor_id, loaded.shift_id if loaded else None,
-                       "Only table staff deal hands.", "recording an action")
+                       N_("Only table staff deal hands."), "recording an action")
 
     def lock(self, session: Session, loaded: Loaded) -> tuple[Any, str, bool]:
         return lock_round(session, loaded)
@@ -144,7 +144,7 @@ def _start_once(session: Session, table_id: int, user_id: int,
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
         raise Conflict("Open a shift at this table first.")
-    check_recorder(session, user_id, shift.id, "Only table staff deal hands.",
+    check_recorder(session, user_id, shift.id, N_("Only table staff deal hands."),
                    "recording an action")
     txn.begin_write(session)
     txn.lock_table(session, table_id)  # one hand dealt at a time

@@ -21,8 +21,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from ...models import POKER_GAMES, Round, RoundEvent, RoundStatus, Shift, ShiftStatus, utcnow
-from ...rules.registry import round_rules
+from ...models import Round, RoundEvent, RoundStatus, Shift, ShiftStatus, utcnow
+from ...rules.registry import get_game, round_rules
 from ..errors import Conflict, NotFound, ValidationError
 from ..tables import tables
 from .txn import Stale
@@ -191,7 +191,7 @@ def table_rules(table: tables.TableView) -> dict[str, Any]:
     """The rules a round starting now at ``table`` stores as its own: game, the full profile as
     data with its hash, the limits in force (``rules.registry.round_rules``). A poker table
     (issue 15) deals its hands through ``services.rounds.poker_hands``, never as a house round."""
-    if table.game in POKER_GAMES:
+    if get_game(table.game).poker_room:
         raise Conflict("%(name)s is a poker table: deal its hands on the poker screen or "
                        "through /api/v1/poker/tables/{id}/hands.",
                        name=table.name)
