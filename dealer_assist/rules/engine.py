@@ -146,6 +146,8 @@ class Game(Generic[S]):
     undo_field: str = "cancels"
     #: event types that record several records at once and store them as a list
     list_events: Mapping[str, str] = {}
+    #: the meta events a stream of the game may hold besides its steps
+    meta_events: tuple[str, ...] = (UNDO,)
 
     # --- hooks ---------------------------------------------------------------------------
     def start(self, rules: Mapping[str, Any]) -> S:
@@ -206,7 +208,7 @@ class Game(Generic[S]):
         """The records an event stands for; ``RequestError`` for an unknown type or payload."""
         decoder = self.decoders.get(type)
         if decoder is None:
-            known = ", ".join(sorted([*self.decoders, UNDO, PAID]))
+            known = ", ".join(sorted([*self.decoders, *self.meta_events]))
             raise RequestError("unknown step '%(type)s' for %(game)s (known: %(known)s)",
                                type=type, game=self.name, known=known, field="type",
                                value=type)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ...engine import Decoder, Game, Step, StepRule, not_a_step
+from ...engine import PAID, UNDO, Decoder, Game, Step, StepRule, not_a_step
 from ...errors import HouseRulesError, RulesError
 from ...evaluator import evaluate, evaluate_small
 from ...fields import get_int, need_mapping
@@ -35,6 +35,7 @@ class HouseGame(Game[State]):
     decoders: Mapping[str, Decoder] = SHARED_DECODERS
     table: Mapping[type[Any], StepRule[Any, Any]] = SHARED
     list_events = {"place": "boxes"}
+    meta_events = (UNDO, PAID)
     #: the ``place`` payload carries each box's bonus bet
     bonus_field = False
 
