@@ -4,9 +4,16 @@ Plays ``--rounds`` Russian poker rounds through the rounds API (the Flask test c
 JSON requests the tablets send: session cookie, CSRF header, idempotency key) on a SQLite file
 with the production pragmas, profiles every ``POST /events`` and prints the share of the time
 spent in each layer (SQL execution, the ORM around it, the rules engine, the audit chain,
-Flask/Werkzeug, JSON) and the top functions by own time.
+Flask/Werkzeug, JSON), the top functions by own time, and the SQL statements one step sends
+(``--sql``: each of them; issue 25 counts round trips).
 
-    .venv/bin/python benchmarks/profile_step.py [--rounds 30] [--db-url URL]
+``--server SECONDS``: the real server instead (waitress as ``make run`` starts it, on a fresh
+SQLite file or ``--db postgres``), one tablet over loopback playing the four house games with no
+double taps, one step at a time (no contention); the server process's own CPU time (user +
+system, from ``/proc``) per answered write is the figure issue 25 targets.
+
+    .venv/bin/python benchmarks/profile_step.py [--rounds 30] [--db-url URL] [--sql]
+    .venv/bin/python benchmarks/profile_step.py --server 20 [--db sqlite|postgres]
 """
 
 from __future__ import annotations
@@ -47,7 +54,15 @@ def main() -> None:
     parser.add_argument("--db-url", default=None)
     parser.add_argument("--plain", action="store_true",
                         help="no profiler: wall and CPU time per step only")
+    parser.add_argument("--sql", action="store_true",
+                        help="count the SQL statements of each step; print one step's")
+    parser.add_argument("--server", type=float, default=None, metavar="SECONDS",
+                        help="the server process's CPU per write, over HTTP (see above)")
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     args = parser.parse_args()
+    if args.server is not None:
+        server_cpu(args.server, args.db)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         url = args.db_url or f"sqlite:///{Path(tmp) / 'profile.sqlite3'}"
         app = create_app({"SECRET_KEY": "profile", "DATABASE_URL": url,
@@ -64,6 +79,13 @@ def main() -> None:
                                                               "russian-classic", 10, 500,
                                                               50000, 6))
             shifts.open_shift(dbs, table_id=table.id, user_id=row.id or 0)
+        statements: list[str] = []
+        if args.sql:
+            from sqlalchemy import event
+
+            @event.listens_for(db.get_engine(app), "before_cursor_execute")
+            def _count(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+                statements.append(" ".join(statement.split()))
         client = app.test_client()
         client.get("/login")
         with client.session_transaction() as sess:
@@ -73,6 +95,7 @@ def main() -> None:
         with client.session_transaction() as sess:
             csrf = sess["csrf_token"]
         profile = cProfile.Profile()
+        per_step: list[list[str]] = []
         n = 0
         wall = cpu = 0.0
         # the evaluator builds its lookup tables on first use (seconds, once per process):
@@ -90,9 +113,12 @@ def main() -> None:
             t0, c0 = time.perf_counter(), time.process_time()
             if profiled and not args.plain:
                 profile.enable()
+            before = len(statements)
             resp = client.post(url, json=body, headers=headers)
             if profiled:
                 profile.disable()
+                if args.sql:
+                    per_step.append(statements[before:])
                 n += 1
                 wall += time.perf_counter() - t0
                 cpu += time.process_time() - c0
@@ -123,12 +149,88 @@ def main() -> None:
                      {"type": step["type"], "payload": {"box": step["box"]}}, True)
             post(f"/api/v1/rounds/{rid}/events", {"type": "paid"}, False)
         db.dispose(app)
+    if args.sql:
+        sql_report(per_step)
     if args.plain:
         print(f"{n} steps, wall {wall / n * 1000:.2f} ms, CPU {cpu / n * 1000:.2f} ms per step")
         print(f"step_wall: {wall / n * 1000:.2f} ms")
         print(f"step_cpu: {cpu / n * 1000:.2f} ms")
         return
     report(pstats.Stats(profile), n, wall)
+
+
+def sql_report(per_step: list[list[str]]) -> None:
+    """The statements of a typical step (a deal, not the first of a round), and the average."""
+    typical = per_step[1] if len(per_step) > 1 else per_step[0]
+    print("the SQL statements of one step (a deal):")
+    for statement in typical:
+        print(f"  {statement[:150]}")
+    round_trips = [len([s for s in step if not s.startswith(("BEGIN", "COMMIT", "ROLLBACK"))])
+                   for step in per_step]
+    print(f"sql_statements_per_step: {sum(map(len, per_step)) / len(per_step):.1f} statements")
+    print(f"sql_round_trips_per_step: {sum(round_trips) / len(round_trips):.1f} statements "
+          "(BEGIN/COMMIT left out)")
+
+
+def server_cpu(seconds: float, database: str) -> None:
+    """One tablet at a time against the real server, no double taps: the server process's CPU
+    (user + system) per answered write, for each house game in turn."""
+    import importlib.util
+    import os
+
+    spec = importlib.util.spec_from_file_location("load", HERE / "load.py")
+    assert spec is not None and spec.loader is not None
+    load = importlib.util.module_from_spec(spec)
+    sys.modules["load"] = load
+    spec.loader.exec_module(load)
+    tablet = sys.modules["load_tablet"]
+    tablet.DOUBLE_TAP = tablet.TIME_OUT = 0.0  # one request at a time: no contention
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def cpu(pid: int) -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+
+    with tempfile.TemporaryDirectory(prefix="dealer-cpu-") as tmp_name:
+        tmp = Path(tmp_name)
+        pg = load._helper("load_pg").start_postgres() if database == "postgres" else None
+        url = pg.url("dealer_load") if pg else f"sqlite:///{tmp / 'cpu.sqlite3'}"
+        try:
+            plan = load.setup(url, len(load.GAMES))
+            server = load.Server(url, load.free_port(), 8, tmp / "server.log")
+            server.start()
+            try:
+                writes, used, wall = _play_in_turn(load, tablet, plan, server, seconds, cpu)
+            finally:
+                server.stop()
+        finally:
+            if pg is not None:
+                pg.stop()
+    print(f"{writes} writes answered one at a time ({database}, waitress), "
+          f"server CPU {used:.2f} s in {wall:.1f} s")
+    print(f"server_cpu_per_write: {used / writes * 1000:.2f} ms")
+    print(f"wall_per_write: {wall / writes * 1000:.2f} ms")
+
+
+def _play_in_turn(load: object, tablet: object, plan: list[dict[str, object]], server: object,
+                  seconds: float, cpu: object) -> tuple[int, float, float]:
+    """A warm-up round at every table, then the measured time shared among the tables."""
+    port = server.port  # type: ignore[attr-defined]
+    pid = server.proc.pid  # type: ignore[attr-defined]
+    Tablet = tablet.Tablet  # type: ignore[attr-defined]
+    for i, table in enumerate(plan):  # warm-up: login, first rounds, lazy tables
+        t = Tablet(i, port, table, load.PASSWORD, time.monotonic() + 1, i)  # type: ignore[attr-defined]
+        t.run()
+    c0, t0 = cpu(pid), time.monotonic()  # type: ignore[operator]
+    writes = 0
+    for i, table in enumerate(plan):
+        t = Tablet(i, port, table, load.PASSWORD,  # type: ignore[attr-defined]
+                   time.monotonic() + seconds / len(plan), 100 + i)
+        t.run()
+        if t.stats.errors:
+            raise SystemExit(f"tablet errors: {t.stats.errors[:3]}")
+        writes += len(t.stats.step_ms) + len(t.stats.settle_ms) + len(t.stats.start_ms)
+    return writes, cpu(pid) - c0, time.monotonic() - t0  # type: ignore[operator]
 
 
 def report(stats: pstats.Stats, n: int, wall: float) -> None:

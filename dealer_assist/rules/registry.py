@@ -109,10 +109,14 @@ def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
             "limits": limits}
 
 
+def rules_flow(rules: Mapping[str, Any]) -> Game[Any]:
+    """The flow of a house round's own stored rules (``round_rules``), without starting it."""
+    return get_flow(get_str(need_mapping(rules, "rules"), "game"))
+
+
 def start_rules(rules: Mapping[str, Any]) -> tuple[Game[Any], Any]:
     """The flow and the empty round of a house round's own stored rules (``round_rules``)."""
-    rules = need_mapping(rules, "rules")
-    flow = get_flow(get_str(rules, "game"))
+    flow = rules_flow(rules)
     return flow, flow.start(rules)
 
 

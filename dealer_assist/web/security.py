@@ -183,7 +183,7 @@ def _load_user() -> CurrentUser | None:
     token = session.get(TOKEN_KEY)
     if not token:
         return None
-    with db.session_scope(write=False) as dbs:
+    with db.session_scope(write=False, one_statement=True) as dbs:
         active = auth.resolve(dbs, str(token), idle_timeout=_idle_timeout(),
                               lifetime=_lifetime())
         idle = active is None and auth.is_idle(dbs, str(token), idle_timeout=_idle_timeout(),

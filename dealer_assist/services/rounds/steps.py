@@ -82,7 +82,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
         raise txn.Stale  # a twin got there first: re-read, answer as a resend or a conflict
     rnd = rounds.start_round(session, shift_id=shift.id, rules=rules, start_key=key)
     event = rounds.insert_event(session, HOUSE.column, rnd.id, 1, "place", payload, actor_id,
-                                key)
+                                key, table_id=table.id)
     folded = Folded(state, (1,))
     memo.remember(rules, [event], folded)
     loaded = path.Loaded(rnd.id, rnd.number, rnd.status, rnd.shift_id, rules, flow, [event],
@@ -137,9 +137,9 @@ def _redeal(session: Session, loaded: path.Loaded, actor_id: int,
         raise Conflict("Round %(number)s already waits for a pit boss to decide on its "
                        "void.", number=loaded.number)
     txn.begin_write(session)
-    _row, status, pending = lock_round(session, loaded)
-    if (status, pending) != (loaded.status, loaded.void_pending) or \
-            rounds.last_seq(session, HOUSE.column, loaded.id) != loaded.last_seq:
+    locked = lock_round(session, loaded)
+    if (locked.status, locked.void_pending, locked.last_seq) != \
+            (loaded.status, loaded.void_pending, loaded.last_seq):
         raise txn.Stale
     voids.request_change(session, round_id=loaded.id, kind="void", reason=reason,
                          actor_id=actor_id)
