@@ -36,7 +36,8 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: execution option read by the SQLite ``begin`` hook: "IMMEDIATE" (default) or "DEFERRED"
 SQLITE_BEGIN = "dealer_assist_sqlite_begin"
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-AUTOCOMMIT = "AUTOCOMMIT"
+#: ``SQLITE_BEGIN`` value of :func:`autocommit`: no BEGIN at all
+NO_BEGIN = "NONE"
 
 
 def normalize_url(url: str) -> str:
@@ -79,10 +80,9 @@ def _install_sqlite_hooks(engine: Engine, busy_timeout_ms: int) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        options = conn.get_execution_options()
-        if options.get("isolation_level") == AUTOCOMMIT:
-            return  # each statement is its own transaction (``session_scope(autocommit=True)``)
-        mode = options.get(SQLITE_BEGIN, "IMMEDIATE")
+        mode = conn.get_execution_options().get(SQLITE_BEGIN, "IMMEDIATE")
+        if mode == NO_BEGIN:
+            return  # each statement is its own transaction (:func:`autocommit`)
         conn.exec_driver_sql("BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE")
 
 
@@ -142,8 +142,12 @@ def close_session(exc: BaseException | None = None) -> None:
 
 def autocommit(engine: Engine) -> Engine:
     """The same engine (and pool) without transactions: each statement commits on its own
-    (no BEGIN, no COMMIT: one round trip for a read that is one statement)."""
-    return _derived(engine, "autocommit", isolation_level=AUTOCOMMIT)
+    (no BEGIN, no COMMIT: one round trip for a read that is one statement). SQLite: the
+    ``begin`` hook emits nothing (pysqlite's own transaction handling is off); PostgreSQL:
+    psycopg's autocommit. Only for reads whose statements need no common snapshot."""
+    if engine.dialect.name == "sqlite":
+        return _derived(engine, "autocommit", **{SQLITE_BEGIN: NO_BEGIN})
+    return _derived(engine, "autocommit", isolation_level="AUTOCOMMIT")
 
 
 @contextmanager

@@ -86,13 +86,19 @@ _HEAD = (core_select(*(c.label(f"r_{c.name}") for c in _R.c),
                      .scalar_subquery().label("actor_role"))
          .select_from(_R.join(_T, _T.c.id == _R.c.table_id).join(_S, _S.c.id == _R.c.shift_id))
          .where(_R.c.id == bindparam("rid")))
-#: the compare of compare-and-append in one statement: the round row locked until commit
-#: (PostgreSQL ``FOR NO KEY UPDATE``; SQLite's ``BEGIN IMMEDIATE`` has serialised the writer),
-#: its status, whether a void is pending and its last sequence number, as they are now
-_LOCK = (core_select(_R.c.status, _void_requested(pending=True).label("pending"),
-                     core_select(func.max(_E.c.seq)).where(_E.c.round_id == _R.c.id)
-                     .scalar_subquery().label("last_seq"))
-         .where(_R.c.id == bindparam("rid")).with_for_update(key_share=True))
+#: the compare of compare-and-append in one statement: the round's status, whether a void is
+#: pending and its last sequence number, as they are now (SQLite: under ``BEGIN IMMEDIATE``,
+#: which has serialised the writer)
+_COMPARE = (core_select(_R.c.status, _void_requested(pending=True).label("pending"),
+                        core_select(func.max(_E.c.seq)).where(_E.c.round_id == _R.c.id)
+                        .scalar_subquery().label("last_seq"))
+            .where(_R.c.id == bindparam("rid")))
+#: PostgreSQL: the round row locked until commit first (``FOR NO KEY UPDATE``), then the
+#: compare in a statement of its own -- its snapshot is taken after the lock was granted, so it
+#: sees what the transaction we waited for committed (a subquery of the locking statement
+#: itself would still read the snapshot from before the wait)
+_ROW_LOCK = (core_select(_R.c.id).where(_R.c.id == bindparam("rid"))
+             .with_for_update(key_share=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +147,11 @@ def pending(request: Any) -> bool:
 
 def lock_round(session: Session, loaded: Loaded) -> Locked:
     """The round row locked until commit: its status, whether a void is pending, its last
-    sequence number (one statement)."""
-    row = session.connection().execute(_LOCK, {"rid": loaded.id}).first()
+    sequence number (SQLite one statement, PostgreSQL two: see :data:`_ROW_LOCK`)."""
+    conn = session.connection()
+    if conn.dialect.name != "sqlite":
+        conn.execute(_ROW_LOCK, {"rid": loaded.id})
+    row = conn.execute(_COMPARE, {"rid": loaded.id}).first()
     if row is None:
         raise NotFound("No round with id %(round_id)s.", round_id=loaded.id)
     return Locked(row.status, bool(row.pending) and row.status == RoundStatus.OPEN.value,
@@ -227,8 +236,9 @@ def loaded_round(session: Session, got: RoundRead, flow: Game[Any], rules: dict[
     request = void_request(session, r.id, got.any_void)
     is_open = r.status == RoundStatus.OPEN.value
     return Loaded(r.id, r.number, r.status, r.shift_id, rules, flow, events,
-                  memo.replay(flow, rules, events), void_pending=is_open and pending(request),
-                  head=head(request), facts=got.facts,
+                  memo.replay(flow, rules, events, got.rules_text),
+                  void_pending=is_open and pending(request),
+                  head=head(request), facts=got.facts, rules_text=got.rules_text,
                   stored=None if is_open or not stored else stored_settlement(session, r.id))
 
 

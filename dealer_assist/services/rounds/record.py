@@ -99,6 +99,8 @@ class Loaded:
     stored: dict[str, Any] | None = None
     #: what the same read found for the checks (None: the stream reads them when asked)
     facts: Facts | None = None
+    #: the rules as stored (the replay memo's key; None: made from ``rules``)
+    rules_text: str | None = None
 
     @property
     def last_seq(self) -> int:
@@ -203,7 +205,7 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
                                stored, actor_id, key,
                                table_id=loaded.facts.table_id if loaded.facts else None)
     events = [*loaded.events, event]
-    memo.remember(loaded.rules, events, folded)
+    memo.remember(loaded.rules, events, folded, loaded.rules_text)
     after = replace(loaded, events=events, folded=folded)
     if settlement is not None:
         closed = stream.store_settlement(session, loaded, event.seq, settlement, folded.state)
@@ -242,7 +244,8 @@ def _play(stream: Stream, loaded: Loaded, type: str,
         flow.check_undo(effective, cancels)
         # undoing step s leaves the stream as the events before s left it (the engine's fold)
         undone = memo.replay(flow, loaded.rules,
-                             [e for e in loaded.events if e.seq < effective[-1]])
+                             [e for e in loaded.events if e.seq < effective[-1]],
+                             loaded.rules_text)
         return cancels, Folded(undone.state, undone.steps), None
     actions = flow.decode(state, type, payload)  # decoded once
     new = flow.play(state, actions, new=True)
@@ -271,7 +274,8 @@ def _check_resend(stream: Stream, loaded: Loaded, existing: store.EventView, typ
             raise reused
         return
     flow = loaded.flow
-    earlier = memo.replay(flow, loaded.rules, [e for e in loaded.events if e.seq < existing.seq])
+    earlier = memo.replay(flow, loaded.rules, [e for e in loaded.events if e.seq < existing.seq],
+                          loaded.rules_text)
     try:
         again = flow.normalize(earlier.state, type, payload)
     except (RulesError, RequestError):

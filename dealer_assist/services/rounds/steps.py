@@ -16,12 +16,13 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from ...models import Round, RoundEvent
+from ...models import Round, RoundEvent, User
 from ...rules.engine import Folded
 from ...rules.phrase import Phrase
-from ...rules.registry import start_rules
+from ...rules.registry import rules_flow
 from ..disputes import voids
 from ..errors import Conflict
+from ..people import duties
 from ..shifts import shifts
 from ..tables import tables
 from . import live, memo, txn
@@ -57,9 +58,14 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
         raise Conflict("Table %(name)s has no open shift; open one first.", name=table.name)
-    live.check_actor(session, actor_id, shift.id)  # staff of this shift (services/people/duties.py)
-    rules = rounds.table_rules(table)
-    flow, empty = start_rules(rules)
+    # staff of this shift (services/people/duties.py), with the shift just read
+    role = session.get(User, actor_id).role  # type: ignore[union-attr]  # checked just above
+    duties.check_recorder_at(session, user_id=actor_id, role=role, shift_id=shift.id,
+                             opened_by=shift.opened_by)
+    duties.check_status_open(shift.status, "recording a step")
+    rules = rounds.table_rules(table)  # made once per table setting (rules.registry)
+    flow = rules_flow(rules)
+    empty = memo.replay(flow, rules, []).state  # the empty round, memoised like any fold
     actions = flow.decode(empty, "place", {"boxes": [b.payload() for b in boxes]})
     payload = flow.encode_event("place", actions)
     found = _started_by(session, shift.id, key)

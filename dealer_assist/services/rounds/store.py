@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -58,6 +58,8 @@ class EventView:
     created_at: datetime
     idempotency_key: str
     game_id: int | None = None
+    #: the payload as stored (canonical JSON: :func:`encode_payload`), for the replay memo's key
+    payload_text: str | None = field(default=None, compare=False, repr=False)
 
 
 def round_view(r: Round) -> RoundView:
@@ -68,7 +70,7 @@ def round_view(r: Round) -> RoundView:
 def _event_view(e: RoundEvent) -> EventView:
     assert e.id is not None
     return EventView(e.id, e.round_id, e.seq, e.type, json.loads(e.payload), e.actor_id,
-                     e.created_at, e.idempotency_key, e.game_id)
+                     e.created_at, e.idempotency_key, e.game_id, e.payload)
 
 
 def encode_payload(payload: Mapping[str, Any]) -> str:
@@ -167,7 +169,7 @@ def events(session: Session, round_id: int | None = None, *,
     column, sid = ("game_id", game_id) if round_id is None else ("round_id", round_id)
     rows = session.connection().execute(_EVENTS[column], {"sid": sid})
     return [EventView(r.id, r.round_id, r.seq, r.type, json.loads(r.payload), r.actor_id,
-                      r.created_at, r.idempotency_key, r.game_id) for r in rows]
+                      r.created_at, r.idempotency_key, r.game_id, r.payload) for r in rows]
 
 
 #: a stream's last sequence number (the compare of compare-and-append)
@@ -209,7 +211,7 @@ def insert_event(session: Session, column: str, stream_id: int, seq: int, type: 
         table_id = conn.execute(_TABLE_OF_ROUND, {"rid": stream_id}).scalar()
     capture.append_rows(conn, [capture.created(_EVENT.name, values, table_id)])
     return EventView(values["id"], values["round_id"], seq, type, json.loads(body), actor_id,
-                     values["created_at"], key, values["game_id"])
+                     values["created_at"], key, values["game_id"], body)
 
 
 def new_id(result: Any) -> int:
