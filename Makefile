@@ -9,10 +9,12 @@ FLASK := $(BIN)/flask --app dealer_assist
 
 .PHONY: run dev test install lint bench clean translations
 
-# `make run` serves with waitress (a production WSGI server, threads; docs/operations.md says why)
+# `make run` serves with waitress (a production WSGI server, threads; docs/operations.md says why);
+# `make run WORKERS=N` (N > 1) with gunicorn: N app processes on one database (issue 25)
 HOST ?= 127.0.0.1
 PORT ?= 5000
 THREADS ?= 8
+WORKERS ?= 1
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +32,13 @@ install: $(STAMP)
 run: install
 	$(FLASK) init-db
 	$(FLASK) create-admin --if-none
+ifeq ($(WORKERS),1)
 	$(BIN)/waitress-serve --host $(HOST) --port $(PORT) --threads $(THREADS) \
 	  --call dealer_assist.wsgi:production_app
+else
+	$(BIN)/gunicorn -c python:dealer_assist.gunicorn_conf --workers $(WORKERS) \
+	  --threads $(THREADS) --bind $(HOST):$(PORT) 'dealer_assist.wsgi:production_app()'
+endif
 
 # development: Flask's own server with the reloader and the debugger (never on a floor)
 dev: install
@@ -54,7 +61,7 @@ test: install
 # every benchmark script, each timing us against its peers in one run; headline figures last
 bench: install
 	$(BIN)/pip install -q -r benchmarks/requirements.txt
-	@for b in evaluator settle http report poker lab load; do \
+	@for b in evaluator settle http report poker lab load floor; do \
 	  if [ -f benchmarks/$$b.py ]; then echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; fi; \
 	done
 

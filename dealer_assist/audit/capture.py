@@ -286,14 +286,16 @@ def _audited(session: OrmSession) -> bool:
 
 
 def _audited_engine(engine: Any) -> bool:
-    return bool(getattr(getattr(engine, "pool", None), _INSTALLED, False))
+    return bool(getattr(getattr(engine, "dialect", None), _INSTALLED, False))
 
 
 def install(engine: Engine, key: bytes | None = None) -> Engine:
     """Audit every session bound to ``engine`` (and to its ``execution_options`` copies);
     with ``key``, new entries are HMAC-keyed (chain 2)."""
-    setattr(engine.pool, _INSTALLED, True)
-    setattr(engine.pool, KEY_ATTRIBUTE, key)
+    # on the dialect: one per engine, shared by its ``execution_options`` copies, and kept when
+    # the pool is recreated (``engine.dispose()``, a gunicorn worker after the fork)
+    setattr(engine.dialect, _INSTALLED, True)
+    setattr(engine.dialect, KEY_ATTRIBUTE, key)
     if not event.contains(OrmSession, "after_flush", _after_flush):
         event.listen(OrmSession, "after_flush", _after_flush)
         event.listen(OrmSession, "do_orm_execute", _bulk)

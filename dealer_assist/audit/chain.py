@@ -34,7 +34,7 @@ NOISE_COLUMNS = frozenset({"last_seen_at"})
 JSON_COLUMNS = frozenset({("round_event", "payload"), ("round_settlement", "settlement")})
 #: short entity names for the action ("round.created"); others use the table name
 SHORT = {"user_account": "user", "game_table": "table", "game_round": "round"}
-#: the engine pool attribute that holds the chain key (set by ``capture.install``)
+#: the engine dialect attribute that holds the chain key (set by ``capture.install``)
 KEY_ATTRIBUTE = "dealer_assist_audit_key"
 UNKEYED, KEYED = 1, 2
 
@@ -130,7 +130,7 @@ def sign_head(key: bytes, seq: int, digest: str) -> str:
 def key_of(session_or_conn: Any) -> bytes | None:
     """The chain key installed on the engine behind a session or connection (None: unkeyed)."""
     conn = _conn(session_or_conn)
-    return getattr(conn.engine.pool, KEY_ATTRIBUTE, None)
+    return getattr(conn.engine.dialect, KEY_ATTRIBUTE, None)
 
 
 def _conn(session_or_conn: Any) -> Connection:
