@@ -2,9 +2,9 @@
 the audit chain's head (``docs/api.md``, section "Disputes, voids and corrections").
 
 Authentication is the web app's login session cookie, as for the rounds API (one user loader,
-``web.security``); every view here only reads (GET). Auditors, pit bosses, shift managers and
+``edge.guard``); every view here only reads (GET). Auditors, pit bosses, shift managers and
 administrators may read; anyone else gets 403, and no session 401. A service error becomes a
-problem body through the one mapping of ``web/errors.py`` (``STATUS``).
+problem body through the one mapping of ``edge/status.py`` (``STATUS``).
 """
 
 from __future__ import annotations
@@ -16,12 +16,10 @@ from typing import Any
 from flask import jsonify, request
 
 from .. import audit, db
+from ..edge import as_id, problem, role_required
 from ..models import Role
 from ..services.disputes import disputes, voids
-from ..web.hardening import as_id
-from ..web.security import role_required
 from . import bp
-from .errors import problem
 
 AUDITORS = frozenset({Role.AUDITOR.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value,
                       Role.ADMIN.value})

@@ -1,3 +1,4 @@
+
 """``GET /api/v1/openapi.json``: the OpenAPI 3.1 description of the JSON API, built from data.
 
 :data:`ENDPOINTS` holds one :class:`Endpoint` per operation (method, path, request schema,
@@ -15,7 +16,7 @@ from typing import Any
 
 from flask import jsonify
 
-from ..web.security import public
+from ..edge import public
 from . import bp, openapi_poker
 from .openapi_schemas import JSON, RESPONSES, SCHEMAS, SECURITY_SCHEMES, ref
 

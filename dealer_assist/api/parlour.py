@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..edge import json_body, public
 from ..rules.parlour.request import end_of_game_request, settle_hand_request
 from ..rules.request import need_mapping
-from ..web.security import public
 from . import bp
-from .calculator import json_body
 
 
 @bp.post("/parlour/hand")

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..edge import json_body, public
 from ..rules.poker import hand_to_dict, parse_hand
-from ..web.security import public
 from . import bp
-from .calculator import json_body
 
 
 @bp.post("/poker/hand")

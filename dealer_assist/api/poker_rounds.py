@@ -12,14 +12,13 @@ from typing import Any
 from flask import g
 
 from .. import db
+from ..edge import json_body, problem
 from ..rules.phrase import Phrase
 from ..rules.request import get_int, get_str, need_mapping
 from ..services.errors import Conflict, ValidationError
 from ..services.rounds import poker_hands
 from ..services.tables import poker as poker_tables
 from . import bp
-from .calculator import json_body
-from .errors import problem
 from .rounds import idempotency_key_of, staff
 
 

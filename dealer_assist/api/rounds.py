@@ -4,8 +4,9 @@ Same service and same engine checks as the table screen (``services.rounds.live`
 is the login session cookie of the web app (there is no API token yet); because a cookie is sent by
 the browser automatically, every write must also carry the session's CSRF token in the
 ``X-CSRF-Token`` header (a cross-site page cannot read it), else 403. The one request hook of
-``web.security`` loads the user (so the audit log names who recorded each step) and checks the roles
-and the token; the views declare their roles (table staff) with ``role_required``.
+the edge (``edge.guard``) loads the user (so the audit log names who recorded each step) and
+checks the roles and the token; the views declare their roles (table staff) with
+``role_required``.
 
 A ``redeal`` step stores no event: it asks a pit boss to void the round (answer 202, the round
 with its ``void_request``); until one decides, every step is a 409.
@@ -28,18 +29,16 @@ from typing import Any
 from flask import g, request
 
 from .. import db
+from ..edge import json_body, problem, role_required
 from ..rules.request import get_int, get_list, get_str, need_mapping
 from ..services.errors import ValidationError
 from ..services.rounds import live, steps
-from ..web.security import role_required
 from . import bp
-from .calculator import json_body
-from .errors import problem
 
 
 def staff(write: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Table staff only. Who is signed in, the roles and (for a write) the ``X-CSRF-Token``
-    header are checked once for every path by ``web.security``; ``write`` documents intent."""
+    header are checked once for every path by ``edge.guard``; ``write`` documents intent."""
     del write
     return role_required(*sorted(live.RECORDERS))
 

@@ -3,7 +3,7 @@
 The rules package has no hidden randomness: the request may give a ``seed`` (default 0), so the
 same request always gets the same answer. ``samples`` is bounded (``SPLIT_MAX_SAMPLES``,
 default :data:`MAX_SAMPLES`; above it a 422 names the field) to keep one anonymous call well
-under a second of CPU. Public on purpose (``@public``): it stores nothing; ``api.limits``
+under a second of CPU. Public on purpose (``@public``): it stores nothing; ``edge.limits``
 rate-limits it.
 """
 
@@ -13,13 +13,12 @@ from typing import Any
 
 from flask import current_app
 
+from ..edge import json_body, public
 from ..rules.games.split import SplitProfile
 from ..rules.games.split_suggest import DEFAULT_SAMPLES, suggest_split
 from ..rules.profiles import get_profile
 from ..rules.request import RequestError, get_cards, get_int, get_str, need_mapping
-from ..web.security import public
 from . import bp
-from .calculator import json_body
 
 MAX_SAMPLES = 50_000
 
