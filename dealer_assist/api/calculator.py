@@ -10,10 +10,21 @@ from typing import Any
 from ..edge import json_body, problem, public
 from ..rules.games import GAMES
 from ..rules.request import need_mapping
-from . import bp
+from .operations import CALC_ERRORS, checked, path_param, route
+from .shapes.house import Settlement, SettleRequest
+
+#: the games with a calculator, as the path names them
+GAME = path_param("game", "the house game", type="string",
+                  enum=["russian", "caribbean", "oasis", "split"])
+EXAMPLE = {"profile": "caribbean-classic", "dealer": {"cards": ["Ah", "Kd", "9c", "5s", "2h"]},
+           "boxes": [{"box": "1", "ante": 100, "cards": ["7s", "7d", "4c", "4h", "Js"],
+                      "decision": "bet"}]}
 
 
-@bp.post("/<game>/settle")
+@route("post", "/<game>/settle", "Settle one complete round", tag="calculators",
+       body=SettleRequest, answers={"200": Settlement, **CALC_ERRORS, "404": "NotFound"},
+       parameters=(GAME,), example=EXAMPLE,
+       description="Stateless: stores nothing, needs no login. See docs/api.md.")
 @public
 def settle(game: str) -> Any:
     spec = GAMES.get(game)
@@ -23,4 +34,6 @@ def settle(game: str) -> Any:
     data, error = json_body()
     if error is not None:
         return error
-    return spec.settle_request(need_mapping(data, "")).to_dict()
+    settlement = spec.settle_request(need_mapping(data, ""))
+    checked(data)
+    return settlement.to_dict()

@@ -18,12 +18,16 @@ from ..rules.games.split import SplitProfile
 from ..rules.games.split_suggest import DEFAULT_SAMPLES, suggest_split
 from ..rules.profiles import get_profile
 from ..rules.request import RequestError, get_cards, get_int, get_str, need_mapping
-from . import bp
+from .operations import CALC_ERRORS, checked, route
+from .shapes.house import MAX_SAMPLES, Suggestion, SuggestRequest
 
-MAX_SAMPLES = 50_000
+EXAMPLE = {"cards": ["As", "Ks", "Qd", "7c", "4h", "2s", "9d"], "dealer_up": "Jh", "seed": 1,
+           "samples": 2000, "top": 3}
 
 
-@bp.post("/split/suggest")
+@route("post", "/split/suggest", "Rank the 21 ways to split a Big/Small box's seven cards",
+       tag="calculators", body=SuggestRequest, answers={"200": Suggestion, **CALC_ERRORS},
+       example=EXAMPLE)
 @public
 def split_suggest() -> Any:
     data, error = json_body()
@@ -41,5 +45,6 @@ def split_suggest() -> Any:
     if samples > cap:
         raise RequestError(f"samples must be at most {cap:,}", field="samples", value=samples)
     top = get_int(body, "top", default=3, minimum=1)
+    checked(data)
     result = suggest_split(cards, up, seed=seed, profile=profile, known=known, samples=samples)
     return result.to_dict(top=min(top, 21))

@@ -49,6 +49,9 @@ def service_problem(err: ServiceError) -> Response:
 
 
 def http_problem(err: HTTPException) -> Response:
+    """An HTTP error as a problem body (one raised with its own answer keeps it)."""
+    if err.response is not None:
+        return err.response  # type: ignore[return-value]
     return problem(err.code or 500, err.name, err.description or err.name)
 
 
