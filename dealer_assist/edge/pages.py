@@ -18,9 +18,8 @@ from werkzeug.exceptions import HTTPException
 
 from ..i18n.wording import say
 from ..services.errors import ServiceError
-from ..services.rounds.txn import Busy, is_contention
-from .problems import BUSY
-from .status import rollback, status_for
+from ..services.rounds.txn import Busy
+from .status import as_busy, rollback, status_for
 
 
 def form_error(err: ServiceError, template: str, **context: Any) -> tuple[str, int]:
@@ -58,9 +57,7 @@ def busy_page(err: Busy) -> Any:
 
 
 def database_page(err: DBAPIError) -> Any:
-    if not is_contention(err):
-        raise err  # a real bug: Flask logs it and answers 500
-    return busy_page(Busy(BUSY))
+    return busy_page(as_busy(err))
 
 
 HANDLERS: dict[type[Exception], Any] = {

@@ -20,11 +20,10 @@ from werkzeug.exceptions import HTTPException
 from ..i18n.wording import say
 from ..rules.errors import RulesError
 from ..services.errors import ServiceError
-from ..services.rounds.txn import Busy, is_contention
-from .status import rollback, status_for
+from ..services.rounds.txn import Busy
+from .status import as_busy, rollback, status_for
 
 PROBLEM_TYPE = "application/problem+json"
-BUSY = "The database is busy; nothing was recorded. Try again in a moment."
 
 
 def problem(status: int, title: str, detail: str, **extra: Any) -> Response:
@@ -66,10 +65,7 @@ def busy_problem(err: Busy) -> Response:
 
 
 def database_problem(err: DBAPIError) -> Response:
-    """Contention that escaped a service (a login touch, a report) is a 503, never a 500."""
-    if not is_contention(err):
-        raise err  # a real bug: Flask logs it and answers 500
-    return busy_problem(Busy(BUSY))
+    return busy_problem(as_busy(err))
 
 
 HANDLERS: dict[type[Exception], Any] = {

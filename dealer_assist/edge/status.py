@@ -10,6 +10,7 @@ half-written.
 from __future__ import annotations
 
 from flask import g, request
+from sqlalchemy.exc import DBAPIError
 
 from ..services.errors import (
     AuthenticationFailed,
@@ -20,7 +21,7 @@ from ..services.errors import (
     Throttled,
     ValidationError,
 )
-from ..services.rounds.txn import Busy
+from ..services.rounds.txn import Busy, is_contention
 
 STATUS: dict[type[ServiceError], int] = {
     ValidationError: 422,
@@ -32,6 +33,7 @@ STATUS: dict[type[ServiceError], int] = {
     Busy: 503,
 }
 API_PREFIX = "/api/"
+BUSY = "The database is busy; nothing was recorded. Try again in a moment."
 
 
 def status_for(err: ServiceError) -> int:
@@ -52,3 +54,12 @@ def is_api() -> bool:
     """A JSON API path (problem bodies) rather than a page. Decided by the path, so that it
     also holds for a request no blueprint owns (an unknown ``/api/...`` route is a JSON 404)."""
     return request.path.startswith(API_PREFIX)
+
+
+def as_busy(err: DBAPIError) -> Busy:
+    """Contention that escaped a service (a login touch, a report) as :class:`Busy` (a 503,
+    never a 500); any other database error is a real bug and is raised again (Flask logs it
+    and answers 500)."""
+    if not is_contention(err):
+        raise err
+    return Busy(BUSY)

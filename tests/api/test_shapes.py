@@ -27,13 +27,21 @@ from dealer_assist.rules.parlour.request import settle_hand_request
 from dealer_assist.rules.poker import hand_to_dict, parse_hand, poker_profiles
 from dealer_assist.rules.poker import state as poker_state
 from dealer_assist.rules.request import need_mapping
-from tests.api.test_api_never_500 import JSON, PARLOUR, VALID, _client, _mutate, _paths, _url
+from tests.api.test_api_never_500 import (
+    JSON,
+    PARLOUR,
+    VALID,
+    calculator_client,
+    field_paths,
+    mutate,
+    url_of,
+)
 
 REQUESTS: dict[str, Any] = {**VALID, "parlour": PARLOUR}
 
 
 def _url_of(game: str) -> str:
-    return "/api/v1/parlour/hand" if game == "parlour" else _url(game)
+    return "/api/v1/parlour/hand" if game == "parlour" else url_of(game)
 
 
 def _engine(game: str, body: Any) -> dict[str, Any]:
@@ -77,9 +85,10 @@ def test_a_valid_request_and_the_engine_s_answer_fit_their_shapes(game: str) -> 
 def test_the_engine_answers_first_and_the_shape_objects_only_to_the_changed_field(
         game: str, data: st.DataObject, new: Any, delete: bool) -> None:
     body = REQUESTS[game]
-    path = data.draw(st.sampled_from(_paths(body)))
-    doc = _mutate(body, path, new, delete and bool(path))
-    resp = _client().post(_url_of(game), data=json.dumps(doc), content_type="application/json")
+    path = data.draw(st.sampled_from(field_paths(body)))
+    doc = mutate(body, path, new, delete and bool(path))
+    resp = calculator_client().post(_url_of(game), data=json.dumps(doc),
+                                    content_type="application/json")
     if resp.status_code == 400 and resp.json["title"] == "Malformed JSON":
         return  # text no column can store (a NUL, a lone surrogate): refused before anything
     try:
@@ -106,7 +115,7 @@ def test_a_field_the_engine_does_not_read_must_still_fit_the_documented_shape() 
     body = json.loads(json.dumps(VALID["poker-draw"]))
     body["actions"][1]["agreed"] = "yes"
     _engine("poker-draw", body)  # the engine takes it
-    resp = _client().post("/api/v1/poker/hand", json=body)
+    resp = calculator_client().post("/api/v1/poker/hand", json=body)
     assert resp.status_code == 400 and resp.mimetype == "application/problem+json"
     assert resp.json["field"] == "actions[1].agreed"
     assert resp.json["title"] == "Malformed request"
