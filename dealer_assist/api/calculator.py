@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..edge import json_body, problem, public
+from ..rules.fields import need_mapping
 from ..rules.games import GAMES
-from ..rules.request import need_mapping
 from .operations import CALC_ERRORS, checked, path_param, route
 from .shapes.house import Settlement, SettleRequest
 
@@ -28,8 +28,8 @@ EXAMPLE = {"profile": "caribbean-classic", "dealer": {"cards": ["Ah", "Kd", "9c"
 @public
 def settle(game: str) -> Any:
     spec = GAMES.get(game)
-    if spec is None:
-        known = ", ".join(sorted(GAMES)) or "none yet"
+    if spec is None or not spec.banked or spec.settle_request is None:
+        known = ", ".join(sorted(s.name for s in GAMES.values() if s.banked)) or "none yet"
         return problem(404, "Unknown game", f"no calculator for '{game}' (known: {known})")
     data, error = json_body()
     if error is not None:

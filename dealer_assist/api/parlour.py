@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..edge import json_body, public
-from ..rules.parlour.request import end_of_game_request, settle_hand_request
-from ..rules.request import need_mapping
+from ..rules.fields import need_mapping
+from ..rules.games.parlour.calculator import end_of_game_request, settle_hand_request
 from .operations import CALC_ERRORS, checked, route
 from .shapes.parlour import ParlourEnd, ParlourEndRequest, ParlourHand, ParlourHandRequest
 

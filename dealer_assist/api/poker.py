@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..edge import json_body, public
-from ..rules.poker import hand_to_dict, parse_hand
+from ..rules.games.poker import hand_to_dict, parse_hand
 from .operations import CALC_ERRORS, checked, route
 from .shapes.poker import PokerHand, PokerHandRequest
 

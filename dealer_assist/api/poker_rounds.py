@@ -13,8 +13,8 @@ from flask import g
 
 from .. import db
 from ..edge import json_body, problem
+from ..rules.fields import get_int, get_str, need_mapping
 from ..rules.phrase import Phrase
-from ..rules.request import get_int, get_str, need_mapping
 from ..services.errors import Conflict, ValidationError
 from ..services.rounds import poker_hands
 from ..services.tables import poker as poker_tables

@@ -30,7 +30,7 @@ from flask import g, request
 
 from .. import db
 from ..edge import json_body, problem, role_required
-from ..rules.request import get_int, get_list, get_str, need_mapping
+from ..rules.fields import get_int, get_list, get_str, need_mapping
 from ..services.errors import ValidationError
 from ..services.rounds import live, steps
 from .operations import WRITE, checked, path_param, read_answers, route, write_answers

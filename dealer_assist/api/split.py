@@ -14,10 +14,10 @@ from typing import Any
 from flask import current_app
 
 from ..edge import json_body, public
-from ..rules.games.split import SplitProfile
-from ..rules.games.split_suggest import DEFAULT_SAMPLES, suggest_split
+from ..rules.fields import RequestError, get_cards, get_int, get_str, need_mapping
+from ..rules.games.stud import SplitProfile
+from ..rules.games.stud.split_suggest import DEFAULT_SAMPLES, suggest_split
 from ..rules.profiles import get_profile
-from ..rules.request import RequestError, get_cards, get_int, get_str, need_mapping
 from .operations import CALC_ERRORS, checked, route
 from .shapes.house import MAX_SAMPLES, Suggestion, SuggestRequest
 

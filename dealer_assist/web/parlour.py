@@ -20,7 +20,7 @@ from ..edge import PageBlueprint, role_required, status_for
 from ..i18n.wording import N_, say
 from ..rules.cards import SUITS
 from ..rules.errors import RulesError
-from ..rules.parlour.profile import DEFAULT_PROFILE
+from ..rules.games.parlour.profile import DEFAULT_PROFILE
 from ..services.errors import ServiceError
 from ..services.rounds import parlour
 from .forms import text
