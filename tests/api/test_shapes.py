@@ -20,13 +20,13 @@ from hypothesis import strategies as st
 
 from dealer_assist.api.shapes import field_path, house, parlour, poker
 from dealer_assist.rules.errors import RulesError
+from dealer_assist.rules.fields import need_mapping
 from dealer_assist.rules.games import GAMES
 from dealer_assist.rules.games.parlour import betting as parlour_betting
 from dealer_assist.rules.games.parlour import profile as parlour_profile
 from dealer_assist.rules.games.parlour.calculator import settle_hand_request
 from dealer_assist.rules.games.poker import hand_to_dict, parse_hand, poker_profiles
 from dealer_assist.rules.games.poker import state as poker_state
-from dealer_assist.rules.fields import need_mapping
 from tests.api.test_api_never_500 import (
     JSON,
     PARLOUR,
