@@ -1,7 +1,7 @@
 """Rate limits for the public calculators (Flask-Limiter).
 
 The calculators need no login, so anyone can call them; one ``split/suggest`` call costs CPU
-in proportion to its ``samples``. Every view the security layer declares ``@public`` under
+in proportion to its ``samples``. Every view :mod:`.roles` declares ``@public`` under
 ``/api/`` gets the limit ``PUBLIC_API_RATE_LIMIT`` (Flask-Limiter's syntax, per client
 address), except the OpenAPI document (:data:`NOT_LIMITED`); signed-in routes are not limited
 here (the login throttle guards the login).
@@ -15,10 +15,10 @@ Where the counters live: ``RATELIMIT_STORAGE_URI`` if set; else ``REDIS_URL`` (R
 by every process and machine: ``make run WORKERS=N``, N app machines behind a load balancer);
 else ``memory://`` (one process: the default of ``make run``; with N processes on memory the
 effective limit would be N times the figure). One :class:`~flask_limiter.Limiter` per app (made
-in :func:`init_app`, never at import). Behind a reverse proxy, put
-``werkzeug.middleware.proxy_fix.ProxyFix`` in front so the client address is the caller's. A
-refused call is a 429 problem body (``api.errors`` maps every HTTPException under ``/api``) with
-a ``Retry-After`` header. ``RATELIMIT_ENABLED = False`` turns it off.
+in :func:`init_app`, never at import), so in memory a test's app starts from zero. Behind a
+reverse proxy, put ``werkzeug.middleware.proxy_fix.ProxyFix`` in front so the client address
+is the caller's. A refused call is a 429 problem body (the API's handlers map every
+HTTPException) with a ``Retry-After`` header. ``RATELIMIT_ENABLED = False`` turns it off.
 """
 
 from __future__ import annotations
@@ -30,20 +30,21 @@ from flask import Flask, current_app, g, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
+from .. import db
+from ..services.people import auth
+from .roles import public_endpoints
+from .sessions import TOKEN_KEY
+from .status import API_PREFIX
+
 DEFAULT_LIMIT = "60 per minute"
 #: public endpoints never limited: the API's description (a client fetches it to call us)
 NOT_LIMITED = frozenset({"api.openapi"})
 
 
 def public_api_endpoints(app: Flask) -> list[str]:
-    """Endpoints under ``/api/`` that the security layer declares public (and that are
-    limited: every one but :data:`NOT_LIMITED`)."""
-    from ..web.security import PUBLIC_ROLES
-
-    public = {e for e, view in app.view_functions.items()
-              if getattr(view, "roles", None) == PUBLIC_ROLES and e not in NOT_LIMITED}
-    return sorted({rule.endpoint for rule in app.url_map.iter_rules()
-                   if rule.endpoint in public and rule.rule.startswith("/api/")})
+    """Endpoints under ``/api/`` that are declared public and limited (all but
+    :data:`NOT_LIMITED`)."""
+    return [e for e in public_endpoints(app, API_PREFIX) if e not in NOT_LIMITED]
 
 
 def storage_uri(config: Any) -> str:
@@ -57,20 +58,15 @@ def signed_in() -> bool:
     session row, only for a call to a public endpoint."""
     if g.get("user") is not None:
         return True
-    from ..web.security import TOKEN_KEY
-
     token = session.get(TOKEN_KEY)
     if not token:
         return False
-    from .. import db
-    from ..services.people import auth
-
-    minutes = current_app.config
+    config = current_app.config
     with db.session_scope(write=False, one_statement=True) as dbs:
         found = auth.resolve(
             dbs, str(token),
-            idle_timeout=timedelta(minutes=float(minutes["IDLE_TIMEOUT_MINUTES"])),
-            lifetime=timedelta(minutes=float(minutes["SESSION_LIFETIME_MINUTES"])))
+            idle_timeout=timedelta(minutes=float(config["IDLE_TIMEOUT_MINUTES"])),
+            lifetime=timedelta(minutes=float(config["SESSION_LIFETIME_MINUTES"])))
     return found is not None
 
 
