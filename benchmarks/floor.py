@@ -224,27 +224,6 @@ def check_hands(url: str, hands: set[tuple[int, str]]) -> list[str]:
     return problems
 
 
-def bare_commit_rate(url: str, tmp: Path, seconds: float) -> float:
-    """Durable commits a second from one writer on the same disk (SQLite: WAL,
-    ``synchronous=FULL``, as the app's engine) or the same server (PostgreSQL, its durable
-    defaults): one small INSERT per commit, nothing else -- the physical limit."""
-    bare = f"sqlite:///{tmp / 'bare.sqlite3'}" if url.startswith("sqlite") else url
-    engine = db.make_engine(bare)
-    with engine.begin() as conn:
-        conn.execute(text("CREATE TABLE IF NOT EXISTS bare_commit (n INTEGER)"))
-    n, t0 = 0, time.monotonic()
-    with engine.connect() as conn:
-        while time.monotonic() - t0 < seconds:
-            conn.execute(text("INSERT INTO bare_commit (n) VALUES (:n)"), {"n": n})
-            conn.commit()
-            n += 1
-        elapsed = time.monotonic() - t0
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE bare_commit"))
-    engine.dispose()
-    return n / elapsed
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
@@ -281,7 +260,7 @@ def main() -> None:
             stopped = [t.stopped for t in floor.tables if t.stopped]
             stats = tablet.Stats(acked=floor.acked, created=floor.created)
             problems = load.check(url, stats) + check_hands(url, floor.hands)
-            bare = bare_commit_rate(url, tmp, 2.0 if args.smoke else 5.0)
+            bare = load.bare_commit_rate(url, tmp, 2.0 if args.smoke else 5.0)
         finally:
             if pg is not None:
                 pg.stop()

@@ -12,7 +12,9 @@ Then it checks the database: every step a tablet got a 2xx for is stored exactly
 its type, its round), no key was answered 201 twice, every round's sequence numbers run 1..n,
 every settled round has its settlement and replaying its events gives exactly that settlement,
 at most one open round per table, SQLite's ``PRAGMA integrity_check``, and ``flask audit
-verify`` on the hash chain. Exit 1 if any check fails.
+verify`` on the hash chain. Exit 1 if any check fails. Last, the bare durable-commit rate of
+the same disk or server in the same run (one writer, one INSERT per commit) and our writes per
+second as a ratio of it.
 
     .venv/bin/python benchmarks/load.py [--db sqlite|postgres] [--tablets 8] [--seconds 60]
                                         [--crashes 0] [--threads 8] [--seed 11]
@@ -261,6 +263,27 @@ def _rounds_consistent(conn: Any) -> list[str]:
     return problems
 
 
+def bare_commit_rate(url: str, tmp: Path, seconds: float) -> float:
+    """Durable commits a second from one writer on the same disk (SQLite: WAL,
+    ``synchronous=FULL``, as the app's engine) or the same server (PostgreSQL, its durable
+    defaults): one small INSERT per commit, nothing else -- the physical limit."""
+    bare = f"sqlite:///{tmp / 'bare.sqlite3'}" if url.startswith("sqlite") else url
+    engine = db.make_engine(bare)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE IF NOT EXISTS bare_commit (n INTEGER)"))
+    n, t0 = 0, time.monotonic()
+    with engine.connect() as conn:
+        while time.monotonic() - t0 < seconds:
+            conn.execute(text("INSERT INTO bare_commit (n) VALUES (:n)"), {"n": n})
+            conn.commit()
+            n += 1
+        elapsed = time.monotonic() - t0
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE bare_commit"))
+    engine.dispose()
+    return n / elapsed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
@@ -283,7 +306,8 @@ def main() -> None:
         try:
             stats, elapsed = run_load(args, url, free_port(), tmp)
             problems = check(url, stats)
-            report(args, stats, elapsed, problems, tmp / "server.log")
+            bare = bare_commit_rate(url, tmp, 5.0)
+            report(args, stats, elapsed, problems, tmp / "server.log", bare)
         finally:
             if pg is not None:
                 pg.stop()
@@ -292,7 +316,7 @@ def main() -> None:
 
 
 def report(args: argparse.Namespace, s: Any, elapsed: float, problems: list[str],
-           log: Path) -> None:
+           log: Path, bare: float) -> None:
     writes = len(s.step_ms) + len(s.settle_ms) + len(s.start_ms)
     five = sum(n for status, n in s.statuses.items() if status >= 500)
     print(f"{args.tablets} tablets, {args.db}, waitress {args.threads} threads, "
@@ -319,6 +343,8 @@ def report(args: argparse.Namespace, s: Any, elapsed: float, problems: list[str]
     print(f"settle_p99: {percentile(s.settle_ms, .99):.1f} ms")
     print(f"http_5xx: {five} responses")
     print(f"lost_or_duplicated: {len(problems)} problems")
+    print(f"bare_commit_rate: {bare:.0f} commits/s")
+    print(f"steps_vs_bare_commits: {writes / elapsed / bare:.3f} ratio")
 
 
 if __name__ == "__main__":
