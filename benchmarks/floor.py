@@ -43,22 +43,21 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(HERE.parent))
 
 
-def _helper(name: str) -> Any:
+def _load() -> Any:
+    """``load.py``, by file name (this directory is off the path); its helper loads the rest."""
     import importlib.util
 
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
+    spec = importlib.util.spec_from_file_location("load", HERE / "load.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
+    sys.modules["load"] = module
     spec.loader.exec_module(module)
     return module
 
 
-load = _helper("load")
-tablet = _helper("load_tablet")
-floor_tables = _helper("floor_tables")
+load = sys.modules["load"] if "load" in sys.modules else _load()
+tablet = load._helper("load_tablet")
+floor_tables = load._helper("floor_tables")
 
 from sqlalchemy import text  # noqa: E402
 

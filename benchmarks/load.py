@@ -110,9 +110,12 @@ class Server:
     """The server in a child process, as ``make run`` starts it: ``waitress-serve``, or with
     ``workers`` > 1 gunicorn's N app processes (``make run WORKERS=N``)."""
 
-    def __init__(self, url: str, port: int, threads: int, log: Path, workers: int = 1) -> None:
+    def __init__(self, url: str, port: int, threads: int, log: Path, workers: int = 1,
+                 config: dict[str, str] | None = None) -> None:
         self.url, self.port, self.threads, self.log = url, port, threads, log
         self.workers = workers
+        #: more settings: ``DEALER_ASSIST_<KEY>``, and ``REDIS_URL`` as it is
+        self.config = dict(config or {})
         self.proc: subprocess.Popen[bytes] | None = None
 
     def command(self) -> list[str]:
@@ -128,6 +131,9 @@ class Server:
         env = {**os.environ, "DATABASE_URL": self.url, "DEALER_ASSIST_SECRET_KEY": SECRET,
                "PYTHONPATH": str(ROOT),
                **{f"DEALER_ASSIST_{k}": str(v) for k, v in CHEAP_ARGON2.items()}}
+        env.pop("REDIS_URL", None)
+        for key, value in self.config.items():
+            env[key if key == "REDIS_URL" else f"DEALER_ASSIST_{key}"] = value
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(self.command(), env=env, stdout=log,
                                          stderr=subprocess.STDOUT, cwd=str(ROOT))

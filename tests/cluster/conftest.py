@@ -15,8 +15,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,12 +25,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import DATABASES, PostgresServer, _free_port, _in_ci, _migrate
+from dealer_assist import db
+from tests.conftest import DATABASES, PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
-#: benchmarks/load.py's secret: its setup and its audit check key the chain with it
-SECRET = "load-test-secret"
-CHEAP_ARGON2 = {"ARGON2_TIME_COST": "1", "ARGON2_MEMORY_KIB": "64"}
 
 
 def bench(name: str) -> Any:
@@ -48,59 +44,27 @@ def bench(name: str) -> Any:
 
 
 class AppServer:
-    """One app server in a child process: waitress (one process) or gunicorn (``workers``)."""
+    """One app server in a child process, as ``make run`` starts it (``benchmarks/load.py``'s
+    ``Server``: waitress, or gunicorn's ``workers``), on a free port, with more settings."""
 
     def __init__(self, url: str, log: Path, *, workers: int = 1, threads: int = 4,
                  **config: str) -> None:
-        self.url, self.log, self.workers, self.threads = url, log, workers, threads
-        self.config = config
-        self.port = _free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def command(self) -> list[str]:
-        bindir = Path(sys.executable).parent
-        if self.workers == 1:
-            return [str(bindir / "waitress-serve"), "--host", "127.0.0.1",
-                    f"--port={self.port}", f"--threads={self.threads}",
-                    "--call", "dealer_assist.wsgi:production_app"]
-        return [str(bindir / "gunicorn"), "-c", "python:dealer_assist.gunicorn_conf",
-                "--workers", str(self.workers), "--threads", str(self.threads),
-                "--bind", f"127.0.0.1:{self.port}", "dealer_assist.wsgi:production_app()"]
+        load = bench("load")
+        self.server = load.Server(url, load.free_port(), threads, log, workers=workers,
+                                  config=config)
+        self.port: int = self.server.port
 
     def start(self) -> AppServer:
-        env = {**os.environ, "DATABASE_URL": self.url, "PYTHONPATH": str(ROOT),
-               "DEALER_ASSIST_SECRET_KEY": SECRET,
-               **{f"DEALER_ASSIST_{k}": v for k, v in {**CHEAP_ARGON2, **self.config}.items()}}
-        env.pop("REDIS_URL", None)
-        if "REDIS_URL" in self.config:
-            env["REDIS_URL"] = self.config["REDIS_URL"]
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(self.command(), env=env, stdout=log,
-                                         stderr=subprocess.STDOUT, cwd=str(ROOT))
-        until = time.monotonic() + 180  # imports are slow on a busy machine
-        while time.monotonic() < until and self.proc.poll() is None:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"no server:\n{self.log.read_text(errors='replace')[-3000:]}")
+        self.server.start()
+        return self
 
     def workers_pids(self) -> list[int]:
         """gunicorn's workers: the master's children now."""
-        assert self.proc is not None
-        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
-        return [int(p) for p in children.read_text().split()]
+        pid = self.server.proc.pid
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        self.server.stop()
 
 
 # --- a database for a module's servers -------------------------------------------------------
@@ -118,7 +82,9 @@ def cluster_db(request: pytest.FixtureRequest,
     name = f"cluster_{os.getpid()}_{abs(hash(request.module.__name__)) % 10_000}"
     server.admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     server.admin(f"CREATE DATABASE {name}")
-    _migrate(server.url(name))
+    engine = db.make_engine(server.url(name))
+    db.upgrade(engine)
+    engine.dispose()
     yield server.url(name)
     server.admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
@@ -151,11 +117,11 @@ def two_apps(cluster_db: str, plan: list[dict[str, Any]],
 def redis_url() -> Iterator[str]:
     binary = shutil.which("redis-server")
     if binary is None:
-        if _in_ci():
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
             pytest.fail("redis-server is required in CI (scripts/system-deps.sh)", pytrace=False)
         pytest.skip("Redis tests skipped: no redis-server (run scripts/system-deps.sh as root)")
     root = Path(tempfile.mkdtemp(prefix="dealer-assist-redis-"))
-    port = _free_port()
+    port = bench("load").free_port()
     proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                              "--appendonly", "no", "--dir", str(root)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -51,6 +51,19 @@ def _kill_one_worker(server: AppServer, rng: random.Random) -> int:
     raise AssertionError(f"gunicorn did not replace worker {victim}")
 
 
+def _progress(tablets: list[Any]) -> None:
+    """Wait until the tablets have been answered one more write (a slow machine may take a
+    while to log them in or to bring a worker back)."""
+    def acked() -> int:
+        return sum(len(t.stats.acked) for t in tablets)
+
+    seen, until = acked(), time.monotonic() + 120
+    while acked() == seen:
+        assert time.monotonic() < until, "no write answered for 120 s"
+        assert all(t.is_alive() for t in tablets), [t.stats.errors for t in tablets]
+        time.sleep(0.02)
+
+
 def test_kill9_of_one_worker_during_load_loses_nothing_acknowledged(
         gunicorn_app: AppServer, plan: list[dict[str, Any]], cluster_db: str) -> None:
     load, tablet = bench("load"), bench("load_tablet")
@@ -63,7 +76,8 @@ def test_kill9_of_one_worker_during_load_loses_nothing_acknowledged(
     killed = []
     try:
         for _ in range(KILLS):
-            time.sleep(rng.uniform(0.1, 0.4))  # let the tablets get in flight again
+            _progress(tablets)  # each kill lands in a load that is going on
+            time.sleep(rng.uniform(0.05, 0.3))
             killed.append(_kill_one_worker(gunicorn_app, rng))
     finally:
         for t in tablets:
