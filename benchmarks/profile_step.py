@@ -95,6 +95,7 @@ def main() -> None:
         with client.session_transaction() as sess:
             csrf = sess["csrf_token"]
         profile = cProfile.Profile()
+        held = _time_the_write_lock() if args.plain else []
         per_step: list[list[str]] = []
         n = 0
         wall = cpu = 0.0
@@ -151,12 +152,40 @@ def main() -> None:
         db.dispose(app)
     if args.sql:
         sql_report(per_step)
+    if args.plain and held:
+        held.sort()
+        print(f"SQLite write lock held (BEGIN IMMEDIATE to COMMIT done, no contention): "
+              f"median {held[len(held) // 2]:.2f} ms, so at most "
+              f"{1000 / held[len(held) // 2]:.0f} writes/s from one writer")
+        print(f"write_lock_held: {held[len(held) // 2]:.2f} ms")
     if args.plain:
         print(f"{n} steps, wall {wall / n * 1000:.2f} ms, CPU {cpu / n * 1000:.2f} ms per step")
         print(f"step_wall: {wall / n * 1000:.2f} ms")
         print(f"step_cpu: {cpu / n * 1000:.2f} ms")
         return
     report(pstats.Stats(profile), n, wall)
+
+
+def _time_the_write_lock() -> list[float]:
+    """Wrap the record path's write phase (issue 25, group commit: how long one writer holds
+    SQLite's lock, from ``begin_write`` to the end of its commit): milliseconds per write."""
+    from dealer_assist.services.rounds import txn
+
+    held: list[float] = []
+    begin_write, release = txn.begin_write, txn._release  # wrapped to be measured
+
+    def timed_begin(session: object) -> None:
+        begin_write(session)  # type: ignore[arg-type]
+        session.info["profile_t0"] = time.perf_counter()  # type: ignore[attr-defined]
+
+    def timed_release(session: object) -> None:
+        t0 = session.info.pop("profile_t0", None)  # type: ignore[attr-defined]
+        if t0 is not None:
+            held.append((time.perf_counter() - t0) * 1000)
+        release(session)  # type: ignore[arg-type]
+
+    txn.begin_write, txn._release = timed_begin, timed_release  # type: ignore[assignment]
+    return held
 
 
 def sql_report(per_step: list[list[str]]) -> None:
