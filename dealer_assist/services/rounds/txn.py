@@ -114,7 +114,9 @@ def _mutex(session: Session) -> threading.Lock:
         return _MUTEXES.setdefault(key, threading.Lock())
 
 
-def _release(session: Session) -> None:
+def end_write(session: Session) -> None:
+    """Release this process's SQLite write mutex, if the session holds it (after the commit or
+    the rollback of a write; :func:`run` calls it)."""
     mutex = session.info.pop(_HELD, None)
     if mutex is not None:
         mutex.release()
@@ -166,7 +168,7 @@ def run(session: Session, attempt: Callable[[], T], *, attempts: int = ATTEMPTS)
             session.rollback()
             raise
         finally:
-            _release(session)
+            end_write(session)
         _pause(n)
     raise Busy("The table is busy (other tablets are saving at the same moment); nothing was "
                "recorded. Try again in a moment.")
