@@ -97,7 +97,22 @@ def test_the_report_page_prints_paid_and_gross_and_each_cap(session: Session) ->
     with create_app({"TESTING": True, "SECRET_KEY": "t"}).app_context():
         html = pdf.report_html(data, sha)
     assert "Gross wins" in html and "Gross bet win" in html and "Its cap" in html
-    assert "100,000</td><td>50,000" not in html
+    assert _capped_rows(html) == [("2", "Bet", "49,000", "50,000"),
+                                  ("2", "Bonus", "50,000", "50,000")]
+
+
+def _capped_rows(html: str) -> list[tuple[str, ...]]:
+    """The "Capped payouts" table as (box, wager, paid, its cap), read from the page's cells."""
+    import re
+
+    section = html[html.index("Capped payouts"):]
+    body = section[section.index("<tbody>"):section.index("</tbody>")]
+    rows = []
+    for row in re.findall(r"<tr>(.*?)</tr>", body, re.S):
+        cells = [re.sub(r"<small>.*?</small>|<[^>]+>", "", c).strip()
+                 for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        rows.append((cells[2], cells[4], cells[5], cells[6]))
+    return rows
 
 
 def test_a_shift_manager_who_signs_the_count_is_printed_as_shift_manager(
