@@ -145,6 +145,24 @@ def test_an_ante_outside_the_limits_is_refused_and_starts_nothing(browser: Brows
         assert live.open_round_id(dbs, table.id) is None
 
 
+def test_a_refused_bonus_is_named_and_marked_on_its_own_box_not_on_an_equal_one(
+        browser: Browser, app: Flask, screen: str, table: Any) -> None:
+    """Issue 26 item 3: "Box 2 ANTE 20 with bonus 50: the message 'Box 1: the bonus bet may be
+    at most 50 % of the ANTE (10), got 50' sits under Box 1 (a valid 100/50)"."""
+    resp = start(browser, table, ante_1="100", bonus_1="50", ante_2="20", bonus_2="50")
+    assert resp.status_code == 303
+    page = text(browser.get(screen))
+    said = re.search(r'<p class="field-msg error" id="msg-(\w+)" data-error-for="\w+" '
+                     r'role="alert">([^<]+)</p>', page)
+    assert said is not None, "no message beside an input"
+    assert said.groups() == ("bonus_2", "Box 2: the bonus bet may be at most 50% of the ANTE "
+                                        "(10), got 50")
+    assert re.search(r'name="bonus_2"[^>]*aria-invalid="true"', page)
+    assert not re.search(r'name="bonus_1"[^>]*aria-invalid', page)
+    with db.session_scope(app) as dbs:
+        assert live.open_round_id(dbs, table.id) is None
+
+
 def test_a_step_posted_from_a_stale_screen_is_refused_and_the_fresh_screen_shown(
         browser: Browser, app: Flask, screen: str, table: Any) -> None:
     start(browser, table)

@@ -183,9 +183,13 @@ class GameFlow:
         return self.encode(actions[0]) if actions else {}
 
     def step(self, state: Round, type: str, payload: Any) -> Round:
-        """Apply one event to ``state`` (every action verified by the engine)."""
-        for action in self.decode(state, type, payload):
-            state = self.apply(state, action)
+        """Apply one event to ``state`` (every action verified by the engine). A refused box of
+        a ``place`` names its place in the list (``boxes[1].bonus``), not just ``bonus``."""
+        for i, action in enumerate(self.decode(state, type, payload)):
+            try:
+                state = self.apply(state, action)
+            except RulesError as err:
+                raise err.at(f"boxes[{i}]") if type == "place" else err
         return state
 
     def replay(self, state: Round, events: Iterable[Event]) -> Folded:
