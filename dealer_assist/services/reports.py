@@ -178,8 +178,9 @@ def _best(combinations: list[dict[str, Any]]) -> dict[str, Any]:
 def _hands_paid(rows: list[tuple[Round, dict[str, Any], int]]) -> list[dict[str, Any]]:
     """Boxes whose bet was paid, by the category of their best paid combination.
 
-    ``paid`` is what the croupier paid those boxes (the box's net, as the table screen's PAY:
-    a lost fee is already taken off); ``gross`` is the bet's win before that, labelled so.
+    ``paid`` is what those boxes won net (the box's net: the fees it paid, collected at the tap,
+    are taken off; the table screen's showdown PAY is the wagers alone); ``gross`` is the bet's
+    win before the fees, labelled so.
     """
     by: dict[str, dict[str, int]] = {}
     for _r, s, _v in rows:
@@ -205,7 +206,7 @@ def _label(category: str) -> str:
 
 
 def _box_paid(box: dict[str, Any]) -> int:
-    """What the croupier paid the box: its net when positive (the table screen's PAY)."""
+    """What the box won net: its net when positive (the fees it paid at the tap taken off)."""
     return max(int(box["net"]), 0)
 
 

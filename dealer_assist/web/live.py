@@ -26,7 +26,9 @@ from werkzeug.datastructures import MultiDict
 from .. import db, wording
 from ..models import POKER_GAMES, Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
+from ..i18n import money
 from ..rules.errors import CardCountError, RulesError
+from ..rules.settlement import FEES, at_showdown
 from ..services import live, rounds, shifts, tables
 from ..services.errors import ServiceError, ValidationError
 from .forms import whole_number
@@ -64,26 +66,59 @@ def card_html(code: str) -> str:
 
 def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
     """Per box, per wager: PAY / TAKE / RETURN with the amount and the reason (``action`` is
-    the code the page styles by, ``said`` the word in the croupier's language)."""
+    the code the page styles by, ``said`` the word in the croupier's language). The box's
+    headline is what moves at the showdown: its wagers without the fees, which were collected
+    at the tap (``COLLECTED``; RULES.md "People at the table"); the settlement is unchanged."""
     out = []
     for box in settlement["boxes"]:
         wagers = []
         for name, w in box["wagers"].items():
             if not w["stake"] and not w["net"]:
                 continue
-            action = "PAY" if w["net"] > 0 else "TAKE" if w["net"] < 0 else "RETURN"
-            amount = abs(w["net"]) if w["net"] else w["stake"]
-            wagers.append({"name": WAGER_LABELS.get(name, name), "action": action,
-                           "said": wording.action(w["net"]), "title": wording.wager_name(name),
-                           "amount": amount, "stake": w["stake"],
-                           "why": wording.reason(w)})
-        net = box["net"]
+            wagers.append(_wager_line(name, w))
+        net = at_showdown(box)
         out.append({"box": box["box"], "hand": wording.hand_name(box["hand"]) or None,
                     "small_hand": wording.hand_name(box.get("small_hand")) or None,
                     "wagers": wagers, "net": net,
                     "action": "PAY" if net > 0 else "TAKE" if net < 0 else "RETURN",
                     "said": wording.action(net), "capped": box["capped"]})
     return out
+
+
+def _wager_line(name: str, w: dict[str, Any]) -> dict[str, Any]:
+    if name in FEES:  # in the tray since the tap: nothing moves now
+        action, said, amount = "COLLECTED", gettext("COLLECTED"), w["stake"]
+    else:
+        action = "PAY" if w["net"] > 0 else "TAKE" if w["net"] < 0 else "RETURN"
+        said, amount = wording.action(w["net"]), abs(w["net"]) if w["net"] else w["stake"]
+    return {"name": WAGER_LABELS.get(name, name), "action": action, "said": said,
+            "title": wording.wager_name(name), "amount": amount, "stake": w["stake"],
+            "why": wording.reason(w)}
+
+
+def collected(rnd: live.LiveRound | None) -> dict[str, int]:
+    """The fees each box has paid into the tray so far (exchange, sixth card, replacement,
+    bought extra cards, buy-game): taken when incurred."""
+    if rnd is None:
+        return {}
+    return {b["box"]: int(b.get("collected") or 0) for b in rnd.flow.summary(rnd.state)["boxes"]}
+
+
+def _say_collected(before: dict[str, int], after: dict[str, int]) -> None:
+    """At the tap that incurs a fee: "Box 1: COLLECT 20"; an undone improvement gives it back
+    ("Box 1: RETURN 20")."""
+    for box, now in after.items():
+        moved = now - before.get(box, 0)
+        if moved > 0:
+            flash(gettext("Box %(box)s: COLLECT %(amount)s", box=box, amount=money(moved)),
+                  "collect")
+        elif moved < 0:
+            flash(gettext("Box %(box)s: RETURN %(amount)s (the fee goes back)", box=box,
+                          amount=money(-moved)), "collect")
+    for box, was in before.items():
+        if box not in after and was:
+            flash(gettext("Box %(box)s: RETURN %(amount)s (the fee goes back)", box=box,
+                          amount=money(was)), "collect")
 
 
 def _entry(rnd: live.LiveRound, typed: MultiDict[str, str] | None = None) -> Any:
@@ -151,8 +186,6 @@ def _screen(table_id: int) -> Any:
             payouts=payout_lines(rnd.ready.to_dict())
             if rnd.ready and not rnd.void_pending else None,
             auto=AUTO_STEPS,
-            bought=rnd.settlement.dealer if rnd.settlement and rnd.settlement.dealer.bought
-            else None,
             suggestion=_suggestion(rnd, entry), draw_most=_draw_most(rnd, typed))
     beside = refusal is not None and _beside(refusal, context, typed)
     if refusal is not None and not beside:
@@ -342,6 +375,8 @@ def record(round_id: int) -> Any:
         dbs.commit()
     except (RulesError, ServiceError) as err:
         return _refused(rnd.table.id, err, _what(rnd, type))
+    if after.last_seq != rnd.last_seq and after.is_open:  # a new step, not a resent one
+        _say_collected(collected(rnd), collected(after))
     if type == "paid" and after.stored_settlement is not None:
         flash(gettext("Round %(number)s paid. Next round.", number=after.round.number),
               "success")

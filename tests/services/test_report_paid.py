@@ -1,5 +1,6 @@
 """Issue 10, defects 3 and 4, on SQLite and PostgreSQL: the shift report's "Paid" is what the
-croupier paid (net of a lost fee, as the table screen's PAY), gross figures are labelled as such,
+box won net (its fees, collected at the tap, taken off; issue 26 left the figure as it was), gross
+figures are labelled as such,
 every capped wager stands against its own cap, and each signer is printed in the role they
 signed in."""
 
@@ -35,7 +36,8 @@ def _box(box: str, wagers: dict[str, dict[str, Any]], category: str, label: str,
             "capped": capped, "explanation": "", "notes": []}
 
 
-#: box 1 won 1,700 on the bet and lost a 100 improvement fee: the table screen said PAY 1600.
+#: box 1 won 1,700 on the bet and paid a 100 improvement fee at the tap: the table screen said
+#: COLLECT 100 then and PAY 1,700 at the showdown; it won 1,600 net.
 #: box 2 on a 50,000 table: combination + insurance capped together at 50,000 and the bonus
 #: capped on its own at 50,000 (two caps, never one "100,000 at the cap").
 SETTLEMENT = {"dealer": {"qualified": True, "bought": False}, "boxes": [

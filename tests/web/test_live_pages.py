@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 
 from dealer_assist import db
+from dealer_assist.rules.settlement import at_showdown
 from dealer_assist.services import live, voids
 from tests.factories import make_user
 from tests.web.conftest import Browser, arrange, opening_form, text
@@ -86,7 +87,9 @@ def test_a_whole_russian_round_is_played_through_the_pages(browser: Browser, app
     assert "Paid ✓" in page and "PAY 100" in page  # insurance 1:1 on the dealer's "no game"
     rnd = round_of(app, table)
     assert rnd.settlement is not None
-    expected = {b.box: b.net for b in rnd.settlement.boxes}
+    # the headline is what moves now: the wagers; box 1's buy-game fee went in at the tap
+    expected = {b.box: at_showdown(b.to_dict()) for b in rnd.settlement.boxes}
+    assert expected["1"] == rnd.settlement.boxes[0].net + 100
     shown = dict(re.findall(r'<article class="payout \w+" data-box="(\d)" data-net="(-?\d+)"',
                             page))
     assert {k: int(v) for k, v in shown.items()} == expected

@@ -39,7 +39,7 @@ from .actions import (
     Show,
     TakeAnte,
 )
-from .common import Table
+from .common import BoughtGame, Table
 from .state import RoundState
 
 Round: TypeAlias = RoundState[Any]
@@ -189,7 +189,9 @@ class GameFlow:
             try:
                 state = self.apply(state, action)
             except RulesError as err:
-                raise err.at(f"boxes[{i}]") if type == "place" else err
+                if type == "place":
+                    raise err.at(f"boxes[{i}]") from None
+                raise
         return state
 
     def replay(self, state: Round, events: Iterable[Event]) -> Folded:
@@ -353,6 +355,16 @@ def value_of(hand: Any) -> dict[str, Any] | None:
     if hand is None:
         return None
     return {"category": hand.category.value, "cards": [c.code for c in hand.cards]}
+
+
+def bought_summary(bought: BoughtGame | None) -> dict[str, Any] | None:
+    """The dealer's bought game as the screen announces it the moment he draws: the cards
+    replaced and drawn, the new hand and whether it is a game (``None``: nothing bought yet)."""
+    if bought is None:
+        return None
+    return {"replaced": codes(bought.replaced), "drawn": codes(bought.drawn),
+            "cards": codes(bought.cards), "hand": bought.hand.label,
+            "hand_value": value_of(bought.hand), "qualified": bought.qualified}
 
 
 def codes(cards: tuple[Card, ...]) -> list[str]:

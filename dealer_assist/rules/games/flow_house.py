@@ -31,6 +31,7 @@ from .flow import (
     Decoder,
     GameFlow,
     Step,
+    bought_summary,
     box_of,
     codes,
     codes_with,
@@ -203,11 +204,21 @@ class HouseFlow(GameFlow):
                                   "draw": codes(s.draw), "small": codes(s.dealer_small)}
         if s.revealed:
             dealer.update(hand=s.dealer_hand.label, hand_value=value_of(s.dealer_hand),
-                          qualified=s.dealer_qualified)
+                          qualified=s.dealer_qualified, bought=_bought(s))
         return {"game": self.game, "profile": s.profile.name, "table": s.table.to_dict(),
                 "voided": None, "dealer": dealer, "dealt": s.dealt,
                 "boxes": [_box_summary(b, s) for b in s.boxes],
                 "used": sorted(c.code for c in s.used)}
+
+
+def _bought(s: h.RoundState) -> dict[str, Any] | None:
+    """The dealer's new hand once he has drawn for a bought game (issue 26 item 2)."""
+    if not s.draw:
+        return None
+    try:
+        return bought_summary(resolve_dealer(s).bought)
+    except RulesError:  # a buyer's choice still missing: the draw is not complete yet
+        return None
 
 
 def _box_summary(b: h.BoxState, s: h.RoundState) -> dict[str, Any]:
@@ -226,6 +237,7 @@ def _box_summary(b: h.BoxState, s: h.RoundState) -> dict[str, Any]:
         "hand": value.label if value else None, "hand_value": value_of(value),
         "small_hand": small.label if small else None, "small_hand_value": value_of(small),
         "decision": b.decision, "bet": b.bet, "no_game": b.no_game, "buy_fee": b.buy_fee,
+        "collected": b.improvement_fee + b.buy_fee,
     }
 
 

@@ -36,11 +36,12 @@ from ..request import RequestError, get_cards, get_int
 from ..settlement import Settlement
 from . import russian as r
 from .actions import Action, RussianStep
-from .common import Table, passes
+from .common import Table, buy_game, passes
 from .flow import (
     Decoder,
     GameFlow,
     Step,
+    bought_summary,
     box_of,
     codes,
     decode_bet,
@@ -217,11 +218,23 @@ class RussianFlow(GameFlow):
         if s.revealed:
             hand = r.dealer_hand(s)
             dealer.update(hand=hand.label, hand_value=value_of(hand),
-                          qualified=r.dealer_has_game(s))
+                          qualified=r.dealer_has_game(s), bought=_bought(s))
         return {"game": self.game, "profile": s.profile.name, "table": s.table.to_dict(),
                 "voided": s.voided, "dealer": dealer, "dealt": s.dealt,
                 "boxes": [_box_summary(b, s) for b in s.boxes],
                 "used": sorted(c.code for c in s.used)}
+
+
+def _bought(s: r.RoundState) -> dict[str, Any] | None:
+    """The dealer's new hand once he has drawn for a bought game (issue 26 item 2)."""
+    if not s.draw or r.dealer_has_game(s):
+        return None
+    p = s.profile
+    try:
+        return bought_summary(buy_game(s.dealer, s.draw, p.ranking, p.qualifier,
+                                       free_second_replacement=p.free_second_replacement))
+    except RulesError:  # the free second card not drawn yet
+        return None
 
 
 def _may_redeal(s: r.RoundState, box: str) -> bool:
@@ -239,6 +252,8 @@ def _box_summary(b: r.BoxState, s: r.RoundState) -> dict[str, Any]:
         "hand_cards": codes(hand) if b.hand_known else [],
         "hand": value.label if value else None, "hand_value": value_of(value),
         "decision": b.decision, "bet": b.bet, "insurance": b.insurance, "no_game": b.no_game,
+        "collected": b.improvement_fee + (s.profile.buy_game_fee * b.ante
+                                          if b.no_game == r.BUY_GAME else 0),
     }
 
 
