@@ -24,9 +24,9 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db, wording
+from ..i18n import money
 from ..models import POKER_GAMES, Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
-from ..i18n import money
 from ..rules.errors import CardCountError, RulesError
 from ..rules.settlement import FEES, at_showdown
 from ..services import live, rounds, shifts, tables
