@@ -230,6 +230,8 @@ SHOWN_CODES = (
     N_("Dealer's face-up card"), N_("Dealer's new card"), N_("Extra cards"),
     N_("Place the bets"), N_("Raise"), N_("Replace cards"), N_("Reveal the dealer"),
     N_("Show the hand"), N_("Take ANTE"),
+    # the poker room's betting structures (profile data), on the tables list
+    N_("limit"), N_("pot-limit"), N_("no-limit"),
 )
 #: a box's decisions and improvements as the table screen's status line shows them
 SHOWN_DECISIONS = (N_("bet"), N_("fold"), N_("exchange"), N_("sixth_card"), N_("replace"),

@@ -105,8 +105,9 @@ POKER_SCHEMAS: dict[str, Any] = {
                      "description": "draw only",
                      "properties": {"left": INT, "reshuffle": SEATS_LIST}},
             "show_order": SEATS_LIST,
-            "pots": {"type": "array", "items": {
-                "type": "object", "required": ["amount", "eligible", "winners", "awards"],
+            "pots": {"type": "array", "description": "from the showdown on (amount and "
+                     "eligible); once complete also winners and awards", "items": {
+                "type": "object", "required": ["amount", "eligible"],
                 "properties": {"amount": MONEY, "eligible": SEATS_LIST,
                                "winners": SEATS_LIST, "awards": CHIPS_BY_SEAT}}},
             "rake": MONEY, "net": CHIPS_BY_SEAT}},

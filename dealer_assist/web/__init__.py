@@ -9,7 +9,8 @@ from flask import Blueprint, render_template
 
 from .. import db, formats
 from ..rules.games import GAMES
-from ..services import shifts, voids
+from ..services import poker_tables, shifts, voids
+from ..services.reports_poker import GAME_TITLES
 from ..wording import say
 from .security import any_role
 from .tables import SHIFT_OPENERS
@@ -26,14 +27,16 @@ def home() -> str:
     dbs = db.get_session()
     frozen = {c.table_id: c for c in voids.changes(dbs, kind="void", status=voids.PENDING)}
     return render_template("home.html", lines=shifts.dashboard(dbs), openers=SHIFT_OPENERS,
-                           frozen=frozen)
+                           frozen=frozen, poker=poker_tables.stakes_by_table(dbs))
 
 
 @bp.app_template_filter("game_title")
 def game_title(code: str) -> str:
     """``russian`` -> ``Russian poker``: what the floor calls the game."""
     spec = GAMES.get(code)
-    return say(spec.title) if spec is not None else code
+    if spec is not None:
+        return say(spec.title)
+    return say(GAME_TITLES[code]) if code in GAME_TITLES else code
 
 
 

@@ -17,7 +17,7 @@ from flask_babel import gettext
 
 from .. import db
 from ..rules.errors import RulesError
-from ..rules.poker import HandState, hand_to_dict
+from ..rules.poker import Action, HandState, can_act, hand_to_dict
 from ..services import poker_hands, poker_tables, shifts
 from ..services.errors import Conflict, ServiceError, ValidationError
 from ..wording import N_, hand_name, say
@@ -25,6 +25,7 @@ from .errors import status_for
 from .forms import whole_number
 from .hardening import as_id
 from .live import card_html, new_key
+from .poker_street import cards_said, refused_up_card
 from .security import role_required
 
 bp = Blueprint("poker", __name__)
@@ -53,11 +54,12 @@ def _dues(rules: dict[str, Any], state: HandState) -> dict[str, str]:
 
 
 def _why_first(state: HandState) -> str | None:
-    """Stud: who acts first and why (the highest up card showing)."""
+    """Stud: who acts first and why (the highest up card showing), said to the opener only:
+    once anyone has acted in the round, the next player simply acts (issue 26 item 4)."""
     if not state.profile.is_stud or state.status != "betting" or not state.up:
         return None
     seat = state.to_act
-    if seat is None:
+    if seat is None or state.acted:
         return None
     shown = state.up.get(seat, ())
     if state.round == 1:
@@ -67,21 +69,29 @@ def _why_first(state: HandState) -> str | None:
     return str(gettext("Seat %(seat)s acts first: the best hand showing", seat=seat))
 
 
-def _screen(table_id: int, status: int = 200) -> Any:
+def _may_muck(state: HandState) -> bool:
+    """Muck is offered only where the engine allows it (never to the first to show)."""
+    seat = state.to_act
+    return state.status == "showdown" and seat is not None and can_act(
+        state, Action("muck", seat))
+
+
+def _screen(table_id: int, status: int = 200, **extra: Any) -> Any:
     dbs = db.get_session()
     table = poker_tables.get(dbs, table_id)
     shift = shifts.open_shift_of(dbs, table_id)
     hid = poker_hands.last_hand_id(dbs, table_id, shift.id) if shift else None
     hand = poker_hands.load(dbs, hid) if hid is not None else None
     ctx: dict[str, Any] = {"table": table, "shift": shift, "hand": hand, "new_key": new_key,
-                           "names": {s.seat: s.player for s in table.seats}}
+                           "names": {s.seat: s.player for s in table.seats},
+                           "typed": None, "street_error": None, **extra}
     if hand is not None:
         state = hand.state
         used = {c.code for cards in state.up.values() for c in cards}
         used |= {c.code for cards in state.shown.values() for c in cards}
         ctx.update(state=state, view=hand_to_dict(state), phase=PHASES[state.status],
                    deck=[c.code for c in state.profile.ranking.deck.cards], used=used,
-                   why=_why_first(state), labels=_labels(state),
+                   why=_why_first(state), labels=_labels(state), may_muck=_may_muck(state),
                    frozen=poker_hands.void_pending(dbs, hand.round.id),
                    dues=_dues(hand.rules, state))
     return render_template("poker/table.html", **ctx), status
@@ -143,8 +153,27 @@ def act(table_id: int) -> Any:
                            expected_seq=as_id(seq))
         dbs.commit()
     except (RulesError, ServiceError) as err:
+        if request.form.get("type") == "street":
+            return _street_refused(table_id, err)
         return _refused(table_id, err, what)
     return _back(table_id)
+
+
+def _street_refused(table_id: int, err: RulesError | ServiceError) -> Any:
+    """A refused street keeps every pick and puts the message beside the seat it is about
+    (issue 26 item 5): the seat whose typed card the engine refuses, tried seat by seat."""
+    dbs = db.get_session()
+    dbs.rollback()
+    hid = poker_hands.current_hand_id(dbs, table_id)
+    field = getattr(err, "field", None) or ""
+    seat = field[3:] if field.startswith("up_") else None
+    if seat is None and hid is not None:
+        seat = refused_up_card(poker_hands.load(dbs, hid).state, request.form)
+    if seat is None:
+        return _refused(table_id, err, N_("Hand"))
+    said = cards_said(say(err.message))
+    return _screen(table_id, 422 if isinstance(err, RulesError) else status_for(err),
+                   typed=request.form, street_error={"seat": seat, "message": said})
 
 
 @bp.post("/poker/<int:table_id>/deal")
@@ -195,8 +224,7 @@ OPENERS = ("admin", "pit_boss", "shift_manager")
 def new_table() -> Any:
     from ..rules.poker import poker_profiles
 
-    return render_template("poker/new.html", profiles=[p.name for p in poker_profiles()],
-                           typed=request.form)
+    return render_template("poker/new.html", profiles=poker_profiles(), typed=request.form)
 
 
 @bp.post("/poker/new")
@@ -219,9 +247,13 @@ def create_table() -> Any:
     except (RulesError, ServiceError) as err:
         dbs.rollback()
         flash(gettext("New poker table: %(message)s", message=say(err.message)), "error")
-        return render_template("poker/new.html", profiles=[p.name for p in poker_profiles()],
+        return render_template("poker/new.html", profiles=poker_profiles(),
                                typed=request.form), 422
-    return redirect(url_for("poker.screen", table_id=view.id), 303)
+    if g.user.role in RECORDERS:  # a pit boss or shift manager runs it from its screen
+        return redirect(url_for("poker.screen", table_id=view.id), 303)
+    flash(gettext("Poker table %(name)s opened: a croupier or pit boss opens its shift and "
+                  "deals.", name=view.name), "success")  # an administrator sets up, never deals
+    return redirect(url_for("web.home"), 303)
 
 
 @bp.post("/poker/<int:table_id>/undo")

@@ -202,5 +202,5 @@ def test_a_limit_americana_hand_with_an_all_in_splits_a_main_and_a_side_pot_on_s
              for a in awards.all()]
     assert shown == [("3", 135), ("1", 40)]
     text = page.inner_text("[data-awards]")
-    assert "Main pot 135" in text and "Side pot 1 40" in text
+    assert "Main pot: 135" in text and "Side pot 1: 40" in text
     assert "Three of a kind" in text and "Two pairs" in text  # seat 3's trips, seat 1's pairs
