@@ -7,11 +7,14 @@ profiles), ``tables`` (a table's page, opening a shift); this module holds the d
 
 from flask import Blueprint, render_template
 
-from .. import db, formats
+from .. import db
+from ..i18n import formats
+from ..i18n.wording import say
 from ..rules.games import GAMES
-from ..services import poker_tables, shifts, voids
-from ..services.reports_poker import GAME_TITLES
-from ..wording import say
+from ..services.disputes import voids
+from ..services.reports.poker import GAME_TITLES
+from ..services.shifts import shifts
+from ..services.tables import poker as poker_tables
 from .security import any_role
 from .tables import SHIFT_OPENERS
 

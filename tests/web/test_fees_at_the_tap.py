@@ -79,7 +79,7 @@ def test_russian_fees_are_collected_at_the_tap_and_the_showdown_pays_the_wagers(
     assert (box["net"], rnd["house_net"]) == (40, -40)  # stored as before: fees still count
     assert box["wagers"]["improvement_fee"]["net"] == box["wagers"]["buy_game_fee"]["net"] == -20
     from dealer_assist import db
-    from dealer_assist.services import live
+    from dealer_assist.services.rounds import live
 
     with db.session_scope(app) as dbs:
         round_id = live.last_round_id(dbs, rp.id)
@@ -91,7 +91,7 @@ def test_russian_fees_are_collected_at_the_tap_and_the_showdown_pays_the_wagers(
 
 def round_of_paid(app: Flask, table: Any) -> dict[str, Any]:
     from dealer_assist import db
-    from dealer_assist.services import live
+    from dealer_assist.services.rounds import live
 
     with db.session_scope(app) as dbs:
         last = live.last_round_id(dbs, table.id)

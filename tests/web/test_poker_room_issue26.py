@@ -9,7 +9,9 @@ from typing import Any
 
 from flask import Flask
 
-from dealer_assist.services import poker_hands, poker_tables, shifts
+from dealer_assist.services.rounds import poker_hands
+from dealer_assist.services.shifts import shifts
+from dealer_assist.services.tables import poker as poker_tables
 from tests.factories import make_user
 from tests.web.conftest import Browser, arrange, text
 
