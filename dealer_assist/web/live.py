@@ -24,7 +24,8 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
-from ..i18n import money, wording
+from ..i18n import formats, money, wording
+from ..i18n.wording import N_
 from ..models import POKER_GAMES, Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
 from ..rules.errors import CardCountError, RulesError
@@ -52,6 +53,17 @@ AUTO_STEPS = frozenset({"deal_dealer", "reveal", "dealer_small", "show", "dealer
 WAGER_LABELS = {"ante": "ANTE", "bet": "BET", "improvement_fee": "Improvement fee",
                 "buy_game_fee": "Buy-game fee", "insurance": "Insurance", "bonus": "Bonus"}
 RANKS = "AKQJT98765432"
+#: what an Undo takes back, in the croupier's words (``↶ Undo: the dealer's face-up card``)
+UNDO_WORDS = {
+    "place": N_("the bets"), "deal_dealer": N_("the dealer's face-up card"),
+    "deal_box": N_("the box's cards"), "reveal": N_("the dealer's cards"),
+    "dealer_draw": N_("the dealer's new card"), "dealer_small": N_("the dealer's Small Hand"),
+    "show": N_("the hand shown"), "exchange": N_("the exchange"),
+    "sixth_card": N_("the 6th card"), "replace": N_("the replacement"),
+    "extra": N_("the extra cards"), "split": N_("the split"), "bet": N_("the bet"),
+    "fold": N_("the fold"), "insure": N_("the insurance"), "take_ante": N_("Take ANTE"),
+    "buy_game": N_("the bought game"),
+}
 
 
 def new_key() -> str:
@@ -133,7 +145,26 @@ def _entry(rnd: live.LiveRound, typed: MultiDict[str, str] | None = None) -> Any
     for step in rnd.steps:
         if want and step.type == want and step.box == box and step.type in FORM_STEPS:
             return step
-    return next((s for s in rnd.steps if s.type in CARD_STEPS and (s.cards or s.small)), None)
+    due = [s for s in rnd.steps if s.type in CARD_STEPS and (s.cards or s.small)]
+    # in dealing order (the dealer's Small Hand before the boxes' hands): the one next step
+    return min(due, key=lambda s: CARD_STEPS.index(s.type), default=None)
+
+
+def undo_label(rnd: live.LiveRound) -> str:
+    """The Undo button's words: what it takes back (issue 26 item 12: not "Undo deal dealer")."""
+    last = next((e for e in rnd.events if e.seq == rnd.last_step), None)
+    if last is None:
+        return ""
+    payload = last.payload
+    if last.type == "deal_dealer" and not (payload.get("up") or payload.get("cards")):
+        word = str(gettext("the deal"))  # Russian poker: the deal recorded with "Start round"
+    else:
+        word = wording.say(UNDO_WORDS.get(last.type, last.type.replace("_", " ")))
+    said = str(gettext("Undo: %(step)s", step=word))
+    if payload.get("count"):
+        said += " " + formats.cards(int(payload["count"]))
+    return said + (" · " + str(gettext("box %(box)s", box=payload["box"]))
+                   if payload.get("box") else "")
 
 
 def _suggestion(rnd: live.LiveRound, entry: Any) -> Any:
@@ -188,7 +219,7 @@ def _screen(table_id: int) -> Any:
             table_steps=[s for s in rnd.steps if s.box is None],
             payouts=payout_lines(rnd.ready.to_dict())
             if rnd.ready and not rnd.void_pending else None,
-            auto=AUTO_STEPS,
+            auto=AUTO_STEPS, undo_label=undo_label(rnd),
             suggestion=_suggestion(rnd, entry), draw_most=_draw_most(rnd, typed))
     beside = refusal is not None and _beside(refusal, context, typed)
     if refusal is not None and not beside:
@@ -376,6 +407,7 @@ def record(round_id: int) -> Any:
                                  idempotency_key=request.form.get("key", ""),
                                  expected_seq=_expected_seq())
         dbs.commit()
+        after = _bet_when_forced(dbs, after, type)
     except (RulesError, ServiceError) as err:
         return _refused(rnd.table.id, err, _what(rnd, type))
     if after.last_seq != rnd.last_seq and after.is_open:  # a new step, not a resent one
@@ -384,6 +416,22 @@ def record(round_id: int) -> Any:
         flash(gettext("Round %(number)s paid. Next round.", number=after.round.number),
               "success")
     return _back(rnd.table.id)
+
+
+def _bet_when_forced(dbs: Any, after: live.LiveRound, type: str) -> live.LiveRound:
+    """Free extra cards (Big/Small) or all five replaced (Oasis) force the BET: when BET is the
+    box's only step left, the same tap records it (one tap, one decision; issue 26 item 11)."""
+    box = request.form.get("box") or None
+    if type not in ("extra", "replace") or box is None:
+        return after
+    left = [s for s in after.steps if s.box == box]
+    if [s.type for s in left] != ["bet"]:
+        return after
+    key = request.form.get("key", "")
+    after = live.record_step(dbs, round_id=after.round.id, actor_id=g.user.id, type="bet",
+                             payload={"box": box}, idempotency_key=f"{key[:58]}-bet")
+    dbs.commit()
+    return after
 
 
 def _not_yet(rnd: live.LiveRound, type: str) -> tuple[Refusal, MultiDict[str, str]] | None:

@@ -181,7 +181,7 @@ def test_undo_from_the_screen_cancels_the_last_step(browser: Browser, app: Flask
                                                     table: Any) -> None:
     start(browser, table)
     step(browser, app, table, "bet", box="1")
-    assert "Undo bet · box 1" in text(browser.get(screen))
+    assert "Undo: the bet · box 1" in text(browser.get(screen))
     assert step(browser, app, table, "undo").status_code == 303
     rnd = round_of(app, table)
     assert rnd.events[-1].type == "undo" and not rnd.flow.summary(rnd.state)["boxes"][0]["decision"]

@@ -22,6 +22,7 @@ from ..errors import (
     StakeError,
 )
 from ..evaluator import HandValue, evaluate
+from ..phrase import Phrase
 from . import common
 from .actions import (
     BuyGame,
@@ -233,7 +234,8 @@ def can_redeal(state: RoundState, box: str) -> bool:
 
 def redeal(state: RoundState, a: Redeal) -> RoundState:
     verify_redeal(state, a)
-    return evolve(state, voided=f"box {a.box} received {a.cards_received} cards")
+    return evolve(state, voided=Phrase("box %(box)s received %(count)s cards", box=a.box,
+                                       count=a.cards_received))
 
 
 # --- the dealer opens: reveal, take the ANTE or buy a game, the dealer's draw ----------------
