@@ -15,6 +15,10 @@
     var suit = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}[s.slice(-1)] || s.slice(-1).toLowerCase();
     return s.slice(0, -1).toUpperCase().replace("10", "T") + suit;
   }
+  function said(code) {  /* "Th" -> "10♥": the card as the dealer reads it (the engine reads both) */
+    var rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
+    return rank + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[code.slice(-1)];
+  }
   function current() {
     if (target && seats.indexOf(target) >= 0) { return target; }
     return seats.filter(function (i) { return !i.value.trim(); })[0] || null;
@@ -35,7 +39,7 @@
       if (owner) { owner.value = ""; target = owner; refresh(); return; }  /* a second tap takes it back */
       var seat = current();
       if (!seat) { return; }
-      seat.value = b.dataset.card;
+      seat.value = said(b.dataset.card);
       target = null;
       refresh();
     });

@@ -27,7 +27,7 @@ from .errors import status_for
 from .forms import whole_number
 from .hardening import as_id
 from .live import card_html, new_key
-from .poker_street import cards_said, refused_up_card
+from .poker_street import as_code, cards_said, refused_up_card
 from .security import role_required
 
 bp = Blueprint("poker", __name__)
@@ -129,7 +129,7 @@ def _action() -> dict[str, Any]:
     if kind == "show":
         action["cards"] = form.getlist("cards")
     if kind == "street":
-        action["up"] = {k[3:]: v for k, v in form.items() if k.startswith("up_") and v}
+        action["up"] = {k[3:]: as_code(v) for k, v in form.items() if k.startswith("up_") and v}
         missing = [k[3:] for k in form if k.startswith("up_") and not form.get(k)]
         if missing:
             raise ValidationError("Tap the up card of seat %(v)s.", v=missing[0],

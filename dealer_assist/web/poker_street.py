@@ -33,6 +33,15 @@ def refused_up_card(state: HandState, typed: Mapping[str, str]) -> str | None:
     return None
 
 
+def as_code(typed: str) -> str:
+    """A picked or typed up card as the event stores it (``10♥`` -> ``Th``); what is no card
+    is passed on as typed, for the engine to refuse with its own words."""
+    try:
+        return parse_card(typed.strip()).code
+    except RulesError:
+        return typed
+
+
 def cards_said(message: str) -> str:
     """``Kh is already on the table`` -> ``K♥ is already on the table``."""
     return _CODE.sub(lambda m: ("10" if m.group(1) in ("T", "10") else m.group(1))

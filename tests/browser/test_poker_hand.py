@@ -86,9 +86,10 @@ def _check_screen(page: Any, state: HandState) -> None:
 
 def _tap(page: Any, text: str, action: dict[str, Any]) -> int:
     """Tap the way a dealer does; returns the number of taps."""
-    if action["type"] == "street":
-        for seat, card in action["up"].items():
-            page.click(f'.pk-grid label:has(input[name="up_{seat}"][value="{card}"])')
+    if action["type"] == "street":  # one grid: each tap fills the next seat in turn
+        for seat, card in sorted(action["up"].items(), key=lambda kv: int(kv[0])):
+            page.click(f'.street-grid button[data-card="{card}"]')
+            assert page.input_value(f'input[name="up_{seat}"]')[-1] in "♠♥♦♣"
         page.click('button[data-act="street"]')
         return len(action["up"]) + 1
     if action["type"] == "show":

@@ -188,3 +188,22 @@ def test_an_administrator_finds_and_opens_a_poker_table_and_the_tables_read_as_t
     assert "32-card draw · pot-limit" in cards["DR 1"]
     assert "Blinds 5/10/20 · 5 seats" in cards["DR 1"]
     assert "americana-limit" not in home and "boxes" not in cards["AS 1"]
+
+
+def test_up_cards_picked_as_the_dealer_reads_them_are_stored_as_codes(
+        app: Flask, browser: Browser, croupier: Any) -> None:
+    """Item 8: the grid writes each seat's card as the dealer reads it (10♥); the hand stores
+    the code (Th), as every other event does."""
+    tid = _stud_table(app, croupier)
+    browser.login("carla")
+    page = text(browser.get(f"/poker/{tid}"))
+    form = re.search(r'<form[^>]*class="step street".*?</form>', page, re.S)
+    assert form is not None
+    keyed = dict(re.findall(r'name="(key|seq)" value="([^"]*)"', form.group(0)))
+    resp = browser.post(f"/poker/{tid}/act", {**keyed, "type": "street", "up_1": "8♣",
+                                              "up_2": "9♦", "up_3": "10♥", "up_4": "7♠"})
+    assert resp.status_code == 303
+    hid = arrange(app, lambda s: poker_hands.current_hand_id(s, tid))
+    actions = browser.get(f"/api/v1/poker/hands/{hid}").get_json()["actions"]
+    assert actions[-1]["up"] == {"1": "8c", "2": "9d", "3": "Th", "4": "7s"}
+    assert browser.get(f"/rounds/{hid}").status_code == 200
