@@ -32,6 +32,11 @@ from .security import role_required
 
 bp = Blueprint("poker", __name__)
 RECORDERS = tuple(sorted(shifts.OPENERS))
+#: a poker action in the dealer's words (the Undo button says what it takes back)
+ACTION_WORDS = {"street": N_("the up cards"), "bring_in": N_("Bring-in"), "check": N_("Check"),
+                "call": N_("Call"), "bet": N_("Bet"), "raise": N_("Raise"), "fold": N_("Fold"),
+                "draw": N_("Draw"), "parole": N_("Parole"), "show": N_("Show"),
+                "muck": N_("Muck")}
 PHASES = {"betting": N_("Betting"), "street": N_("Deal the up cards"), "draw": N_("The draw"),
           "parole": N_("Parole?"), "showdown": N_("Showdown"), "complete": N_("Push the pots")}
 
@@ -85,6 +90,7 @@ def _screen(table_id: int, status: int = 200, **extra: Any) -> Any:
     hid = poker_hands.last_hand_id(dbs, table_id, shift.id) if shift else None
     hand = poker_hands.load(dbs, hid) if hid is not None else None
     ctx: dict[str, Any] = {"table": table, "shift": shift, "hand": hand, "new_key": new_key,
+                           "action_words": ACTION_WORDS,
                            "names": {s.seat: s.player for s in table.seats},
                            "typed": None, "street_error": None, **extra}
     if hand is not None:

@@ -21,7 +21,7 @@ from dealer_assist.models import User
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import LAYOUT, Server, Shots, login
-from tests.browser.test_live_round import MIN_TARGET, TARGETS, Table
+from tests.browser.test_live_round import MIN_TARGET, Table
 from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
@@ -203,7 +203,7 @@ def test_the_stud_street_is_one_grid_that_fills_the_seats_in_turn(
     for act in ("bring_in", "call", "call", "call"):
         page.click(f'[data-panel] button[data-act="{act}"]')
         page.wait_for_load_state("load")
-    for card, seat in (("Kh", "1"), ("As", "2"), ("Jd", "3")):
+    for card in ("Kh", "As", "Jd"):  # seats 1, 2 and 3 in turn
         page.click(f'.street-grid button[data-card="{card}"]')
     page.fill('input[name="up_4"]', "Kh")  # typed over the grid: already seat 1's
     page.click('button[data-act="street"]')
