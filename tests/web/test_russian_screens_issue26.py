@@ -51,6 +51,7 @@ def test_a_russian_round_dispute_void_and_report_say_everything_in_russian(
     for type, fields in (("deal_dealer", {"cards": "8c"}), ("bet", {"box": "1"}),
                          ("fold", {"box": "2"}), ("reveal", {"cards": "2s 3d 9h jc"})):
         assert step(browser, app, cs, type, **fields).status_code == 303
+    assert latin_words(text(browser.get("/password"))) == set(), "password form"
     screen = text(browser.get(f"/tables/{cs.id}/live"))
     assert "фолд: АНТЕ проиграно" in screen
     assert latin_words(screen) == set(), "table screen"
