@@ -24,12 +24,10 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
-from ..i18n import formats, money, wording
-from ..i18n.wording import N_
+from ..i18n import wording
 from ..models import POKER_GAMES, Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
 from ..rules.errors import CardCountError, RulesError
-from ..rules.settlement import FEES, at_showdown
 from ..services.errors import ServiceError, ValidationError
 from ..services.rounds import live
 from ..services.rounds import store as rounds
@@ -37,6 +35,7 @@ from ..services.shifts import shifts
 from ..services.tables import tables
 from .forms import whole_number
 from .live_refusal import Refusal, box_of, input_for, keep, take
+from .live_said import collected, payout_lines, say_collected, undo_label
 from .security import role_required
 
 bp = Blueprint("live", __name__)
@@ -50,22 +49,7 @@ FORM_STEPS = frozenset({*CARD_STEPS, "exchange", "sixth_card", "replace", "extra
                         "insure", "redeal"})
 #: card entries that record themselves when the last card is tapped (an exact count)
 AUTO_STEPS = frozenset({"deal_dealer", "reveal", "dealer_small", "show", "dealer_draw"})
-WAGER_LABELS = {"ante": "ANTE", "bet": "BET", "improvement_fee": "Improvement fee",
-                "buy_game_fee": "Buy-game fee", "insurance": "Insurance", "bonus": "Bonus"}
 RANKS = "AKQJT98765432"
-#: what an Undo takes back, in the croupier's words (``↶ Undo: the dealer's face-up card``)
-UNDO_WORDS = {
-    "place": N_("the bets"), "deal_dealer": N_("the dealer's face-up card"),
-    "deal_box": N_("the box's cards"), "reveal": N_("the dealer's cards"),
-    "dealer_draw": N_("the dealer's new card"), "dealer_small": N_("the dealer's Small Hand"),
-    "show": N_("the hand shown"), "exchange": N_("the exchange"),
-    "sixth_card": N_("the 6th card"), "replace": N_("the replacement"),
-    "extra": N_("the extra cards"), "split": N_("the split"), "bet": N_("the bet"),
-    "fold": N_("the fold"), "insure": N_("the insurance"), "take_ante": N_("Take ANTE"),
-    "buy_game": N_("the bought game"),
-}
-
-
 def new_key() -> str:
     """A fresh idempotency key for one rendered form."""
     return uuid.uuid4().hex
@@ -77,63 +61,6 @@ def card_html(code: str) -> str:
     rank, suit = code[:-1], code[-1]
     symbol = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[suit]
     return ("10" if rank == "T" else rank) + symbol
-
-
-def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per box, per wager: PAY / TAKE / RETURN with the amount and the reason (``action`` is
-    the code the page styles by, ``said`` the word in the croupier's language). The box's
-    headline is what moves at the showdown: its wagers without the fees, which were collected
-    at the tap (``COLLECTED``; RULES.md "People at the table"); the settlement is unchanged."""
-    out = []
-    for box in settlement["boxes"]:
-        wagers = []
-        for name, w in box["wagers"].items():
-            if not w["stake"] and not w["net"]:
-                continue
-            wagers.append(_wager_line(name, w))
-        net = at_showdown(box)
-        out.append({"box": box["box"], "hand": wording.hand_name(box["hand"]) or None,
-                    "small_hand": wording.hand_name(box.get("small_hand")) or None,
-                    "wagers": wagers, "net": net,
-                    "action": "PAY" if net > 0 else "TAKE" if net < 0 else "RETURN",
-                    "said": wording.action(net), "capped": box["capped"]})
-    return out
-
-
-def _wager_line(name: str, w: dict[str, Any]) -> dict[str, Any]:
-    if name in FEES:  # in the tray since the tap: nothing moves now
-        action, said, amount = "COLLECTED", gettext("COLLECTED"), w["stake"]
-    else:
-        action = "PAY" if w["net"] > 0 else "TAKE" if w["net"] < 0 else "RETURN"
-        said, amount = wording.action(w["net"]), abs(w["net"]) if w["net"] else w["stake"]
-    return {"name": WAGER_LABELS.get(name, name), "action": action, "said": said,
-            "title": wording.wager_name(name), "amount": amount, "stake": w["stake"],
-            "why": wording.reason(w)}
-
-
-def collected(rnd: live.LiveRound | None) -> dict[str, int]:
-    """The fees each box has paid into the tray so far (exchange, sixth card, replacement,
-    bought extra cards, buy-game): taken when incurred."""
-    if rnd is None:
-        return {}
-    return {b["box"]: int(b.get("collected") or 0) for b in rnd.flow.summary(rnd.state)["boxes"]}
-
-
-def _say_collected(before: dict[str, int], after: dict[str, int]) -> None:
-    """At the tap that incurs a fee: "Box 1: COLLECT 20"; an undone improvement gives it back
-    ("Box 1: RETURN 20")."""
-    for box, now in after.items():
-        moved = now - before.get(box, 0)
-        if moved > 0:
-            flash(gettext("Box %(box)s: COLLECT %(amount)s", box=box, amount=money(moved)),
-                  "collect")
-        elif moved < 0:
-            flash(gettext("Box %(box)s: RETURN %(amount)s (the fee goes back)", box=box,
-                          amount=money(-moved)), "collect")
-    for box, was in before.items():
-        if box not in after and was:
-            flash(gettext("Box %(box)s: RETURN %(amount)s (the fee goes back)", box=box,
-                          amount=money(was)), "collect")
 
 
 def _entry(rnd: live.LiveRound, typed: MultiDict[str, str] | None = None) -> Any:
@@ -148,23 +75,6 @@ def _entry(rnd: live.LiveRound, typed: MultiDict[str, str] | None = None) -> Any
     due = [s for s in rnd.steps if s.type in CARD_STEPS and (s.cards or s.small)]
     # in dealing order (the dealer's Small Hand before the boxes' hands): the one next step
     return min(due, key=lambda s: CARD_STEPS.index(s.type), default=None)
-
-
-def undo_label(rnd: live.LiveRound) -> str:
-    """The Undo button's words: what it takes back (issue 26 item 12: not "Undo deal dealer")."""
-    last = next((e for e in rnd.events if e.seq == rnd.last_step), None)
-    if last is None:
-        return ""
-    payload = last.payload
-    if last.type == "deal_dealer" and not (payload.get("up") or payload.get("cards")):
-        word = str(gettext("the deal"))  # Russian poker: the deal recorded with "Start round"
-    else:
-        word = wording.say(UNDO_WORDS.get(last.type, last.type.replace("_", " ")))
-    said = str(gettext("Undo: %(step)s", step=word))
-    if payload.get("count"):
-        said += " " + formats.cards(int(payload["count"]))
-    return said + (" · " + str(gettext("box %(box)s", box=payload["box"]))
-                   if payload.get("box") else "")
 
 
 def _suggestion(rnd: live.LiveRound, entry: Any) -> Any:
@@ -411,7 +321,7 @@ def record(round_id: int) -> Any:
     except (RulesError, ServiceError) as err:
         return _refused(rnd.table.id, err, _what(rnd, type))
     if after.last_seq != rnd.last_seq and after.is_open:  # a new step, not a resent one
-        _say_collected(collected(rnd), collected(after))
+        say_collected(collected(rnd), collected(after))
     if type == "paid" and after.stored_settlement is not None:
         flash(gettext("Round %(number)s paid. Next round.", number=after.round.number),
               "success")
