@@ -124,17 +124,25 @@ def test_big_small_free_extra_cards_and_the_bet_are_one_tap(
 
 
 @SIZES
+@LANGS
 def test_the_insurance_form_records_from_the_first_screen(page: Any, server: Server,
-                                                          shots: Shots) -> None:
-    t = open_live(page, server, "russian", "en")
-    t.type('input[name="ante_1"]', "100")
+                                                          shots: Shots, lang: str) -> None:
+    """Item 12: "the insurance form's Record button is below the fold at 1024x768": also with
+    the hand tapped and a refused amount's message beside its field."""
+    t = open_live(page, server, "russian", lang)
+    for box in "12":
+        t.type(f'input[name="ante_{box}"]', "100")
     t.tap('button[data-step="start"]', "started")
     t.box("1", "bet", "box-1-bet")
     t.link("1", "insure", "insure-open")
+    t.type('input[name="amount"]', "5")
+    t.cards("As Ad Ah 2c 3d", "insurance-refused")  # below the table minimum: refused
+    assert page.get_attribute('input[name="amount"]', "aria-invalid") == "true"
     bottom = page.eval_on_selector("form.entry button[type=submit]",
                                    "b => b.getBoundingClientRect().bottom")
+    shots("insurance-form")
     assert bottom <= page.viewport_size["height"], f"Record at {bottom}px: below the fold"
-    shoot(t, shots, "insurance-form")
+    no_clipped_words(page, "insurance-form")
 
 
 def _unopened(server: Server) -> int:

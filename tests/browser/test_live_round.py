@@ -162,8 +162,8 @@ def play_plain(t: Table, page: Any) -> None:
 
 
 #: the README's sentence whose number this test measures (issue 26 item 14)
-README_TAPS = re.compile(r"A plain 3-box round with the bets carried over \(two boxes bet, one\s+"
-                         r"folds\) takes (\d+) taps")
+README_TAPS = re.compile(r"A\s+plain\s+3-box\s+round\s+with\s+the\s+bets\s+carried\s+over\s+"
+                         r"\(two\s+boxes\s+bet,\s+one\s+folds\)\s+takes\s+(\d+)\s+taps")
 
 
 def readme_taps() -> int:
