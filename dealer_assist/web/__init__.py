@@ -12,7 +12,6 @@ from ..i18n import formats
 from ..i18n.wording import say
 from ..rules.games import GAMES
 from ..services.disputes import voids
-from ..services.reports.poker import GAME_TITLES
 from ..services.shifts import shifts
 from ..services.tables import poker as poker_tables
 from .security import any_role
@@ -37,9 +36,7 @@ def home() -> str:
 def game_title(code: str) -> str:
     """``russian`` -> ``Russian poker``: what the floor calls the game."""
     spec = GAMES.get(code)
-    if spec is not None:
-        return say(spec.title)
-    return say(GAME_TITLES[code]) if code in GAME_TITLES else code
+    return say(spec.title) if spec is not None else code
 
 
 

@@ -19,7 +19,7 @@ from .. import db
 from ..i18n.wording import N_, say
 from ..rules.cards import SUITS
 from ..rules.errors import RulesError
-from ..rules.parlour.profile import DEFAULT_PROFILE
+from ..rules.games.parlour.profile import DEFAULT_PROFILE
 from ..services.errors import ServiceError
 from ..services.rounds import parlour
 from .errors import status_for

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 
 from ..rules.cards import Card, parse_card
 from ..rules.errors import RulesError
-from ..rules.poker import HandState
-from ..rules.poker.stud import check_new_cards
+from ..rules.games.poker import HandState
+from ..rules.games.poker.stud import check_new_cards
 
 _CODE = re.compile(r"\b(10|[2-9TJQKA])([shdc])\b")
 _SUIT = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
