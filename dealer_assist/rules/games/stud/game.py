@@ -19,6 +19,7 @@ from ...fields import get_int, need_mapping
 from ...phrase import Phrase
 from ...profiles import HouseProfile, load_profile, profile_hash
 from ...settlement import Settlement
+from .actions import PlaceBox
 from .codec import SHARED_DECODERS, codes, encode_shared, value_of
 from .deal import FREE, State, can_bet, can_deal_dealer, can_fold, can_place_box
 from .dealer import bought_summary
@@ -40,14 +41,16 @@ class HouseGame(Game[State]):
     #: the ``place`` payload carries each box's bonus bet
     bonus_field = False
 
-    def step(self, state: State, type: str, payload: Any, *, new: bool = False) -> State:
-        """Apply one event; a refused box of a ``place`` names its place in the list
-        (``boxes[1].bonus``), so the screen marks that box (issue 26 item 3)."""
-        if type != "place":
-            return super().step(state, type, payload, new=new)
-        for i, action in enumerate(self.decode(state, type, payload)):
+    def play(self, state: State, actions: Iterable[Any], *, new: bool = False) -> State:
+        """Apply decoded records in order; a refused box of the bets (the ``place`` event's
+        ``PlaceBox`` records) names its place in the list (``boxes[1].bonus``), so the screen
+        marks that box and no other with the same amount (issue 26 item 3)."""
+        actions = tuple(actions)
+        if not actions or not all(isinstance(a, PlaceBox) for a in actions):
+            return super().play(state, actions, new=new)
+        for i, action in enumerate(actions):
             try:
-                state = self.play(state, (action,), new=new)
+                state = super().play(state, (action,), new=new)
             except RulesError as err:
                 raise err.at(f"boxes[{i}]") from None
         return state
