@@ -60,9 +60,14 @@ def main() -> None:
     parser.add_argument("--server", type=float, default=None, metavar="SECONDS",
                         help="the server process's CPU per write, over HTTP (see above)")
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny run that proves the script works (make test); no figure "
+                             "of a smoke run means anything")
     args = parser.parse_args()
+    if args.smoke:
+        args.rounds = 2
     if args.server is not None:
-        server_cpu(args.server, args.db)
+        server_cpu(2.0 if args.smoke else args.server, args.db)
         return
     with tempfile.TemporaryDirectory() as tmp:
         url = args.db_url or f"sqlite:///{Path(tmp) / 'profile.sqlite3'}"
