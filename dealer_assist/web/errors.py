@@ -54,9 +54,22 @@ def _rollback() -> None:
         dbs.rollback()
 
 
+def end_refused(err: ServiceError) -> None:
+    """End the transaction of a refused request: rolled back, except after a wrong PIN or
+    password (or a throttled one), whose failed attempt must count (issue 28: the services
+    check a PIN before they write anything else, so the failure is all there is to keep)."""
+    dbs = g.get("db_session")
+    if dbs is None:
+        return
+    if isinstance(err, (AuthenticationFailed, Throttled)):
+        dbs.commit()
+    else:
+        dbs.rollback()
+
+
 def form_error(err: ServiceError, template: str, **context: Any) -> tuple[str, int]:
     """Re-show a form with the error flashed above it and the offending field marked."""
-    _rollback()
+    end_refused(err)
     flash(say(err.message), "error")
     return render_template(template, error_field=err.field, **context), status_for(err)
 
@@ -70,7 +83,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ServiceError)
     def _service_error(err: ServiceError) -> Any:
-        _rollback()
+        end_refused(err)
         status = status_for(err)
         if _is_api():
             return problem(status, type(err).__name__, err.message, field=err.field)

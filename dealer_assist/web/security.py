@@ -38,6 +38,7 @@ from .. import db
 from ..i18n.wording import N_
 from ..models import Role
 from ..services.people import auth
+from . import device
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -61,6 +62,9 @@ class CurrentUser:
     session_id: int
     must_change_password: bool
     language: str | None = None
+    #: issue 28: set on a table device, where this is the table's current dealer (his PIN at
+    #: the last relief), not a signed-in session
+    device_id: int | None = None
 
 
 def public(view: F) -> F:
@@ -80,6 +84,8 @@ def role_required(*roles: str) -> Callable[[F], F]:
         @wraps(view)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             user: CurrentUser | None = g.get("user")
+            if user is None and g.get("device_ok"):  # a table device's own page (issue 28)
+                return view(*args, **kwargs)
             if user is None:
                 return _to_login()
             if user.role not in allowed or user.must_change_password and _is_api():
@@ -112,6 +118,8 @@ def undeclared_endpoints(app: Flask) -> list[str]:
 
 def may_reach(endpoint: str) -> bool:
     """For templates: show a link only to those who may follow it."""
+    if g.get("device") is not None:
+        return device.may_reach(endpoint)
     roles = declared_roles(current_app, endpoint)
     if roles is None:
         return False
@@ -233,11 +241,18 @@ def _before_request() -> Any:
     if request.method not in SAFE_METHODS and not stateless and not csrf_ok():
         return _csrf_refused()
     g.user = None if stateless else _load_user()
+    g.device = None
+    if g.user is None and not stateless and not _is_api():
+        g.device = device.load()  # issue 28: a tablet bound to a table, not a person
+        if g.device is not None:
+            g.user = device.dealer_of(g.device)
     if endpoint is None:  # 404/405: let the error handler answer
         return None
     if roles is None:
         current_app.logger.error("route %s declares no roles; refused", endpoint)
         return _forbidden()
+    if g.device is not None:
+        return device.guard(g.device, endpoint)
     if PUBLIC in roles:
         return None
     user: CurrentUser | None = g.user
@@ -254,7 +269,7 @@ def _before_request() -> Any:
 
 def _template_globals() -> dict[str, Any]:
     return {"current_user": g.get("user"), "csrf_field": csrf_field, "csrf_token": csrf_token,
-            "may_reach": may_reach}
+            "may_reach": may_reach, "table_device": g.get("device")}
 
 
 def init_app(app: Flask) -> None:

@@ -32,7 +32,7 @@ from dealer_assist.services.rounds import live, parlour
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.conftest import FAST_ARGON2
-from tests.factories import make_table, make_user
+from tests.factories import SIGNED, make_table, make_user
 from tests.services.test_disputes import STEPS
 from tests.services.test_parlour import suited_hand
 
@@ -62,9 +62,11 @@ def _populate(engine: Engine) -> None:
         carla, pavel, petra, maria, _ = ids
         table = make_table(s)
         shift = shifts.open_shift(s, table_id=table.id, user_id=carla)
-        inventory.record_opening_count(s, shift_id=shift.id, amount=100_000, croupier_id=carla,
+        inventory.record_opening_count(s, credential=SIGNED,
+                                       shift_id=shift.id, amount=100_000, croupier_id=carla,
                                        pit_boss_id=pavel, actor_id=pavel)
-        inventory.record_transfer(s, shift_id=shift.id, kind="fill", amount=5_000,
+        inventory.record_transfer(s, credential=SIGNED,
+                                  shift_id=shift.id, kind="fill", amount=5_000,
                                   croupier_id=carla, pit_boss_id=pavel, actor_id=pavel)
         s.commit()
         rounds = [_play(s, table.id, carla, n) for n in range(4)]

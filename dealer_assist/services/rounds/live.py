@@ -211,7 +211,7 @@ def _has_void_request(session: Session, round_id: int) -> bool:
 
 def _view(row: Round) -> rounds.RoundView:
     return rounds.RoundView(row.id or 0, row.table_id, row.shift_id, row.number, row.status,
-                            row.opened_at)
+                            row.opened_at, row.dealer_id)
 
 
 def fold(rules: Mapping[str, Any], events: Sequence[rounds.EventView]) -> Folded:

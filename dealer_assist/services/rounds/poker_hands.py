@@ -23,7 +23,7 @@ from ...models import Round, RoundEvent, RoundSettlement, RoundStatus, User
 from ...rules.evaluator import evaluate
 from ...rules.poker import HandState, hand_to_dict, parse_hand
 from ..errors import Conflict, NotFound, PermissionDenied
-from ..people import duties
+from ..people import duties, stints
 from ..shifts import shifts
 from ..tables import poker as poker_tables
 from . import store as rounds
@@ -79,7 +79,9 @@ def start_hand(session: Session, *, table_id: int, user_id: int,
     if idempotency_key:
         start["idempotency_key"] = idempotency_key[:rounds.KEY_MAX]
     parse_hand(start)  # the engine checks the start before anything is stored
-    view = rounds.start_round(session, shift_id=shift.id, rules=start)
+    # issue 28: the dealer of record is the one tapped in at the table when the hand starts
+    dealer = stints.dealer_for_round(session, shift_id=shift.id, actor_id=user_id)
+    view = rounds.start_round(session, shift_id=shift.id, rules=start, dealer_id=dealer)
     return load(session, view.id)
 
 

@@ -37,6 +37,7 @@ from ...rules.phrase import Phrase
 from ...rules.settlement import Settlement
 from ..disputes import voids
 from ..errors import Conflict
+from ..people import stints
 from ..shifts import shifts
 from ..tables import tables
 from . import live, txn
@@ -90,7 +91,10 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     if (_started_by(session, shift.id, key) is not None
             or live.open_round_id(session, table_id) is not None):
         raise txn.Stale  # a twin got there first: re-read, answer as a resend or a conflict
-    rnd = rounds.start_round(session, shift_id=shift.id, rules=rules, start_key=key)
+    # issue 28: the dealer of record is the one tapped in at the table when the round starts
+    dealer = stints.dealer_for_round(session, shift_id=shift.id, actor_id=actor_id)
+    rnd = rounds.start_round(session, shift_id=shift.id, rules=rules, start_key=key,
+                             dealer_id=dealer)
     event = _insert(session, rnd.id, 1, "place", payload, actor_id, key)
     folded = Folded(state, (1,))
     live.remember(rules, [event], folded)
@@ -160,7 +164,8 @@ def _record_once(session: Session, round_id: int, actor_id: int, type: str,
     events = [*rnd.events, event]
     live.remember(rnd.rules, events, folded)
     view = rounds.RoundView(rnd.round.id, rnd.round.table_id, rnd.round.shift_id,
-                            rnd.round.number, row.status, rnd.round.opened_at)
+                            rnd.round.number, row.status, rnd.round.opened_at,
+                            rnd.round.dealer_id)
     return Recorded(live.assemble(view, rnd.table, rnd.rules, events, folded, stored,
                                   rnd.void_request), True)
 
