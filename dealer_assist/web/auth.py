@@ -51,7 +51,7 @@ def _safe_next(target: str | None) -> str:
 @public
 def login() -> Any:
     if request.method == "GET":
-        if g.get("user"):
+        if g.get("user") and g.get("device") is None:  # a table device's dealer is no login
             return redirect(url_for("web.home"))
         return render_template("login.html", next=request.args.get("next", ""))
     username = request.form.get("username", "")[:64]

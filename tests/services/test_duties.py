@@ -102,7 +102,7 @@ def test_a_pit_boss_who_dealt_a_round_cannot_approve_its_void_asked_by_the_croup
     req = voids.request_change(session, round_id=rid, kind="void", reason="misdeal",
                                actor_id=floor.croupier)
     session.commit()
-    with pytest.raises(PermissionDenied, match="You recorded this round"):
+    with pytest.raises(PermissionDenied, match="You dealt or recorded this round"):
         voids.decide_change(session, request_id=req.id, approve=True, note="",
                             actor_id=floor.pit_boss)
     session.rollback()

@@ -65,7 +65,7 @@ def check_dispute_decider(session: Session, *, user: User, round_id: int, filed_
                           previous: list[tuple[str, int]]) -> None:
     """Rules 1 and 2. ``previous`` holds the earlier decisions as ``(outcome, decider's id)``."""
     if user.id in dealt_by(session, round_id):
-        raise PermissionDenied("You recorded this round; another pit boss must decide.")
+        raise PermissionDenied("You dealt or recorded this round; another pit boss must decide.")
     if user.id == filed_by:
         raise PermissionDenied("You filed this dispute; another pit boss must decide it.")
     if user.role in ESCALATION:
@@ -84,7 +84,8 @@ def check_change_approver(session: Session, *, user: User, round_id: int,
     if user.id == requested_by:
         raise PermissionDenied("You asked for this; another pit boss must approve it.")
     if user.id in dealt_by(session, round_id):
-        raise PermissionDenied("You recorded this round; another pit boss must approve it.")
+        raise PermissionDenied("You dealt or recorded this round; another pit boss must approve "
+                               "it.")
 
 
 def amount_limit(table: GameTable) -> int:

@@ -23,7 +23,7 @@ at once queue; SQLite's ``BEGIN IMMEDIATE`` serialises writers anyway.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, tzinfo
 from typing import Any
 
@@ -161,9 +161,12 @@ def _signers(session: Session, croupier_id: int, pit_boss_id: int, actor_id: int
     other, field = ((pit_boss_id, "pit_boss_pin") if croupier_acts
                     else (croupier_id, "croupier_pin"))
     origin = credential or cosign.NONE
+    if origin.signed_in is not None and origin.signed_in != actor_id:
+        # the request's session is the recorder's: it cannot also be the other signer's
+        origin = replace(origin, signed_in=None)
     mine = cosign.Signature(actor_id, actor.display_name if actor else "?",
                             actor.role if actor else "?", act, "session", origin.device_id)
-    theirs = cosign.authenticate(session, user_id=other, act=act, credential=credential,
+    theirs = cosign.authenticate(session, user_id=other, act=act, credential=origin,
                                  field=field)
     return (Signed(croupier_id, croupier.display_name, pit_boss_id, boss.display_name,
                    actor_id), (mine, theirs))
