@@ -352,3 +352,55 @@ def test_a_stint_is_append_only(session: Session, floor: Floor) -> None:
         session.exec(text("UPDATE dealer_stint SET dealer_id = dealer_id"))  # type: ignore[call-overload]
     session.rollback()
     assert _count(session, DealerStint) == 1
+
+
+# --- per-dealer figures (item 7) ----------------------------------------------------------------
+
+def test_each_dealers_stints_rounds_voids_corrections_and_disputes_are_his_own(
+        session: Session, floor: Floor) -> None:
+    from dealer_assist.services import reports
+    from dealer_assist.services.disputes import voids
+    from dealer_assist.services.reports import dealers
+
+    opened = session.get(Shift, floor.shift_id).opened_at  # type: ignore[union-attr]
+    carla = [play(session, floor, dealer=floor.croupier) for _ in range(2)]
+    stints.relieve(session, table_id=floor.table_id, now=opened + timedelta(minutes=30),
+                   relief=stints.Relief(floor.croupier2, SIGNED))
+    mine = [play(session, floor, dealer=floor.croupier2) for _ in range(2)]
+    voided = play(session, floor, dealer=floor.croupier2, pay=False)
+    asked = voids.request_change(session, round_id=voided, kind="void", reason="misdeal",
+                                 actor_id=floor.croupier2)
+    voids.decide_change(session, request_id=asked.id, approve=True, note="",
+                        actor_id=floor.pit_boss)
+    voids.request_change(session, round_id=mine[0], kind="correction", reason="short pay",
+                         box="2", amount=50, actor_id=floor.pit_boss)
+    upheld = disputes.file_dispute(session, round_id=mine[1], box="2", claim="x",
+                                   claimed_amount=10, croupier_note="", actor_id=floor.croupier2)
+    disputes.decide(session, dispute_id=upheld.id, outcome="upheld", adjustment=10, note="ok",
+                    actor_id=floor.pit_boss)
+    stints.relieve(session, table_id=floor.table_id, now=opened + timedelta(minutes=90),
+                   relief=stints.Relief(floor.croupier, SIGNED))
+    session.commit()
+    lines = {d["name"]: d for d in reports.build_shift_report(session,
+                                                              floor.shift_id)["dealers"]}
+    assert list(lines) == ["Carla", "Dimitri"]
+    dimitri, carla_line = lines["Dimitri"], lines["Carla"]
+    assert [s["minutes"] for s in dimitri["stints"]] == [60] and dimitri["minutes"] == 60
+    assert (dimitri["rounds"], dimitri["settled"], dimitri["voided"]) == (3, 2, 1)
+    assert dimitri["per_hour"] == "3.00"
+    assert (dimitri["corrections_requested"], dimitri["disputes_upheld"]) == (1, 1)
+    assert len(carla_line["stints"]) == 2 and carla_line["stints"][1]["to"] is None
+    assert (carla_line["rounds"], carla_line["voided"], carla_line["disputes_upheld"]) == (
+        2, 0, 0)
+    assert carla_line["minutes"] == 30 and carla_line["per_hour"] == "4.00"
+    assert len(carla) == 2
+    page = dealers.dealer_page(session, floor.croupier2, zone=None, now=utcnow())
+    assert page["totals"]["rounds"] == 3 and page["totals"]["stints"] == 1
+    assert page["shifts"][0]["table"] == "RP 1"
+
+
+def test_rounds_per_hour_are_exact_decimals() -> None:
+    from dealer_assist.services.reports.dealers import per_hour
+
+    assert per_hour(3, 60) == "3.00" and per_hour(1, 45) == "1.33" and per_hour(2, 45) == "2.67"
+    assert per_hour(5, 0) is None and per_hour(0, 10) == "0.00"

@@ -167,27 +167,35 @@ def _backfill() -> None:
     from dealer_assist.audit import capture, chain
 
     bind = op.get_bind()
-    shifts = bind.execute(sa.text(
-        "SELECT s.id, s.table_id, s.opened_at, COALESCE(("
-        "  SELECT c.croupier_id FROM inventory_count c"
-        "  WHERE c.shift_id = s.id AND c.kind = 'opening'), s.opened_by) AS croupier "
-        "FROM shift s ORDER BY s.id")).all()
+    shift = sa.table("shift", sa.column("id", sa.Integer()), sa.column("table_id", sa.Integer()),
+                     sa.column("opened_at", sa.DateTime(timezone=True)),
+                     sa.column("opened_by", sa.Integer()))
+    count = sa.table("inventory_count", sa.column("shift_id", sa.Integer()),
+                     sa.column("kind", sa.String()), sa.column("croupier_id", sa.Integer()))
+    counted = (sa.select(count.c.croupier_id)
+               .where(count.c.shift_id == shift.c.id, count.c.kind == "opening")
+               .scalar_subquery())
+    shifts = bind.execute(sa.select(shift.c.id, shift.c.table_id, shift.c.opened_at,
+                                    sa.func.coalesce(counted, shift.c.opened_by))
+                          .order_by(shift.c.id)).all()
     if not shifts:
         return
     stints = sa.table("dealer_stint", sa.column("id", sa.Integer()),
                       sa.column("table_id", sa.Integer()), sa.column("shift_id", sa.Integer()),
-                      sa.column("dealer_id", sa.Integer()), sa.column("started_at"),
+                      sa.column("dealer_id", sa.Integer()),
+                      sa.column("started_at", sa.DateTime(timezone=True)),
                       sa.column("kind", sa.String()))
     changes: list[chain.Change] = []
     rounds = 0
     for shift_id, table_id, opened_at, croupier in shifts:
-        new_id = bind.execute(stints.insert().values(
-            table_id=table_id, shift_id=shift_id, dealer_id=croupier, started_at=opened_at,
-            kind="migrated").returning(stints.c.id)).scalar_one()
-        row = bind.execute(sa.text("SELECT * FROM dealer_stint WHERE id = :id"),
-                           {"id": new_id}).mappings().one()
+        values = {"table_id": table_id, "shift_id": shift_id, "dealer_id": croupier,
+                  "started_at": opened_at, "kind": "migrated"}
+        new_id = bind.execute(stints.insert().values(**values)
+                              .returning(stints.c.id)).scalar_one()
+        row = {"id": new_id, **values, "parlour_game_id": None, "authorized_by": None,
+               "round_id": None, "device_id": None}
         changes.append(chain.Change("stint.migrated", "dealer_stint", str(new_id),
-                                    capture.snapshot("dealer_stint", dict(row)), table_id))
+                                    capture.snapshot("dealer_stint", row), table_id))
         ids = bind.execute(sa.text("SELECT id FROM game_round WHERE shift_id = :s "
                                    "AND dealer_id IS NULL ORDER BY id"), {"s": shift_id})
         for (round_id,) in ids.all():

@@ -85,7 +85,7 @@ def stage_of(steps: set[str], *, frozen: bool, settled: bool) -> str:
 
 # --- money, cached per shift until it changes ---------------------------------------------------
 
-_CACHE: OrderedDict[tuple[int, ...], dict[str, Any]] = OrderedDict()
+_CACHE: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 _LOCK = threading.Lock()
 CACHE_SIZE = 256
 
@@ -93,14 +93,19 @@ CACHE_SIZE = 256
 def _money(session: Session, table: GameTable, shift: Shift) -> dict[str, Any]:
     """The shift report's money figures for the floor (cached until a round settles again)."""
     assert shift.id is not None
-    newest, settled = session.exec(
-        select(func.max(RoundSettlement.id), func.count(col(RoundSettlement.id)))
+    newest, settled, when = session.exec(
+        select(func.max(RoundSettlement.id), func.count(col(RoundSettlement.id)),
+               func.max(RoundSettlement.created_at))
         .join(Round, col(Round.id) == RoundSettlement.round_id)
         .where(Round.shift_id == shift.id)).one()
-    fixed, fixes_n = session.exec(select(func.max(RoundCorrection.id),
-                                         func.count(col(RoundCorrection.id)))
-                                  .where(RoundCorrection.shift_id == shift.id)).one()
-    key = (shift.id, int(newest or 0), int(settled or 0), int(fixed or 0), int(fixes_n or 0))
+    fixed, fixes_n, fixed_at = session.exec(
+        select(func.max(RoundCorrection.id), func.count(col(RoundCorrection.id)),
+               func.max(RoundCorrection.created_at))
+        .where(RoundCorrection.shift_id == shift.id)).one()
+    # the database, the shift, its newest settlement and correction (ids and times: a database
+    # emptied and filled again reuses ids, not times), and the lab's figure for the profile
+    key = (str(session.get_bind().engine.url), shift.id, newest, settled, str(when), fixed,
+           fixes_n, str(fixed_at), theoretical.edge_of(table.profile))
     with _LOCK:
         found = _CACHE.get(key)
         if found is not None:
