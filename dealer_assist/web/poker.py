@@ -23,6 +23,7 @@ from ..services.errors import Conflict, ServiceError, ValidationError
 from ..services.rounds import poker_hands
 from ..services.shifts import shifts
 from ..services.tables import poker as poker_tables
+from ..services.tables import tables
 from .errors import status_for
 from .forms import whole_number
 from .hardening import as_id
@@ -217,6 +218,7 @@ def create_table() -> Any:
         view = poker_tables.open_table(dbs, name=request.form.get("name", ""), profile=profile,
                                        stakes=stakes,
                                        seat_count=whole_number("seats", "Seats"))
+        tables.set_pit(dbs, view.id, request.form.get("pit", "")[:40])  # issue 28: the floor
         dbs.commit()
     except (RulesError, ServiceError) as err:
         dbs.rollback()

@@ -168,8 +168,8 @@ def bind(table_id: int) -> Any:
         flash(str(err.message), "error")
         return redirect(url_for("tables.detail", table_id=table_id))
     end_login()
-    flash(gettext("This tablet is now the device of %(table)s. The dealer taps Relieve dealer "
-                  "to take the table.", table=bound.table), "success")
+    flash(gettext("This tablet is now the device of %(table)s: it shows this table's screen and "
+                  "the relief, nothing else.", table=bound.table), "success")
     resp = make_response(redirect(url_for("devices.home"), 303))
     return device.set_cookie(resp, token)
 

@@ -157,7 +157,7 @@ def test_a_dealer_deals_at_one_table_at_a_time(session: Session, floor: Floor) -
     shifts.open_shift(session, table_id=other.id, user_id=floor.pit_boss)
     session.commit()
     relieve(session, floor, floor.croupier2)
-    with pytest.raises(Conflict, match="Dimitri deals at RP 1 now"):
+    with pytest.raises(Conflict, match="Dimitri deals at RP 1 now: a relief there comes first"):
         stints.relieve(session, table_id=other.id, relief=stints.Relief(floor.croupier2,
                                                                         SIGNED))
     session.rollback()

@@ -159,13 +159,16 @@ def _insert(session: Session, *, shift: Shift, dealer_id: int, kind: StintKind, 
 
 
 def open_table(session: Session, *, shift_id: int, dealer_id: int,
-               now: datetime | None = None) -> StintView:
-    """The croupier who opened the table (counted its float) deals first. (Not refused when he
-    deals elsewhere too: one croupier may open several tables before the dealers arrive; a
-    relief, not an opening, is what moves a dealer.)"""
+               now: datetime | None = None) -> StintView | None:
+    """The croupier who opened the table (counted its float) deals first -- unless he deals at
+    another table now (one croupier may count several floats before the dealers arrive): then
+    nobody is tapped in yet, and the first relief (or whoever starts the first round) is."""
     shift = session.get(Shift, shift_id)
     if shift is None:
         raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
+    elsewhere = dealing_now(session, dealer_id)
+    if elsewhere is not None and elsewhere.shift_id != shift_id:
+        return None
     row = _insert(session, shift=shift, dealer_id=dealer_id, kind=StintKind.OPENING,
                   now=now or shift.opened_at)
     return views(session, [row], {shift_id: None})[0]
@@ -187,7 +190,7 @@ def dealer_for_round(session: Session, *, shift_id: int, actor_id: int,
 
 def _busy_elsewhere(session: Session, stint: StintView) -> None:
     table = session.get(GameTable, stint.table_id) if stint.table_id is not None else None
-    raise Conflict("%(name)s deals at %(table)s now: he is relieved there first.",
+    raise Conflict("%(name)s deals at %(table)s now: a relief there comes first.",
                    name=stint.dealer, table=table.name if table else "?", field="dealer")
 
 
@@ -231,6 +234,8 @@ def relieve(session: Session, *, table_id: int, relief: Relief,
     open_round = _open_round(session, shift.id)
     boss = _pit_boss(session, relief, dealer, open_round, policy, now)
     before = current(session, shift.id)
+    if before is not None and now < before.started_at:
+        raise ValidationError("A relief starts after the stint it ends.", field="dealer")
     if before is not None and before.dealer_id == dealer.user_id:
         raise Conflict("%(name)s already deals at this table.", name=dealer.name,
                        field="dealer")

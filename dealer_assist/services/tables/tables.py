@@ -174,6 +174,19 @@ def set_rotation(session: Session, table_id: int, minutes: int) -> TableView:
     return view(table)
 
 
+def set_pit(session: Session, table_id: int, pit: str | None) -> TableView:
+    """Put a table (a poker table too) in a pit, or in none."""
+    table = _load(session, table_id)
+    pit = " ".join((pit or "").split()) or None
+    if pit is not None and len(pit) > PIT_MAX:
+        raise ValidationError("A pit's name is at most %(PIT_MAX)s characters.", PIT_MAX=PIT_MAX,
+                              field="pit")
+    table.pit = pit
+    session.add(table)
+    session.flush()
+    return view(table)
+
+
 def pits(session: Session) -> list[str]:
     """The pits the active tables belong to, by name."""
     query = select(GameTable.pit).where(GameTable.active == True,  # noqa: E712
