@@ -76,6 +76,9 @@ def login() -> Any:
     if result.must_change_password:
         flash(gettext("Choose your own password to continue."), "info")
         return redirect(url_for("auth.change_password"))
+    if users.needs_pin(dbs, result.user_id):  # issue 28: set at a full sign-in
+        flash(gettext("Set your PIN (the name menu, PIN): a relief and a co-signature ask for "
+                      "it."), "info")
     return redirect(_safe_next(request.form.get("next")))
 
 

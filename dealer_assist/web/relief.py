@@ -25,10 +25,11 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
+from sqlmodel import col, select
 
 from .. import db
 from ..audit import Actor, acting_as
-from ..models import POKER_GAMES, Role, Round, RoundStatus, utcnow
+from ..models import POKER_GAMES, Role, Round, RoundStatus, User, utcnow
 from ..services.errors import ServiceError
 from ..services.people import pins, stints
 from ..services.shifts import shifts
@@ -40,6 +41,7 @@ from .security import ALL_ROLES, end_login, role_required
 bp = Blueprint("relief", __name__)
 devices_bp = Blueprint("devices", __name__)
 DEALERS = tuple(sorted(stints.DEALERS))
+PARLOUR_HOSTS = tuple(sorted(stints.HOSTS))
 BINDERS = tuple(sorted(devices.BINDERS))
 PIN_ROLES = tuple(sorted(ALL_ROLES - {Role.AUDITOR.value}))
 
@@ -132,6 +134,55 @@ def table_dealer(table_id: int) -> Dealing | None:
         return None
     minutes = stint.minutes(utcnow())
     return Dealing(stint, minutes, minutes >= tables.get_table(dbs, table_id).rotation_minutes)
+
+
+# --- the parlour board game's host ------------------------------------------------------------
+
+def _host_context(game_id: int, **extra: Any) -> dict[str, Any]:
+    from ..services.rounds import parlour
+
+    dbs = db.get_session()
+    game = parlour.load(dbs, game_id)
+    hosts = stints.of_game(dbs, game_id)
+    current = hosts[-1] if hosts else None
+    people = [(u.id or 0, u.display_name, u.role) for u in dbs.exec(
+        select(User).where(User.active == True,  # noqa: E712
+                           col(User.role).in_(sorted(stints.HOSTS)))
+        .order_by(col(User.display_name))).all()
+        if not current or u.id != current.dealer_id]
+    who = extra.pop("who", None)
+    if who is None and request.args.get("who"):
+        try:
+            who = pins.find_person(dbs, request.args["who"])
+        except ServiceError as err:
+            flash(str(err.message), "error")
+    return {"game": game, "current": current, "people": people, "who": who,
+            "back": url_for("parlour.game", game_id=game_id), **extra}
+
+
+@bp.get("/parlour/<int:game_id>/relief")
+@role_required(*PARLOUR_HOSTS)
+def host_page(game_id: int) -> Any:
+    """The parlour page's relief: tap your name (or scan your badge), then your PIN."""
+    return render_template("relief/host.html", **_host_context(game_id))
+
+
+@bp.post("/parlour/<int:game_id>/relief")
+@role_required(*PARLOUR_HOSTS)
+def take_game(game_id: int) -> Any:
+    dbs = db.get_session()
+    who = None
+    try:
+        who = pins.find_person(dbs, request.form.get("dealer", ""))
+        relief = stints.Relief(who.id or 0, device.credential("pin"))
+        with acting_as(Actor(who.id, who.username, who.role)):
+            stint = stints.relieve_host(dbs, game_id=game_id, relief=relief,
+                                        policy=pin_policy())
+            dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "relief/host.html", **_host_context(game_id, who=who))
+    flash(gettext("%(name)s hosts this game now.", name=stint.dealer), "success")
+    return redirect(url_for("parlour.game", game_id=game_id), 303)
 
 
 @bp.app_context_processor

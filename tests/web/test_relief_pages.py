@@ -200,3 +200,30 @@ def test_a_person_sets_his_pin_with_his_password(app: Flask, browser: Browser) -
     with db.session_scope(app) as dbs:
         nina = dbs.exec(select(User).where(User.username == "nina")).one()
         assert nina.pin_hash and "2468" not in nina.pin_hash
+
+
+def test_the_parlour_page_hands_the_game_to_the_next_host_with_his_pin(
+        app: Flask, browser: Browser) -> None:
+    """"The same for poker tables and the parlour page": the host of the evening's board
+    game is relieved with a name and a PIN; the page names who hosts, and each hand its host."""
+    from dealer_assist.services.rounds import parlour
+
+    ids = arrange(app, lambda s: {"carla": make_user(s, "carla", "croupier").id,
+                                  "dimitri": make_user(s, "dimitri", "croupier").id})
+    game = arrange(app, lambda s: parlour.create_game(s, name="Friday", players=["Ann", "Bob"],
+                                                      actor_id=ids["carla"]))
+    browser.login("carla")
+    page = text(browser.get(f"/parlour/{game}"))
+    assert 'data-dealer="Carla"' in page and "Relieve host" in page
+    names = text(browser.get(f"/parlour/{game}/relief"))
+    assert 'data-person="Dimitri"' in names and 'data-person="Carla"' not in names
+    wrong = browser.post(f"/parlour/{game}/relief", {"dealer": ids["dimitri"], "pin": "9753"})
+    assert wrong.status_code == 401
+    resp = browser.post(f"/parlour/{game}/relief", {"dealer": ids["dimitri"], "pin": PIN})
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/parlour/{game}")
+    assert 'data-dealer="Dimitri"' in text(browser.get(f"/parlour/{game}"))
+    with db.session_scope(app) as dbs:
+        kinds = [(s.dealer_id, s.kind) for s in dbs.exec(
+            select(DealerStint).where(DealerStint.parlour_game_id == game)
+            .order_by(col(DealerStint.id))).all()]
+    assert kinds == [(ids["carla"], "opening"), (ids["dimitri"], "relief")]

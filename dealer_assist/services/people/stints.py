@@ -29,6 +29,7 @@ from sqlmodel import Session, col, func, or_, select
 from ...models import (
     DealerStint,
     GameTable,
+    ParlourGame,
     Role,
     Round,
     RoundStatus,
@@ -270,6 +271,61 @@ def _pit_boss(session: Session, relief: Relief, dealer: cosign.Signature,
     return cosign.authenticate(session, user_id=relief.pit_boss_id, act=MID_ROUND,
                                credential=relief.pit_credential, field="pit_pin",
                                roles=SUPERVISORS, policy=policy, now=now)
+
+
+# --- the parlour board game: its host ----------------------------------------------------------
+
+#: who hosts the parlour board game (``services.rounds.parlour.HOSTS``)
+HOSTS = frozenset({Role.CROUPIER.value, Role.ADMIN.value})
+
+
+def of_game(session: Session, game_id: int) -> list[StintView]:
+    """A parlour game's hosts, first to last (the last one hosts now)."""
+    rows = session.exec(select(DealerStint)
+                        .where(DealerStint.parlour_game_id == game_id)).all()
+    return views(session, rows, {})
+
+
+def open_game(session: Session, *, game_id: int, host_id: int,
+              now: datetime | None = None) -> StintView:
+    """Whoever sets the evening's game up hosts it first."""
+    row = DealerStint(parlour_game_id=game_id, dealer_id=host_id, started_at=now or utcnow(),
+                      kind=StintKind.OPENING.value)
+    session.add(row)
+    session.flush()
+    return views(session, [row], {})[0]
+
+
+def relieve_host(session: Session, *, game_id: int, relief: Relief,
+                 policy: pins.PinPolicy = pins.DEFAULT_POLICY,
+                 now: datetime | None = None) -> StintView:
+    """The parlour page's relief: the incoming host's name or badge and PIN. A parlour hand is
+    recorded whole in one step, so there is no relief in the middle of one."""
+    now = now or utcnow()
+    if session.get(ParlourGame, game_id) is None:
+        raise NotFound("No parlour game with id %(game_id)s.", game_id=game_id)
+    host = cosign.authenticate(session, user_id=relief.dealer_id, act=RELIEF,
+                               credential=relief.credential, field="pin", roles=HOSTS,
+                               policy=policy, now=now)
+    hosts = of_game(session, game_id)
+    if hosts and hosts[-1].dealer_id == host.user_id:
+        raise Conflict("%(name)s already hosts this game.", name=host.name, field="dealer")
+    row = DealerStint(parlour_game_id=game_id, dealer_id=host.user_id, started_at=now,
+                      kind=StintKind.RELIEF.value, device_id=relief.credential.device_id)
+    session.add(row)
+    session.flush()
+    assert row.id is not None
+    cosign.record(session, host, entity="dealer_stint", entity_id=row.id, now=now)
+    return views(session, [row], {})[0]
+
+
+def host_at(hosts: Sequence[StintView], moment: datetime) -> StintView | None:
+    """The host when ``moment`` happened (a hand's host of record)."""
+    found = None
+    for stint in hosts:
+        if stint.started_at <= moment:
+            found = stint
+    return found
 
 
 def on_break(session: Session, *, now: datetime | None = None,

@@ -60,6 +60,16 @@ def view(user: User) -> UserView:
                     user.pin_hash is not None)
 
 
+#: the roles that take tables and co-sign counts: they need a PIN (issue 28)
+PIN_ROLES = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
+
+
+def needs_pin(session: Session, user_id: int) -> bool:
+    """A person who deals or co-signs and has no PIN yet."""
+    user = session.get(User, user_id)
+    return user is not None and user.role in PIN_ROLES and user.pin_hash is None
+
+
 def normalize_username(username: str) -> str:
     return username.strip().lower()
 

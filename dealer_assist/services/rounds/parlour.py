@@ -28,6 +28,7 @@ from ...rules.parlour.hand import check_players
 from ...rules.parlour.profile import VARIANTS, get_parlour_profile
 from ...rules.parlour.request import end_of_game_request, parse_board, settle_hand_request
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..people import stints
 from .store import KEY_MAX, encode_payload
 
 #: who runs the parlour board: a host or club dealer (croupier) and administrators
@@ -91,6 +92,7 @@ def create_game(session: Session, *, name: str, players: Sequence[str], actor_id
     session.add(row)
     session.flush()
     assert row.id is not None
+    stints.open_game(session, game_id=row.id, host_id=actor_id)  # issue 28: the host's stint
     return row.id
 
 
