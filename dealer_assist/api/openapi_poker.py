@@ -54,6 +54,8 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "id": INT, "table_id": INT, "shift_id": INT, "number": INT,
             "status": {"enum": ["open", "settled", "voided"]}, "last_seq": INT,
+            "dealer_id": {"type": ["integer", "null"],
+                          "description": "the dealer of record (issue 28)"},
             "undoable": {"type": ["integer", "null"]},
             "rules": {"type": "object", "description": "the hand's start, as the calculator "
                                                       "takes it"},

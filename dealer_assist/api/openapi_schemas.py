@@ -294,6 +294,9 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "id": INT, "table_id": INT, "shift_id": INT, "number": INT,
             "status": {"enum": ["open", "settled", "voided"]}, "opened_at": WHEN,
+            "dealer_id": {"type": ["integer", "null"],
+                          "description": "the dealer of record: who was tapped in at the table "
+                                         "when the round started (issue 28)"},
             "game": STR, "profile": STR,
             "events": {"type": "array", "items": {"type": "object", "properties": {
                 "seq": INT, "type": STR, "payload": {"type": "object"},

@@ -48,7 +48,8 @@ class PokerHand:
     def to_dict(self) -> dict[str, Any]:
         r = self.round
         return {"id": r.id, "table_id": r.table_id, "shift_id": r.shift_id, "number": r.number,
-                "status": r.status, "last_seq": self.last_seq, "undoable": self.undoable,
+                "status": r.status, "dealer_id": r.dealer_id,  # issue 28: dealer of record
+                "last_seq": self.last_seq, "undoable": self.undoable,
                 "rules": self.rules,
                 "actions": self.actions, "hand": hand_to_dict(self.state)}
 
