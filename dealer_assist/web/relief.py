@@ -1,48 +1,40 @@
-"""Relief in a few taps, table devices, and one's own PIN (issue 28).
+"""Relief in a few taps, and one's own PIN (issue 28).
 
 * ``/tables/<id>/relief`` -- "Relieve dealer" on the table's tablet: tap your name (or scan your
   badge: a keyboard wedge types the number and Enter into the name field), then your PIN. While a
   round is open a pit boss's PIN is asked too. The screen is then the new dealer's.
-* ``/device`` -- a table device's home: the table's screen when someone deals, else the relief.
-  ``/tables/<id>/device`` binds the tablet in front of a pit boss to the table (his login on it
-  ends); ``/devices/<id>/revoke`` ends a device (from the pit pages).
+* ``/parlour/<id>/relief`` -- the same for the parlour board game's host.
 * ``/pin`` -- set or change one's PIN (a full sign-in, with the password).
+* the table screens' dealer bar (``_dealer_bar.html``): who deals and whether a relief is due.
+
+Table devices' own pages are ``web.devices``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import (
-    Blueprint,
-    flash,
-    g,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
-from sqlmodel import col, select
+from sqlmodel import select
 
 from .. import db
 from ..audit import Actor, acting_as
-from ..models import POKER_GAMES, Role, Round, RoundStatus, User, utcnow
+from ..i18n.wording import N_
+from ..models import POKER_GAMES, Role, Round, RoundStatus, utcnow
 from ..services.errors import ServiceError
 from ..services.people import pins, stints
 from ..services.shifts import shifts
-from ..services.tables import devices, tables
+from ..services.tables import tables
 from . import device
-from .errors import end_refused, form_error
-from .security import ALL_ROLES, end_login, role_required
+from .errors import form_error
+from .security import ALL_ROLES, role_required
 
 bp = Blueprint("relief", __name__)
-devices_bp = Blueprint("devices", __name__)
 DEALERS = tuple(sorted(stints.DEALERS))
 PARLOUR_HOSTS = tuple(sorted(stints.HOSTS))
-BINDERS = tuple(sorted(devices.BINDERS))
 PIN_ROLES = tuple(sorted(ALL_ROLES - {Role.AUDITOR.value}))
 
 
@@ -65,10 +57,20 @@ def screen_url(table: tables.TableView) -> str:
 def _open_round(shift_id: int | None) -> Round | None:
     if shift_id is None:
         return None
-    from sqlmodel import select
 
     return db.get_session().exec(select(Round).where(
         Round.shift_id == shift_id, Round.status == RoundStatus.OPEN.value)).first()
+
+
+def _asked_for(dbs: Any) -> Any:
+    """The person named by ``?who=`` (a tap on a name, or a badge number and Enter)."""
+    if not request.args.get("who"):
+        return None
+    try:
+        return pins.find_person(dbs, request.args["who"])
+    except ServiceError as err:
+        flash(str(err.message), "error")
+        return None
 
 
 def _context(table_id: int, **extra: Any) -> dict[str, Any]:
@@ -77,16 +79,28 @@ def _context(table_id: int, **extra: Any) -> dict[str, Any]:
     shift = shifts.open_shift_of(dbs, table_id)
     current = stints.current(dbs, shift.id) if shift else None
     people = [p for p in stints.candidates(dbs) if not current or p[0] != current.dealer_id]
-    who = extra.pop("who", None)
-    if who is None and request.args.get("who"):
-        try:
-            who = pins.find_person(dbs, request.args["who"])
-        except ServiceError as err:
-            flash(str(err.message), "error")
+    who = extra.pop("who", None) or _asked_for(dbs)
     supervisors = [p for p in people if p[2] in stints.SUPERVISORS]
     return {"table": table, "shift": shift, "current": current, "people": people,
             "who": who, "open_round": _open_round(shift.id if shift else None),
             "supervisors": supervisors, "screen": screen_url(table), **extra}
+
+
+def _take(relieve: Callable[[Any, Any], stints.StintView], done: str, target: str,
+          template: str, context: Callable[..., dict[str, Any]]) -> Any:
+    """The relief's POST, for a table and for the parlour game: find the incoming person,
+    relieve (his PIN checked first, the failure kept), commit, say so and go back."""
+    dbs = db.get_session()
+    who = None
+    try:
+        who = pins.find_person(dbs, request.form.get("dealer", ""))
+        with acting_as(Actor(who.id, who.username, who.role)):
+            stint = relieve(dbs, who)
+            dbs.commit()
+    except ServiceError as err:
+        return form_error(err, template, **context(who=who, form=request.form))
+    flash(gettext(done, name=stint.dealer), "success")
+    return redirect(target, 303)
 
 
 @bp.get("/tables/<int:table_id>/relief")
@@ -99,22 +113,16 @@ def page(table_id: int) -> Any:
 @bp.post("/tables/<int:table_id>/relief")
 @role_required(*DEALERS)
 def take(table_id: int) -> Any:
-    dbs = db.get_session()
-    who = None
-    try:
-        who = pins.find_person(dbs, request.form.get("dealer", ""))
+    def relieve(dbs: Any, who: Any) -> stints.StintView:
         boss = request.form.get("pit_boss", "").strip()
         boss_id = pins.find_person(dbs, boss, field="pit_boss").id if boss else None
         relief = stints.Relief(who.id or 0, device.credential("pin"), boss_id,
                                device.credential("pit_pin") if boss_id else None)
-        with acting_as(Actor(who.id, who.username, who.role)):
-            stint = stints.relieve(dbs, table_id=table_id, relief=relief, policy=pin_policy())
-            dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "relief/page.html", **_context(table_id, who=who,
-                                                              form=request.form))
-    flash(gettext("%(name)s deals at this table now.", name=stint.dealer), "success")
-    return redirect(screen_url(tables.get_table(dbs, table_id)), 303)
+        return stints.relieve(dbs, table_id=table_id, relief=relief, policy=pin_policy())
+
+    table = tables.get_table(db.get_session(), table_id)
+    return _take(relieve, N_("%(name)s deals at this table now."), screen_url(table),
+                 "relief/page.html", lambda **kw: _context(table_id, **kw))
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,21 +150,12 @@ def _host_context(game_id: int, **extra: Any) -> dict[str, Any]:
     from ..services.rounds import parlour
 
     dbs = db.get_session()
-    game = parlour.load(dbs, game_id)
     hosts = stints.of_game(dbs, game_id)
     current = hosts[-1] if hosts else None
-    people = [(u.id or 0, u.display_name, u.role) for u in dbs.exec(
-        select(User).where(User.active == True,  # noqa: E712
-                           col(User.role).in_(sorted(stints.HOSTS)))
-        .order_by(col(User.display_name))).all()
-        if not current or u.id != current.dealer_id]
-    who = extra.pop("who", None)
-    if who is None and request.args.get("who"):
-        try:
-            who = pins.find_person(dbs, request.args["who"])
-        except ServiceError as err:
-            flash(str(err.message), "error")
-    return {"game": game, "current": current, "people": people, "who": who,
+    people = [p for p in stints.candidates(dbs, stints.HOSTS)
+              if not current or p[0] != current.dealer_id]
+    return {"game": parlour.load(dbs, game_id), "current": current, "people": people,
+            "who": extra.pop("who", None) or _asked_for(dbs),
             "back": url_for("parlour.game", game_id=game_id), **extra}
 
 
@@ -170,77 +169,19 @@ def host_page(game_id: int) -> Any:
 @bp.post("/parlour/<int:game_id>/relief")
 @role_required(*PARLOUR_HOSTS)
 def take_game(game_id: int) -> Any:
-    dbs = db.get_session()
-    who = None
-    try:
-        who = pins.find_person(dbs, request.form.get("dealer", ""))
-        relief = stints.Relief(who.id or 0, device.credential("pin"))
-        with acting_as(Actor(who.id, who.username, who.role)):
-            stint = stints.relieve_host(dbs, game_id=game_id, relief=relief,
-                                        policy=pin_policy())
-            dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "relief/host.html", **_host_context(game_id, who=who))
-    flash(gettext("%(name)s hosts this game now.", name=stint.dealer), "success")
-    return redirect(url_for("parlour.game", game_id=game_id), 303)
+    def relieve(dbs: Any, who: Any) -> stints.StintView:
+        return stints.relieve_host(dbs, game_id=game_id, policy=pin_policy(),
+                                   relief=stints.Relief(who.id or 0, device.credential("pin")))
+
+    return _take(relieve, N_("%(name)s hosts this game now."),
+                 url_for("parlour.game", game_id=game_id), "relief/host.html",
+                 lambda **kw: _host_context(game_id, **kw))
 
 
 @bp.app_context_processor
 def _table_dealer_globals() -> dict[str, Any]:
     """For the table screens' dealer bar (``_dealer_bar.html``) and the relief page."""
     return {"table_dealer": table_dealer, "utc_now": utcnow}
-
-
-# --- table devices ---------------------------------------------------------------------------
-
-@devices_bp.get("/device")
-@role_required(*sorted(ALL_ROLES))
-def home() -> Any:
-    """A table device's home: its table's screen while someone deals there, else the relief."""
-    bound = g.get("device")
-    if bound is None:
-        return redirect(url_for("web.home"))
-    if g.get("user") is not None:
-        return redirect(screen_url(tables.get_table(db.get_session(), bound.table_id)))
-    return redirect(url_for("relief.page", table_id=bound.table_id))
-
-
-@devices_bp.post("/tables/<int:table_id>/device")
-@role_required(*BINDERS)
-def bind(table_id: int) -> Any:
-    """Make the tablet in front of the pit boss the table's device; his own login on it ends."""
-    dbs = db.get_session()
-    try:
-        bound, token = devices.bind(dbs, table_id=table_id, actor_id=g.user.id,
-                                    label=request.form.get("label", ""))
-        dbs.commit()
-    except ServiceError as err:
-        end_refused(err)
-        flash(str(err.message), "error")
-        return redirect(url_for("tables.detail", table_id=table_id))
-    end_login()
-    flash(gettext("This tablet is now the device of %(table)s: it shows this table's screen and "
-                  "the relief, nothing else.", table=bound.table), "success")
-    resp = make_response(redirect(url_for("devices.home"), 303))
-    return device.set_cookie(resp, token)
-
-
-@devices_bp.post("/devices/<int:device_id>/revoke")
-@role_required(*BINDERS)
-def revoke(device_id: int) -> Any:
-    dbs = db.get_session()
-    try:
-        ended = devices.revoke(dbs, device_id=device_id, actor_id=g.user.id)
-        dbs.commit()
-    except ServiceError as err:
-        end_refused(err)
-        flash(str(err.message), "error")
-        return redirect(request.referrer or url_for("floor.page"))
-    flash(gettext("%(label)s no longer acts for %(table)s.", label=ended.label,
-                  table=ended.table), "success")
-    target = request.form.get("next", "")
-    return redirect(target if target.startswith("/") and not target.startswith("//")
-                    else url_for("floor.page"), 303)
 
 
 # --- one's own PIN --------------------------------------------------------------------------

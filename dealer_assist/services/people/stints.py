@@ -348,10 +348,11 @@ def on_break(session: Session, *, now: datetime | None = None,
     return sorted(out, key=lambda b: (b.since, b.dealer))
 
 
-def candidates(session: Session) -> list[tuple[int, str, str]]:
-    """Who may take a table: active dealers (croupiers first), as (id, name, role)."""
+def candidates(session: Session, roles: frozenset[str] = DEALERS) -> list[tuple[int, str, str]]:
+    """Who may take a table (or host the parlour game, ``roles=HOSTS``): active people, as
+    (id, name, role), croupiers first."""
     rows = session.exec(select(User).where(User.active == True,  # noqa: E712
-                                           col(User.role).in_(sorted(DEALERS)))
+                                           col(User.role).in_(sorted(roles)))
                         .order_by(col(User.display_name), col(User.id))).all()
     people = [(u.id or 0, u.display_name, u.role) for u in rows]
     return sorted(people, key=lambda p: p[2] != Role.CROUPIER.value)
