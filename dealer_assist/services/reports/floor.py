@@ -85,12 +85,21 @@ def stage_of(steps: set[str], *, frozen: bool, settled: bool) -> str:
 
 # --- money, cached per shift until it changes ---------------------------------------------------
 
-_CACHE: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+@dataclass(frozen=True, slots=True)
+class Money:
+    """A shift's money as the report computes it (``figures``, shown), and each round's
+    largest box payout (number, time, box, amount) for the payout alert (not shown)."""
+
+    figures: dict[str, Any]
+    payouts: tuple[tuple[int, datetime, str, int], ...] = ()
+
+
+_CACHE: OrderedDict[tuple[Any, ...], Money] = OrderedDict()
 _LOCK = threading.Lock()
 CACHE_SIZE = 256
 
 
-def _money(session: Session, table: GameTable, shift: Shift) -> dict[str, Any]:
+def _money(session: Session, table: GameTable, shift: Shift) -> Money:
     """The shift report's money figures for the floor (cached until a round settles again)."""
     assert shift.id is not None
     newest, settled, when = session.exec(
@@ -118,24 +127,30 @@ def _money(session: Session, table: GameTable, shift: Shift) -> dict[str, Any]:
         sold = sum(m.amount for m in moves if m.kind in ("buy_in", "rebuy"))
         rake = sum(int(s.get("rake") or 0) for _r, s, _v in rows)
         pots = sum(int(p["amount"]) for _r, s, _v in rows for p in s.get("pots") or [])
-        money: dict[str, Any] = {"kind": "poker", "drop": sold, "win": rake,
-                                 "win_corrected": rake + fixes["house"], "pots": pots,
-                                 "hold": sections.ratio(rake, sold), "theoretical": None,
-                                 "largest": []}
+        money = Money({"kind": "poker", "drop": sold, "win": rake,
+                       "win_corrected": rake + fixes["house"], "pots": pots,
+                       "hold": sections.ratio(rake, sold), "theoretical": None})
     else:
         wagers = house.wagers(rows)
         win = wagers["total"]["house_win"]
-        largest, _capped = house.payouts(rows, table.max_payout, None)
-        money = {"kind": "house", "drop": None, "wagered": wagers["total"]["wagered"],
-                 "win": win, "win_corrected": win + fixes["house"], "hold": wagers["hold"],
-                 "theoretical": theoretical.section(rows, table.profile),
-                 "largest": [{"round": p["round"], "box": p["box"], "paid": p["paid"],
-                              "at": p["at"]} for p in largest]}
+        money = Money({"kind": "house", "drop": None, "wagered": wagers["total"]["wagered"],
+                       "win": win, "win_corrected": win + fixes["house"],
+                       "hold": wagers["hold"],
+                       "theoretical": theoretical.section(rows, table.profile)},
+                      tuple(p for p in (_largest(r, s) for r, s, _v in rows) if p[3] > 0))
     with _LOCK:
         _CACHE[key] = money
         while len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
     return money
+
+
+def _largest(rnd: Round, settled: dict[str, Any]) -> tuple[int, datetime, str, int]:
+    """The round's largest box payout: what the croupier paid one box (its net, as the table
+    screen's PAY and the report's largest payouts)."""
+    paid, box = max(((max(int(b["net"]), 0), str(b["box"])) for b in settled["boxes"]),
+                    default=(0, ""))
+    return rnd.number, rnd.opened_at, box, paid
 
 
 # --- one table ------------------------------------------------------------------------------------
@@ -178,16 +193,15 @@ def _open_disputes(session: Session, shift_id: int) -> int:
 
 
 def _alerts(session: Session, card: dict[str, Any], shift: Shift, now: datetime,
-            settings: FloorSettings) -> list[dict[str, Any]]:
+            settings: FloorSettings,
+            payouts: tuple[tuple[int, datetime, str, int], ...]) -> list[dict[str, Any]]:
     assert shift.id is not None
     alerts: list[dict[str, Any]] = []
     since = now - settings.alert_window
-    for paid in card["money"].get("largest") or []:
-        moment = datetime.fromisoformat(paid["at"]) if paid["at"] else None
-        if paid["paid"] >= settings.payout_alert and moment is not None and moment >= since:
-            alerts.append({"code": "payout", "round": paid["round"], "box": paid["box"],
-                           "amount": paid["paid"]})
-            break
+    recent = [p for p in payouts if p[1] >= since and p[3] >= settings.payout_alert]
+    if recent:
+        number, _at, box, amount = max(recent, key=lambda p: (p[3], p[0]))
+        alerts.append({"code": "payout", "round": number, "box": box, "amount": amount})
     if card["stage"]["code"] == "frozen":
         alerts.append({"code": "frozen", "round": card["stage"]["number"]})
     disputes = _open_disputes(session, shift.id)
@@ -229,8 +243,9 @@ def table_card(session: Session, table: tables.TableView, shift: Shift | None,
     row = session.get(GameTable, table.id)
     assert row is not None
     minutes = dealer.minutes(now) if dealer else 0
+    money = _money(session, row, shift)
     card.update(
-        shift_id=shift.id, stage=_stage(session, table, shift), money=_money(session, row, shift),
+        shift_id=shift.id, stage=_stage(session, table, shift), money=money.figures,
         dealer=None if dealer is None else {
             "id": dealer.dealer_id, "name": dealer.dealer, "minutes": minutes,
             "since": dealer.started_at.isoformat(), "interval": table.rotation_minutes,
@@ -239,7 +254,7 @@ def table_card(session: Session, table: tables.TableView, shift: Shift | None,
             select(func.count()).select_from(Round)
             .where(Round.shift_id == shift.id,
                    col(Round.opened_at) >= now - timedelta(hours=1))).one()))
-    card["alerts"] = _alerts(session, card, shift, now, settings)
+    card["alerts"] = _alerts(session, card, shift, now, settings, money.payouts)
     return card
 
 
