@@ -66,6 +66,7 @@ def test_the_live_fragment_is_304_until_something_happens(app: Flask, browser: B
 def test_the_pit_sets_a_tables_rotation_interval(app: Flask, browser: Browser,
                                                  pit: dict[str, Any]) -> None:
     browser.login("pavel")
+    assert 'data-rotation="RP 1"' in text(browser.get("/floor?pit=A"))
     resp = browser.post(f"/floor/tables/{pit['RP 1']}/rotation", {"rotation_minutes": "25"})
     assert resp.status_code == 303
     bad = browser.post(f"/floor/tables/{pit['RP 1']}/rotation", {"rotation_minutes": "2"})
