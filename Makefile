@@ -61,7 +61,8 @@ bench: install
 # re-extract every message (pages, edge, the engine's phrases), merge into the ru/en catalogs and
 # compile them; the .mo files are committed so a clean clone needs no build step (i18n/locale.py)
 KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k N_ -k Phrase -k counted:1,2 \
-	-k RulesError -k IllegalActionError -k StakeError -k HouseRulesError -k ServiceError \
+	-k RulesError -k IllegalActionError -k StakeError -k HouseRulesError -k RequestError \
+	-k ServiceError \
 	-k ValidationError -k NotFound -k Conflict -k PermissionDenied -k AuthenticationFailed \
 	-k Throttled -k _fail -k problem:3 -k whole_number:2 -k optional_date:2 -k _signed:2
 translations: install

@@ -34,7 +34,7 @@ import eval7  # type: ignore[import-untyped]
 import numpy as np
 
 from dealer_assist.lab import batch, caribbean_exact, house_edge, montecarlo
-from dealer_assist.rules.games import caribbean, oasis, russian, split  # noqa: F401
+from dealer_assist.rules import games  # noqa: F401
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.rules.ranking import get_ranking
 

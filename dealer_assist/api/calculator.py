@@ -9,8 +9,8 @@ from typing import Any
 
 from flask import request
 
+from ..rules.fields import need_mapping
 from ..rules.games import GAMES
-from ..rules.request import need_mapping
 from ..web.security import public
 from . import bp
 from .errors import problem
@@ -92,8 +92,8 @@ def _storable(text: str) -> bool:
 @public
 def settle(game: str) -> Any:
     spec = GAMES.get(game)
-    if spec is None:
-        known = ", ".join(sorted(GAMES)) or "none yet"
+    if spec is None or not spec.banked or spec.settle_request is None:
+        known = ", ".join(sorted(s.name for s in GAMES.values() if s.banked)) or "none yet"
         return problem(404, "Unknown game", f"no calculator for '{game}' (known: {known})")
     data, error = json_body()
     if error is not None:

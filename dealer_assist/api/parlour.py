@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.parlour.request import end_of_game_request, settle_hand_request
-from ..rules.request import need_mapping
+from ..rules.fields import need_mapping
+from ..rules.games.parlour.calculator import end_of_game_request, settle_hand_request
 from ..web.security import public
 from . import bp
 from .calculator import json_body

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.poker import hand_to_dict, parse_hand
+from ..rules.games.poker import hand_to_dict, parse_hand
 from ..web.security import public
 from . import bp
 from .calculator import json_body

@@ -12,8 +12,8 @@ from typing import Any
 from flask import g
 
 from .. import db
+from ..rules.fields import get_int, get_str, need_mapping
 from ..rules.phrase import Phrase
-from ..rules.request import get_int, get_str, need_mapping
 from ..services.errors import Conflict, ValidationError
 from ..services.rounds import poker_hands
 from ..services.tables import poker as poker_tables

@@ -28,7 +28,7 @@ from typing import Any
 from flask import g, request
 
 from .. import db
-from ..rules.request import get_int, get_list, get_str, need_mapping
+from ..rules.fields import get_int, get_list, get_str, need_mapping
 from ..services.errors import ValidationError
 from ..services.rounds import live, steps
 from ..web.security import role_required

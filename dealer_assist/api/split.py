@@ -13,10 +13,10 @@ from typing import Any
 
 from flask import current_app
 
-from ..rules.games.split import SplitProfile
-from ..rules.games.split_suggest import DEFAULT_SAMPLES, suggest_split
+from ..rules.fields import RequestError, get_cards, get_int, get_str, need_mapping
+from ..rules.games.stud import SplitProfile
+from ..rules.games.stud.split_suggest import DEFAULT_SAMPLES, suggest_split
 from ..rules.profiles import get_profile
-from ..rules.request import RequestError, get_cards, get_int, get_str, need_mapping
 from ..web.security import public
 from . import bp
 from .calculator import json_body

@@ -26,7 +26,7 @@ from .audit import (
 from .base import NAMING, UTCDateTime, utcnow
 from .floor import ActSignature, DealerStint, SignMethod, StintKind, TableDevice
 from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
-from .parlour import ParlourEvent, ParlourGame
+from .parlour import ParlourGame
 from .people import AuthSession, LoginThrottle, Role, User
 from .poker import PokerChipMove, PokerSeat, PokerTable
 from .rounds import Round, RoundEvent, RoundSettlement, RoundStatus
@@ -37,7 +37,7 @@ __all__ = [
     "ActSignature", "AuditEntry", "AuthSession", "DealerStint", "SignMethod", "StintKind",
     "TableDevice", "ChangeKind", "ChipTransfer", "CorrectionSource", "CountKind",
     "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
-    "Outcome", "ParlourEvent", "ParlourGame", "POKER_GAMES", "PokerChipMove", "PokerSeat",
+    "Outcome", "ParlourGame", "POKER_GAMES", "PokerChipMove", "PokerSeat",
     "PokerTable", "Role", "Round", "RoundChangeDecision", "RoundChangeRequest",
     "RoundCorrection", "RoundEvent", "RoundSettlement", "RoundStatus", "Shift", "ShiftStatus",
     "TransferKind", "User", "UTCDateTime", "utcnow",

@@ -9,7 +9,7 @@ authenticated signature.
   incoming dealer's PIN), ``mid_round`` (during a round, with a pit boss's PIN too:
   ``authorized_by``, and ``round_id`` the round handed over, which keeps its dealer of record),
   ``start`` (nobody was tapped in and the person who started a round dealt it) or ``migrated``
-  (revision 0012: the shift's croupier, for shifts from before stints).
+  (revision 0013: the shift's croupier, for shifts from before stints).
 * :class:`TableDevice` -- a tablet bound to one table ("table device" mode): the browser holds a
   random token in its own cookie, only its SHA-256 is stored. Revoking sets ``revoked_at``.
 * :class:`ActSignature` -- one person authenticated for one act (a relief, a co-signature of a
@@ -99,7 +99,7 @@ class ActSignature(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
 
 
-#: tables whose rows are never updated or deleted (triggers in revision 0012)
+#: tables whose rows are never updated or deleted (triggers in revision 0013)
 FLOOR_APPEND_ONLY = ("dealer_stint", "act_signature")
 
 __all__ = ["ActSignature", "DealerStint", "FLOOR_APPEND_ONLY", "SignMethod", "StintKind",

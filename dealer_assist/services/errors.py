@@ -11,6 +11,12 @@ from typing import Any
 from ..rules.phrase import Phrase
 
 
+def N_(message: str) -> str:
+    """Mark a message id kept in data (``record.Wording``) for ``make translations``; the edge
+    translates it when the error is raised with it."""
+    return message
+
+
 class ServiceError(Exception):
     """Something the user (not the code) got wrong; never a 500."""
 

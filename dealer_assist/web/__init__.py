@@ -35,11 +35,7 @@ def home() -> str:
 def game_title(code: str) -> str:
     """``russian`` -> ``Russian poker``: what the floor calls the game."""
     spec = GAMES.get(code)
-    if spec is not None:
-        return say(spec.title)
-    from ..services.reports.poker import GAME_TITLES as POKER_TITLES  # americana, draw32
-
-    return say(POKER_TITLES[code]) if code in POKER_TITLES else code
+    return say(spec.title) if spec is not None else code
 
 
 

@@ -22,7 +22,8 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db
-from ..models import Game, Role
+from ..models import Role
+from ..rules.registry import games
 from ..services.errors import ServiceError
 from ..services.people import pins, users
 from ..services.people.users import ROLE_TITLES, NewPassword
@@ -35,8 +36,8 @@ from .security import role_required
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 admin_only = role_required(Role.ADMIN.value)
-GAME_TITLES = {Game.RUSSIAN: "Russian poker", Game.CARIBBEAN: "Caribbean stud",
-               Game.OASIS: "Oasis poker", Game.SPLIT: "Split (Big/Small)"}
+#: the house games a table is opened for, by their one title (``rules.registry``)
+GAME_TITLES = {spec.name: spec.title for spec in games() if spec.banked}
 
 
 @bp.get("/")

@@ -14,6 +14,7 @@ from flask import Blueprint, flash, g, make_response, redirect, request, url_for
 from flask_babel import gettext
 
 from .. import db
+from ..models import Role
 from ..services.errors import ServiceError
 from ..services.tables import devices, tables
 from . import device
@@ -26,7 +27,7 @@ BINDERS = tuple(sorted(devices.BINDERS))
 
 
 @bp.get("/device")
-@role_required(*sorted(ALL_ROLES))
+@role_required(*sorted(ALL_ROLES - {Role.AUDITOR.value}))
 def home() -> Any:
     """A table device's home: its table's screen while someone deals there, else the relief."""
     bound = g.get("device")

@@ -20,7 +20,7 @@ from ..i18n.wording import N_, say
 from ..models import utcnow
 from ..rules.cards import SUITS
 from ..rules.errors import RulesError
-from ..rules.parlour.profile import DEFAULT_PROFILE
+from ..rules.games.parlour.profile import DEFAULT_PROFILE
 from ..services.errors import ServiceError
 from ..services.people import stints
 from ..services.rounds import parlour

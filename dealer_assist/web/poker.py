@@ -18,7 +18,7 @@ from flask_babel import gettext
 from .. import db
 from ..i18n.wording import N_, hand_name, say
 from ..rules.errors import RulesError
-from ..rules.poker import HandState, hand_to_dict
+from ..rules.games.poker import HandState, hand_to_dict
 from ..services.errors import Conflict, ServiceError, ValidationError
 from ..services.rounds import poker_hands
 from ..services.shifts import shifts
@@ -196,7 +196,7 @@ OPENERS = ("admin", "pit_boss", "shift_manager")
 @bp.get("/poker/new")
 @role_required(*OPENERS)
 def new_table() -> Any:
-    from ..rules.poker import poker_profiles
+    from ..rules.games.poker import poker_profiles
 
     return render_template("poker/new.html", profiles=[p.name for p in poker_profiles()],
                            typed=request.form)
@@ -207,7 +207,7 @@ def new_table() -> Any:
 def create_table() -> Any:
     """A poker table: name, profile, stakes (stud: ante; draw: small blind; the rest default
     by RULES.md) and the number of seats."""
-    from ..rules.poker import get_poker_profile, poker_profiles
+    from ..rules.games.poker import get_poker_profile, poker_profiles
 
     dbs = db.get_session()
     try:

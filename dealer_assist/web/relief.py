@@ -23,7 +23,8 @@ from sqlmodel import select
 from .. import db
 from ..audit import Actor, acting_as
 from ..i18n.wording import N_
-from ..models import POKER_GAMES, Role, Round, RoundStatus, utcnow
+from ..models import Role, Round, RoundStatus, utcnow
+from ..rules.registry import get_game
 from ..services.errors import ServiceError
 from ..services.people import pins, stints
 from ..services.shifts import shifts
@@ -49,7 +50,7 @@ def pin_policy() -> pins.PinPolicy:
 
 def screen_url(table: tables.TableView) -> str:
     """The table's own screen: the poker dealer's for a poker table, else the live round."""
-    if table.game in POKER_GAMES:
+    if get_game(table.game).poker_room:
         return url_for("poker.screen", table_id=table.id)
     return url_for("live.screen", table_id=table.id)
 

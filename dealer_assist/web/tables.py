@@ -10,7 +10,8 @@ from flask import Blueprint, current_app, flash, g, redirect, render_template, r
 from flask_babel import gettext
 
 from .. import db
-from ..models import POKER_GAMES, Role, utcnow
+from ..models import Role, utcnow
+from ..rules.registry import get_game
 from ..services.errors import ServiceError, ValidationError
 from ..services.shifts import chips, inventory, shifts
 from ..services.tables import tables
@@ -100,7 +101,7 @@ def open_shift(table_id: int) -> Any:
         return form_error(err, "tables/detail.html", **_page(table_id))
     flash(gettext("Shift opened for gaming date %(v)s.", v=shift.gaming_date.isoformat()),
           "success")
-    if table.game in POKER_GAMES and may_reach("poker.screen"):  # issue 15: the poker screen
+    if get_game(table.game).poker_room and may_reach("poker.screen"):  # the poker screen
         return redirect(url_for("poker.screen", table_id=table_id))
     if may_reach("live.screen"):  # the croupier came to deal: go straight to the table screen
         return redirect(url_for("live.screen", table_id=table_id))

@@ -279,15 +279,14 @@ def _busy_floor(server: Server) -> None:
     hour whose dealer is past his interval, and a dealer on break."""
     from datetime import timedelta
 
+    from dealer_assist.lab.version import fingerprint
     from dealer_assist.models import utcnow
+    from dealer_assist.rules.profiles import get_profile
     from dealer_assist.services.disputes import voids
     from dealer_assist.services.people import stints
+    from dealer_assist.services.reports import house_edge
     from dealer_assist.services.rounds import live, poker_hands
     from tests.services.test_disputes import Floor, play
-
-    from dealer_assist.lab.version import fingerprint
-    from dealer_assist.rules.profiles import get_profile
-    from dealer_assist.services.reports import house_edge
 
     house_edge.save(Path(server.app.config["HOUSE_EDGE_STORE"]), {
         "profile": "russian-classic", "fingerprint": fingerprint(get_profile("russian-classic")),

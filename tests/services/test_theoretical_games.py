@@ -19,7 +19,8 @@ from sqlmodel import Session
 
 from dealer_assist.lab import montecarlo, russian_mc, split_mc
 from dealer_assist.lab.version import fingerprint
-from dealer_assist.rules.games import russian_request, split
+from dealer_assist.rules.games.russian import calculator as russian_request
+from dealer_assist.rules.games.stud import split
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.services import reports
 from dealer_assist.services.reports import house_edge, theoretical

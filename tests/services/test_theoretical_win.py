@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 
 from dealer_assist.lab.version import fingerprint
-from dealer_assist.rules.games import caribbean  # noqa: F401  (registers the profile)
+from dealer_assist.rules import games  # noqa: F401  (registers the profile)
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.services.reports import house_edge, theoretical
 

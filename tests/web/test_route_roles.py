@@ -27,9 +27,8 @@ AUDITOR_PAGES = {"web.home", "tables.detail", "disputes.rounds_page", "disputes.
                  "disputes.queue", "disputes.review", "disputes.changes_page",
                  "disputes.audit_page", "reports.index", "reports.preview", "reports.download",
                  "auth.change_password",
-                 # issue 28: the pit's live floor and a dealer's figures, read-only; a table
-                 # device's home (which sends anyone signed in back to the tables)
-                 "floor.page", "floor.cards", "floor.data", "floor.dealer", "devices.home"}
+                 # issue 28: the pit's live floor and a dealer's figures, read-only
+                 "floor.page", "floor.cards", "floor.data", "floor.dealer"}
 #: every JSON API endpoint and the roles it declares (a new endpoint must be added here)
 API_ROLES = {
     "api.settle": frozenset({PUBLIC}), "api.split_suggest": frozenset({PUBLIC}),

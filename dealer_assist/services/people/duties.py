@@ -30,7 +30,6 @@ from datetime import datetime
 from sqlmodel import Session, col, func, select
 
 from ...models import (
-    POKER_GAMES,
     DealerStint,
     GameTable,
     Role,
@@ -41,6 +40,7 @@ from ...models import (
     User,
 )
 from ...models.inventory import ChipTransfer, InventoryCount
+from ...rules.registry import get_game
 from ..errors import Conflict, PermissionDenied, ValidationError
 from . import stints
 
@@ -109,7 +109,7 @@ def check_amount(session: Session, *, table_id: int, amount: int, field: str,
     :func:`poker_limit`)."""
     table = session.get(GameTable, table_id)
     limit = amount_limit(table) if table is not None else 0
-    if table is not None and table.game in POKER_GAMES:
+    if table is not None and get_game(table.game).poker_room:
         limit = poker_limit(session, table_id)
     if abs(amount) > limit:
         raise ValidationError("%(label)s %(amount)s is beyond this table's limit of "

@@ -30,7 +30,6 @@ from sqlalchemy import text
 from sqlmodel import Session, col, func, select
 
 from ...models import (
-    POKER_GAMES,
     Dispute,
     DisputeDecision,
     GameTable,
@@ -41,6 +40,7 @@ from ...models import (
     Shift,
     ShiftStatus,
 )
+from ...rules.registry import get_game
 from ..people import stints
 from ..rounds import live, poker_hands
 from ..tables import poker as poker_tables
@@ -122,7 +122,7 @@ def _money(session: Session, table: GameTable, shift: Shift) -> Money:
             return found
     fixes = report_changes.corrections(session, shift.id, lambda t: None)
     rows = sections.settlements(session, shift.id)
-    if table.game in POKER_GAMES:
+    if get_game(table.game).poker_room:
         moves = poker_tables.chip_moves(session, shift.id)
         sold = sum(m.amount for m in moves if m.kind in ("buy_in", "rebuy"))
         rake = sum(int(s.get("rake") or 0) for _r, s, _v in rows)
@@ -167,7 +167,7 @@ def _stage(session: Session, table: tables.TableView, shift: Shift) -> dict[str,
             return {"code": "waiting", "round_id": None, "number": None}
         code = "paid" if last.status == RoundStatus.SETTLED.value else last.status
         return {"code": code, "round_id": last.id, "number": last.number}
-    if table.game in POKER_GAMES:
+    if get_game(table.game).poker_room:
         hand = poker_hands.load(session, open_id)
         frozen = poker_hands.void_pending(session, open_id)
         return {"code": "frozen" if frozen else "betting", "round_id": open_id,
@@ -222,7 +222,7 @@ def _alerts(session: Session, card: dict[str, Any], shift: Shift, now: datetime,
 
 
 def _limits(session: Session, table: tables.TableView) -> dict[str, Any]:
-    if table.game in POKER_GAMES:
+    if get_game(table.game).poker_room:
         return {"stakes": poker_tables.get(session, table.id).stakes}
     return {"min_ante": table.min_ante, "max_ante": table.max_ante,
             "max_payout": table.max_payout}
@@ -234,6 +234,7 @@ def table_card(session: Session, table: tables.TableView, shift: Shift | None,
     """Everything the floor shows of one table."""
     card: dict[str, Any] = {
         "id": table.id, "name": table.name, "game": table.game, "profile": table.profile,
+        "poker_room": get_game(table.game).poker_room,
         "pit": table.pit, "currency": table.currency, "limits": _limits(session, table),
         "rotation_minutes": table.rotation_minutes, "shift_id": None, "dealer": None,
         "stage": {"code": "closed", "round_id": None, "number": None}, "rounds_last_hour": 0,

@@ -33,7 +33,8 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from ...models import POKER_GAMES, GameTable, Round, Shift
+from ...models import GameTable, Round, Shift
+from ...rules.registry import POKER_REPORT, get_game
 from ..errors import NotFound
 from . import changes as report_changes
 from . import dealers, house, sections, theoretical
@@ -49,7 +50,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
     table = session.get(GameTable, shift.table_id)
     assert table is not None
-    if table.game in POKER_GAMES:  # issue 15, part 4: chips, pots and rake, not wagers
+    if get_game(table.game).report == POKER_REPORT:  # chips, pots and rake, not wagers
         from .poker import build_poker_report
 
         return build_poker_report(session, shift, table, zone=zone, zone_name=zone_name)
