@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, g, redirect, request, url_for
+from flask import Response, abort, current_app, g, redirect, request, url_for
 from sqlmodel import select
 
 from .. import db
@@ -83,8 +83,6 @@ def _table_of(view_args: dict[str, Any]) -> int | None:
 def guard(device: devices.DeviceView, endpoint: str) -> Any:
     """None when the tablet may go there; else where it goes instead: its home for a page
     (the relief when nobody deals), 403 for anything else."""
-    from flask import abort
-
     table = _table_of(request.view_args or {})
     own = table is None or table == device.table_id
     if own and endpoint in ANY_TIME:
