@@ -2,7 +2,7 @@
 
 ``/device`` is a table device's home: its table's screen while someone deals there, else the
 relief. ``/tables/<id>/device`` binds the tablet in front of a pit boss to the table (his own
-login on it ends; the tablet keeps the device's cookie, ``web.device``); ``/devices/<id>/revoke``
+login on it ends; the tablet keeps the device's cookie, ``edge.device``); ``/devices/<id>/revoke``
 ends a device (from the floor page).
 """
 
@@ -10,19 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, g, make_response, redirect, request, url_for
+from flask import flash, g, make_response, redirect, request, url_for
 from flask_babel import gettext
 
 from .. import db
+from ..edge import ALL_ROLES, PageBlueprint, device, end_login, role_required
+from ..edge.status import end_refused
 from ..models import Role
 from ..services.errors import ServiceError
 from ..services.tables import devices, tables
-from . import device
-from .errors import end_refused
 from .relief import screen_url
-from .security import ALL_ROLES, end_login, role_required
 
-bp = Blueprint("devices", __name__)
+bp = PageBlueprint("devices", __name__)
 BINDERS = tuple(sorted(devices.BINDERS))
 
 

@@ -19,7 +19,6 @@ from datetime import timedelta
 from typing import Any
 
 from flask import (
-    Blueprint,
     Response,
     current_app,
     flash,
@@ -33,17 +32,17 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db
+from ..edge import PageBlueprint, role_required
+from ..edge.status import end_refused
 from ..i18n.locale import locale_code
 from ..models import Role, utcnow
 from ..services.errors import ServiceError
-from ..services.reports import dealers, floor
+from ..services.reports import dealers, floor, house_edge
 from ..services.tables import devices, tables
-from .errors import end_refused
 from .forms import whole_number
-from .security import role_required
 from .tables import floor_zone
 
-bp = Blueprint("floor", __name__)
+bp = PageBlueprint("floor", __name__)
 READERS = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value, Role.ADMIN.value, Role.AUDITOR.value)
 PIT = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
 PIT_KEY = "floor_pit"
@@ -56,7 +55,8 @@ def _settings() -> floor.FloorSettings:
         payout_alert=int(cfg["FLOOR_PAYOUT_ALERT"]),
         alert_window=timedelta(minutes=float(cfg["FLOOR_ALERT_WINDOW_MINUTES"])),
         idle=timedelta(minutes=float(cfg["FLOOR_IDLE_MINUTES"])),
-        break_window=timedelta(minutes=float(cfg["FLOOR_BREAK_WINDOW_MINUTES"])))
+        break_window=timedelta(minutes=float(cfg["FLOOR_BREAK_WINDOW_MINUTES"])),
+        house_edges=house_edge.store_path(cfg, current_app.instance_path))
 
 
 def _pit() -> str | None:

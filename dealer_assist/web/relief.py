@@ -16,12 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from sqlmodel import select
 
 from .. import db
 from ..audit import Actor, acting_as
+from ..edge import ALL_ROLES, PageBlueprint, device, form_error, role_required
 from ..i18n.wording import N_
 from ..models import Role, Round, RoundStatus, utcnow
 from ..rules.registry import get_game
@@ -29,11 +30,8 @@ from ..services.errors import ServiceError
 from ..services.people import pins, stints
 from ..services.shifts import shifts
 from ..services.tables import tables
-from . import device
-from .errors import form_error
-from .security import ALL_ROLES, role_required
 
-bp = Blueprint("relief", __name__)
+bp = PageBlueprint("relief", __name__)
 DEALERS = tuple(sorted(stints.DEALERS))
 PARLOUR_HOSTS = tuple(sorted(stints.HOSTS))
 PIN_ROLES = tuple(sorted(ALL_ROLES - {Role.AUDITOR.value}))

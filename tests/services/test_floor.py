@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, current_app
 from sqlalchemy import Engine
 from sqlmodel import Session
 
@@ -67,8 +67,14 @@ def floor(engine: Engine, session: Session, app: Flask) -> Floor:
     return Floor(*ids, table.id, shift.id)
 
 
+def edges() -> Path:
+    """The test app's file of stored house edges (the lab's figures)."""
+    return Path(current_app.config["HOUSE_EDGE_STORE"])
+
+
 def card(session: Session, floor: Floor, *, now: Any = None,
          settings: floor_service.FloorSettings = QUIET) -> dict[str, Any]:
+    settings = replace(settings, house_edges=settings.house_edges or edges())
     data = floor_service.floor(session, pit="A", now=now or utcnow(), settings=settings)
     assert [t["name"] for t in data["tables"]] == ["RP 1"]  # the pit's tables only
     found: dict[str, Any] = data["tables"][0]
@@ -88,7 +94,7 @@ def test_the_floors_figures_agree_with_the_shift_report(session: Session, floor:
                     note="camera", actor_id=floor.pit_boss)
     session.commit()
     found = card(session, floor)
-    report = reports.build_shift_report(session, floor.shift_id)
+    report = reports.build_shift_report(session, floor.shift_id, house_edges=edges())
     money = found["money"]
     assert money["wagered"] == report["total"]["wagered"] > 0
     assert money["win"] == report["total"]["house_win"]

@@ -12,11 +12,11 @@ from flask import Flask
 from sqlmodel import col, select
 
 from dealer_assist import db
+from dealer_assist.edge.device import COOKIE
 from dealer_assist.models import ActSignature, DealerStint, LoginThrottle, Round, User
 from dealer_assist.services.people import stints
 from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import shifts
-from dealer_assist.web.device import COOKIE
 from tests.factories import PIN, make_table, make_user
 from tests.web.conftest import Browser, arrange, opening_form, text
 

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import Rule
 
-from dealer_assist.web.security import PUBLIC, declared_roles, undeclared_endpoints
+from dealer_assist.edge import PUBLIC, declared_roles, undeclared_endpoints
 from tests.factories import make_user
 from tests.web.conftest import Browser, arrange
 
@@ -197,10 +197,10 @@ def test_a_pin_session_on_a_table_device_reaches_no_page_outside_the_device(
     """Issue 28: a PIN authenticates one person for one act and opens no session beyond the
     table device. A pit boss binds the tablet, a pit boss (Petra: the role with the most pages)
     takes the table with her PIN; walking every route, the tablet reaches only its own table's
-    screen and steps and the relief (``web.device``): every other page sends it to its home,
+    screen and steps and the relief (``edge.device``): every other page sends it to its home,
     every other write is a 403, the API a 401."""
+    from dealer_assist.edge.device import ANY_TIME, WHILE_DEALING
     from dealer_assist.services.shifts import shifts
-    from dealer_assist.web.device import ANY_TIME, WHILE_DEALING
     from tests.factories import PIN, make_table
 
     def floor(session: Any) -> int:

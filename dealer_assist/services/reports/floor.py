@@ -24,6 +24,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import text
@@ -65,6 +66,8 @@ class FloorSettings:
     alert_window: timedelta = timedelta(minutes=30)
     idle: timedelta = timedelta(minutes=15)
     break_window: timedelta = timedelta(hours=2)
+    #: the file of the lab's stored house edges (``house_edge.store_path``; None: no figure)
+    house_edges: Path | None = None
 
 
 def version(session: Session) -> int:
@@ -99,7 +102,7 @@ _LOCK = threading.Lock()
 CACHE_SIZE = 256
 
 
-def _money(session: Session, table: GameTable, shift: Shift) -> Money:
+def _money(session: Session, table: GameTable, shift: Shift, store: Path | None) -> Money:
     """The shift report's money figures for the floor (cached until a round settles again)."""
     assert shift.id is not None
     newest, settled, when = session.exec(
@@ -114,7 +117,7 @@ def _money(session: Session, table: GameTable, shift: Shift) -> Money:
     # the database, the shift, its newest settlement and correction (ids and times: a database
     # emptied and filled again reuses ids, not times), and the lab's figure for the profile
     key = (str(session.get_bind().engine.url), shift.id, newest, settled, str(when), fixed,
-           fixes_n, str(fixed_at), theoretical.edge_of(table.profile))
+           fixes_n, str(fixed_at), theoretical.edge_of(table.profile, store))
     with _LOCK:
         found = _CACHE.get(key)
         if found is not None:
@@ -136,7 +139,7 @@ def _money(session: Session, table: GameTable, shift: Shift) -> Money:
         money = Money({"kind": "house", "drop": None, "wagered": wagers["total"]["wagered"],
                        "win": win, "win_corrected": win + fixes["house"],
                        "hold": wagers["hold"],
-                       "theoretical": theoretical.section(rows, table.profile)},
+                       "theoretical": theoretical.section(rows, table.profile, store)},
                       tuple(p for p in (_largest(r, s) for r, s, _v in rows) if p[3] > 0))
     with _LOCK:
         _CACHE[key] = money
@@ -244,7 +247,7 @@ def table_card(session: Session, table: tables.TableView, shift: Shift | None,
     row = session.get(GameTable, table.id)
     assert row is not None
     minutes = dealer.minutes(now) if dealer else 0
-    money = _money(session, row, shift)
+    money = _money(session, row, shift, settings.house_edges)
     card.update(
         shift_id=shift.id, stage=_stage(session, table, shift), money=money.figures,
         dealer=None if dealer is None else {

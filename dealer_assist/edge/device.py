@@ -57,7 +57,7 @@ def load() -> devices.DeviceView | None:
 def dealer_of(device: devices.DeviceView) -> Any:
     """The table's current dealer as the request's user (``CurrentUser`` with ``device_id``),
     or None when nobody deals there now."""
-    from .security import CurrentUser
+    from .sessions import CurrentUser
 
     with db.session_scope(write=False) as dbs:
         shift = shifts.open_shift_of(dbs, device.table_id)
