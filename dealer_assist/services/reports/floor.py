@@ -160,16 +160,17 @@ def _largest(rnd: Round, settled: dict[str, Any]) -> tuple[int, datetime, str, i
 
 def _stage(session: Session, table: tables.TableView, shift: Shift) -> dict[str, Any]:
     assert shift.id is not None
-    open_id = session.exec(select(Round.id).where(Round.shift_id == shift.id,
-                                                  Round.status == RoundStatus.OPEN.value)
-                           .order_by(col(Round.number).desc())).first()
-    if open_id is None:
-        last = session.exec(select(Round).where(Round.shift_id == shift.id)
-                            .order_by(col(Round.number).desc())).first()
-        if last is None:
-            return {"code": "waiting", "round_id": None, "number": None}
-        code = "paid" if last.status == RoundStatus.SETTLED.value else last.status
-        return {"code": code, "round_id": last.id, "number": last.number}
+    # the shift's newest round: its id, number and status only (a round row carries its rules)
+    last = session.exec(select(Round.id, Round.number, Round.status)
+                        .where(Round.shift_id == shift.id)
+                        .order_by(col(Round.number).desc()).limit(1)).first()
+    if last is None:
+        return {"code": "waiting", "round_id": None, "number": None}
+    open_id, number, status = last
+    assert open_id is not None
+    if status != RoundStatus.OPEN.value:
+        code = "paid" if status == RoundStatus.SETTLED.value else status
+        return {"code": code, "round_id": open_id, "number": number}
     if get_game(table.game).poker_room:
         hand = poker_hands.load(session, open_id)
         frozen = poker_hands.void_pending(session, open_id)
