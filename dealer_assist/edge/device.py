@@ -40,11 +40,6 @@ def set_cookie(response: Response, token: str) -> Response:
     return response
 
 
-def clear_cookie(response: Response) -> Response:
-    response.delete_cookie(COOKIE, path="/")
-    return response
-
-
 def load() -> devices.DeviceView | None:
     """The bound device of this browser, if its cookie names a live one."""
     token = request.cookies.get(COOKIE)
