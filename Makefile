@@ -56,7 +56,7 @@ test: install
 # every benchmark script, each timing us against its peers in one run; headline figures last
 bench: install
 	$(BIN)/pip install -q -r benchmarks/requirements.txt
-	@for b in evaluator settle http report poker lab load floor; do \
+	@for b in evaluator settle http report poker lab load floor_watch; do \
 	  if [ -f benchmarks/$$b.py ]; then echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; fi; \
 	done
 
