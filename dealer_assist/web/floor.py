@@ -36,7 +36,7 @@ from ..edge import PageBlueprint, end_refused, role_required
 from ..i18n.locale import locale_code
 from ..models import Role, utcnow
 from ..services.errors import ServiceError
-from ..services.reports import dealers, floor, house_edge
+from ..services.reports import dealers, floor
 from ..services.tables import devices, tables
 from .forms import whole_number
 from .tables import floor_zone
@@ -54,8 +54,7 @@ def _settings() -> floor.FloorSettings:
         payout_alert=int(cfg["FLOOR_PAYOUT_ALERT"]),
         alert_window=timedelta(minutes=float(cfg["FLOOR_ALERT_WINDOW_MINUTES"])),
         idle=timedelta(minutes=float(cfg["FLOOR_IDLE_MINUTES"])),
-        break_window=timedelta(minutes=float(cfg["FLOOR_BREAK_WINDOW_MINUTES"])),
-        house_edges=house_edge.store_path(cfg, current_app.instance_path))
+        break_window=timedelta(minutes=float(cfg["FLOOR_BREAK_WINDOW_MINUTES"])))
 
 
 def _pit() -> str | None:

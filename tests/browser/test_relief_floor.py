@@ -290,9 +290,11 @@ def _busy_floor(server: Server) -> None:
     from dealer_assist.services.rounds import live, poker_hands
     from tests.services.test_disputes import Floor, play
 
-    house_edge.save(Path(server.app.config["HOUSE_EDGE_STORE"]), {
-        "profile": "russian-classic", "fingerprint": fingerprint(get_profile("russian-classic")),
-        "default_strategy": "basic", "strategies": {"basic": {"house_edge": 0.0215}}})
+    with db.session_scope(server.app) as dbs:
+        house_edge.save(dbs, {
+            "profile": "russian-classic",
+            "fingerprint": fingerprint(get_profile("russian-classic")),
+            "default_strategy": "basic", "strategies": {"basic": {"house_edge": 0.0215}}})
     ids, now = server.tables, utcnow()
     with db.session_scope(server.app) as dbs:
         shift = shifts.open_shift_of(dbs, ids["RP 1"])

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask, current_app
+from flask import Flask
 from sqlalchemy import Engine
 from sqlmodel import Session
 
@@ -44,8 +44,9 @@ def app(db_url: str, tmp_path: Path) -> Iterator[Flask]:
         yield app
 
 
-def _edge(app: Flask, edge: float) -> None:
-    house_edge.save(Path(app.config["HOUSE_EDGE_STORE"]), {
+def _edge(session: Session, edge: float) -> None:
+    """The lab's figure for russian-classic, stored in the database as the lab stores it."""
+    house_edge.save(session, {
         "profile": "russian-classic", "fingerprint": fingerprint(get_profile("russian-classic")),
         "default_strategy": "basic", "strategies": {"basic": {"house_edge": edge}}})
 
@@ -67,14 +68,8 @@ def floor(engine: Engine, session: Session, app: Flask) -> Floor:
     return Floor(*ids, table.id, shift.id)
 
 
-def edges() -> Path:
-    """The test app's file of stored house edges (the lab's figures)."""
-    return Path(current_app.config["HOUSE_EDGE_STORE"])
-
-
 def card(session: Session, floor: Floor, *, now: Any = None,
          settings: floor_service.FloorSettings = QUIET) -> dict[str, Any]:
-    settings = replace(settings, house_edges=settings.house_edges or edges())
     data = floor_service.floor(session, pit="A", now=now or utcnow(), settings=settings)
     assert [t["name"] for t in data["tables"]] == ["RP 1"]  # the pit's tables only
     found: dict[str, Any] = data["tables"][0]
@@ -87,14 +82,14 @@ def codes(found: dict[str, Any]) -> list[str]:
 
 def test_the_floors_figures_agree_with_the_shift_report(session: Session, floor: Floor,
                                                         app: Flask) -> None:
-    _edge(app, 0.02)
+    _edge(session, 0.02)
     rounds = [play(session, floor) for _ in range(3)]
     dispute = file(session, floor, rounds[0])
     disputes.decide(session, dispute_id=dispute.id, outcome="upheld", adjustment=40,
                     note="camera", actor_id=floor.pit_boss)
     session.commit()
     found = card(session, floor)
-    report = reports.build_shift_report(session, floor.shift_id, house_edges=edges())
+    report = reports.build_shift_report(session, floor.shift_id)
     money = found["money"]
     assert money["wagered"] == report["total"]["wagered"] > 0
     assert money["win"] == report["total"]["house_win"]
@@ -190,12 +185,12 @@ def test_a_hold_outside_the_range_raises_the_hold_alert(session: Session, floor:
                                                         app: Flask) -> None:
     for _ in range(3):
         play(session, floor)  # the players win every box: far below a 60 % edge
-    _edge(app, 0.60)
+    _edge(session, 0.60)
     found = card(session, floor)
     assert found["money"]["theoretical"]["outside"] and codes(found) == ["hold"]
     # every box's result is the same (the house loses its ANTE): an edge of -100 % expects
     # exactly that, and the (zero-width) range holds it
-    _edge(app, -1.0)
+    _edge(session, -1.0)
     assert codes(card(session, floor)) == []
 
 

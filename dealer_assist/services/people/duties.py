@@ -120,17 +120,7 @@ def check_amount(session: Session, *, table_id: int, amount: int, field: str,
 
 
 def check_recorder(session: Session, *, user: User, shift_id: int) -> None:
-    """Rule 5: a croupier records at a table while he is its dealer (his stint is the shift's
-    current one, issue 28). A shift nobody has tapped in at yet (from before stints): the
-    croupier who opened it or co-signed one of its counts or transfers, as before."""
-    if user.role != Role.CROUPIER.value:
-        return
-    dealer = stints.current(session, shift_id)
-    if dealer is not None:
-        if dealer.dealer_id == user.id:
-            return
-        raise PermissionDenied("%(name)s deals at this table now: tap Relieve dealer to take "
-                               "it over.", name=dealer.dealer)
+    """Rule 5 (:func:`check_recorder_at`) reading the shift's opener itself."""
     shift = session.get(Shift, shift_id)
     if shift is not None:
         assert user.id is not None
@@ -140,10 +130,19 @@ def check_recorder(session: Session, *, user: User, shift_id: int) -> None:
 
 def check_recorder_at(session: Session, *, user_id: int, role: str, shift_id: int,
                       opened_by: int) -> None:
-    """Rule 5 with the shift's opener already read (the record path reads it with the round,
-    in one statement): the croupier who opened the shift, or co-signed one of its chip counts
-    or transfers as its croupier."""
-    if role != Role.CROUPIER.value or opened_by == user_id:
+    """Rule 5 with the shift's opener already read (the record path reads it with the round):
+    a croupier records at a table while he is its dealer (his stint is the shift's current
+    one, issue 28). A shift nobody has tapped in at yet (from before stints): the croupier who
+    opened it or co-signed one of its chip counts or transfers as its croupier, as before."""
+    if role != Role.CROUPIER.value:
+        return
+    dealer = stints.current(session, shift_id)
+    if dealer is not None:
+        if dealer.dealer_id == user_id:
+            return
+        raise PermissionDenied("%(name)s deals at this table now: tap Relieve dealer to take "
+                               "it over.", name=dealer.dealer)
+    if opened_by == user_id:
         return
     for model in (InventoryCount, ChipTransfer):
         signed = select(model.id).where(model.shift_id == shift_id,

@@ -20,11 +20,11 @@ open or escalated dispute of the shift), ``hold`` (the shift's win outside the 9
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import text
@@ -47,7 +47,7 @@ from ..rounds import live, poker_hands
 from ..tables import poker as poker_tables
 from ..tables import tables
 from . import changes as report_changes
-from . import house, sections, theoretical
+from . import house, house_edge, sections, theoretical
 
 #: the steps that say what the table is doing, in the order ``rules.games.flow.phase`` reads them
 STAGES = (
@@ -66,8 +66,6 @@ class FloorSettings:
     alert_window: timedelta = timedelta(minutes=30)
     idle: timedelta = timedelta(minutes=15)
     break_window: timedelta = timedelta(hours=2)
-    #: the file of the lab's stored house edges (``house_edge.store_path``; None: no figure)
-    house_edges: Path | None = None
 
 
 def version(session: Session) -> int:
@@ -102,7 +100,7 @@ _LOCK = threading.Lock()
 CACHE_SIZE = 256
 
 
-def _money(session: Session, table: GameTable, shift: Shift, store: Path | None) -> Money:
+def _money(session: Session, table: GameTable, shift: Shift) -> Money:
     """The shift report's money figures for the floor (cached until a round settles again)."""
     assert shift.id is not None
     newest, settled, when = session.exec(
@@ -114,10 +112,11 @@ def _money(session: Session, table: GameTable, shift: Shift, store: Path | None)
         select(func.max(RoundCorrection.id), func.count(col(RoundCorrection.id)),
                func.max(RoundCorrection.created_at))
         .where(RoundCorrection.shift_id == shift.id)).one()
+    figures = house_edge.stored(session, table.profile)
     # the database, the shift, its newest settlement and correction (ids and times: a database
     # emptied and filled again reuses ids, not times), and the lab's figure for the profile
     key = (str(session.get_bind().engine.url), shift.id, newest, settled, str(when), fixed,
-           fixes_n, str(fixed_at), theoretical.edge_of(table.profile, store))
+           fixes_n, str(fixed_at), json.dumps(figures, sort_keys=True))
     with _LOCK:
         found = _CACHE.get(key)
         if found is not None:
@@ -139,7 +138,7 @@ def _money(session: Session, table: GameTable, shift: Shift, store: Path | None)
         money = Money({"kind": "house", "drop": None, "wagered": wagers["total"]["wagered"],
                        "win": win, "win_corrected": win + fixes["house"],
                        "hold": wagers["hold"],
-                       "theoretical": theoretical.section(rows, table.profile, store)},
+                       "theoretical": theoretical.section(rows, table.profile, figures)},
                       tuple(p for p in (_largest(r, s) for r, s, _v in rows) if p[3] > 0))
     with _LOCK:
         _CACHE[key] = money
@@ -248,7 +247,7 @@ def table_card(session: Session, table: tables.TableView, shift: Shift | None,
     row = session.get(GameTable, table.id)
     assert row is not None
     minutes = dealer.minutes(now) if dealer else 0
-    money = _money(session, row, shift, settings.house_edges)
+    money = _money(session, row, shift)
     card.update(
         shift_id=shift.id, stage=_stage(session, table, shift), money=money.figures,
         dealer=None if dealer is None else {
