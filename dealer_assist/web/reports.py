@@ -31,6 +31,7 @@ from .. import db, pdf
 from ..edge import PageBlueprint, as_id, device, form_error, may_reach, role_required
 from ..models import Role, utcnow
 from ..services import reports
+from ..services.cage import slips
 from ..services.errors import ServiceError, ValidationError
 from ..services.shifts import chips, inventory, shifts
 from ..services.tables import tables
@@ -118,6 +119,7 @@ def _inventory_page(shift_id: int, **extra: Any) -> dict[str, Any]:
             "inv": inventory.inventory_of(dbs, shift_id), "croupiers": croupiers,
             "bosses": bosses, "open_rounds": inventory.open_rounds(dbs, shift_id),
             "has_rounds": inventory.has_rounds(dbs, shift_id),
+            "slips": slips.of_shift(dbs, shift_id),
             "zone": _zone()[0], "form": request.form if request.method == "POST" else {},
             **extra}
 

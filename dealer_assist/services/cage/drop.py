@@ -127,6 +127,14 @@ def soft_count(session: Session, *, table_id: int, gaming_date: date, cash: Mapp
     return found
 
 
+def counters(session: Session) -> list[tuple[int, str]]:
+    """(id, name) of everyone who may count a drop, by name (for the form)."""
+    query = (select(User).where(User.active == True)  # noqa: E712
+             .order_by(User.display_name, User.id))  # type: ignore[arg-type]
+    return [(u.id or 0, u.display_name) for u in session.exec(query).all()
+            if u.role in COUNTERS]
+
+
 def drop_of(session: Session, table_id: int, gaming_date: date) -> DropView | None:
     row = session.exec(select(DropCount).where(DropCount.table_id == table_id,
                                                DropCount.gaming_date == gaming_date)).first()

@@ -208,11 +208,22 @@ def views(session: Session, slips: list[Slip]) -> list[SlipView]:
     return out
 
 
+#: beyond any number ever issued (and a 64-bit column): found nowhere, asked nowhere
+MAX_NUMBER = 10**15
+
+
 def get_slip(session: Session, number: int) -> SlipView:
-    slip = session.exec(select(Slip).where(Slip.number == number)).first()
+    slip = (session.exec(select(Slip).where(Slip.number == number)).first()
+            if 0 < number < MAX_NUMBER else None)
     if slip is None:
         raise NotFound("No slip number %(number)s.", number=number)
     return views(session, [slip])[0]
+
+
+def shift_of(session: Session, number: int) -> int | None:
+    if not 0 < number < MAX_NUMBER:
+        return None
+    return session.exec(select(Slip.shift_id).where(Slip.number == number)).first()
 
 
 def of_shift(session: Session, shift_id: int) -> list[SlipView]:

@@ -27,7 +27,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ...models import GameTable, Shift, ShiftStatus
+from ...models import GameTable, Shift, ShiftStatus, utcnow
 from ..reports import changes, house, sections
 from ..shifts import inventory
 from . import buyins
@@ -130,6 +130,17 @@ def day_money(session: Session, table_id: int, gaming_date: date) -> DayMoney:
     return DayMoney(table_id, gaming_date,
                     tuple(shift_money(session, i) for i in ids if i is not None),
                     drops.drop_of(session, table_id, gaming_date))
+
+
+def latest_day(session: Session) -> date:
+    """The newest gaming date with a shift (a report page's default), else today (UTC)."""
+    found = session.exec(select(Shift.gaming_date).order_by(col(Shift.gaming_date).desc())
+                         ).first()
+    return found or utcnow().date()
+
+
+def table_names(session: Session) -> dict[int, str]:
+    return {t.id or 0: t.name for t in session.exec(select(GameTable)).all()}
 
 
 def days_of(session: Session, first: date, last: date) -> list[tuple[int, date]]:
