@@ -117,7 +117,7 @@ def _cash() -> dict[int, int]:
     out = {}
     for denom in _denominations():
         raw = request.form.get(f"cash.{denom}", "").strip()
-        out[denom] = whole_number(f"cash.{denom}", gettext("Notes of %(d)s", d=denom)) \
+        out[denom] = whole_number(f"cash.{denom}", gettext("Notes of %(value)s", value=denom)) \
             if raw else 0
     return out
 
@@ -219,7 +219,8 @@ def _hold(day: date) -> dict[str, Any]:
 @role_required(*READERS)
 def hold_page() -> str:
     day = _day()
-    links = [(gettext("PDF"), url_for("cage.hold_pdf", date=day.isoformat())),
+    links = [(gettext("← Shift reports"), url_for("reports.index")),
+             (gettext("PDF"), url_for("cage.hold_pdf", date=day.isoformat())),
              (gettext("CSV"), url_for("cage.hold_csv", date=day.isoformat()))]
     return pdf.print_html("reports/hold.html", preview=True, links=links, r=_hold(day),
                           may_note=g.user.role in notes.WRITERS)

@@ -140,6 +140,14 @@ def _counted(dbs: Any, shift_id: int, name: str, label: str) -> dict[str, Any]:
     return {"amount": whole_number(name, label), "chips": None}
 
 
+def _transfer_amount(dbs: Any, shift_id: int) -> dict[str, Any]:
+    """A fill or credit by denomination (issue 27: the slip lists the chips) when any chip
+    field is filled in, else one amount."""
+    if any(v.strip() for k, v in request.form.items() if k.startswith("chips.")):
+        return _counted(dbs, shift_id, "amount", "The amount")
+    return {"amount": whole_number("amount", "The amount"), "chips": None}
+
+
 @bp.get("/shifts/<int:shift_id>/inventory")
 @role_required(*PIT)
 def inventory_page(shift_id: int) -> str:
@@ -172,7 +180,7 @@ def opening_count(shift_id: int) -> Any:
 def transfer(shift_id: int) -> Any:
     kind = request.form.get("kind", "")
     return _save(shift_id, lambda dbs: inventory.record_transfer(
-        dbs, shift_id=shift_id, kind=kind, amount=whole_number("amount", "The amount"),
+        dbs, shift_id=shift_id, kind=kind, **_transfer_amount(dbs, shift_id),
         croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
         actor_id=g.user.id, note=text("note", max_length=500),
         credential=device.credential("croupier_pin")),

@@ -28,7 +28,10 @@ AUDITOR_PAGES = {"web.home", "tables.detail", "disputes.rounds_page", "disputes.
                  "disputes.audit_page", "reports.index", "reports.preview", "reports.download",
                  "auth.change_password",
                  # issue 28: the pit's live floor and a dealer's figures, read-only
-                 "floor.page", "floor.cards", "floor.data", "floor.dealer"}
+                 "floor.page", "floor.cards", "floor.data", "floor.dealer",
+                 # issue 27: the hold report and the slips, read-only
+                 "cage.hold_page", "cage.hold_pdf", "cage.hold_csv", "cage.slip_page",
+                 "cage.slip_pdf"}
 #: every JSON API endpoint and the roles it declares (a new endpoint must be added here)
 API_ROLES = {
     "api.settle": frozenset({PUBLIC}), "api.split_suggest": frozenset({PUBLIC}),
