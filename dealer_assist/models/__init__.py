@@ -5,8 +5,8 @@
 :class:`UTCDateTime`); ``people`` (accounts, login sessions), ``tables``, ``shifts``, ``rounds``
 (rounds, their events and settlements), ``inventory`` (chip counts, fills, credits), ``audit``
 (the audit chain, disputes, voids, corrections), ``floor`` (dealers' stints, table devices,
-signatures), ``cage`` (buy-ins, numbered slips, the soft count), ``poker`` (poker tables and seats) and
-``parlour`` (the parlour board game). The table classes are re-exported here:
+signatures), ``cage`` (buy-ins, numbered slips, the soft count), ``poker`` (poker tables
+and seats) and ``parlour`` (the parlour board game). The table classes are re-exported here:
 ``from dealer_assist.models import Round``.
 """
 

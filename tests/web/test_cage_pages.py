@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from sqlmodel import select
 
 from dealer_assist.edge import undeclared_endpoints
-from dealer_assist.models import BuyIn, Round, RoundEvent, Slip
+from dealer_assist.models import BuyIn, GameTable, Round, RoundEvent, Slip
 from dealer_assist.services.shifts import shifts
 from tests.factories import PIN, make_table, make_user
 from tests.web.conftest import Browser, arrange, text
@@ -57,7 +57,8 @@ def test_a_buy_in_mid_round_is_recorded_and_the_round_is_untouched(
     rows = arrange(app, lambda s: [(b.amount, b.seat, b.round_id is not None)
                                    for b in s.exec(select(BuyIn)).all()])
     assert rows == [(5000, "2", True)]
-    assert arrange(app, lambda s: [(e.seq, e.type) for e in s.exec(select(RoundEvent)).all()]) == events
+    after = arrange(app, lambda s: [(e.seq, e.type) for e in s.exec(select(RoundEvent)).all()])
+    assert after == events
     assert arrange(app, lambda s: s.exec(select(Round)).one().status) == "open"
     refused = browser.post(f"/cage/tables/{floor['table']}/buy-ins", {"amount": "5.5"})
     assert refused.status_code == 303
@@ -152,3 +153,30 @@ def test_a_croupier_counts_no_drop_and_an_auditor_reads_the_hold_report(
     assert browser.get("/cage/hold").status_code == 200
     assert browser.post("/cage/hold/notes", {"table": floor["table"], "period": "day",
                                              "note": "x"}).status_code == 403
+
+
+def test_the_api_records_a_buy_in_and_answers_422_400_409_never_500(
+        app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
+    browser.login("carla")
+    headers = {"X-CSRF-Token": browser.csrf()}
+    url = f"/api/v1/tables/{floor['table']}/buy-ins"
+    made = browser.client.post(url, json={"amount": 2500, "seat": 3}, headers=headers)
+    assert made.status_code == 201 and made.json["amount"] == 2500 and made.json["seat"] == "3"
+    zero = browser.client.post(url, json={"amount": 0}, headers=headers)
+    assert zero.status_code == 422 and zero.json["field"] == "amount"
+    text_amount = browser.client.post(url, json={"amount": "2500"}, headers=headers)
+    assert text_amount.status_code in (400, 422)
+    assert browser.client.post(url, data=b"\xff{", headers={**headers, "Content-Type":
+                                                             "application/json"}
+                               ).status_code == 400
+    arrange(app, lambda s: make_table(s, name="RP 9"))
+    other = arrange(app, lambda s: max(t.id for t in s.exec(select(GameTable)).all()))
+    closed = browser.client.post(f"/api/v1/tables/{other}/buy-ins", json={"amount": 10},
+                                 headers=headers)
+    assert closed.status_code == 409
+    browser.post("/logout")
+    browser.login("pavel")
+    report = browser.client.get("/api/v1/hold")
+    assert report.status_code == 200 and report.json["tables"][0]["day"]["buy_ins"] == 2500
+    assert browser.client.get("/api/v1/hold?date=nope").status_code == 400
+    assert browser.client.get("/api/v1/slips/1").status_code == 404

@@ -47,6 +47,8 @@ API_ROLES = {
     "api.poker_current_hand": STAFF, "api.poker_get_hand": STAFF, "api.poker_act": STAFF,
     "api.poker_undo": STAFF,
     "api.parlour_hand": frozenset({PUBLIC}), "api.parlour_end": frozenset({PUBLIC}),
+    # issue 27
+    "api.create_buy_in": STAFF, "api.get_slip": AUDITORS, "api.hold_report": AUDITORS,
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
 

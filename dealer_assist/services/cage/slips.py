@@ -253,16 +253,14 @@ def numbers_of_transfers(session: Session, transfer_ids: Iterable[int]) -> dict[
 def accounting(session: Session, first: date, last: date) -> dict[str, object]:
     """Every number issued for the gaming dates ``first``..``last`` (used or void) and every gap
     in the numbering up to the last number issued (a slip removed behind the log's back)."""
-    rows = session.exec(select(Slip.number, Slip.kind, Slip.gaming_date, Slip.table_id,
-                               SlipVoid.id)
-                        .outerjoin(SlipVoid, col(SlipVoid.slip_id) == Slip.id)
-                        .order_by(col(Slip.number))).all()
-    issued = [r[0] for r in rows]
+    rows = session.exec(select(Slip).order_by(col(Slip.number))).all()
+    void = set(session.exec(select(col(SlipVoid.slip_id))).all())
+    issued = [r.number for r in rows]
     gaps = sorted(set(range(1, (max(issued) if issued else 0) + 1)) - set(issued))
     tables = {t.id: t.name for t in session.exec(select(GameTable)).all()}
-    listed = [{"number": n, "kind": k, "gaming_date": d.isoformat(), "table": tables.get(t, "?"),
-               "status": "void" if v is not None else "used"}
-              for n, k, d, t, v in rows if first <= d <= last]
+    listed = [{"number": r.number, "kind": r.kind, "gaming_date": r.gaming_date.isoformat(),
+               "table": tables.get(r.table_id, "?"), "status": "void" if r.id in void else "used"}
+              for r in rows if first <= r.gaming_date <= last]
     return {"slips": listed, "used": sum(1 for s in listed if s["status"] == "used"),
             "void": sum(1 for s in listed if s["status"] == "void"), "gaps": gaps,
             "last_issued": max(issued) if issued else 0}

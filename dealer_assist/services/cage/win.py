@@ -134,9 +134,9 @@ def day_money(session: Session, table_id: int, gaming_date: date) -> DayMoney:
 
 def latest_day(session: Session) -> date:
     """The newest gaming date with a shift (a report page's default), else today (UTC)."""
-    found = session.exec(select(Shift.gaming_date).order_by(col(Shift.gaming_date).desc())
-                         ).first()
-    return found or utcnow().date()
+    found = session.exec(select(col(Shift.gaming_date))
+                         .order_by(col(Shift.gaming_date).desc())).first()
+    return found if isinstance(found, date) else utcnow().date()
 
 
 def table_names(session: Session) -> dict[int, str]:
@@ -145,7 +145,7 @@ def table_names(session: Session) -> dict[int, str]:
 
 def days_of(session: Session, first: date, last: date) -> list[tuple[int, date]]:
     """(table id, gaming date) of every house table's day with a shift, in order."""
-    query = (select(Shift.table_id, Shift.gaming_date).join(GameTable,
+    query = (select(col(Shift.table_id), col(Shift.gaming_date)).join(GameTable,
                                                             col(GameTable.id) == Shift.table_id)
              .where(Shift.gaming_date >= first, Shift.gaming_date <= last)
              .distinct().order_by(col(Shift.table_id), col(Shift.gaming_date)))

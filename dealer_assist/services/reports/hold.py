@@ -94,7 +94,8 @@ def build_hold_report(session: Session, day: date, *, band: Band) -> dict[str, A
     tables = {t.id: t for t in session.exec(select(GameTable).where(
         col(GameTable.id).in_({m.table_id for m in money}))).all()} if money else {}
     notes = hold_notes.notes_between(session, starts["ytd"], day)
-    rows, by_game = [], {}
+    rows: list[dict[str, Any]] = []
+    by_game: dict[str, list[list[win.DayMoney]]] = {}
     for table_id in sorted(tables, key=lambda i: (tables[i].name, i)):
         table = tables[table_id]
         if get_game(table.game).poker_room:
