@@ -14,8 +14,7 @@ from flask import flash, g, make_response, redirect, request, url_for
 from flask_babel import gettext
 
 from .. import db
-from ..edge import ALL_ROLES, PageBlueprint, device, end_login, role_required
-from ..edge.status import end_refused
+from ..edge import ALL_ROLES, PageBlueprint, device, end_login, end_refused, role_required
 from ..models import Role
 from ..services.errors import ServiceError
 from ..services.tables import devices, tables

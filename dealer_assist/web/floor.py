@@ -32,8 +32,7 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db
-from ..edge import PageBlueprint, role_required
-from ..edge.status import end_refused
+from ..edge import PageBlueprint, end_refused, role_required
 from ..i18n.locale import locale_code
 from ..models import Role, utcnow
 from ..services.errors import ServiceError

@@ -18,13 +18,12 @@ from typing import Any
 
 from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
-from sqlmodel import select
 
 from .. import db
 from ..audit import Actor, acting_as
 from ..edge import ALL_ROLES, PageBlueprint, device, form_error, role_required
 from ..i18n.wording import N_
-from ..models import Role, Round, RoundStatus, utcnow
+from ..models import Role, utcnow
 from ..rules.registry import get_game
 from ..services.errors import ServiceError
 from ..services.people import pins, stints
@@ -53,14 +52,6 @@ def screen_url(table: tables.TableView) -> str:
     return url_for("live.screen", table_id=table.id)
 
 
-def _open_round(shift_id: int | None) -> Round | None:
-    if shift_id is None:
-        return None
-
-    return db.get_session().exec(select(Round).where(
-        Round.shift_id == shift_id, Round.status == RoundStatus.OPEN.value)).first()
-
-
 def _asked_for(dbs: Any) -> Any:
     """The person named by ``?who=`` (a tap on a name, or a badge number and Enter)."""
     if not request.args.get("who"):
@@ -81,7 +72,7 @@ def _context(table_id: int, **extra: Any) -> dict[str, Any]:
     who = extra.pop("who", None) or _asked_for(dbs)
     supervisors = [p for p in people if p[2] in stints.SUPERVISORS]
     return {"table": table, "shift": shift, "current": current, "people": people,
-            "who": who, "open_round": _open_round(shift.id if shift else None),
+            "who": who, "open_round": stints.round_in_progress(dbs, shift.id if shift else None),
             "supervisors": supervisors, "screen": screen_url(table), **extra}
 
 

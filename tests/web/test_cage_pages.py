@@ -137,7 +137,7 @@ def test_the_soft_count_takes_two_pins_and_the_hold_report_prints_in_both_langua
     browser.post("/language", {"language": "ru"})
     ru = _pdf_text(browser.get(f"/cage/hold.pdf?date={day}").data)
     assert "Выигрыш, дроп и холд" in ru and "нужна заметка" in ru, ru
-    assert "75.00 %" in ru, ru
+    assert "75,00 %" in ru, ru
     ru_rows = list(csv.reader(io.StringIO(browser.get(f"/cage/hold.csv?date={day}")
                                           .data.decode("utf-8-sig"))))
     assert ru_rows[0][1] == "Стол"

@@ -106,7 +106,9 @@ def replay_round(session: Session, round_id: int) -> Replayed:
         profile = str(rules["profile"]["name"])
         recomputed, error = _recompute(rules, events)
         _adopt_reasons(stored, recomputed)
-    stored_by = (f"{row.engine_version}, profile {row.profile} ({row.profile_version})"
+    stored_by = (Phrase("%(engine)s, profile %(profile)s (%(version)s)",
+                        engine=row.engine_version, profile=row.profile,
+                        version=row.profile_version)
                  if row else None)
     dealer = session.get(User, rnd.dealer_id) if rnd.dealer_id is not None else None
     handovers = tuple((s.dealer, s.started_at, s.authorized_by_name)

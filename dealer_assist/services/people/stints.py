@@ -195,11 +195,12 @@ def _busy_elsewhere(session: Session, stint: StintView) -> None:
                    name=stint.dealer, table=table.name if table else "?", field="dealer")
 
 
-def _open_round(session: Session, shift_id: int) -> int | None:
-    found: int | None = session.exec(
-        select(Round.id).where(Round.shift_id == shift_id,
-                               Round.status == RoundStatus.OPEN.value)).first()
-    return found
+def round_in_progress(session: Session, shift_id: int | None) -> Round | None:
+    """The shift's round still being dealt, if any (a relief now needs a pit boss)."""
+    if shift_id is None:
+        return None
+    return session.exec(select(Round).where(Round.shift_id == shift_id,
+                                            Round.status == RoundStatus.OPEN.value)).first()
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +233,8 @@ def relieve(session: Session, *, table_id: int, relief: Relief,
     dealer = cosign.authenticate(session, user_id=relief.dealer_id, act=RELIEF,
                                  credential=relief.credential, field="pin", roles=DEALERS,
                                  policy=policy, now=now)
-    open_round = _open_round(session, shift.id)
+    in_progress = round_in_progress(session, shift.id)
+    open_round = in_progress.id if in_progress else None
     boss = _pit_boss(session, relief, dealer, open_round, policy, now)
     before = current(session, shift.id)
     if before is not None and now < before.started_at:

@@ -28,7 +28,7 @@ from ...models import GameTable
 from ...rules.registry import get_game
 from ..cage import notes as hold_notes
 from ..cage import slips, win
-from .sections import ratio
+from .sections import percent, ratio
 
 SCHEMA = "dealer_assist/hold-report/1"
 PERIODS = ("day", "mtd", "ytd")
@@ -124,7 +124,8 @@ def build_hold_report(session: Session, day: date, *, band: Band) -> dict[str, A
     low, high = band.limits("")
     return {"schema": SCHEMA, "gaming_date": day.isoformat(),
             "starts": {p: d.isoformat() for p, d in starts.items()},
-            "band": {"low_bp": low, "high_bp": high}, "tables": rows, "games": games,
+            "band": {"low_bp": low, "high_bp": high, "low": percent(low, 10000),
+                     "high": percent(high, 10000)}, "tables": rows, "games": games,
             "slips": slips.accounting(session, day, day)}
 
 

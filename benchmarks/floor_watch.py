@@ -1,6 +1,6 @@
 """What the pit's live floor costs the server: polling against server-sent events (issue 28).
 
-    .venv/bin/python benchmarks/floor.py [--tables 8] [--rounds 500] [--polls 40] [--smoke]
+    .venv/bin/python benchmarks/floor_watch.py [--tables 8] [--rounds 500] [--polls 40] [--smoke]
 
 Builds a temporary SQLite database with ``--tables`` Russian poker tables in one pit, each with
 an open shift of ``--rounds`` settled random legal rounds (``tests/services/conftest_reports``;
