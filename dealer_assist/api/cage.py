@@ -42,7 +42,7 @@ def _label(body: Mapping[str, Any], name: str) -> str | None:
 @route("post", "/tables/<int:table_id>/buy-ins",
        "Record cash exchanged for chips at the table (any moment of a round)", tag="cage",
        body=BuyInCreate, answers=write_answers(BuyIn),
-       parameters=(path_param("table_id", "the table"), WRITE[0]),
+       parameters=(path_param("table_id", "the table"), *WRITE),
        example={"amount": 5000, "seat": "2", "player": "C-1007"})
 @role_required(*sorted(buyins.RECORDERS))
 def create_buy_in(table_id: int) -> Any:
@@ -54,9 +54,13 @@ def create_buy_in(table_id: int) -> Any:
     checked(data)
     dbs = db.get_session()
     done = buyins.record_buy_in(dbs, table_id=table_id, amount=amount, actor_id=g.user.id,
-                                seat=_label(body, "seat"), player=_label(body, "player"))
+                                seat=_label(body, "seat"), player=_label(body, "player"),
+                                key=request.headers.get("Idempotency-Key")
+                                or _label(body, "idempotency_key"))
     dbs.commit()
-    return _plain(done), 201
+    out = _plain(done)
+    del out["created"]
+    return out, 201 if done.created else 200
 
 
 @route("get", "/slips/<int:number>", "A numbered slip (fill, credit, opener, closer)",

@@ -47,7 +47,8 @@ class BuyIn(SQLModel, table=True):
     """Cash for chips at the table, recorded by the croupier when it happens."""
 
     __tablename__ = "buy_in"
-    __table_args__ = (CheckConstraint("amount > 0", name="amount"),)
+    __table_args__ = (CheckConstraint("amount > 0", name="amount"),
+                      UniqueConstraint("shift_id", "key"))
 
     id: int | None = Field(default=None, primary_key=True)
     table_id: int = Field(foreign_key="game_table.id", index=True, nullable=False)
@@ -61,6 +62,8 @@ class BuyIn(SQLModel, table=True):
     #: the player's card number when he shows one
     player: str | None = Field(default=None, sa_type=String(40))
     recorded_by: int = Field(foreign_key="user_account.id", nullable=False)
+    #: the request's idempotency key (one per rendered form): a double tap records once
+    key: str | None = Field(default=None, sa_type=String(64))
 
 
 class SlipCounter(SQLModel, table=True):

@@ -72,10 +72,12 @@ def buy_in(table_id: int) -> Any:
         done = buyins.record_buy_in(dbs, table_id=table_id,
                                     amount=whole_number("amount", gettext("Buy-in")),
                                     actor_id=g.user.id, seat=_optional("seat"),
-                                    player=_optional("player"))
+                                    player=_optional("player"),
+                                    key=request.form.get("key", "")[:64])
         dbs.commit()
-        flash(gettext("Buy-in %(amount)s: the cash into the drop box, the chips from the "
-                      "tray.", amount=f"{done.amount:,}"), "success")
+        if done.created:
+            flash(gettext("Buy-in %(amount)s: the cash into the drop box, the chips from the "
+                          "tray.", amount=f"{done.amount:,}"), "success")
     except ServiceError as err:
         dbs.rollback()
         flash(f"{gettext('Buy-in')}: {say(err.message)}", "error")

@@ -145,6 +145,17 @@ def test_a_buy_in_mid_round_leaves_the_round_exactly_as_it_was(session: Session,
     assert buyins.total_of_shift(session, floor.shift_id) == 5_000
 
 
+def test_a_double_tap_records_the_buy_in_once(session: Session, floor: Floor) -> None:
+    args = {"table_id": floor.table_id, "actor_id": floor.croupier, "key": "form-1"}
+    first = buyins.record_buy_in(session, amount=5_000, seat="2", **args)
+    again = buyins.record_buy_in(session, amount=5_000, seat="2", **args)
+    session.commit()
+    assert first.created and not again.created and again.id == first.id
+    assert buyins.total_of_shift(session, floor.shift_id) == 5_000
+    with pytest.raises(Conflict):
+        buyins.record_buy_in(session, amount=7_000, seat="2", **args)
+
+
 @pytest.mark.parametrize("amount", [0, -1, 10**11])
 def test_a_buy_in_is_a_positive_plausible_whole_amount(session: Session, floor: Floor,
                                                        amount: int) -> None:

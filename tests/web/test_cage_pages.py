@@ -160,8 +160,11 @@ def test_the_api_records_a_buy_in_and_answers_422_400_409_never_500(
     browser.login("carla")
     headers = {"X-CSRF-Token": browser.csrf()}
     url = f"/api/v1/tables/{floor['table']}/buy-ins"
-    made = browser.client.post(url, json={"amount": 2500, "seat": 3}, headers=headers)
+    keyed = {**headers, "Idempotency-Key": "tap-1"}
+    made = browser.client.post(url, json={"amount": 2500, "seat": 3}, headers=keyed)
     assert made.status_code == 201 and made.json["amount"] == 2500 and made.json["seat"] == "3"
+    again = browser.client.post(url, json={"amount": 2500, "seat": 3}, headers=keyed)
+    assert again.status_code == 200 and again.json["id"] == made.json["id"]
     zero = browser.client.post(url, json={"amount": 0}, headers=headers)
     assert zero.status_code == 422 and zero.json["field"] == "amount"
     text_amount = browser.client.post(url, json={"amount": "2500"}, headers=headers)

@@ -11,6 +11,7 @@ class BuyInCreate(Shape):
     amount: Money
     seat: Label | None = None
     player: str | None = None
+    idempotency_key: str | None = None
 
 
 class BuyIn(Shape):

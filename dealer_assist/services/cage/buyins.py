@@ -11,9 +11,10 @@ difference and its note says why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from ...models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
@@ -40,6 +41,8 @@ class BuyInView:
     seat: str | None
     player: str | None
     recorded_by: int
+    #: False: the same key was recorded before (a double tap); this is that buy-in
+    created: bool = True
 
 
 def _text(value: str | None, limit: int, field: str) -> str | None:
@@ -51,9 +54,11 @@ def _text(value: str | None, limit: int, field: str) -> str | None:
 
 def record_buy_in(session: Session, *, table_id: int, amount: int, actor_id: int,
                   seat: str | None = None, player: str | None = None,
-                  now: datetime | None = None) -> BuyInView:
+                  key: str | None = None, now: datetime | None = None) -> BuyInView:
     """Cash for chips at ``table_id`` now: the table's open shift, the round open now (if any,
-    untouched), the seat and the player's card when known."""
+    untouched), the seat and the player's card when known. ``key`` (the form's or the request's
+    idempotency key): the same key again answers the buy-in already recorded (``created``
+    False), so a double tap records the cash once; used for another amount it is a conflict."""
     now = now or utcnow()
     if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_BUY_IN:
         raise ValidationError("A buy-in is a whole amount from 1 to %(max)s.",
@@ -74,13 +79,26 @@ def record_buy_in(session: Session, *, table_id: int, amount: int, actor_id: int
     current = session.exec(select(Round).where(Round.shift_id == shift.id,
                                                Round.status == RoundStatus.OPEN.value)
                            .order_by(col(Round.number).desc())).first()
+    key = (key or "").strip()[:64] or None
     row = BuyIn(table_id=table_id, shift_id=shift.id, gaming_date=shift.gaming_date,
                 amount=amount, at=now, round_id=current.id if current else None,
                 seat=_text(seat, SEAT_MAX, "seat"), player=_text(player, PLAYER_MAX, "player"),
-                recorded_by=actor_id)
-    session.add(row)
-    session.flush()
+                recorded_by=actor_id, key=key)
+    try:
+        with session.begin_nested():
+            session.add(row)
+    except IntegrityError:  # the key was used in this shift (a twin got there first)
+        return _again(session, shift.id, row)
     return _view(row, current.number if current else None)
+
+
+def _again(session: Session, shift_id: int, wanted: BuyIn) -> BuyInView:
+    found = session.exec(select(BuyIn).where(BuyIn.shift_id == shift_id,
+                                             BuyIn.key == wanted.key)).one()
+    if (found.amount, found.seat, found.player) != (wanted.amount, wanted.seat, wanted.player):
+        raise Conflict("This request's key was used for another buy-in.", field="key")
+    rnd = session.get(Round, found.round_id) if found.round_id else None
+    return replace(_view(found, rnd.number if rnd else None), created=False)
 
 
 def _view(row: BuyIn, number: int | None) -> BuyInView:
