@@ -92,7 +92,7 @@ def _denominations() -> tuple[int, ...]:
 
 def _drop_page(day: date, **extra: Any) -> dict[str, Any]:
     dbs = db.get_session()
-    days = [win.day_money(dbs, t, d) for t, d in win.days_of(dbs, day, day)]
+    days = win.days_between(dbs, day, day)
     tables = win.table_names(dbs)
     people = drop.counters(dbs)
     chosen = as_id(request.values.get("table", ""))

@@ -330,3 +330,25 @@ def test_the_shift_report_counts_the_buy_ins_in_its_reconciliation(session: Sess
     assert data["inventory"]["buy_ins"] == 31_500
     assert data["inventory"]["variance_corrected"] == 0
     assert sections.ratio(1, 2)["percent"] == "50.00"
+
+
+def test_the_settled_win_is_the_shift_reports_win_after_corrections(session: Session,
+                                                                    floor: Floor) -> None:
+    """The hold report reads a period's settlements in one pass; its settled win must be the
+    shift report's "win after corrections", a correction paid after the round included."""
+    from dealer_assist.models import RoundCorrection
+    from dealer_assist.services import reports
+
+    _seeded_shift(session, floor)
+    rnd = session.exec(select(Round).where(Round.status == "settled")).first()
+    assert rnd is not None and rnd.id is not None
+    session.add(RoundCorrection(round_id=rnd.id, table_id=floor.table_id,
+                                shift_id=floor.shift_id, box="1", amount=120,
+                                source="correction", reason="overpaid by the book",
+                                approved_by=floor.manager))
+    session.commit()
+    report = reports.build_shift_report(session, floor.shift_id)
+    day = win.day_money(session, floor.table_id, T0.date())
+    assert day.settled == report["after_corrections"]["house_win"]
+    assert day.settled == _settled_by_hand(session, floor) - 120
+    assert day.shifts[0].tray == report["inventory"]["tray"]

@@ -90,7 +90,7 @@ def _starts(day: date) -> dict[str, date]:
 def build_hold_report(session: Session, day: date, *, band: Band) -> dict[str, Any]:
     """The report for gaming date ``day`` (see the module docstring)."""
     starts = _starts(day)
-    money = [win.day_money(session, t, d) for t, d in win.days_of(session, starts["ytd"], day)]
+    money = win.days_between(session, starts["ytd"], day)
     tables = {t.id: t for t in session.exec(select(GameTable).where(
         col(GameTable.id).in_({m.table_id for m in money}))).all()} if money else {}
     notes = hold_notes.notes_between(session, starts["ytd"], day)
