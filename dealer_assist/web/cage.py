@@ -70,7 +70,7 @@ def buy_in(table_id: int) -> Any:
     dbs = db.get_session()
     try:
         done = buyins.record_buy_in(dbs, table_id=table_id,
-                                    amount=whole_number("amount", gettext("Buy-in")),
+                                    amount=whole_number("buy_in", gettext("Buy-in")),
                                     actor_id=g.user.id, seat=_optional("seat"),
                                     player=_optional("player"),
                                     key=request.form.get("key", "")[:64])
@@ -189,6 +189,9 @@ def slip_pdf(number: int) -> Response:
 @bp.post("/slips/<int:number>/void")
 @role_required(*PIT)
 def void(number: int) -> Any:
+    """The slip to void: the one the form's list names (one form for every slip of the
+    shift), else the URL's."""
+    number = as_id(request.form.get("number", "")) or number
     dbs = db.get_session()
     try:
         slip = slips.get_slip(dbs, number)

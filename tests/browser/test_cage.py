@@ -104,7 +104,7 @@ def test_buy_in_mid_round_soft_count_with_two_pins_slip_pdf_and_hold_report(
         page.click('[data-step="start"]')
         page.wait_for_selector("text=Round 1")
         page.click("[data-buy-in] summary")
-        page.fill('[data-buy-in] input[name="amount"]', "20000")
+        page.fill('[data-buy-in] input[name="buy_in"]', "20000")
         page.fill('[data-buy-in] input[name="seat"]', "2")
         shots("buy-in-form-mid-round")
         page.click("[data-record-buy-in]")

@@ -51,7 +51,7 @@ def test_a_buy_in_mid_round_is_recorded_and_the_round_is_untouched(
     screen = text(browser.get(f"/tables/{floor['table']}/live"))
     assert "Buy-in" in screen
     done = browser.post(f"/cage/tables/{floor['table']}/buy-ins",
-                        {"amount": "5 000", "seat": "2", "player": "C-7"})
+                        {"buy_in": "5 000", "seat": "2", "player": "C-7"})
     assert done.status_code == 303 and done.location.endswith(f"/tables/{floor['table']}/live")
     assert "Buy-in 5,000" in text(browser.get(f"/tables/{floor['table']}/live"))
     rows = arrange(app, lambda s: [(b.amount, b.seat, b.round_id is not None)
@@ -60,7 +60,7 @@ def test_a_buy_in_mid_round_is_recorded_and_the_round_is_untouched(
     after = arrange(app, lambda s: [(e.seq, e.type) for e in s.exec(select(RoundEvent)).all()])
     assert after == events
     assert arrange(app, lambda s: s.exec(select(Round)).one().status) == "open"
-    refused = browser.post(f"/cage/tables/{floor['table']}/buy-ins", {"amount": "5.5"})
+    refused = browser.post(f"/cage/tables/{floor['table']}/buy-ins", {"buy_in": "5.5"})
     assert refused.status_code == 303
     assert "whole number" in text(browser.get(f"/tables/{floor['table']}/live"))
 
@@ -110,7 +110,7 @@ def _close(app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
 def test_the_soft_count_takes_two_pins_and_the_hold_report_prints_in_both_languages(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
     browser.login("carla")
-    browser.post(f"/cage/tables/{floor['table']}/buy-ins", {"amount": "20000"})
+    browser.post(f"/cage/tables/{floor['table']}/buy-ins", {"buy_in": "20000"})
     browser.post("/logout")
     browser.login("pavel")
     _close(app, browser, floor)
