@@ -41,7 +41,19 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
-    from .web import admin, auth, devices, disputes, floor, live, poker, relief, reports, tables
+    from .web import (
+        admin,
+        auth,
+        cage,
+        devices,
+        disputes,
+        floor,
+        live,
+        poker,
+        relief,
+        reports,
+        tables,
+    )
     from .web import bp as web_bp
     from .web import parlour as parlour_web
 
@@ -57,6 +69,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(relief.bp)  # issue 28: reliefs, PINs, table devices, the floor
     app.register_blueprint(devices.bp)
     app.register_blueprint(floor.bp)
+    app.register_blueprint(cage.bp)  # issue 27: buy-ins, the soft count, slips, hold
     app.register_blueprint(api_bp)
     from .edge import limits
 

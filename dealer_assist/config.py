@@ -50,6 +50,13 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "FLOOR_ALERT_WINDOW_MINUTES": 30,
         "FLOOR_IDLE_MINUTES": 15,
         "FLOOR_BREAK_WINDOW_MINUTES": 120,
+        # issue 27: the cage. The notes the soft count is entered in (the currency's units,
+        # largest first); the drop variance above which the count needs a note (NJ reads $25
+        # and $100 as report levels: a casino setting, not a constant); the hold band in basis
+        # points, base +- points ("games": {"russian": [base, points]} per game)
+        "CASH_DENOMINATIONS": [5000, 2000, 1000, 500, 200, 100, 50, 10],
+        "DROP_VARIANCE_NOTE_THRESHOLD": 100,
+        "HOLD_BAND": {"mode": "points", "base_bp": 2000, "points_bp": 1000},
         # Argon2id cost (argon2-cffi's RFC 9106 low-memory profile); tests lower it
         "ARGON2_TIME_COST": 3,
         "ARGON2_MEMORY_KIB": 64 * 1024,

@@ -108,6 +108,17 @@ def report_html(data: dict[str, Any], sha256: str, *, page_size: str = "a4",
                                             printed_at=printed_at))
 
 
+def print_html(template: str, *, page_size: str = "a4", preview: bool = False,
+               links: Sequence[tuple[str, str]] = (), **context: Any) -> str:
+    """Any other printed page (issue 27: a slip, the hold report) with the same helpers: the
+    template, its page size, the preview's toolbar (label, URL)."""
+    size = PAGE_SIZES.get(page_size.lower())
+    if size is None:
+        raise ValueError(f"page size must be one of {', '.join(PAGE_SIZES)}")
+    return render_template(template, page_size=size, preview=preview, links=list(links),
+                           money=money, when=when, **context)
+
+
 # --- fetching ------------------------------------------------------------------------------
 
 def make_fetcher(static_dir: str | Path) -> Any:

@@ -5,8 +5,8 @@
 :class:`UTCDateTime`); ``people`` (accounts, login sessions), ``tables``, ``shifts``, ``rounds``
 (rounds, their events and settlements), ``inventory`` (chip counts, fills, credits), ``audit``
 (the audit chain, disputes, voids, corrections), ``floor`` (dealers' stints, table devices,
-signatures), ``poker`` (poker tables and seats) and
-``parlour`` (the parlour board game). The table classes are re-exported here:
+signatures), ``cage`` (buy-ins, numbered slips, the soft count), ``poker`` (poker tables
+and seats) and ``parlour`` (the parlour board game). The table classes are re-exported here:
 ``from dealer_assist.models import Round``.
 """
 
@@ -24,6 +24,7 @@ from .audit import (
     RoundCorrection,
 )
 from .base import NAMING, UTCDateTime, utcnow
+from .cage import BuyIn, DropCount, HoldNote, Slip, SlipCounter, SlipKind, SlipVoid
 from .floor import ActSignature, DealerStint, SignMethod, StintKind, TableDevice
 from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
 from .lab import LabFigures
@@ -35,8 +36,9 @@ from .shifts import Shift, ShiftStatus
 from .tables import POKER_GAMES, Game, GameTable
 
 __all__ = [
-    "ActSignature", "AuditEntry", "AuthSession", "ChangeKind", "ChipTransfer", "CorrectionSource",
-    "CountKind", "DealerStint", "LabFigures", "SignMethod", "StintKind", "TableDevice",
+    "ActSignature", "AuditEntry", "AuthSession", "BuyIn", "ChangeKind", "ChipTransfer",
+    "CorrectionSource", "CountKind", "DealerStint", "DropCount", "HoldNote", "LabFigures",
+    "SignMethod", "Slip", "SlipCounter", "SlipKind", "SlipVoid", "StintKind", "TableDevice",
     "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
     "Outcome", "ParlourGame", "POKER_GAMES", "PokerChipMove", "PokerSeat",
     "PokerTable", "Role", "Round", "RoundChangeDecision", "RoundChangeRequest",

@@ -32,6 +32,7 @@ from ..edge import PageBlueprint, as_id, device, form_error, may_reach, role_req
 from ..i18n.wording import N_
 from ..models import Role, utcnow
 from ..services import reports
+from ..services.cage import slips
 from ..services.errors import ServiceError, ValidationError
 from ..services.shifts import chips, inventory, shifts
 from ..services.tables import tables
@@ -119,6 +120,7 @@ def _inventory_page(shift_id: int, **extra: Any) -> dict[str, Any]:
             "inv": inventory.inventory_of(dbs, shift_id), "croupiers": croupiers,
             "bosses": bosses, "open_rounds": inventory.open_rounds(dbs, shift_id),
             "has_rounds": inventory.has_rounds(dbs, shift_id),
+            "slips": slips.of_shift(dbs, shift_id),
             "zone": _zone()[0], "form": request.form if request.method == "POST" else {},
             **extra}
 
@@ -137,6 +139,14 @@ def _counted(dbs: Any, shift_id: int, name: str, label: str) -> dict[str, Any]:
         table = tables.get_table(dbs, shifts.get_shift(dbs, shift_id).table_id)
         return {"amount": None, "chips": chip_counts(chips.denominations(table.chip_set))}
     return {"amount": whole_number(name, label), "chips": None}
+
+
+def _transfer_amount(dbs: Any, shift_id: int) -> dict[str, Any]:
+    """A fill or credit by denomination (issue 27: the slip lists the chips) when any chip
+    field is filled in, else one amount."""
+    if any(v.strip() for k, v in request.form.items() if k.startswith("chips.")):
+        return _counted(dbs, shift_id, "amount", "The amount")
+    return {"amount": whole_number("amount", "The amount"), "chips": None}
 
 
 @bp.get("/shifts/<int:shift_id>/inventory")
@@ -171,7 +181,7 @@ def opening_count(shift_id: int) -> Any:
 def transfer(shift_id: int) -> Any:
     kind = request.form.get("kind", "")
     return _save(shift_id, lambda dbs: inventory.record_transfer(
-        dbs, shift_id=shift_id, kind=kind, amount=whole_number("amount", "The amount"),
+        dbs, shift_id=shift_id, kind=kind, **_transfer_amount(dbs, shift_id),
         croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
         actor_id=g.user.id, note=text("note", max_length=500),
         credential=device.credential("croupier_pin")),

@@ -97,7 +97,7 @@ def test_the_floors_figures_agree_with_the_shift_report(session: Session, floor:
     assert money["win_corrected"] == report["after_corrections"]["house_win"] == \
         money["win"] - 40
     assert money["theoretical"] == report["theoretical"] and money["theoretical"]["available"]
-    assert money["drop"] is None  # house games record no drop before issue 27
+    assert money["drop"] == report["inventory"]["buy_ins"] == 0  # issue 27: the buy-ins
     assert found["rounds_last_hour"] == report["rounds"]["total"] == 3
     assert found["dealer"]["name"] == "Carla" and found["stage"]["code"] == "paid"
     assert [d["name"] for d in report["dealers"]] == ["Carla"]

@@ -266,9 +266,11 @@ def test_the_inventory_win_and_its_variance_match_the_counts_and_transfers(
     moved = built["ind"]["corrections"]["player"]
     assert inv["variance_corrected"] == win - (built["ind"]["house"] - moved) == VARIANCE
     assert inv["variance"] == win - built["ind"]["house"] == VARIANCE - moved
-    assert f"Win from inventory {m(win)}" in text_
-    assert f"Variance (inventory − computed) {m(VARIANCE - moved)}" in text_
-    assert f"Variance (inventory − after corrections) {m(VARIANCE)}" in text_
+    # issue 27: the tray's change plus the drop recorded at the table (none here) is the win
+    assert f"Tray (closing − opening + credits − fills) {m(win)}" in text_
+    assert f"Table win {m(win)}" in text_
+    assert f"Variance (table − computed) {m(VARIANCE - moved)}" in text_
+    assert f"Variance (table − after corrections) {m(VARIANCE)}" in text_
 
 
 def test_the_signature_lines_name_the_closing_signers_in_their_roles_and_leave_the_manager_blank(

@@ -83,7 +83,7 @@ def test_a_pit_boss_counts_fills_and_closes_the_shift_through_the_pages(
         assert shift is not None and shift.status == "closed"
     page = text(browser.get(f"/reports/shifts/{floor['shift']}"))
     assert "&lt;i&gt;ok&lt;/i&gt;" in page and "RP &lt;b&gt;1&lt;/b&gt;" in page
-    assert re.search(r"Win from inventory</th><td>0</td>", page)
+    assert re.search(r"Table win</th><td>0</td>", page)
     assert re.search(r"entry of the closing</dt><dd><code>\d+:[0-9a-f]{64}</code>", page)
 
 

@@ -28,7 +28,10 @@ AUDITOR_PAGES = {"web.home", "tables.detail", "disputes.rounds_page", "disputes.
                  "disputes.audit_page", "reports.index", "reports.preview", "reports.download",
                  "auth.change_password",
                  # issue 28: the pit's live floor and a dealer's figures, read-only
-                 "floor.page", "floor.cards", "floor.data", "floor.dealer"}
+                 "floor.page", "floor.cards", "floor.data", "floor.dealer",
+                 # issue 27: the hold report and the slips, read-only
+                 "cage.hold_page", "cage.hold_pdf", "cage.hold_csv", "cage.slip_page",
+                 "cage.slip_pdf"}
 #: every JSON API endpoint and the roles it declares (a new endpoint must be added here)
 API_ROLES = {
     "api.settle": frozenset({PUBLIC}), "api.split_suggest": frozenset({PUBLIC}),
@@ -44,6 +47,8 @@ API_ROLES = {
     "api.poker_current_hand": STAFF, "api.poker_get_hand": STAFF, "api.poker_act": STAFF,
     "api.poker_undo": STAFF,
     "api.parlour_hand": frozenset({PUBLIC}), "api.parlour_end": frozenset({PUBLIC}),
+    # issue 27
+    "api.create_buy_in": STAFF, "api.get_slip": AUDITORS, "api.hold_report": AUDITORS,
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
 
@@ -140,7 +145,8 @@ def test_every_api_endpoint_declares_its_own_roles(app: Flask) -> None:
 def test_a_croupier_is_refused_by_the_auditor_api_and_a_pit_boss_is_let_in(
         app: Flask, browser: Browser, other_browser: Browser, croupier: Any) -> None:
     auditor_only = [(e, m, u) for e, m, u in _api_routes(app) if API_ROLES[e] == AUDITORS]
-    assert len(auditor_only) == 7 and all(m == "GET" for _, m, _ in auditor_only)
+    # issue 6 (7) and issue 27 (a slip, the hold report)
+    assert len(auditor_only) == 9 and all(m == "GET" for _, m, _ in auditor_only)
     arrange(app, make_user, "pavel", "pit_boss")
     assert browser.login("carla").status_code == 302
     assert other_browser.login("pavel").status_code == 302

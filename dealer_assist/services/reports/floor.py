@@ -9,8 +9,8 @@ the floor and the report cannot disagree; a test holds them together. Those sums
 shift until one of its rounds settles again (:func:`_money`), so a page polled every two seconds
 does not re-read every settlement of a long shift.
 
-House games record no drop yet (the drop box is issue 27): their ``drop`` is None and the page
-says so; a poker table's drop is the chips sold at the table (its buy-ins).
+A house table's drop is the buy-ins recorded at it in the shift (issue 27; the drop box is
+counted per gaming day at the soft count); a poker table's drop is the chips sold at the table.
 
 Alerts (each a code and its figures; the page words them): ``payout`` (a box paid at or over the
 threshold within the alert window), ``frozen`` (a void waits for a pit boss), ``dispute`` (an
@@ -42,6 +42,7 @@ from ...models import (
     ShiftStatus,
 )
 from ...rules.registry import get_game
+from ..cage import buyins
 from ..people import stints
 from ..rounds import live, poker_hands
 from ..tables import poker as poker_tables
@@ -98,6 +99,14 @@ class Money:
 _CACHE: OrderedDict[tuple[Any, ...], Money] = OrderedDict()
 _LOCK = threading.Lock()
 CACHE_SIZE = 256
+
+
+def _with_drop(session: Session, shift_id: int, figures: dict[str, Any]) -> dict[str, Any]:
+    """Issue 27: a house table's drop so far is the buy-ins recorded at it (one query, outside
+    the cache: a buy-in settles no round)."""
+    if figures.get("kind") != "house":
+        return figures
+    return {**figures, "drop": buyins.total_of_shift(session, shift_id)}
 
 
 def _money(session: Session, table: GameTable, shift: Shift) -> Money:
@@ -249,7 +258,8 @@ def table_card(session: Session, table: tables.TableView, shift: Shift | None,
     minutes = dealer.minutes(now) if dealer else 0
     money = _money(session, row, shift)
     card.update(
-        shift_id=shift.id, stage=_stage(session, table, shift), money=money.figures,
+        shift_id=shift.id, stage=_stage(session, table, shift), money=_with_drop(
+            session, shift.id, money.figures),
         dealer=None if dealer is None else {
             "id": dealer.dealer_id, "name": dealer.dealer, "minutes": minutes,
             "since": dealer.started_at.isoformat(), "interval": table.rotation_minutes,

@@ -96,7 +96,11 @@ def event_stats(session: Session, shift_id: int) -> tuple[Counter[int], dict[int
 
 
 def inventory_section(session: Session, shift_id: int, win: int, corrected: int,
-               zone: tzinfo | None) -> dict[str, Any]:
+                      zone: tzinfo | None, buy_ins: int = 0) -> dict[str, Any]:
+    """The counts, the transfers (with their slip numbers; a void slip counts not) and the
+    reconciliation: ``tray`` = closing - opening + credits - fills, ``win`` = tray + the buy-ins
+    recorded at the table (issue 27: the chips sold for cash left the tray; a poker table's
+    chips sold are its own section, so it passes none), the variances against ``win``."""
     inv = inventory.inventory_of(session, shift_id)
     roles = {uid: role for uid, (_n, role) in user_names(session, [
         *(c.signed.pit_boss_id for c in (inv.opening, inv.closing) if c),
@@ -116,11 +120,15 @@ def inventory_section(session: Session, shift_id: int, win: int, corrected: int,
                                           for d, n in sorted(c.chips.items()) if n]}
 
     transfers = [{"kind": t.kind, "amount": t.amount, "at": at(t.at, zone),
-                  **signers(t.signed), "note": t.note} for t in inv.transfers]
+                  **signers(t.signed), "note": t.note, "slip": t.slip, "void": t.void}
+                 for t in inv.transfers]
+    table_win = None if inv.win is None else inv.win + buy_ins
     return {"opening": count(inv.opening), "closing": count(inv.closing),
             "transfers": transfers, "fills": inv.fills, "credits": inv.credits,
-            "win": inv.win, "variance": None if inv.win is None else inv.win - win,
-            "variance_corrected": None if inv.win is None else inv.win - corrected}
+            "tray": inv.win, "buy_ins": buy_ins, "win": table_win,
+            "hold": ratio(table_win, buy_ins) if table_win is not None else None,
+            "variance": None if table_win is None else table_win - win,
+            "variance_corrected": None if table_win is None else table_win - corrected}
 
 
 def disputes_section(session: Session, shift_id: int, zone: tzinfo | None) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from sqlmodel import Session, col, func, select
 
 from ...models import GameTable, Round, Shift
 from ...rules.registry import POKER_REPORT, get_game
+from ..cage import buyins
 from ..errors import NotFound
 from . import changes as report_changes
 from . import dealers, house, house_edge, sections, theoretical
@@ -63,7 +64,8 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
     fixes = report_changes.corrections(session, shift_id, lambda t: sections.at(t, zone))
     win = money["total"]["house_win"]
     corrected = win + fixes["house"]
-    inv = sections.inventory_section(session, shift_id, win, corrected, zone)
+    inv = sections.inventory_section(session, shift_id, win, corrected, zone,
+                                     buyins.total_of_shift(session, shift_id))
     counts, voids = sections.round_counts(session, shift_id, rows, zone)
     largest, capped = house.payouts(rows, table.max_payout, zone)
     closing = inv["closing"] or {}

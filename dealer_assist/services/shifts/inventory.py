@@ -33,6 +33,7 @@ from sqlmodel import Session, col, select
 from ...models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
 from ...models.inventory import NOTE_MAX, ChipTransfer, CountKind, InventoryCount, TransferKind
 from ...rules.phrase import Phrase
+from ..cage import slips
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import cosign
 from . import chips as chip_sets
@@ -77,6 +78,9 @@ class TransferView:
     at: datetime
     signed: Signed
     note: str
+    #: issue 27: the transfer's slip number, and whether the slip is void (then it counts not)
+    slip: int | None = None
+    void: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +95,13 @@ class Inventory:
 
     @property
     def fills(self) -> int:
-        return sum(t.amount for t in self.transfers if t.kind == TransferKind.FILL.value)
+        return sum(t.amount for t in self.transfers
+                   if t.kind == TransferKind.FILL.value and not t.void)
 
     @property
     def credits(self) -> int:
-        return sum(t.amount for t in self.transfers if t.kind == TransferKind.CREDIT.value)
+        return sum(t.amount for t in self.transfers
+                   if t.kind == TransferKind.CREDIT.value and not t.void)
 
     @property
     def win(self) -> int | None:
@@ -247,6 +253,9 @@ def _opening(session: Session, shift: Shift,
                          note=_note(note), chips=stored)
     _insert(session, row, "The opening count of this shift is already recorded.")
     _sign(session, signed[1], "inventory_count", row.id, now)
+    slips.issue(session, kind="opener", shift_id=shift.id, amount=worth,
+                chips=chip_sets.decode(stored), croupier_id=who.croupier_id,
+                pit_boss_id=who.pit_boss_id, count_id=row.id, now=now)
     return _count_view(row, who)
 
 
@@ -270,17 +279,22 @@ def open_shift_with_count(session: Session, *, table_id: int, actor_id: int, cro
     return shift, counted
 
 
-def record_transfer(session: Session, *, shift_id: int, kind: str, amount: int,
+def record_transfer(session: Session, *, shift_id: int, kind: str, amount: int | None,
                     croupier_id: int, pit_boss_id: int, actor_id: int, note: str = "",
                     credential: cosign.Credential | None = None,
+                    chips: Mapping[Any, Any] | None = None,
                     at: datetime | None = None, now: datetime | None = None) -> TransferView:
     """A fill (chips brought to the table) or a credit (chips sent back to the cage), signed by
-    the pit boss (his session) and the croupier (his PIN)."""
+    the pit boss (his session) and the croupier (his PIN), on a numbered slip (issue 27), by
+    denomination when ``chips`` are given (their sum is the amount)."""
     if kind not in {k.value for k in TransferKind}:
         raise ValidationError("A transfer is a fill or a credit.", field="kind")
     now = now or utcnow()
     shift = _open_shift(session, shift_id)
-    amount = _amount(amount, positive=True)
+    stored: str | None = None
+    if chips is not None:
+        amount, stored = _counted(session, shift, amount, chips, "amount")
+    amount = _amount(amount, positive=True)  # type: ignore[arg-type]
     moment = _moment(shift, at, now)
     signed, signatures = _signers(session, croupier_id, pit_boss_id, actor_id, act=kind,
                                   credential=credential)
@@ -289,7 +303,11 @@ def record_transfer(session: Session, *, shift_id: int, kind: str, amount: int,
                        note=_note(note))
     _insert(session, row, "This transfer could not be recorded; try again.")
     _sign(session, signatures, "chip_transfer", row.id, now)
-    return _transfer_view(row, signed)
+    slip = slips.issue(session, kind=kind, shift_id=shift_id, amount=amount,
+                       chips=chip_sets.decode(stored),
+                       croupier_id=croupier_id, pit_boss_id=pit_boss_id, transfer_id=row.id,
+                       now=now)
+    return replace(_transfer_view(row, signed), slip=slip.number)
 
 
 def has_rounds(session: Session, shift_id: int) -> bool:
@@ -330,6 +348,9 @@ def close_shift(session: Session, *, shift_id: int, closing_amount: int | None =
                          recorded_by=actor_id, note=_note(note), chips=stored)
     _insert(session, row, "The closing count of this shift is already recorded.")
     _sign(session, signatures, "inventory_count", row.id, now)
+    slips.issue(session, kind="closer", shift_id=shift_id, amount=amount,
+                chips=chip_sets.decode(stored), croupier_id=croupier_id,
+                pit_boss_id=pit_boss_id, count_id=row.id, now=now)
     shift.status = ShiftStatus.CLOSED.value
     shift.closed_by = actor_id
     shift.closed_at = now
@@ -370,9 +391,11 @@ def _count_view(row: InventoryCount, signed: Signed) -> CountView:
                      row.note, chip_sets.decode(row.chips))
 
 
-def _transfer_view(row: ChipTransfer, signed: Signed) -> TransferView:
+def _transfer_view(row: ChipTransfer, signed: Signed, slip: int | None = None,
+                   void: bool = False) -> TransferView:
     assert row.id is not None
-    return TransferView(row.id, row.shift_id, row.kind, row.amount, row.at, signed, row.note)
+    return TransferView(row.id, row.shift_id, row.kind, row.amount, row.at, signed, row.note,
+                        slip, void)
 
 
 def _count(session: Session, shift_id: int, kind: CountKind) -> InventoryCount | None:
@@ -391,8 +414,11 @@ def inventory_of(session: Session, shift_id: int) -> Inventory:
     rows: list[InventoryCount | ChipTransfer] = [*[c for c in counts.values() if c], *transfers]
     names = _names(session, {i for r in rows for i in (r.croupier_id, r.pit_boss_id)})
     views = {k: _count_view(c, _signed(c, names)) if c else None for k, c in counts.items()}
+    ids = [t.id for t in transfers if t.id is not None]
+    numbers, void = slips.numbers_of_transfers(session, ids), slips.void_transfers(session, ids)
     return Inventory(shift_id, views[CountKind.OPENING], views[CountKind.CLOSING],
-                     tuple(_transfer_view(t, _signed(t, names)) for t in transfers))
+                     tuple(_transfer_view(t, _signed(t, names), numbers.get(t.id or 0),
+                                          (t.id or 0) in void) for t in transfers))
 
 
 def candidates(session: Session) -> tuple[list[Person], list[Person]]:

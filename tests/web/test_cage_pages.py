@@ -1,0 +1,185 @@
+"""Issue 27's pages on SQLite and PostgreSQL: the table screen's buy-in (mid-round), fills on
+numbered slips and a void, the soft count with two PINs, the slip's PDF, and the day/MTD/YTD
+hold report as PDF and CSV in both languages."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from flask import Flask
+from pypdf import PdfReader
+from sqlmodel import select
+
+from dealer_assist.edge import undeclared_endpoints
+from dealer_assist.models import BuyIn, GameTable, Round, RoundEvent, Slip
+from dealer_assist.services.shifts import shifts
+from tests.factories import PIN, make_table, make_user
+from tests.web.conftest import Browser, arrange, text
+
+
+@pytest.fixture
+def floor(app: Flask) -> dict[str, Any]:
+    def build(session: Any) -> dict[str, Any]:
+        people = {n: make_user(session, n, r).id for n, r in (
+            ("carla", "croupier"), ("pavel", "pit_boss"), ("maria", "shift_manager"),
+            ("root", "admin"), ("audrey", "auditor"))}
+        table = make_table(session, name="RP 1")
+        shift = shifts.open_shift(session, table_id=table.id, user_id=people["carla"])
+        return {**people, "table": table.id, "shift": shift.id}
+
+    return dict(arrange(app, build))
+
+
+def _pdf_text(body: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
+
+
+def test_every_cage_route_declares_its_roles(app: Flask) -> None:
+    assert [e for e in undeclared_endpoints(app) if e.startswith("cage.")] == []
+
+
+def test_a_buy_in_mid_round_is_recorded_and_the_round_is_untouched(
+        app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
+    browser.login("carla")
+    started = browser.post(f"/tables/{floor['table']}/live/rounds",
+                           {"key": "k1", "ante_1": "100", "ante_2": "50"})
+    assert started.status_code in (302, 303)
+    events = arrange(app, lambda s: [(e.seq, e.type) for e in s.exec(select(RoundEvent)).all()])
+    screen = text(browser.get(f"/tables/{floor['table']}/live"))
+    assert "Buy-in" in screen
+    done = browser.post(f"/cage/tables/{floor['table']}/buy-ins",
+                        {"buy_in": "5 000", "seat": "2", "player": "C-7"})
+    assert done.status_code == 303 and done.location.endswith(f"/tables/{floor['table']}/live")
+    assert "Buy-in 5,000" in text(browser.get(f"/tables/{floor['table']}/live"))
+    rows = arrange(app, lambda s: [(b.amount, b.seat, b.round_id is not None)
+                                   for b in s.exec(select(BuyIn)).all()])
+    assert rows == [(5000, "2", True)]
+    after = arrange(app, lambda s: [(e.seq, e.type) for e in s.exec(select(RoundEvent)).all()])
+    assert after == events
+    assert arrange(app, lambda s: s.exec(select(Round)).one().status) == "open"
+    refused = browser.post(f"/cage/tables/{floor['table']}/buy-ins", {"buy_in": "5.5"})
+    assert refused.status_code == 303
+    assert "whole number" in text(browser.get(f"/tables/{floor['table']}/live"))
+
+
+def _fill(browser: Browser, floor: dict[str, Any], amount: str) -> Any:
+    return browser.post(f"/reports/shifts/{floor['shift']}/transfers",
+                        {"kind": "fill", "amount": amount, "croupier_id": floor["carla"],
+                         "croupier_pin": PIN})
+
+
+def test_fills_get_numbered_slips_a_void_keeps_the_number_and_the_slip_prints(
+        app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
+    browser.login("pavel")
+    assert _fill(browser, floor, "5000").status_code == 302
+    assert _fill(browser, floor, "7000").status_code == 302
+    page = text(browser.get(f"/reports/shifts/{floor['shift']}/inventory"))
+    assert "№ 1" in page and "№ 2" in page
+    wrong = browser.post("/cage/slips/1/void", {"reason": "never brought",
+                                                "signer_id": floor["carla"],
+                                                "signer_pin": "9999"})
+    assert wrong.status_code == 303
+    assert arrange(app, lambda s: len(s.exec(select(Slip)).all())) == 2
+    done = browser.post("/cage/slips/1/void", {"reason": "never brought",
+                                               "signer_id": floor["carla"],
+                                               "signer_pin": PIN})
+    assert done.status_code == 303
+    page = text(browser.get(f"/reports/shifts/{floor['shift']}/inventory"))
+    assert "VOID" in page and "7,000" in page
+    resp = browser.get("/cage/slips/1.pdf")
+    assert resp.status_code == 200 and resp.mimetype == "application/pdf"
+    printed = _pdf_text(resp.data)
+    for expected in ("Fill slip", "№ 1", "VOID", "never brought", "RP 1", "Carla", "Pavel",
+                     "by PIN"):
+        assert expected in printed, expected
+    assert browser.get("/cage/slips/99999999999999999999.pdf").status_code == 404
+
+
+def _close(app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
+    browser.post(f"/reports/shifts/{floor['shift']}/opening-count",
+                 {"amount": "100000", "croupier_id": floor["carla"], "croupier_pin": PIN})
+    closed = browser.post(f"/reports/shifts/{floor['shift']}/close",
+                          {"closing_amount": "95000", "croupier_id": floor["carla"],
+                           "croupier_pin": PIN, "confirm": "yes"})
+    assert closed.status_code == 302, text(closed)
+
+
+def test_the_soft_count_takes_two_pins_and_the_hold_report_prints_in_both_languages(
+        app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
+    browser.login("carla")
+    browser.post(f"/cage/tables/{floor['table']}/buy-ins", {"buy_in": "20000"})
+    browser.post("/logout")
+    browser.login("pavel")
+    _close(app, browser, floor)
+    day = arrange(app, lambda s: s.exec(select(BuyIn)).one().gaming_date.isoformat())
+    form = {"table": floor["table"], "counter_a": floor["pavel"], "counter_b": floor["maria"],
+            "counter_a_pin": PIN, "counter_b_pin": "", "cash.5000": "4"}
+    missing = browser.post(f"/cage/drop?date={day}", form)
+    assert missing.status_code == 422 and "enter your PIN" in text(missing)
+    form["counter_b_pin"] = PIN
+    counted = browser.post(f"/cage/drop?date={day}", form)
+    assert counted.status_code == 302, text(counted)
+    page = text(browser.get(f"/cage/drop?date={day}"))
+    assert "Pavel · Maria" in page
+    # win = 95,000 - 100,000 + 20,000 = 15,000; hold = 15,000 / 20,000 = 75.00 %
+    preview = text(browser.get(f"/cage/hold?date={day}"))
+    assert "75.00 %" in preview and "outside the band" in preview
+    en = _pdf_text(browser.get(f"/cage/hold.pdf?date={day}").data)
+    assert "Win, drop and hold" in en and "75.00 %" in en and "20,000" in en
+    rows = list(csv.reader(io.StringIO(browser.get(f"/cage/hold.csv?date={day}")
+                                       .data.decode("utf-8-sig"))))
+    assert rows[0][:4] == ["Line", "Table", "Game", "Period"]
+    day_row = next(r for r in rows if r[0] == "table" and r[3] == "day")
+    assert day_row[6:9] == ["20000", "15000", "75.00"]
+    browser.post("/language", {"language": "ru"})
+    ru = _pdf_text(browser.get(f"/cage/hold.pdf?date={day}").data)
+    assert "Выигрыш, дроп и холд" in ru and "нужна заметка" in ru, ru
+    assert "75,00 %" in ru, ru
+    ru_rows = list(csv.reader(io.StringIO(browser.get(f"/cage/hold.csv?date={day}")
+                                          .data.decode("utf-8-sig"))))
+    assert ru_rows[0][1] == "Стол"
+
+
+def test_a_croupier_counts_no_drop_and_an_auditor_reads_the_hold_report(
+        browser: Browser, floor: dict[str, Any]) -> None:
+    browser.login("carla")
+    assert browser.get("/cage/drop").status_code == 403
+    assert browser.get("/cage/hold").status_code == 403
+    browser.post("/logout")
+    browser.login("audrey")
+    assert browser.get("/cage/hold").status_code == 200
+    assert browser.post("/cage/hold/notes", {"table": floor["table"], "period": "day",
+                                             "note": "x"}).status_code == 403
+
+
+def test_the_api_records_a_buy_in_and_answers_422_400_409_never_500(
+        app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
+    browser.login("carla")
+    headers = {"X-CSRF-Token": browser.csrf()}
+    url = f"/api/v1/tables/{floor['table']}/buy-ins"
+    keyed = {**headers, "Idempotency-Key": "tap-1"}
+    made = browser.client.post(url, json={"amount": 2500, "seat": 3}, headers=keyed)
+    assert made.status_code == 201 and made.json["amount"] == 2500 and made.json["seat"] == "3"
+    again = browser.client.post(url, json={"amount": 2500, "seat": 3}, headers=keyed)
+    assert again.status_code == 200 and again.json["id"] == made.json["id"]
+    zero = browser.client.post(url, json={"amount": 0}, headers=headers)
+    assert zero.status_code == 422 and zero.json["field"] == "amount"
+    text_amount = browser.client.post(url, json={"amount": "2500"}, headers=headers)
+    assert text_amount.status_code in (400, 422)
+    assert browser.client.post(url, data=b"\xff{", headers={**headers, "Content-Type":
+                                                             "application/json"}
+                               ).status_code == 400
+    arrange(app, lambda s: make_table(s, name="RP 9"))
+    other = arrange(app, lambda s: max(t.id for t in s.exec(select(GameTable)).all()))
+    closed = browser.client.post(f"/api/v1/tables/{other}/buy-ins", json={"amount": 10},
+                                 headers=headers)
+    assert closed.status_code == 409
+    browser.post("/logout")
+    browser.login("pavel")
+    report = browser.client.get("/api/v1/hold")
+    assert report.status_code == 200 and report.json["tables"][0]["day"]["buy_ins"] == 2500
+    assert browser.client.get("/api/v1/hold?date=nope").status_code == 400
+    assert browser.client.get("/api/v1/slips/1").status_code == 404
