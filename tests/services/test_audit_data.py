@@ -25,6 +25,7 @@ from sqlmodel import Session
 
 from dealer_assist import audit, create_app, db
 from dealer_assist.audit import data as audit_data
+from dealer_assist.services.cage import buyins, drop, notes, slips
 from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.errors import AuthenticationFailed
 from dealer_assist.services.people import auth, cosign, passwords, stints
@@ -98,6 +99,20 @@ def _populate(engine: Engine) -> None:
         stints.relieve(s, table_id=table.id, relief=stints.Relief(
             petra, cosign.Credential(pin=PIN, device_id=device.id)))
         devices.revoke(s, device_id=device.id, actor_id=pavel)
+        s.commit()
+        # issue 27: a buy-in, the fill's slip voided by a second person, a soft count (of the
+        # day before: a day's drop is counted once its shift is closed) and a hold note
+        buyins.record_buy_in(s, table_id=table.id, amount=1_000, actor_id=carla, seat="1")
+        fill = next(v for v in slips.of_shift(s, shift.id) if v.kind == "fill")
+        slips.void_slip(s, number=fill.number, reason="never brought", actor_id=pavel,
+                        signer_id=petra, credential=cosign.Credential(pin=PIN))
+        drop.soft_count(s, table_id=table.id, gaming_date=date(2026, 1, 1), cash={500: 1},
+                        counter_a=pavel, counter_b=maria,
+                        credential_a=cosign.Credential(signed_in=pavel),
+                        credential_b=cosign.Credential(pin=PIN), actor_id=pavel,
+                        note="found in the box")
+        notes.write_note(s, table_id=table.id, period="day", day=date(2026, 1, 1),
+                         note="checked", actor_id=maria)
         s.commit()
         auth.login(s, username="pavel", password="correct horse battery", ip="10.0.0.1")
         with pytest.raises(AuthenticationFailed):
