@@ -20,7 +20,7 @@ from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.shifts import shifts
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_disputes import NO_SCROLL, sign_in
-from tests.factories import make_table, make_user
+from tests.factories import PIN, make_table, make_user
 from tests.services.conftest_reports import T0, Floor, play_round, store_round
 
 pytestmark = pytest.mark.browser
@@ -109,6 +109,7 @@ def test_a_pit_boss_opens_a_shift_with_its_opening_count(page: Any, server: Serv
     shots("opening-count")
     assert page.evaluate(NO_SCROLL), "opening-count scrolls sideways"
     page.select_option('select[name="croupier_id"]', label="Dimitri")
+    page.fill('input[name="croupier_pin"]', PIN)  # the croupier co-signs with his PIN (issue 28)
     page.click("form.open-shift button[type=submit]")
     page.wait_for_load_state("load")
     assert "Shift opened" in page.inner_text("main")
