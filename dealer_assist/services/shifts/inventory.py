@@ -23,14 +23,14 @@ at once queue; SQLite's ``BEGIN IMMEDIATE`` serialises writers anyway.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date, datetime, tzinfo
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
-from ...models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
+from ...models import GameTable, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
 from ...models.inventory import NOTE_MAX, ChipTransfer, CountKind, InventoryCount, TransferKind
 from ...rules.phrase import Phrase
 from ..cage import slips
@@ -38,83 +38,28 @@ from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import cosign
 from . import chips as chip_sets
 from . import shifts
+from .inventory_view import (
+    CROUPIERS,
+    PIT_BOSSES,
+    CountView,
+    Inventory,
+    Person,
+    Signed,
+    TransferView,
+    candidates,
+    count_row,
+    count_view,
+    inventory_of,
+    transfer_view,
+)
 
-PIT_BOSSES = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
-CROUPIERS = frozenset({Role.CROUPIER.value})
+#: the reading side lives in :mod:`.inventory_view`; these names stay importable from here
+__all__ = ["CROUPIERS", "PIT_BOSSES", "CountView", "Inventory", "Person", "Signed",
+           "TransferView", "candidates", "close_shift", "has_rounds", "inventory_of",
+           "open_rounds", "open_shift_with_count", "record_opening_count", "record_transfer"]
+
 #: larger than any table's chip float; catches a slip of the finger (an extra zero or five)
 MAX_AMOUNT = 10**12
-
-
-@dataclass(frozen=True, slots=True)
-class Signed:
-    """Who signed a count or transfer (ids and display names) and who recorded it."""
-
-    croupier_id: int
-    croupier: str
-    pit_boss_id: int
-    pit_boss: str
-    recorded_by: int
-
-
-@dataclass(frozen=True, slots=True)
-class CountView:
-    id: int
-    shift_id: int
-    kind: str
-    amount: int
-    counted_at: datetime
-    signed: Signed
-    note: str
-    #: the count chip by chip (denomination -> chips); empty for a count entered as one amount
-    chips: Mapping[int, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class TransferView:
-    id: int
-    shift_id: int
-    kind: str
-    amount: int
-    at: datetime
-    signed: Signed
-    note: str
-    #: issue 27: the transfer's slip number, and whether the slip is void (then it counts not)
-    slip: int | None = None
-    void: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Inventory:
-    """A shift's inventory record. ``win`` (closing - opening + credits - fills) needs both
-    counts and is None until the shift has its closing count."""
-
-    shift_id: int
-    opening: CountView | None
-    closing: CountView | None
-    transfers: tuple[TransferView, ...]
-
-    @property
-    def fills(self) -> int:
-        return sum(t.amount for t in self.transfers
-                   if t.kind == TransferKind.FILL.value and not t.void)
-
-    @property
-    def credits(self) -> int:
-        return sum(t.amount for t in self.transfers
-                   if t.kind == TransferKind.CREDIT.value and not t.void)
-
-    @property
-    def win(self) -> int | None:
-        if self.opening is None or self.closing is None:
-            return None
-        return self.closing.amount - self.opening.amount + self.credits - self.fills
-
-
-@dataclass(frozen=True, slots=True)
-class Person:
-    id: int
-    name: str
-    role: str
 
 
 # --- checks -----------------------------------------------------------------------------------
@@ -256,7 +201,7 @@ def _opening(session: Session, shift: Shift,
     slips.issue(session, kind="opener", shift_id=shift.id, amount=worth,
                 chips=chip_sets.decode(stored), croupier_id=who.croupier_id,
                 pit_boss_id=who.pit_boss_id, count_id=row.id, now=now)
-    return _count_view(row, who)
+    return count_view(row, who)
 
 
 def open_shift_with_count(session: Session, *, table_id: int, actor_id: int, croupier_id: int,
@@ -307,7 +252,7 @@ def record_transfer(session: Session, *, shift_id: int, kind: str, amount: int |
                        chips=chip_sets.decode(stored),
                        croupier_id=croupier_id, pit_boss_id=pit_boss_id, transfer_id=row.id,
                        now=now)
-    return replace(_transfer_view(row, signed), slip=slip.number)
+    return replace(transfer_view(row, signed), slip=slip.number)
 
 
 def has_rounds(session: Session, shift_id: int) -> bool:
@@ -338,7 +283,7 @@ def close_shift(session: Session, *, shift_id: int, closing_amount: int | None =
             "Round %(listed)s still open: pay or void it before closing the shift.",
             "Rounds %(listed)s still open: pay or void them before closing the shift.",
             len(pending), listed=listed))
-    if _count(session, shift_id, CountKind.OPENING) is None:
+    if count_row(session, shift_id, CountKind.OPENING) is None:
         raise Conflict("Record the opening count before closing the shift.")
     amount, stored = _counted(session, shift, closing_amount, chips, "closing_amount")
     _signed_by, signatures = _signers(session, croupier_id, pit_boss_id, actor_id,
@@ -365,66 +310,3 @@ def _insert(session: Session, row: InventoryCount | ChipTransfer, duplicate: str
             session.add(row)
     except IntegrityError:
         raise Conflict(duplicate) from None
-
-
-# --- reading ----------------------------------------------------------------------------------
-
-def _names(session: Session, ids: set[int]) -> dict[int, str]:
-    if not ids:
-        return {}
-    query = select(User.id, User.display_name).where(col(User.id).in_(sorted(ids)))
-    names: dict[int, str] = {}
-    for uid, name in session.exec(query).all():
-        assert uid is not None  # a stored row's primary key
-        names[uid] = name
-    return names
-
-
-def _signed(row: InventoryCount | ChipTransfer, names: dict[int, str]) -> Signed:
-    return Signed(row.croupier_id, names.get(row.croupier_id, "?"), row.pit_boss_id,
-                  names.get(row.pit_boss_id, "?"), row.recorded_by)
-
-
-def _count_view(row: InventoryCount, signed: Signed) -> CountView:
-    assert row.id is not None
-    return CountView(row.id, row.shift_id, row.kind, row.amount, row.counted_at, signed,
-                     row.note, chip_sets.decode(row.chips))
-
-
-def _transfer_view(row: ChipTransfer, signed: Signed, slip: int | None = None,
-                   void: bool = False) -> TransferView:
-    assert row.id is not None
-    return TransferView(row.id, row.shift_id, row.kind, row.amount, row.at, signed, row.note,
-                        slip, void)
-
-
-def _count(session: Session, shift_id: int, kind: CountKind) -> InventoryCount | None:
-    return session.exec(select(InventoryCount).where(InventoryCount.shift_id == shift_id,
-                                                     InventoryCount.kind == kind.value)).first()
-
-
-def inventory_of(session: Session, shift_id: int) -> Inventory:
-    """The shift's counts and transfers (transfers in time order), with the signers' names."""
-    if session.get(Shift, shift_id) is None:
-        raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
-    counts = {k: _count(session, shift_id, k) for k in CountKind}
-    transfers = list(session.exec(
-        select(ChipTransfer).where(ChipTransfer.shift_id == shift_id)
-        .order_by(ChipTransfer.at, ChipTransfer.id)).all())  # type: ignore[arg-type]
-    rows: list[InventoryCount | ChipTransfer] = [*[c for c in counts.values() if c], *transfers]
-    names = _names(session, {i for r in rows for i in (r.croupier_id, r.pit_boss_id)})
-    views = {k: _count_view(c, _signed(c, names)) if c else None for k, c in counts.items()}
-    ids = [t.id for t in transfers if t.id is not None]
-    numbers, void = slips.numbers_of_transfers(session, ids), slips.void_transfers(session, ids)
-    return Inventory(shift_id, views[CountKind.OPENING], views[CountKind.CLOSING],
-                     tuple(_transfer_view(t, _signed(t, names), numbers.get(t.id or 0),
-                                          (t.id or 0) in void) for t in transfers))
-
-
-def candidates(session: Session) -> tuple[list[Person], list[Person]]:
-    """Active croupiers and active pit bosses/shift managers, by name (for the forms)."""
-    query = (select(User).where(User.active == True)  # noqa: E712
-             .order_by(User.display_name, User.id))  # type: ignore[arg-type]
-    people = [Person(u.id or 0, u.display_name, u.role) for u in session.exec(query).all()]
-    return ([p for p in people if p.role in CROUPIERS],
-            [p for p in people if p.role in PIT_BOSSES])
