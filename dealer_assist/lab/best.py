@@ -9,8 +9,9 @@ and the number of workers, and the arrays to keep.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -20,12 +21,13 @@ from ..rules.games.caribbean import CaribbeanProfile
 from ..rules.games.russian_profile import RussianProfile
 from ..rules.games.split import SplitProfile
 from ..rules.profiles import HouseProfile, load_profile, profile_data
-from . import best_mc, cluster, house_edge, russian_best
+from . import best_mc, cluster, house_edge, russian_best, split_best, stud_best
 from .suits import hand_index
 from .version import fingerprint
 
 CHUNK = 8000
 SIX_CHUNK = 40000
+BOUGHT_CHUNK = 4000
 
 
 def timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
@@ -78,35 +80,141 @@ def russian_arrays(table: russian_best.RussianStrategy) -> dict[str, np.ndarray]
             "bet_value": table.bet_value.astype(np.float32), "insure": table.insure}
 
 
-def compute(profile: HouseProfile, client: Client, *, rounds: int | None = None,
-            seed: int = 14, classes: int | None = None) -> tuple[dict[str, Any],
-                                                                 dict[str, np.ndarray], Any]:
-    """(figures entry, arrays to keep, strategy table) of ``profile``'s best strategy.
+def stud_r_task(data: Mapping[str, Any], lo: int, hi: int) -> tuple[Any, float]:
+    profile = load_profile(data)
+    assert isinstance(profile, CaribbeanProfile)
+    return timed(stud_best.raise_table_rows, profile, lo, hi)
 
-    ``rounds`` None means the game's default (standard error <= 0.05 % of the ANTE);
-    ``classes`` limits the table to the first hand classes (a quick test of the machinery)."""
-    start, cpu = time.perf_counter(), time.process_time()
+
+def stud_up_task(datas: list[Mapping[str, Any]], r_table: Any, up: int) -> tuple[Any, float]:
+    profiles = [load_profile(d) for d in datas]
+    return timed(stud_best.options_for_up, profiles, r_table, up)
+
+
+def _raise_key(profile: CaribbeanProfile) -> str:
+    """Profiles with equal keys share the raise table ``R`` (they differ in fees only)."""
+    data = profile_data(profile)
+    for name in ("name", "game", "replace_fees", "forced_raise_replacing"):
+        data.pop(name, None)
+    return json.dumps(data, sort_keys=True)
+
+
+def _stud(client: Client, profiles: list[CaribbeanProfile], classes: int | None,
+          ) -> tuple[list[stud_best.StudStrategy], list[float], float]:
+    """Tables of profiles sharing one ``R``; per profile its exact value under the model."""
+    n = classes or len(hand_index())
+    rows = cluster.run(client, stud_r_task, [(profile_data(profiles[0]), lo, hi)
+                                              for lo, hi in _chunks(n, CHUNK)])
+    r_table = np.full((len(hand_index()), 52), np.nan)
+    r_table[:n] = np.concatenate([r for r, _ in rows])
+    if classes:
+        r_table[n:] = -2.0
+    shared = client.scatter(r_table, broadcast=True)  # type: ignore[no-untyped-call]
+    datas = [profile_data(p) for p in profiles]
+    per_up = cluster.run(client, stud_up_task, [(datas, shared, up) for up in range(52)])
+    cpu = sum(c for _, c in rows) + sum(c for _, c in per_up)
+    tables, values = [], []
+    for i in range(len(profiles)):
+        best = np.stack([out[i][0] for out, _ in per_up], axis=1)
+        value = np.stack([out[i][1] for out, _ in per_up], axis=1)
+        tables.append(stud_best.StudStrategy(best, r_table))
+        values.append(-stud_best.edge_of(value))
+    return tables, values, cpu
+
+
+def split_grid_task(data: Mapping[str, Any], lo: int, hi: int) -> tuple[Any, float]:
+    profile = load_profile(data)
+    assert isinstance(profile, SplitProfile)
+    return timed(split_best.grid_values, profile, lo, hi)
+
+
+def split_bought_task(data: Mapping[str, Any], grid: Any, lo: int, hi: int,
+                      ) -> tuple[Any, float]:
+    profile = load_profile(data)
+    assert isinstance(profile, SplitProfile)
+    return timed(split_best.bought_values, profile, grid, lo, hi)
+
+
+def _split(client: Client, profile: SplitProfile, classes: int | None,
+           ) -> tuple[split_best.SplitStrategy, float]:
+    data = profile_data(profile)
+    total = len(hand_index())
+    grids = cluster.run(client, split_grid_task, [(data, lo, hi)
+                                                   for lo, hi in _chunks(total, CHUNK)])
+    grid = np.concatenate([g for g, _ in grids])
+    shared = client.scatter(grid, broadcast=True)  # type: ignore[no-untyped-call]
+    n = classes or total
+    bought = cluster.run(client, split_bought_task, [(data, shared, lo, hi)
+                                                      for lo, hi in _chunks(n, BOUGHT_CHUNK)])
+    values = np.concatenate([b for b, _ in bought] + [np.full(total - n, -9.0)])
+    cpu = sum(c for _, c in grids) + sum(c for _, c in bought)
+    return split_best.strategy(profile, grid, values), cpu
+
+
+def _entry(profile: HouseProfile, figures: dict[str, Any]) -> dict[str, Any]:
+    return {"profile": profile.name, "game": profile.game,
+            "fingerprint": fingerprint(profile), "strategies": {"best": figures}}
+
+
+def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | None = None,
+                seed: int = 14, classes: int | None = None,
+                ) -> Iterator[tuple[HouseProfile, dict[str, Any], dict[str, np.ndarray]]]:
+    """(profile, figures entry, arrays to keep) of each profile's best strategy.
+
+    ``rounds`` None means each game's default (standard error <= 0.05 % of the ANTE);
+    ``classes`` limits the tables to the first hand classes (a quick test of the machinery:
+    the other hands fold). Profiles that share a raise table are computed together."""
+    groups: dict[str, list[CaribbeanProfile]] = {}
+    for p in profiles:
+        if isinstance(p, CaribbeanProfile):
+            groups.setdefault(_raise_key(p), []).append(p)
+    for group in groups.values():
+        start, cpu = time.perf_counter(), time.process_time()
+        tables, models, task_cpu = _stud(client, group, classes)
+        share = (time.perf_counter() - start) / len(group)
+        share_cpu = (time.process_time() - cpu + task_cpu) / len(group)
+        for p, table, model in zip(group, tables, models, strict=True):
+            yield p, *_measure(client, p, table, model, rounds, seed, share, share_cpu,
+                               {"best": table.best})
+    for p in profiles:
+        if isinstance(p, RussianProfile):
+            start, cpu = time.perf_counter(), time.process_time()
+            russian, task_cpu = _russian(client, p, classes)
+            model = float(np.sum(hand_index().weights * russian.value)
+                          / hand_index().weights.sum())
+            yield p, *_measure(client, p, russian, model, rounds, seed,
+                               time.perf_counter() - start,
+                               time.process_time() - cpu + task_cpu, russian_arrays(russian))
+        elif isinstance(p, SplitProfile):
+            start, cpu = time.perf_counter(), time.process_time()
+            split, task_cpu = _split(client, p, classes)
+            model = float(np.sum(hand_index().weights * split.value)
+                          / hand_index().weights.sum())
+            yield p, *_measure(client, p, split, model, rounds, seed,
+                               time.perf_counter() - start, time.process_time() - cpu + task_cpu,
+                               {"best": split.best, "value": split.value.astype(np.float32)})
+        elif not isinstance(p, CaribbeanProfile):
+            raise NotImplementedError(f"no best strategy for {p.game} ({p.name}) yet")
+
+
+def _measure(client: Client, profile: HouseProfile, table: Any, model: float,
+             rounds: int | None, seed: int, table_seconds: float, table_cpu: float,
+             arrays: dict[str, np.ndarray]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The table's house edge: exact for Caribbean stud (no replacement: the model is exact),
+    by Monte Carlo otherwise."""
+    figures: dict[str, Any] = {"model_value": model, "table_seconds": table_seconds,
+                               "workers": cluster.workers_of(client)}
+    if isinstance(profile, CaribbeanProfile) and not profile.replace_fees:
+        figures.update(house_edge=-model, standard_error=0.0, method="exact",
+                       seconds=table_seconds, cpu_seconds=table_cpu)
+        return _entry(profile, figures), arrays
     rounds = rounds or house_edge.default_rounds(profile)
-    if isinstance(profile, RussianProfile):
-        table, task_cpu = _russian(client, profile, classes)
-        arrays = russian_arrays(table)
-        model = float(np.sum(hand_index().weights * table.value) / hand_index().weights.sum())
-    elif isinstance(profile, (CaribbeanProfile, SplitProfile)):
-        raise NotImplementedError(f"the best strategy of {profile.game} is not computed yet")
-    else:
-        raise NotImplementedError(f"no best strategy for {profile.game} ({profile.name})")
-    table_seconds = time.perf_counter() - start
     sim = best_mc.simulate(client, profile, table, rounds=rounds, seed=seed)
-    entry = {
-        "profile": profile.name, "game": profile.game, "fingerprint": fingerprint(profile),
-        "strategies": {"best": {
-            "house_edge": sim.house_edge, "standard_error": sim.standard_error,
-            "element_of_risk": sim.element_of_risk, "raise_rate": sim.raise_rate,
-            "method": "monte-carlo", "rounds": rounds, "seed": seed,
-            "dealer_qualifies": sim.dealer_qualifies, "hit_frequency": sim.hit_frequency,
-            "model_value": model, "table_seconds": table_seconds,
-            "seconds": time.perf_counter() - start,
-            "cpu_seconds": time.process_time() - cpu + task_cpu + sim.cpu_seconds,
-            "workers": cluster.workers_of(client)}},
-    }
-    return entry, arrays, table
+    figures.update(
+        house_edge=sim.house_edge, standard_error=sim.standard_error,
+        element_of_risk=sim.element_of_risk, raise_rate=sim.raise_rate, method="monte-carlo",
+        rounds=rounds, seed=seed, dealer_qualifies=sim.dealer_qualifies,
+        hit_frequency=sim.hit_frequency, seconds=table_seconds + sim.seconds,
+        cpu_seconds=table_cpu + sim.cpu_seconds, mc_seconds=sim.seconds,
+        mc_cpu_seconds=sim.cpu_seconds)
+    return _entry(profile, figures), arrays

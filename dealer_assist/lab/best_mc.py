@@ -32,13 +32,13 @@ def _russian(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Playe
 
 
 def _stud(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Played:
-    from . import stud_play
-    return stud_play.play(profile, table, cards, ante, cap)
+    from .stud_play import play
+    return play(profile, table, cards, ante, cap)
 
 
 def _split(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Played:
-    from . import split_play
-    return split_play.play(profile, table, cards, ante, cap)
+    from .split_play import play
+    return play(profile, table, cards, ante, cap)
 
 
 #: game -> (cards per round, batch player)

@@ -21,9 +21,10 @@ from .russian_mc import I64, NONE, B, Choices, RussianBatch
 from .suits import apply, hand_index, relabel
 
 
-def kept_cards(hands: I64, masks: I64) -> B:
-    """(n, 5) whether each dealt card is kept, for kept-card masks of the canonical hands."""
-    canonical = apply(relabel(hands), hands)
+def kept_cards(hands: I64, masks: I64, up: I64 | None = None) -> B:
+    """(n, 5) whether each dealt card is kept, for kept-card masks of the canonical hands (the
+    frame of the hand and the dealer's up card, when one is shown)."""
+    canonical = apply(relabel(hands, up), hands)
     position = np.argsort(np.argsort(canonical, axis=1), axis=1)  # rank within the hand
     out: B = (masks[:, None] >> position & 1).astype(bool)
     return out
