@@ -86,6 +86,7 @@ class BuyOutcomes:
         self.o_key = self.o_d << 13 | self.o_cls
         self.o_cum = np.concatenate([[0.0], np.cumsum(self.o_p)])
         self.qualify = np.bincount(self.o_d, weights=self.o_p, minlength=len(chosen))
+        self._gains: dict[tuple[int, float, float, float], float] = {}
 
     def _outcomes(self, lo: int) -> tuple[I64, I64, F64]:
         """(dealer row, new class, probability) of every qualified outcome of rows lo...
@@ -145,6 +146,18 @@ class BuyOutcomes:
             return out
         pairs, back = np.unique(np.stack([k[todo], win[todo]], axis=1), axis=0,
                                 return_inverse=True)
+        keys = [(int(a), float(b), lose, take) for a, b in pairs]
+        missing = [i for i, key in enumerate(keys) if key not in self._gains]
+        if missing:
+            computed = self._sweep(pairs[missing], lose, take)
+            self._gains.update((keys[i], float(v)) for i, v in zip(missing, computed,
+                                                                      strict=True))
+        out[todo] = np.array([self._gains[key] for key in keys])[back.reshape(-1)]
+        return out
+
+    def _sweep(self, pairs: F64, lose: float, take: float) -> F64:
+        """The gains of (class, win) query pairs sorted by class."""
+        fee = float(self.profile.buy_game_fee)
         by_cls = np.argsort(self.o_cls, kind="stable")
         cls_sorted = self.o_cls[by_cls]
         below = np.zeros(len(self.d_reps))
@@ -165,5 +178,4 @@ class BuyOutcomes:
             value = -fee + wq * below - lose * (self.qualify - below - equal)
             values[i] = float(np.sum(self.d_weights * np.maximum(0.0, value - take))) / total
             equal[self.o_d[eq]] = 0.0
-        out[todo] = values[back.reshape(-1)]
-        return out
+        return values

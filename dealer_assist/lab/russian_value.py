@@ -54,6 +54,8 @@ class RussianValuer:
         self.q0 = qualifier_class(profile)
         self.pay = pay_tables(profile)
         self.insure_from = profile.ranking.strength(profile.insurance_min_category)
+        #: buy gain per (hand class, pay-table total), filled as needed
+        self._gains = np.full((len(self.hc.class_keys), 512), np.nan)
 
     @property
     def lose(self) -> float:
@@ -99,6 +101,18 @@ class RussianValuer:
         return self.from_counts(k, totals, self.hc.disjoint_below(seen, thresholds),
                                 float(comb(52 - seen.shape[1], 5)))
 
+    def _gain(self, k: I64, totals: I64, w: F64, take: float) -> F64:
+        """The buy option's gain per (class, pay total), computed once per pair and kept."""
+        t = np.minimum(totals, self._gains.shape[1] - 1)
+        out = self._gains[k, t]
+        missing = np.flatnonzero(np.isnan(out))
+        if len(missing):
+            pairs, first = np.unique(k[missing] * 4096 + t[missing], return_index=True)
+            rows = missing[first]
+            self._gains[k[rows], t[rows]] = self.buy.gain(k[rows], w[rows], self.lose, take)
+            out = self._gains[k, t]
+        return out
+
     def from_counts(self, k: I64, totals: I64, below: I64, hands: float,
                     ) -> tuple[F64, npt.NDArray[np.bool_]]:
         """Values from the dealer-hand counts below the qualifier, ``k`` and ``k + 1``."""
@@ -110,7 +124,7 @@ class RussianValuer:
         lose = hands - no_game - win - tie
         w = self.win_amounts(totals)
         take = float(p.no_game_ante_multiplier)
-        gain = self.buy.gain(k, w, self.lose, take)
+        gain = self._gain(k, totals, w, take)
         value = (win * w - lose * self.lose + no_game * (take + gain)) / hands
         unit = (no_game * p.insurance_multiplier - win) / hands
         insure = (self.hc.strength[k] >= self.insure_from) & (totals > 0) & (unit > 0)
