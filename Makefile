@@ -59,7 +59,7 @@ bench: install
 	done
 
 # re-extract every message (pages, edge, the engine's phrases), merge into the ru/en catalogs and
-# compile them; the .mo files are committed so a clean clone needs no build step (i18n.py)
+# compile them; the .mo files are committed so a clean clone needs no build step (i18n/locale.py)
 KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k N_ -k Phrase -k counted:1,2 \
 	-k RulesError -k IllegalActionError -k StakeError -k HouseRulesError -k ServiceError \
 	-k ValidationError -k NotFound -k Conflict -k PermissionDenied -k AuthenticationFailed \

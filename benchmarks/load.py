@@ -62,7 +62,9 @@ from sqlalchemy import text  # noqa: E402
 from dealer_assist import create_app, db  # noqa: E402
 from dealer_assist.models import User  # noqa: E402
 from dealer_assist.rules.games.flow import Event, start  # noqa: E402
-from dealer_assist.services import passwords, profiles, shifts, tables, users  # noqa: E402
+from dealer_assist.services.people import passwords, users  # noqa: E402
+from dealer_assist.services.shifts import shifts  # noqa: E402
+from dealer_assist.services.tables import profiles, tables  # noqa: E402
 
 PASSWORD = "load test password 1"
 GAMES = ("russian", "caribbean", "oasis", "split")

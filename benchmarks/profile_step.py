@@ -26,14 +26,16 @@ sys.path.insert(0, str(HERE.parent))
 
 from dealer_assist import create_app, db  # noqa: E402
 from dealer_assist.models import User  # noqa: E402
-from dealer_assist.services import passwords, shifts, tables, users  # noqa: E402
+from dealer_assist.services.people import passwords, users  # noqa: E402
+from dealer_assist.services.shifts import shifts  # noqa: E402
+from dealer_assist.services.tables import tables  # noqa: E402
 
 PASSWORD = "profile password 1"
 STEPS = [("deal_box", {"box": "1", "cards": "as ad ah 2c 3d"}),
          ("deal_box", {"box": "2", "cards": "7s 8s 9d jc 2h"}),
          ("deal_dealer", {"cards": "kh qh 4s 5c 6d"}),
          ("bet", {"box": "1"}), ("bet", {"box": "2"}), ("reveal", {})]
-LAYERS = (("rules engine", "dealer_assist/rules/"), ("audit chain", "dealer_assist/audit.py"),
+LAYERS = (("rules engine", "dealer_assist/rules/"), ("audit chain", "dealer_assist/audit/"),
           ("services", "dealer_assist/services/"), ("sqlite3 / psycopg (SQL)", "sqlite3"),
           ("SQLAlchemy + SQLModel", "sqlalchemy"), ("Flask + Werkzeug", "werkzeug"),
           ("Flask + Werkzeug", "flask"), ("json", "json/"))

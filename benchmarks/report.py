@@ -39,7 +39,10 @@ from dealer_assist import create_app, pdf  # noqa: E402
 from dealer_assist.db import make_engine, upgrade  # noqa: E402
 from dealer_assist.models import Round, RoundEvent, RoundSettlement  # noqa: E402
 from dealer_assist.rules.games.flow import start  # noqa: E402
-from dealer_assist.services import inventory, passwords, reports, rounds  # noqa: E402
+from dealer_assist.services import reports  # noqa: E402
+from dealer_assist.services.people import passwords  # noqa: E402
+from dealer_assist.services.rounds import store as rounds  # noqa: E402
+from dealer_assist.services.shifts import inventory  # noqa: E402
 from tests.services.conftest_reports import T0, make_floor, open_inventory, play_round  # noqa: E402
 
 

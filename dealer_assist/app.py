@@ -29,7 +29,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 def register_extensions(app: Flask) -> None:
     from . import audit, db, i18n
-    from .services import passwords
+    from .services.people import passwords
     from .web import hardening, security
 
     db.init_app(app)
@@ -64,7 +64,7 @@ def register_blueprints(app: Flask) -> None:
 
 def register_errorhandlers(app: Flask) -> None:
     from .api.errors import init_app as init_api_errors
-    from .services import txn
+    from .services.rounds import txn
     from .web.errors import init_app as init_web_errors
 
     init_api_errors(app)
@@ -73,9 +73,6 @@ def register_errorhandlers(app: Flask) -> None:
 
 
 def register_commands(app: Flask) -> None:
-    from . import cli, cli_audit, cli_lab, cli_report
+    from . import cli
 
     cli.init_app(app)
-    cli_audit.init_app(app)
-    cli_report.init_app(app)
-    cli_lab.init_app(app)

@@ -14,9 +14,9 @@ write, so two tablets saving at once queue on the busy timeout instead of one fa
 (``lock_timeout``).
 
 Transactions belong to the caller: services flush, the web view or ``session_scope`` commits.
-The one exception is the live round's writes (``services/steps.py``): each is a short unit of
+The one exception is the live round's writes (``services/rounds/steps.py``): each is a short unit of
 work that reads, then locks, compares and appends, and commits itself, retrying on contention
-(``services/txn.py``).
+(``services/rounds/txn.py``).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def make_engine(url: str, *, busy_timeout_ms: int = 5000, **kwargs: Any) -> Engi
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         # a lock wait is bounded like SQLite's busy timeout: past it PostgreSQL raises
-        # lock_not_available, which the services retry and then answer 503 (services/txn.py)
+        # lock_not_available, which the services retry and then answer 503 (services/rounds/txn.py)
         kwargs.setdefault("connect_args", {"options": f"-c lock_timeout={int(busy_timeout_ms)}"})
         return create_engine(url, pool_pre_ping=True, **kwargs)
     if parsed.database and parsed.database != ":memory:":

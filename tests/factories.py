@@ -7,7 +7,8 @@ from typing import Any
 from sqlmodel import Session
 
 from dealer_assist.models import User
-from dealer_assist.services import passwords, tables, users
+from dealer_assist.services.people import passwords, users
+from dealer_assist.services.tables import tables
 
 PASSWORD = "correct horse battery"
 
@@ -37,7 +38,7 @@ def table_spec(**overrides: Any) -> tables.TableSpec:
 
 
 def _some_profile(game: str) -> str:
-    from dealer_assist.services import profiles
+    from dealer_assist.services.tables import profiles
 
     return profiles.default_profile(game) or f"{game}-test"
 

@@ -1,6 +1,7 @@
 """The one money format (issue 10, defect 13): every page and PDF goes through it."""
 
-from dealer_assist import formats, pdf
+from dealer_assist import pdf
+from dealer_assist.i18n import formats
 
 
 def test_money_is_written_with_thousands_separators_and_a_true_minus() -> None:

@@ -17,7 +17,7 @@ from flask import jsonify, request
 
 from .. import audit, db
 from ..models import Role
-from ..services import disputes, voids
+from ..services.disputes import disputes, voids
 from ..web.hardening import as_id
 from ..web.security import role_required
 from . import bp

@@ -19,7 +19,7 @@ PROBLEM_TYPE = "application/problem+json"
 def problem(status: int, title: str, detail: str, **extra: Any) -> Response:
     """A problem body; ``detail`` in the caller's language (``code``/``field`` stay as they are:
     they are the contract)."""
-    from ..wording import say
+    from ..i18n.wording import say
 
     body = {"type": "about:blank", "title": title, "status": status, "detail": say(detail)}
     body.update({k: v for k, v in extra.items() if v is not None})

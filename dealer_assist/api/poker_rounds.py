@@ -14,12 +14,13 @@ from flask import g
 from .. import db
 from ..rules.phrase import Phrase
 from ..rules.request import get_int, get_str, need_mapping
-from ..services import poker_hands, poker_tables
 from ..services.errors import Conflict, ValidationError
+from ..services.rounds import poker_hands
+from ..services.tables import poker as poker_tables
 from . import bp
 from .calculator import json_body
 from .errors import problem
-from .rounds import _key, staff
+from .rounds import idempotency_key_of, staff
 
 
 def table_json(view: poker_tables.PokerTableView) -> dict[str, Any]:
@@ -98,7 +99,7 @@ def poker_start_hand(table_id: int) -> Any:
     body, error = _body()
     if body is None:
         return error
-    key = _key(body)
+    key = idempotency_key_of(body)
     dbs = db.get_session()
     current = poker_hands.current_hand_id(dbs, table_id)
     if current is not None:
@@ -144,7 +145,7 @@ def poker_act(round_id: int) -> Any:
     dbs = db.get_session()
     before = poker_hands.load(dbs, round_id).last_seq
     hand = poker_hands.record(dbs, round_id=round_id, action=action,
-                              user_id=g.user.id, idempotency_key=_key(body),
+                              user_id=g.user.id, idempotency_key=idempotency_key_of(body),
                               expected_seq=expected)
     dbs.commit()
     return hand.to_dict(), 201 if hand.last_seq != before else 200
@@ -162,6 +163,6 @@ def poker_undo(round_id: int) -> Any:
     dbs = db.get_session()
     before = poker_hands.load(dbs, round_id).last_seq
     hand = poker_hands.undo(dbs, round_id=round_id, user_id=g.user.id,
-                            idempotency_key=_key(body), expected_seq=expected)
+                            idempotency_key=idempotency_key_of(body), expected_seq=expected)
     dbs.commit()
     return hand.to_dict(), 201 if hand.last_seq != before else 200

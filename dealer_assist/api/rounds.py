@@ -1,11 +1,11 @@
 """The stateful rounds API: start a round, append a step, read a round (``docs/api.md``).
 
-Same service and same engine checks as the table screen (``services.live``). Authentication is
-the login session cookie of the web app (there is no API token yet); because a cookie is sent
-by the browser automatically, every write must also carry the session's CSRF token in the
+Same service and same engine checks as the table screen (``services.rounds.live``). Authentication
+is the login session cookie of the web app (there is no API token yet); because a cookie is sent by
+the browser automatically, every write must also carry the session's CSRF token in the
 ``X-CSRF-Token`` header (a cross-site page cannot read it), else 403. The one request hook of
-``web.security`` loads the user (so the audit log names who recorded each step) and checks the
-roles and the token; the views declare their roles (table staff) with ``role_required``.
+``web.security`` loads the user (so the audit log names who recorded each step) and checks the roles
+and the token; the views declare their roles (table staff) with ``role_required``.
 
 A ``redeal`` step stores no event: it asks a pit boss to void the round (answer 202, the round
 with its ``void_request``); until one decides, every step is a 409.
@@ -29,8 +29,8 @@ from flask import g, request
 
 from .. import db
 from ..rules.request import get_int, get_list, get_str, need_mapping
-from ..services import live, steps
 from ..services.errors import ValidationError
+from ..services.rounds import live, steps
 from ..web.security import role_required
 from . import bp
 from .calculator import json_body
@@ -71,7 +71,7 @@ def _void_request(rnd: live.LiveRound) -> dict[str, Any] | None:
             "decided_at": c.decided_at.isoformat() if c.decided_at else None}
 
 
-def _key(body: Any) -> str:
+def idempotency_key_of(body: Any) -> str:
     key = request.headers.get("Idempotency-Key") or (
         body.get("idempotency_key") if isinstance(body, dict) else None)
     if not isinstance(key, str) or not key.strip():
@@ -98,8 +98,8 @@ def create_round(table_id: int) -> Any:
         boxes.append(live.BoxStake(box, get_int(d, "ante", f"boxes[{i}]"),
                                    get_int(d, "bonus", f"boxes[{i}]", default=0),
                                    get_str(d, "seat", f"boxes[{i}]", default=box)))
-    done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,
-                       boxes=boxes, idempotency_key=_key(body))  # commits (short transaction)
+    done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,  # commits
+                       boxes=boxes, idempotency_key=idempotency_key_of(body))  # (short transaction)
     return _answer(done.live_round, done.created)
 
 
@@ -131,7 +131,7 @@ def append(round_id: int) -> Any:
     expected_seq = None if expected is None else get_int(body, "expected_seq")
     type = get_str(body, "type")
     done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id,
-                        type=type, payload=payload, idempotency_key=_key(body),
+                        type=type, payload=payload, idempotency_key=idempotency_key_of(body),
                         expected_seq=expected_seq)  # commits (short transaction)
     if type == live.REDEAL and done.created:
         # a void asked for: nothing recorded until a pit boss decides

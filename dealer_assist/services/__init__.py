@@ -3,7 +3,8 @@
 for anything the user can get wrong. Services flush but never commit: the caller (a web view, a
 CLI command, :func:`dealer_assist.db.session_scope`) owns the transaction.
 
-Modules: ``errors`` (the hierarchy), ``passwords`` (Argon2id), ``users`` (accounts), ``auth``
-(login, throttling, server-side sessions), ``tables``, ``profiles`` (what the engine knows),
-``shifts``, ``rounds`` (append-only events with idempotency keys).
+Packages by concept, each with a small public ``__init__``: ``rounds`` (the record path),
+``reports`` (end-of-shift reports), ``shifts`` (shifts, inventory, chip sets), ``people``
+(accounts, logins, duties), ``tables`` (live and poker tables, profiles), ``disputes``
+(disputes, round review, voids); ``errors`` is the one hierarchy of service errors.
 """

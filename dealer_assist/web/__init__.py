@@ -7,10 +7,12 @@ profiles), ``tables`` (a table's page, opening a shift); this module holds the d
 
 from flask import Blueprint, render_template
 
-from .. import db, formats
+from .. import db
+from ..i18n import formats
+from ..i18n.wording import say
 from ..rules.games import GAMES
-from ..services import shifts, voids
-from ..wording import say
+from ..services.disputes import voids
+from ..services.shifts import shifts
 from .security import any_role
 from .tables import SHIFT_OPENERS
 

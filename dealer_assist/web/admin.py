@@ -23,9 +23,12 @@ from flask_babel import gettext
 
 from .. import db
 from ..models import Game, Role
-from ..services import chips, house_edge, profiles, tables, users
 from ..services.errors import ServiceError
-from ..services.users import ROLE_TITLES, NewPassword
+from ..services.people import users
+from ..services.people.users import ROLE_TITLES, NewPassword
+from ..services.reports import house_edge
+from ..services.shifts import chips
+from ..services.tables import profiles, tables
 from .errors import form_error
 from .forms import text, whole_number
 from .security import role_required

@@ -22,8 +22,8 @@ from flask_babel import gettext
 
 from .. import db, i18n
 from ..models import utcnow
-from ..services import auth, users
 from ..services.errors import AuthenticationFailed, ServiceError, Throttled
+from ..services.people import auth, users
 from .errors import form_error
 from .security import any_role, end_login, public, start_login
 

@@ -26,11 +26,13 @@ from sqlmodel import col, select
 
 from .. import audit, db
 from ..i18n import money, when
+from ..i18n.wording import action, say
 from ..models import Role, Round, RoundSettlement
 from ..rules.phrase import Phrase
-from ..services import disputes, round_review, tables, voids
+from ..services.disputes import disputes, voids
+from ..services.disputes import review as round_review
 from ..services.errors import ServiceError, ValidationError
-from ..wording import action, say
+from ..services.tables import tables
 from .errors import form_error
 from .forms import text, whole_number
 from .hardening import as_id

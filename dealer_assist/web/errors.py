@@ -18,6 +18,7 @@ from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
 from ..api.errors import problem
+from ..i18n.wording import say
 from ..services.errors import (
     AuthenticationFailed,
     Conflict,
@@ -27,8 +28,7 @@ from ..services.errors import (
     Throttled,
     ValidationError,
 )
-from ..services.txn import Busy
-from ..wording import say
+from ..services.rounds.txn import Busy
 
 STATUS: dict[type[ServiceError], int] = {
     ValidationError: 422,

@@ -22,7 +22,7 @@ from typing import Any
 from flask import Flask, abort, current_app, g, request
 from werkzeug.routing import IntegerConverter as _WerkzeugInteger
 
-from ..wording import N_
+from ..i18n.wording import N_
 
 #: 2^31 - 1: the largest id the primary keys can hold on both databases (PostgreSQL's
 #: ``INTEGER`` is 32-bit; a larger id would be refused by the server, not answered 404)

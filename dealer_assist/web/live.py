@@ -1,10 +1,10 @@
 """The table screen: the live round on a tablet, one server round-trip per croupier step.
 
-Every button comes from the engine's ``next_steps`` (via ``services.live``), so an illegal step
-is never offered; one sent anyway is refused by the engine and the round is unchanged. Each
-rendered form carries the CSRF token, a fresh idempotency key (a double tap records once) and
-the last sequence number the croupier saw (a step based on a stale screen is refused and the
-fresh screen is shown).
+Every button comes from the engine's ``next_steps`` (via ``services.rounds.live``), so an illegal
+step is never offered; one sent anyway is refused by the engine and the round is unchanged. Each
+rendered form carries the CSRF token, a fresh idempotency key (a double tap records once) and the
+last sequence number the croupier saw (a step based on a stale screen is refused and the fresh
+screen is shown).
 
 A POST never answers with a page: a refused step comes back to the table screen by a 303 with
 the form open again, the typed values kept and the message beside the input it is about
@@ -23,12 +23,16 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from .. import db, wording
+from .. import db
+from ..i18n import wording
 from ..models import POKER_GAMES, Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
 from ..rules.errors import CardCountError, RulesError
-from ..services import live, rounds, shifts, tables
 from ..services.errors import ServiceError, ValidationError
+from ..services.rounds import live
+from ..services.rounds import store as rounds
+from ..services.shifts import shifts
+from ..services.tables import tables
 from .forms import whole_number
 from .live_refusal import Refusal, box_of, input_for, keep, take
 from .security import role_required

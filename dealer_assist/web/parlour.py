@@ -16,12 +16,12 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
+from ..i18n.wording import N_, say
 from ..rules.cards import SUITS
 from ..rules.errors import RulesError
 from ..rules.parlour.profile import DEFAULT_PROFILE
-from ..services import parlour
 from ..services.errors import ServiceError
-from ..wording import N_, say
+from ..services.rounds import parlour
 from .errors import status_for
 from .forms import text
 from .parlour_form import hand_field, parse_betting, read_end_hands, read_extra_hand, read_hands

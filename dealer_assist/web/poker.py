@@ -1,11 +1,11 @@
 """The poker dealer's screen (issue 15): seats, stacks, bets, the pot, whose turn, and only the
 buttons the engine allows, with its exact amounts.
 
-The screen is the hand replayed from its events (``services.poker_hands``); every button is one
-form with the CSRF token, a fresh idempotency key and the last sequence number seen, so a double
+The screen is the hand replayed from its events (``services.rounds.poker_hands``); every button is
+one form with the CSRF token, a fresh idempotency key and the last sequence number seen, so a double
 tap records once and a stale screen is a 409. A refused action (an amount out of range, a card
-already used) is flashed with the seat and the field and the screen comes back with 422 and the
-hand unchanged. Between hands the dealer seats players, records rebuys, sitting out and leaving.
+already used) is flashed with the seat and the field and the screen comes back with 422 and the hand
+unchanged. Between hands the dealer seats players, records rebuys, sitting out and leaving.
 """
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from flask_babel import gettext
 
 from .. import db
+from ..i18n.wording import N_, hand_name, say
 from ..rules.errors import RulesError
 from ..rules.poker import HandState, hand_to_dict
-from ..services import poker_hands, poker_tables, shifts
 from ..services.errors import Conflict, ServiceError, ValidationError
-from ..wording import N_, hand_name, say
+from ..services.rounds import poker_hands
+from ..services.shifts import shifts
+from ..services.tables import poker as poker_tables
 from .errors import status_for
 from .forms import whole_number
 from .hardening import as_id

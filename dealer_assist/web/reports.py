@@ -30,8 +30,10 @@ from flask_babel import gettext
 
 from .. import db, pdf
 from ..models import Role, utcnow
-from ..services import chips, inventory, reports, shifts, tables
+from ..services import reports
 from ..services.errors import ServiceError, ValidationError
+from ..services.shifts import chips, inventory, shifts
+from ..services.tables import tables
 from .errors import form_error
 from .forms import text, whole_number
 from .hardening import as_id

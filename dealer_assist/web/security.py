@@ -35,9 +35,9 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 from .. import db
+from ..i18n.wording import N_
 from ..models import Role
-from ..services import auth
-from ..wording import N_
+from ..services.people import auth
 
 F = TypeVar("F", bound=Callable[..., Any])
 

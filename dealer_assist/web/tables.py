@@ -11,8 +11,9 @@ from flask_babel import gettext
 
 from .. import db
 from ..models import POKER_GAMES, Role, utcnow
-from ..services import chips, inventory, shifts, tables
 from ..services.errors import ServiceError, ValidationError
+from ..services.shifts import chips, inventory, shifts
+from ..services.tables import tables
 from .errors import form_error
 from .forms import optional_date, text
 from .hardening import as_id

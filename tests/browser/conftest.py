@@ -21,7 +21,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from dealer_assist import create_app, db
-from dealer_assist.services import shifts
+from dealer_assist.services.shifts import shifts
 from tests.conftest import FAST_ARGON2
 from tests.factories import PASSWORD, make_table, make_user
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from dealer_assist import db
-from dealer_assist.services import disputes
+from dealer_assist.services.disputes import disputes
 from tests.browser.conftest import Server, Shots
 from tests.factories import PASSWORD, make_user
 

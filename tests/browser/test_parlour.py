@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from dealer_assist import db
-from dealer_assist.services import parlour
+from dealer_assist.services.rounds import parlour
 from tests.browser.conftest import LAYOUT, Server, Shots, login
 from tests.rules.parlour_deals import SUITED
 

@@ -16,7 +16,8 @@ from sqlmodel import col, select
 from dealer_assist import db
 from dealer_assist.models import Round
 from dealer_assist.rules.games.flow import start
-from dealer_assist.services import disputes, shifts, voids
+from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.shifts import shifts
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_disputes import NO_SCROLL, sign_in
 from tests.factories import make_table, make_user
@@ -37,7 +38,7 @@ def _waiting_items(server: Server) -> None:
         table_id = server.tables["russian"]
         shift = shifts.open_shift_of(dbs, table_id)
         assert shift is not None
-        from dealer_assist.services import tables
+        from dealer_assist.services.tables import tables
 
         table = tables.get_table(dbs, table_id)
         croupier = shift.opened_by

@@ -19,7 +19,9 @@ from sqlmodel import col, select
 from dealer_assist import db
 from dealer_assist.models import Round, User
 from dealer_assist.rules.poker import hand_to_dict, parse_hand
-from dealer_assist.services import poker_hands, poker_tables, shifts
+from dealer_assist.services.rounds import poker_hands
+from dealer_assist.services.shifts import shifts
+from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import Server, Shots, login
 from tests.browser.test_poker_hand import _check_screen, _tap
 
@@ -150,7 +152,7 @@ def test_a_pot_limit_draw_hand_charges_a_missed_blind_warns_of_the_deck_and_show
                          ids=["landscape", "portrait"])
 def test_a_pit_boss_reviews_a_disputed_pot_against_the_replay_and_denies_it(
         server: Server, page: Any, shots: Shots) -> None:
-    from dealer_assist.services import disputes
+    from dealer_assist.services.disputes import disputes
     from tests.factories import PASSWORD, make_user
     from tests.web.test_poker_api import DRAW_HAND
 

@@ -14,7 +14,8 @@ from sqlmodel import select
 from dealer_assist import db
 from dealer_assist.models import Round, User
 from dealer_assist.rules.poker import HandState, hand_to_dict, parse_hand
-from dealer_assist.services import poker_tables, shifts
+from dealer_assist.services.shifts import shifts
+from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import Server, Shots, login
 
 #: (tap, action): seat 1 on the button, SB 10 / BB 20 / OB 40; limit units 40 then 80

@@ -9,7 +9,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from dealer_assist.db import make_engine
-from dealer_assist.services import passwords
+from dealer_assist.services.people import passwords
 
 
 @pytest.fixture(autouse=True)

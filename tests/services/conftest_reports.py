@@ -23,7 +23,8 @@ from sqlmodel import Session
 from dealer_assist.models import Round, RoundSettlement, RoundStatus
 from dealer_assist.rules import ALL_CARDS, RulesError
 from dealer_assist.rules.games.flow import GameFlow, Step, start
-from dealer_assist.services import inventory, rounds, shifts
+from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.shifts import inventory, shifts
 from tests.factories import make_table, make_user
 
 #: a Saturday afternoon; every generated time derives from it, so data is reproducible

@@ -23,19 +23,14 @@ from sqlalchemy import Connection, Engine, create_engine, insert, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from dealer_assist import audit, audit_data, create_app, db
-from dealer_assist.services import (
-    auth,
-    disputes,
-    inventory,
-    live,
-    parlour,
-    passwords,
-    poker_tables,
-    shifts,
-    voids,
-)
+from dealer_assist import audit, create_app, db
+from dealer_assist.audit import data as audit_data
+from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.errors import AuthenticationFailed
+from dealer_assist.services.people import auth, passwords
+from dealer_assist.services.rounds import live, parlour
+from dealer_assist.services.shifts import inventory, shifts
+from dealer_assist.services.tables import poker as poker_tables
 from tests.conftest import FAST_ARGON2
 from tests.factories import make_table, make_user
 from tests.services.test_disputes import STEPS

@@ -22,7 +22,9 @@ from sqlalchemy import Connection, Engine, text
 from sqlmodel import Session
 
 from dealer_assist import audit, create_app, db
-from dealer_assist.services import passwords, rounds, shifts
+from dealer_assist.services.people import passwords
+from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.shifts import shifts
 from tests.conftest import FAST_ARGON2
 from tests.factories import make_table, make_user
 

@@ -9,8 +9,9 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
 from dealer_assist import audit
-from dealer_assist.models_audit import APPEND_ONLY
-from dealer_assist.services import rounds, shifts
+from dealer_assist.models.audit import APPEND_ONLY
+from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 
 STATEMENTS = {

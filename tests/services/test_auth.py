@@ -9,8 +9,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from dealer_assist.models import utcnow
-from dealer_assist.services import auth
 from dealer_assist.services.errors import AuthenticationFailed, Throttled
+from dealer_assist.services.people import auth
 from tests.factories import PASSWORD, make_user
 
 POLICY = auth.ThrottlePolicy(max_failures=5, base_seconds=30, max_seconds=900)

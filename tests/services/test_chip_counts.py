@@ -9,8 +9,10 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session
 
-from dealer_assist.services import chips, inventory, reports, rounds
+from dealer_assist.services import reports
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
+from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.shifts import chips, inventory
 from tests.factories import make_table, make_user
 from tests.services.conftest_reports import T0, Floor, make_floor
 

@@ -1,5 +1,5 @@
-"""Separation of duties (issue 12), as a matrix over the policy of ``services/duties.py``: each
-finding of the security probe is a row that was accepted before the policy and is refused now,
+"""Separation of duties (issue 12), as a matrix over the policy of ``services/people/duties.py``:
+each finding of the security probe is a row that was accepted before the policy and is refused now,
 next to the row that shows the same action by the right person still works."""
 
 from __future__ import annotations
@@ -12,8 +12,11 @@ from sqlmodel import Session
 
 from dealer_assist import audit
 from dealer_assist.models import GameTable, Round
-from dealer_assist.services import disputes, inventory, live, report_changes, shifts, voids
+from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
+from dealer_assist.services.reports import changes as report_changes
+from dealer_assist.services.rounds import live
+from dealer_assist.services.shifts import inventory, shifts
 from tests.factories import make_table, make_user
 from tests.services.test_disputes import Floor, file, play
 

@@ -13,9 +13,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from dealer_assist.models import Shift
-from dealer_assist.models_inventory import ChipTransfer
-from dealer_assist.services import inventory, rounds
+from dealer_assist.models.inventory import ChipTransfer
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
+from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.shifts import inventory
 from tests.services.conftest_reports import T0, Floor, make_floor, open_inventory, play_shift
 
 LATER = T0 + timedelta(hours=12)

@@ -25,8 +25,10 @@ from dealer_assist.rules.errors import (
     StakeError,
 )
 from dealer_assist.rules.games.flow import Event, start
-from dealer_assist.services import live, shifts, voids
+from dealer_assist.services.disputes import voids
 from dealer_assist.services.errors import Conflict, PermissionDenied
+from dealer_assist.services.rounds import live
+from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 
 #: a Russian poker round with an exchange, a sixth card, insurance and a bought game

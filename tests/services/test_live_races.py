@@ -20,7 +20,8 @@ from sqlmodel import Session, select
 
 from dealer_assist.models import Round, RoundEvent
 from dealer_assist.rules.errors import RulesError
-from dealer_assist.services import live, shifts, steps
+from dealer_assist.services.rounds import live, steps
+from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 
 T = TypeVar("T")

@@ -153,7 +153,8 @@ def test_a_database_with_rows_older_than_the_audit_log_migrates_and_verifies(
         empty_db_url: str) -> None:
     """Issue 12: revision 0005 gives every row the log never described a baseline entry, so
     an old database verifies (chain and data) and a later direct edit of such a row is named."""
-    from dealer_assist import audit, audit_data
+    from dealer_assist import audit
+    from dealer_assist.audit import data as audit_data
 
     engine = db.make_engine(empty_db_url)
     try:

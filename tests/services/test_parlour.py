@@ -13,8 +13,8 @@ from sqlmodel import Session
 
 from dealer_assist import audit
 from dealer_assist.rules import RulesError
-from dealer_assist.services import parlour
 from dealer_assist.services.errors import Conflict, PermissionDenied
+from dealer_assist.services.rounds import parlour
 from tests.factories import make_user
 from tests.rules.parlour_deals import SUITED
 

@@ -21,8 +21,12 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from dealer_assist import create_app, pdf
-from dealer_assist.services import disputes, inventory, poker_hands, poker_tables, reports, shifts
-from dealer_assist.services import voids as void_service
+from dealer_assist.services import reports
+from dealer_assist.services.disputes import disputes
+from dealer_assist.services.disputes import voids as void_service
+from dealer_assist.services.rounds import poker_hands
+from dealer_assist.services.shifts import inventory, shifts
+from dealer_assist.services.tables import poker as poker_tables
 from tests.conftest import FAST_ARGON2
 from tests.factories import make_user
 from tests.services.test_poker_records import _showdown

@@ -11,8 +11,10 @@ from sqlmodel import Session, select
 from dealer_assist.models import Round, RoundEvent, RoundSettlement, RoundStatus
 from dealer_assist.rules.errors import IllegalActionError
 from dealer_assist.rules.poker import hand_to_dict, parse_hand
-from dealer_assist.services import poker_hands, poker_tables, shifts
 from dealer_assist.services.errors import Conflict
+from dealer_assist.services.rounds import poker_hands
+from dealer_assist.services.shifts import shifts
+from dealer_assist.services.tables import poker as poker_tables
 from tests.factories import make_user
 
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from dealer_assist.services import inventory, reports
+from dealer_assist.services import reports
+from dealer_assist.services.shifts import inventory
 from tests.services.conftest_reports import (
     T0,
     Floor,

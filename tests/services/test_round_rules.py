@@ -19,8 +19,12 @@ from dealer_assist.rules import profiles as profile_registry
 from dealer_assist.rules.games import GAMES
 from dealer_assist.rules.games.flow import start
 from dealer_assist.rules.profiles import get_profile, load_profile, profile_data, profile_hash
-from dealer_assist.services import live, round_review, rounds, shifts, tables
+from dealer_assist.services.disputes import review as round_review
 from dealer_assist.services.errors import Conflict
+from dealer_assist.services.rounds import live
+from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.shifts import shifts
+from dealer_assist.services.tables import tables
 from tests.factories import insert_as_of_now, make_table, make_user, table_spec
 from tests.services.test_live import Table, begin, play
 

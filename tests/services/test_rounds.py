@@ -6,8 +6,9 @@ import pytest
 from sqlmodel import Session
 
 from dealer_assist.models import Round
-from dealer_assist.services import rounds, shifts
 from dealer_assist.services.errors import Conflict, ValidationError
+from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 
 

@@ -10,8 +10,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from dealer_assist.models import GameTable, Shift
-from dealer_assist.services import shifts
 from dealer_assist.services.errors import Conflict, NotFound, PermissionDenied, ValidationError
+from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 
 PRAGUE = ZoneInfo("Europe/Prague")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session
 
-from dealer_assist.services import profiles, shifts, tables
 from dealer_assist.services.errors import Conflict, NotFound, ValidationError
+from dealer_assist.services.shifts import shifts
+from dealer_assist.services.tables import profiles, tables
 from tests.factories import make_table, make_user, table_spec
 
 

@@ -21,7 +21,8 @@ from dealer_assist.lab import montecarlo, russian_mc, split_mc
 from dealer_assist.lab.version import fingerprint
 from dealer_assist.rules.games import russian_request, split
 from dealer_assist.rules.profiles import get_profile
-from dealer_assist.services import house_edge, reports, theoretical
+from dealer_assist.services import reports
+from dealer_assist.services.reports import house_edge, theoretical
 from tests.lab import test_russian_mc, test_split_mc
 from tests.services.conftest_reports import make_floor, play_shift, stored_settlements
 

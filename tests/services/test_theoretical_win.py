@@ -11,7 +11,7 @@ from flask import Flask
 from dealer_assist.lab.version import fingerprint
 from dealer_assist.rules.games import caribbean  # noqa: F401  (registers the profile)
 from dealer_assist.rules.profiles import get_profile
-from dealer_assist.services import house_edge, theoretical
+from dealer_assist.services.reports import house_edge, theoretical
 
 
 def _rows(nets: list[tuple[int, int]]) -> list[tuple[Any, dict[str, Any], int]]:

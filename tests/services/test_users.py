@@ -8,13 +8,13 @@ import pytest
 from sqlmodel import Session
 
 from dealer_assist.models import User
-from dealer_assist.services import auth, users
 from dealer_assist.services.errors import (
     AuthenticationFailed,
     Conflict,
     NotFound,
     ValidationError,
 )
+from dealer_assist.services.people import auth, users
 from tests.factories import PASSWORD, make_user
 
 IDLE = timedelta(minutes=30)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from dealer_assist.services import profiles
+from dealer_assist.services.tables import profiles
 from dealer_assist.web.security import PUBLIC, declared_roles, undeclared_endpoints
 from tests.factories import table_spec
 from tests.web.conftest import Browser, text

@@ -10,7 +10,7 @@ from sqlmodel import update
 
 from dealer_assist import db
 from dealer_assist.models import AuthSession, utcnow
-from dealer_assist.services import users
+from dealer_assist.services.people import users
 from tests.factories import PASSWORD, make_user
 from tests.web.conftest import Browser, arrange, text
 

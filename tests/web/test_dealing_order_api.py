@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from dealer_assist.services import tables
+from dealer_assist.services.tables import tables
 from tests.factories import make_table
 from tests.rules.round_cases import GAME_PROFILES, Case, calculator, case, money, play
 from tests.web.conftest import Browser, arrange, opening_form

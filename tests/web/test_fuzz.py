@@ -22,7 +22,9 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.services import disputes, live, shifts, voids
+from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.rounds import live
+from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 from tests.services.test_disputes import STEPS
 from tests.web.conftest import Browser, arrange

@@ -53,7 +53,7 @@ def test_a_service_error_has_one_status_on_pages_and_both_apis(
         app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 10 defect 2: "api/audit.py maps by class-name string, so the same error is 409
     on one route and 422 on another". Every path now goes through ``web.errors.STATUS``."""
-    from dealer_assist.services import disputes
+    from dealer_assist.services.disputes import disputes
     from dealer_assist.services.errors import Conflict
 
     arrange(app, make_user, "pavel", "pit_boss")

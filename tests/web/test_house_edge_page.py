@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from dealer_assist.services import house_edge as store
+from dealer_assist.services.reports import house_edge as store
 from tests.web.conftest import Browser, text
 
 

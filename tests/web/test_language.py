@@ -15,12 +15,12 @@ from babel.messages.pofile import read_po
 from flask import Flask
 
 from dealer_assist import db, i18n
+from dealer_assist.i18n.wording import hand_name, say
 from dealer_assist.models import User
 from dealer_assist.rules.evaluator import evaluate, evaluate_small
 from dealer_assist.rules.games.registry import GAMES
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.services import reports
-from dealer_assist.wording import hand_name, say
 from tests.factories import make_table, make_user
 from tests.web.conftest import Browser, arrange, opening_form, text
 from tests.web.test_live_pages import BOX_1, DEALER, round_of, start, step
@@ -184,7 +184,7 @@ def test_a_russian_managers_shift_report_pdf_is_in_russian(browser: Browser, app
                                                            tmp_path: Path) -> None:
     from pypdf import PdfReader
 
-    from dealer_assist.services import shifts
+    from dealer_assist.services.shifts import shifts
 
     def build(session: Any) -> int:
         make_user(session, "maria", "shift_manager", language="ru")

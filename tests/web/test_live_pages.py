@@ -11,7 +11,8 @@ import pytest
 from flask import Flask
 
 from dealer_assist import db
-from dealer_assist.services import live, voids
+from dealer_assist.services.disputes import voids
+from dealer_assist.services.rounds import live
 from tests.factories import make_user
 from tests.web.conftest import Browser, arrange, opening_form, text
 

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask
 
 from dealer_assist import db
-from dealer_assist.services import parlour
+from dealer_assist.services.rounds import parlour
 from tests.factories import make_user
 from tests.rules.parlour_deals import SUITED
 from tests.web.conftest import Browser, arrange, text

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask
 
-from dealer_assist.services import poker_tables
+from dealer_assist.services.tables import poker as poker_tables
 from tests.web.conftest import Browser, arrange, opening_form, text
 
 
@@ -95,7 +95,8 @@ def test_the_floor_pages_and_the_poker_shift_report_answer_once_a_poker_hand_is_
         app: Flask, browser: Browser, croupier: Any) -> None:
     """A poker hand is a round of the shift: the floor pages that list rounds, tables and shifts
     show it, and the shift's report (preview and PDF) is the poker table's report."""
-    from dealer_assist.services import poker_hands, shifts
+    from dealer_assist.services.rounds import poker_hands
+    from dealer_assist.services.shifts import shifts
     from tests.factories import make_user
 
     tid = arrange(app, _table)
@@ -145,7 +146,8 @@ def test_the_readme_walks_a_dealer_through_a_poker_table_with_labels_the_screens
 def test_the_dealer_files_a_dispute_on_a_pot_and_a_pit_boss_reviews_the_replay_and_denies_it(
         app: Flask, browser: Browser, other_browser: Browser, croupier: Any) -> None:
     """Issue 15, records and review, through the pages the house games use."""
-    from dealer_assist.services import poker_hands, shifts
+    from dealer_assist.services.rounds import poker_hands
+    from dealer_assist.services.shifts import shifts
     from tests.factories import make_user
     from tests.web.test_poker_api import DRAW_HAND
 

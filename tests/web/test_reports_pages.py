@@ -16,7 +16,9 @@ from flask.testing import FlaskCliRunner
 
 from dealer_assist import db
 from dealer_assist.models import Shift
-from dealer_assist.services import reports, rounds, shifts
+from dealer_assist.services import reports
+from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.shifts import shifts
 from dealer_assist.web.security import undeclared_endpoints
 from tests.factories import make_table, make_user
 from tests.web.conftest import Browser, arrange, text

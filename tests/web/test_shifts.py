@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 
 from dealer_assist import db
-from dealer_assist.services import inventory
+from dealer_assist.services.shifts import inventory
 from tests.web.conftest import Browser, opening_form, text
 
 
@@ -86,7 +86,7 @@ def test_opening_a_shift_records_the_opening_count_chip_by_chip_with_both_signer
     form = opening_form(app)
     assert browser.post(f"/tables/{table.id}/shifts", form).status_code == 302
     with db.session_scope(app) as session:
-        from dealer_assist.services import shifts
+        from dealer_assist.services.shifts import shifts
 
         shift = shifts.open_shift_of(session, table.id)
         assert shift is not None

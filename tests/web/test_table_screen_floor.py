@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from dealer_assist.services import live
+from dealer_assist.services.rounds import live
 from tests.factories import make_table
 from tests.web.conftest import Browser, arrange, opening_form, text
 from tests.web.test_live_pages import round_of, start, step
@@ -222,7 +222,7 @@ def test_the_api_refuses_a_surplus_dealer_card_too(app: Flask, croupier: Any) ->
 
     table = arrange(app, make_table, name="RP 8")
     with db.session_scope(app) as dbs:
-        from dealer_assist.services import shifts
+        from dealer_assist.services.shifts import shifts
 
         shifts.open_shift(dbs, table_id=table.id, user_id=croupier.id)
     with db.session_scope(app) as dbs:

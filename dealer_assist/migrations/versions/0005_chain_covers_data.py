@@ -72,7 +72,7 @@ def upgrade() -> None:
                                            server_default="1"))
     _triggers(create=True)
     _roles(OLD_ROLES, NEW_ROLES)
-    from dealer_assist.audit_data import baseline
+    from dealer_assist.audit.data import baseline
 
     baseline(op.get_bind())
 

@@ -1,0 +1,282 @@
+"""Capturing every state change into the audit chain, without the services knowing about it.
+
+How changes are captured: :func:`install` registers SQLAlchemy session events for one engine.
+``after_flush`` walks the flushed rows of every mapped table (users, login sessions, login
+throttling, tables, shifts, rounds, round events, settlements, inventory, disputes...) and appends
+one :class:`AuditEntry` per inserted, changed or deleted row, on the same connection and in the same
+transaction, so an entry exists exactly when its change was committed (a rolled back savepoint takes
+its entries with it). ``do_orm_execute`` does the same for ORM bulk ``update()``/``delete()``
+statements (logout and revocation are bulk updates in ``services/people/auth.py``). Updates that
+only touch :data:`NOISE_COLUMNS` (``last_seen_at``) are not state changes worth a line. A refused
+login that changes no row (throttled, disabled account) is recorded by an ``after_request`` hook on
+the login view.
+
+Who did it: :data:`current_actor`, a ``ContextVar`` set by a ``before_request`` hook from the
+signed-in user (``web/security.py`` puts it on ``g.user``) and by :func:`acting_as` (CLI
+commands, scripts, tests). Without one, a request is ``anonymous`` and anything else is
+``system``. A login is attributed to the account that logged in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from flask import g, has_request_context
+from sqlalchemy import Connection, Engine, event, inspect, select
+from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.orm import UOWTransaction
+
+from ..models import Round, Shift, User
+from ..models.audit import AuditEntry
+from .chain import (
+    JSON_COLUMNS,
+    KEY_ATTRIBUTE,
+    NOISE_COLUMNS,
+    SECRET_COLUMNS,
+    SHORT,
+    Actor,
+    Change,
+    append,
+    current_actor,
+    plain,
+)
+
+_SKIP = frozenset({AuditEntry.__tablename__})
+_INSTALLED = "dealer_assist_audit"
+
+
+def _actor_now() -> Actor:
+    actor = current_actor.get()
+    if actor is not None:
+        return actor
+    if has_request_context():
+        user = g.get("user")
+        return Actor(user.id, user.username, user.role) if user else Actor.anonymous()
+    return Actor.system()
+
+
+def _user_actor(conn: Connection, user_id: int | None) -> Actor | None:
+    if user_id is None:
+        return None
+    users = User.__table__  # type: ignore[attr-defined]
+    row = conn.execute(select(users.c.username, users.c.role)
+                       .where(users.c.id == user_id)).first()
+    return Actor(user_id, row.username, row.role) if row else None
+
+
+class _Tables:
+    """The table a row belongs to (a round's or a shift's table looked up once per flush)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn, self.cache = conn, {}  # type: ignore[var-annotated]
+
+    def _lookup(self, model: Any, key: int | None) -> int | None:
+        if key is None:
+            return None
+        if (model, key) not in self.cache:
+            t = model.__table__
+            self.cache[(model, key)] = self.conn.execute(
+                select(t.c.table_id).where(t.c.id == key)).scalar()
+        return self.cache[(model, key)]  # type: ignore[no-any-return]
+
+    def of(self, tablename: str, values: Mapping[str, Any]) -> int | None:
+        if tablename == "game_table":
+            return values.get("id")
+        if values.get("table_id") is not None:
+            return values["table_id"]  # type: ignore[no-any-return]
+        if values.get("round_id") is not None:
+            return self._lookup(Round, values["round_id"])
+        if values.get("shift_id") is not None:
+            return self._lookup(Shift, values["shift_id"])
+        return None
+
+
+def shown(tablename: str, column: str, value: Any) -> Any:
+    if column in SECRET_COLUMNS:
+        return None
+    if (tablename, column) in JSON_COLUMNS and isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return plain(value)
+
+
+def _row_values(obj: Any) -> dict[str, Any]:
+    state = inspect(obj)
+    return {attr.key: state.dict.get(attr.key) for attr in state.mapper.column_attrs}
+
+
+def snapshot(tablename: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    out = {k: shown(tablename, k, v) for k, v in values.items() if k not in SECRET_COLUMNS}
+    if "password_hash" in values:
+        out["password"] = "set"
+    return out
+
+
+def _changes(tablename: str, diff: Mapping[str, tuple[Any, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for column, (old, new) in diff.items():
+        if column == "password_hash":
+            out["password"] = "changed"
+        elif column not in SECRET_COLUMNS:
+            out[column] = {"from": shown(tablename, column, old),
+                           "to": shown(tablename, column, new)}
+    return out
+
+
+def _action(tablename: str, op: str, values: Mapping[str, Any],
+            diff: Mapping[str, Any] | None = None) -> str:
+    """A readable verb for the common cases; ``<entity>.<created|updated|deleted>`` otherwise."""
+    if tablename == "auth_session":
+        if op == "created":
+            return "login"
+        if diff and "revoked_at" in diff:
+            return "logout"
+    if tablename == "login_throttle":
+        return "login.throttle_cleared" if op == "deleted" else "login.failed"
+    if tablename == "shift":
+        if op == "created":
+            return "shift.opened"
+        if diff and diff.get("status", (None, None))[1] == "closed":
+            return "shift.closed"
+    if tablename == "game_round" and diff and "status" in diff:
+        return f"round.{diff['status'][1]}"
+    if tablename == "round_event" and op == "created":
+        return f"round_event.{values.get('type')}"[:40]
+    if tablename == "user_account" and diff and set(diff) == {"password_hash"}:
+        return "user.password_rehashed"
+    if tablename == "user_account" and diff and set(diff) <= {"password_hash",
+                                                             "must_change_password",
+                                                             "password_changed_at"}:
+        return "user.password_changed"
+    return f"{SHORT.get(tablename, tablename)}.{op}"
+
+
+def _entity_id(values: Mapping[str, Any]) -> str | None:
+    key = values.get("id")
+    return None if key is None else str(key)
+
+
+def _flushed_changes(session: OrmSession, conn: Connection) -> list[Change]:
+    tables = _Tables(conn)
+    out: list[Change] = []
+    for obj in list(session.new):
+        tablename = getattr(obj, "__tablename__", None)
+        if tablename is None or tablename in _SKIP:
+            continue
+        values = _row_values(obj)
+        actor = None
+        if tablename == "auth_session":
+            actor = _user_actor(conn, values.get("user_id"))
+        out.append(Change(_action(tablename, "created", values), tablename, _entity_id(values),
+                          snapshot(tablename, values), tables.of(tablename, values), actor))
+    for obj in list(session.dirty):
+        tablename = getattr(obj, "__tablename__", None)
+        if tablename is None or tablename in _SKIP or obj in session.deleted:
+            continue
+        diff = _diff(obj)
+        if not diff or set(diff) <= NOISE_COLUMNS:
+            continue
+        values = _row_values(obj)
+        payload = {"id": values.get("id"), "changes": _changes(tablename, diff)}
+        out.append(Change(_action(tablename, "updated", values, diff), tablename,
+                          _entity_id(values), payload, tables.of(tablename, values)))
+    for obj in list(session.deleted):
+        tablename = getattr(obj, "__tablename__", None)
+        if tablename is None or tablename in _SKIP:
+            continue
+        values = _row_values(obj)
+        out.append(Change(_action(tablename, "deleted", values), tablename, _entity_id(values),
+                          snapshot(tablename, values), tables.of(tablename, values)))
+    return out
+
+
+def _diff(obj: Any) -> dict[str, tuple[Any, Any]]:
+    state = inspect(obj)
+    out: dict[str, tuple[Any, Any]] = {}
+    for attr in state.mapper.column_attrs:
+        hist = state.attrs[attr.key].history
+        if hist.added and (not hist.deleted or hist.added[0] != hist.deleted[0]):
+            out[attr.key] = (hist.deleted[0] if hist.deleted else None, hist.added[0])
+    return out
+
+
+def _after_flush(session: OrmSession, _ctx: UOWTransaction) -> None:
+    if not _audited(session):
+        return
+    conn = session.connection()
+    changes = _flushed_changes(session, conn)
+    if changes:
+        append(conn, changes, default_actor=_actor_now())
+        note_action(changes)
+
+
+def _bulk(state: Any) -> Any:
+    """ORM bulk UPDATE/DELETE (``session.exec(update(AuthSession)...)``): one entry per row."""
+    if not (state.is_update or state.is_delete) or not _audited(state.session):
+        return None
+    desc = state.statement.entity_description
+    table = desc.get("table")
+    if table is None or table.name in _SKIP or "id" not in table.c:
+        return None
+    values = {getattr(k, "key", getattr(k, "name", str(k))): v
+              for k, v in (getattr(state.statement, "_values", None) or {}).items()}
+    if state.is_update and set(values) <= NOISE_COLUMNS:
+        return None
+    conn = state.session.connection()
+    where = state.statement.whereclause
+    query = select(table) if where is None else select(table).where(where)
+    before = [dict(r._mapping) for r in conn.execute(query)]
+    result = state.invoke_statement()
+    if before:
+        tables = _Tables(conn)
+        changes = []
+        for row in before:
+            op = "updated" if state.is_update else "deleted"
+            new = {k: _literal(v) for k, v in values.items()}
+            diff = {k: (row.get(k), new[k]) for k in new if row.get(k) != new[k]}
+            if state.is_update and not diff:
+                continue
+            payload = ({"id": row["id"], "changes": _changes(table.name, diff)}
+                       if state.is_update else snapshot(table.name, row))
+            actor = _user_actor(conn, row.get("user_id")) if table.name == "auth_session" \
+                and _actor_now().id is None else None
+            changes.append(Change(_action(table.name, op, row, diff), table.name,
+                                  _entity_id(row), payload, tables.of(table.name, row), actor))
+        if changes:
+            append(conn, changes, default_actor=_actor_now())
+            note_action(changes)
+    return result
+
+
+def _literal(value: Any) -> Any:
+    return getattr(value, "value", value)  # a bound parameter from .values(x=...)
+
+
+def _audited(session: OrmSession) -> bool:
+    try:
+        bind = session.get_bind()
+    except Exception:  # an unbound session is none of ours
+        return False
+    engine = getattr(bind, "engine", bind)
+    return bool(getattr(getattr(engine, "pool", None), _INSTALLED, False))
+
+
+def install(engine: Engine, key: bytes | None = None) -> Engine:
+    """Audit every session bound to ``engine`` (and to its ``execution_options`` copies);
+    with ``key``, new entries are HMAC-keyed (chain 2)."""
+    setattr(engine.pool, _INSTALLED, True)
+    setattr(engine.pool, KEY_ATTRIBUTE, key)
+    if not event.contains(OrmSession, "after_flush", _after_flush):
+        event.listen(OrmSession, "after_flush", _after_flush)
+        event.listen(OrmSession, "do_orm_execute", _bulk)
+    return engine
+
+
+def note_action(changes: list[Change]) -> None:
+    """What this request changed, for the refused-login hook (``app._after_request``)."""
+    if has_request_context():
+        g.setdefault("audit_actions", set()).update(c.action for c in changes)

@@ -1,0 +1,19 @@
+"""``flask --app dealer_assist ...`` commands, one module per concept, registered here once.
+
+``instance``: ``init-db``, ``create-admin``, ``db-revision``; ``audit``: ``audit verify``,
+``audit head``; ``report``: ``report shift``; ``lab``: ``lab house-edge``.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from . import audit, instance, lab, report
+
+
+def init_app(app: Flask) -> None:
+    """Register every command group on the app's CLI."""
+    instance.init_app(app)
+    audit.init_app(app)
+    report.init_app(app)
+    lab.init_app(app)

@@ -1,0 +1,97 @@
+"""``flask --app dealer_assist lab house-edge PROFILE [--strategy ...]``: theoretical figures.
+
+Prints the house edge of each strategy (percent of the ANTE, three decimals), with the element
+of risk, raise rate, dealer qualification rate and hit frequencies; Monte Carlo figures come with
+their standard error and 95 % interval. The payout cap is applied to a box of the table
+minimum ANTE unless ``--ante`` says otherwise. The figures are stored for the profile page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import AppGroup
+from flask_babel import gettext
+
+from ..i18n.wording import category_name, say
+from ..rules.errors import HouseRulesError
+from ..rules.profiles import get_profile
+
+lab_group = AppGroup("lab", help="The game-math lab: theoretical figures of a profile.")
+STRATEGIES = ("optimal", "pair-or-better", "ak-or-better", "always-raise", "basic")
+
+
+def pct(x: float) -> str:
+    return f"{x * 100:.3f} %"
+
+
+@lab_group.command("house-edge")
+@click.argument("profile_name")
+@click.option("--strategy", type=click.Choice(STRATEGIES), default=None,
+              help="One strategy only (default: every strategy the method covers).")
+@click.option("--ante", type=click.IntRange(min=1), default=None,
+              help="The box's ANTE the maximum payout is applied to (default: the table "
+                   "minimum).")
+@click.option("--rounds", type=click.IntRange(min=2), default=None,
+              help="Monte Carlo rounds (default: enough for a standard error below 0.05 % "
+                   "of the ANTE).")
+@click.option("--seed", type=int, default=14, show_default=True, help="Monte Carlo seed.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Processes sharing the Monte Carlo batches (same figures for any number).")
+@click.option("--no-store", is_flag=True, help="Do not store the figures for the profile page.")
+def house_edge_command(profile_name: str, strategy: str | None, ante: int | None,
+                       rounds: int | None, seed: int, workers: int, no_store: bool) -> None:
+    """Compute and print the theoretical figures of PROFILE_NAME."""
+    from ..lab.house_edge import compute  # numpy is imported only by this command
+    from ..services.reports import house_edge as store
+
+    try:
+        profile = get_profile(profile_name)
+        figures = compute(profile, strategy=strategy, ante=ante, rounds=rounds, seed=seed,
+                          workers=workers)
+    except (HouseRulesError, NotImplementedError, ValueError) as err:
+        raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
+    for line in format_figures(figures):
+        click.echo(line)
+    if not no_store and strategy is None and ante is None:
+        path = store.store_path(current_app.config, current_app.instance_path)
+        store.save(path, figures)
+        click.echo(gettext("stored for the profile page (%(path)s)", path=path))
+
+
+def format_figures(f: dict[str, Any]) -> list[str]:
+    """The figures in the configured language (the numbers as computed; a note from the lab,
+    e.g. the rounds and seed, stays as the lab wrote it)."""
+    lines = [gettext("profile %(profile)s (%(game)s), method: %(method)s, ANTE %(ante)s",
+                     profile=f["profile"], game=f["game"], method=f["method"], ante=f["ante"])]
+    for name, s in f["strategies"].items():
+        line = gettext("%(name)s: house edge %(edge)s, element of risk %(risk)s, raise rate "
+                       "%(rate)s", name=name, edge=pct(s["house_edge"]),
+                       risk=pct(s["element_of_risk"]), rate=pct(s["raise_rate"]))
+        if s["standard_error"]:
+            lo, hi = s["house_edge"] - 1.96 * s["standard_error"], \
+                s["house_edge"] + 1.96 * s["standard_error"]
+            line += gettext(", standard error %(se)s (95 %%: %(lo)s to %(hi)s)",
+                            se=pct(s["standard_error"]), lo=pct(lo), hi=pct(hi))
+        lines.append(line)
+    lines.append(gettext("dealer qualifies: %(rate)s", rate=pct(f["dealer_qualifies"])))
+    hits = ", ".join(f"{_category(k)} {pct(v)}" for k, v in f["hit_frequency"].items())
+    lines.append(gettext("hit frequency (player's final hand): %(hits)s", hits=hits))
+    lines.extend(gettext("note: %(note)s", note=n) for n in f.get("notes", []))
+    lines.append(gettext("time: %(wall)s s wall, %(cpu)s s CPU", wall=f"{f['seconds']:.1f}",
+                         cpu=f"{f.get('cpu_seconds', 0.0):.1f}"))
+    return lines
+
+
+def _category(key: str) -> str:
+    """A hit-frequency key in the reader's language (a category code, else as written)."""
+    try:
+        return category_name(key)
+    except ValueError:
+        return key
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(lab_group)

@@ -1,0 +1,78 @@
+"""How the floor reads numbers and moments: the ONE formatter for money and dates.
+
+Every page, the table screen and the PDFs format money with :func:`money` (the Jinja filters
+``money`` and ``amount``), so it follows the reader's locale (``1,600`` / ``1 600``); moments
+with :func:`when`; card counts are said with Russian plurals too.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from typing import Any
+
+from babel.dates import format_date, format_datetime, format_time
+from babel.numbers import format_decimal, get_currency_symbol
+from flask import current_app
+from flask_babel import ngettext
+
+from .locale import babel_locale
+
+MINUS = "\u2212"
+
+
+def money(value: int | None, currency: str | None = None) -> str:
+    """An integer amount by locale: ``1 234 ₽`` (ru) / ``1,234 RUB``, ``$1,234`` (en) with a
+    currency, ``1 234`` / ``1,234`` without; a true minus sign; ``–`` for no value. Money is an
+    integer in the table's currency unit, so no decimals are ever shown."""
+    if value is None:
+        return "–"
+    loc = babel_locale()
+    number = format_decimal(abs(value), format="#,##0", locale=loc)
+    sign = MINUS if value < 0 else ""
+    if not currency:
+        return sign + number
+    symbol = get_currency_symbol(currency, locale=loc)
+    if loc.language == "ru" or symbol == currency:  # a bare code reads after the number
+        return f"{sign}{number}\u00a0{symbol}"
+    return f"{sign}{symbol}{number}"
+
+
+def when(moment: datetime | str | None, part: str = "datetime",
+         zone: tzinfo | None = None) -> str:
+    """A moment for the floor: ``2026-03-14 14:05`` in English, ``14.03.2026 14:05`` in
+    Russian (``part``: ``date``, ``time``, ``clock``, ``short``, ``seconds`` or ``datetime``);
+    ISO strings (the report's data) are accepted; ``–`` for none."""
+    if not moment:
+        return "–"
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    if zone is not None and moment.tzinfo is not None:
+        moment = moment.astimezone(zone)
+    loc = babel_locale()
+    day = "dd.MM.yyyy" if loc.language == "ru" else "yyyy-MM-dd"
+    if part == "date":
+        return format_date(moment, day, locale=loc)
+    if part == "time":
+        return format_time(moment, "HH:mm", locale=loc)
+    if part == "clock":
+        return format_time(moment, "HH:mm:ss", locale=loc)
+    if part == "short":  # day and month, then the time: "14.03 14:05" (the rounds list)
+        return format_datetime(moment, "dd.MM HH:mm", locale=loc)
+    clock = "HH:mm:ss" if part == "seconds" else "HH:mm"
+    return format_datetime(moment, f"{day} {clock}", locale=loc)
+
+
+def table_currency(table: Any) -> str:
+    """A table's currency: its own field, else the configuration's ``DEFAULT_CURRENCY``."""
+    own = getattr(table, "currency", None)
+    return str(own or current_app.config.get("DEFAULT_CURRENCY", "RUB"))
+
+
+def amount(value: int | None) -> str:
+    """``1600`` -> ``1,600`` (``1 600`` in Russian); a true minus sign; ``–`` for no value."""
+    return money(value)
+
+
+def cards(count: int) -> str:
+    """``1 card``, ``5 cards`` (``1 карта``, ``3 карты``, ``5 карт``)."""
+    return str(ngettext("%(num)d card", "%(num)d cards", count))

@@ -1,0 +1,41 @@
+"""The database tables (SQLModel), one module per concept. Schema changes go through Alembic
+(``dealer_assist/migrations``); importing this package registers every table on the metadata.
+
+``base`` holds what every table module shares (constraint naming, :func:`utcnow`,
+:class:`UTCDateTime`); ``people`` (accounts, login sessions), ``tables``, ``shifts``, ``rounds``
+(rounds, their events and settlements), ``inventory`` (chip counts, fills, credits), ``audit``
+(the audit chain, disputes, voids, corrections), ``poker`` (poker tables and seats) and
+``parlour`` (the parlour board game). The table classes are re-exported here:
+``from dealer_assist.models import Round``.
+"""
+
+from __future__ import annotations
+
+from .audit import (
+    AuditEntry,
+    ChangeKind,
+    CorrectionSource,
+    Dispute,
+    DisputeDecision,
+    Outcome,
+    RoundChangeDecision,
+    RoundChangeRequest,
+    RoundCorrection,
+)
+from .base import NAMING, UTCDateTime, utcnow
+from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
+from .parlour import ParlourEvent, ParlourGame
+from .people import AuthSession, LoginThrottle, Role, User
+from .poker import PokerChipMove, PokerSeat, PokerTable
+from .rounds import Round, RoundEvent, RoundSettlement, RoundStatus
+from .shifts import Shift, ShiftStatus
+from .tables import POKER_GAMES, Game, GameTable
+
+__all__ = [
+    "AuditEntry", "AuthSession", "ChangeKind", "ChipTransfer", "CorrectionSource", "CountKind",
+    "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
+    "Outcome", "ParlourEvent", "ParlourGame", "POKER_GAMES", "PokerChipMove", "PokerSeat",
+    "PokerTable", "Role", "Round", "RoundChangeDecision", "RoundChangeRequest",
+    "RoundCorrection", "RoundEvent", "RoundSettlement", "RoundStatus", "Shift", "ShiftStatus",
+    "TransferKind", "User", "UTCDateTime", "utcnow",
+]

@@ -1,0 +1,56 @@
+"""Live tables: the game, the house-rules profile and the limits (integers) of each table."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import BigInteger, CheckConstraint, String
+from sqlmodel import Field, SQLModel
+
+from .base import UTCDateTime, check_in, utcnow
+
+
+class Game(StrEnum):
+    RUSSIAN = "russian"
+    CARIBBEAN = "caribbean"
+    OASIS = "oasis"
+    SPLIT = "split"
+
+
+#: player-versus-player games a table may run (issue 15; their tables are ``models.poker``)
+POKER_GAMES = ("americana", "draw32")
+
+
+def _money() -> Any:
+    return Field(sa_type=BigInteger, nullable=False)
+
+
+class GameTable(SQLModel, table=True):
+    """A live table: which game, which house-rules profile, and its limits (integers)."""
+
+    __tablename__ = "game_table"
+    __table_args__ = (
+        CheckConstraint(check_in("game", Game)[:-1] + ", " + ", ".join(repr(g) for g in POKER_GAMES)
+                        + ")", name="game"),
+        CheckConstraint("min_ante > 0 AND max_ante >= min_ante", name="ante_limits"),
+        CheckConstraint("max_payout > 0", name="max_payout"),
+        CheckConstraint("boxes >= 1", name="boxes"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_type=String(64), unique=True, nullable=False)
+    game: str = Field(sa_type=String(20), nullable=False)
+    profile: str = Field(sa_type=String(64), nullable=False)
+    min_ante: int = _money()
+    max_ante: int = _money()
+    max_payout: int = _money()
+    boxes: int = Field(nullable=False)
+    active: bool = Field(default=True, nullable=False)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    #: the chip set the table's float is counted in (``services.shifts.chips.CHIP_SETS``)
+    chip_set: str = Field(default="standard", sa_type=String(40), nullable=False,
+                          sa_column_kwargs={"server_default": "standard"})
+    #: ISO 4217 code of the table's currency unit; None: the configuration's DEFAULT_CURRENCY
+    currency: str | None = Field(default=None, sa_type=String(3))

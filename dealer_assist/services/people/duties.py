@@ -1,0 +1,136 @@
+"""Separation of duties: one declared policy, checked by every service that decides or records.
+
+The rules (issue 12), each a function below and a row of ``tests/services/test_duties.py``:
+
+1. **Nobody decides a dispute they filed or dealt** (:func:`check_dispute_decider`): not the
+   person who filed it, not anyone who recorded an event of its round.
+2. **Escalation sticks**: once a dispute has been escalated, or decided by a shift manager,
+   only a shift manager decides it again (a pit boss cannot override a shift manager).
+3. **Nobody approves a void or correction they requested or dealt**
+   (:func:`check_change_approver`).
+4. **Amounts are bounded by the table's limits** (:func:`check_amount`): a claimed amount, a
+   dispute adjustment or a correction moves at most the table's maximum payout plus its
+   maximum stake per box (a wager returned and the capped win), in either direction.
+5. **Croupiers act only at their own table** (:func:`check_recorder`): a croupier records steps
+   only on a shift they opened, or were assigned to by signing one of its chip counts or
+   transfers as its croupier. Pit bosses and shift managers supervise every table.
+6. **A closed shift does not change** (:func:`check_shift_open`): no void, no round step, no
+   count after close. The one exception is money: an approved correction request or an
+   upheld dispute decision writes a ``round_correction`` row (documented: a reason or note,
+   the requester and the approver), which the shift report lists as *after close*
+   (:func:`after_close`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session, col, func, select
+
+from ...models import POKER_GAMES, GameTable, Role, RoundEvent, Shift, ShiftStatus, User
+from ...models.inventory import ChipTransfer, InventoryCount
+from ..errors import Conflict, PermissionDenied, ValidationError
+
+SUPERVISORS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
+ESCALATION = frozenset({Role.SHIFT_MANAGER.value})
+
+
+def dealt_by(session: Session, round_id: int) -> frozenset[int]:
+    """Everyone who recorded an event of the round (who dealt it, and anyone who stepped in)."""
+    query = select(RoundEvent.actor_id).where(RoundEvent.round_id == round_id).distinct()
+    return frozenset(session.exec(query).all())
+
+
+def check_dispute_decider(session: Session, *, user: User, round_id: int, filed_by: int,
+                          previous: list[tuple[str, int]]) -> None:
+    """Rules 1 and 2. ``previous`` holds the earlier decisions as ``(outcome, decider's id)``."""
+    if user.id in dealt_by(session, round_id):
+        raise PermissionDenied("You recorded this round; another pit boss must decide.")
+    if user.id == filed_by:
+        raise PermissionDenied("You filed this dispute; another pit boss must decide it.")
+    if user.role in ESCALATION:
+        return
+    if any(outcome == "escalated" for outcome, _ in previous):
+        raise PermissionDenied("This dispute was escalated; a shift manager decides it.")
+    roles = _roles(session, {who for _, who in previous})
+    if any(roles.get(who) in ESCALATION for _, who in previous):
+        raise PermissionDenied("A shift manager decided this dispute; only a shift manager "
+                               "may change the decision.")
+
+
+def check_change_approver(session: Session, *, user: User, round_id: int,
+                          requested_by: int) -> None:
+    """Rule 3."""
+    if user.id == requested_by:
+        raise PermissionDenied("You asked for this; another pit boss must approve it.")
+    if user.id in dealt_by(session, round_id):
+        raise PermissionDenied("You recorded this round; another pit boss must approve it.")
+
+
+def amount_limit(table: GameTable) -> int:
+    """The most one box can move at this table: its maximum payout plus its maximum stake."""
+    return int(table.max_payout) + int(table.max_ante)
+
+
+def poker_limit(session: Session, table_id: int) -> int:
+    """A poker table (issue 15) has no payout cap: a pot holds what the players bought in, so
+    no award can move more than every chip ever bought in at the table."""
+    from ...models.poker import PokerSeat
+
+    total = session.exec(select(func.coalesce(func.sum(PokerSeat.bought_in), 0))
+                         .where(PokerSeat.table_id == table_id)).one()
+    return int(total)
+
+
+def check_amount(session: Session, *, table_id: int, amount: int, field: str,
+                 label: str) -> int:
+    """Rule 4: ``|amount|`` within :func:`amount_limit` of the table (a poker table:
+    :func:`poker_limit`)."""
+    table = session.get(GameTable, table_id)
+    limit = amount_limit(table) if table is not None else 0
+    if table is not None and table.game in POKER_GAMES:
+        limit = poker_limit(session, table_id)
+    if abs(amount) > limit:
+        raise ValidationError("%(label)s %(amount)s is beyond this table's limit of "
+                              "%(limit)s per box (maximum payout plus maximum stake).",
+                              label=label, amount=format(amount, ','),
+                              limit=format(limit, ','), field=field)
+    return amount
+
+
+def check_recorder(session: Session, *, user: User, shift_id: int) -> None:
+    """Rule 5."""
+    if user.role != Role.CROUPIER.value:
+        return
+    shift = session.get(Shift, shift_id)
+    if shift is None or shift.opened_by == user.id:
+        return
+    for model in (InventoryCount, ChipTransfer):
+        signed = select(model.id).where(model.shift_id == shift_id,
+                                        model.croupier_id == user.id)
+        if session.exec(signed).first() is not None:
+            return
+    raise PermissionDenied("You are not the croupier of this table's shift; the croupier who "
+                           "opened it (or a pit boss) records its rounds.")
+
+
+def check_shift_open(session: Session, shift_id: int, what: str) -> None:
+    """Rule 6: refuse ``what`` on a closed shift."""
+    shift = session.get(Shift, shift_id)
+    if shift is not None and shift.status == ShiftStatus.CLOSED.value:
+        raise Conflict("The shift was closed; %(what)s is not possible any more. Ask for a "
+                       "correction instead (it is shown on the report as after close).",
+                       what=what)
+
+
+def after_close(session: Session, shift_id: int, moment: datetime) -> bool:
+    """True for something written after its shift was closed (the report marks it)."""
+    shift = session.get(Shift, shift_id)
+    return bool(shift is not None and shift.closed_at is not None and moment > shift.closed_at)
+
+
+def _roles(session: Session, ids: set[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    rows = session.exec(select(User.id, User.role).where(col(User.id).in_(ids))).all()
+    return {i: r for i, r in rows if i is not None}

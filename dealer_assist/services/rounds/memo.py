@@ -1,0 +1,67 @@
+"""A memo of folded rounds: the engine's replay of an event stream, kept by the stream's digest.
+
+Why (issue 11): every request on a round used to replay its events from the first, sometimes
+three times. Replay stays the truth -- this is only a memo of a pure function: the key is a
+digest of everything the fold depends on (game, profile, limits, and every event's sequence
+number, type and canonical payload), so a changed, tampered or different stream can never hit
+an entry made for another. Entries are immutable (the engine's states are frozen dataclasses),
+shared by the threads of one process, and the least recently used are dropped past
+:data:`SIZE`. An entry depends only on the stream's content, so it stays right whatever became
+of the transaction that made it (a rolled-back write leaves at worst an entry never asked for).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ...rules.games.flow import Folded
+
+#: rounds kept (a few kB each); a casino floor has far fewer open rounds than this
+SIZE = 1024
+
+_lock = threading.Lock()
+_memo: OrderedDict[str, Folded] = OrderedDict()
+
+
+def digest(start: Sequence[Any], events: Iterable[tuple[int, str, Any]]) -> str:
+    """The key of a stream: the flow's start arguments and each (seq, type, payload)."""
+    h = hashlib.sha256(repr(tuple(start)).encode())
+    for seq, type, payload in events:
+        h.update(f"\x1e{seq}\x1f{type}\x1f".encode())
+        h.update(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode())
+    return h.hexdigest()
+
+
+def get(key: str) -> Folded | None:
+    with _lock:
+        found = _memo.get(key)
+        if found is not None:
+            _memo.move_to_end(key)
+        return found
+
+
+def put(key: str, folded: Folded) -> None:
+    with _lock:
+        _memo[key] = folded
+        _memo.move_to_end(key)
+        while len(_memo) > SIZE:
+            _memo.popitem(last=False)
+
+
+def fold(key: str, replay: Callable[[], Folded]) -> Folded:
+    """The memoised fold, or ``replay()`` (entered only if it succeeds)."""
+    found = get(key)
+    if found is None:
+        found = replay()
+        put(key, found)
+    return found
+
+
+def clear() -> None:
+    with _lock:
+        _memo.clear()

@@ -1,0 +1,212 @@
+"""Short write transactions with bounded retries: the shape every live-round write takes.
+
+Why (issue 11): a step used to hold the write lock from its first query to its commit and replay
+the round three times inside it, so tablets queued behind one another and SQLite's unfair busy
+handler answered some of them "database is locked" (a 500) after five seconds. Now a write is
+two transactions on the caller's session:
+
+1. :func:`begin_read` -- a *read* transaction (SQLite: ``BEGIN DEFERRED``, which takes no write
+   lock; PostgreSQL: an ordinary READ COMMITTED snapshot). The service reads the round's
+   events, folds them once and lets the engine verify the step here, outside any lock.
+2. :func:`begin_write` -- the read transaction ends and the next statement takes the write lock
+   (SQLite ``BEGIN IMMEDIATE``; PostgreSQL a row lock from :func:`lock_round` or
+   :func:`lock_table`). The service then *compares and appends*: if the round's last sequence
+   number is still the one it folded, it inserts; otherwise it raises :class:`Stale` and
+   :func:`run` re-reads and tries again.
+
+:func:`run` commits, and retries a bounded number of times on :class:`Stale` and on contention
+(SQLite "database is locked"/busy, PostgreSQL serialization failures, deadlocks and lock
+time-outs); after that it raises :class:`Busy`, which the edge answers 503 with ``Retry-After``
+(:func:`init_app`). A failed attempt is rolled back whole: nothing is half-written.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Flask, g, jsonify, make_response, render_template, request
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import Session, select
+
+from ...db import SQLITE_BEGIN
+from ...models import GameTable, Round
+from ..errors import NotFound, ServiceError
+
+T = TypeVar("T")
+
+#: attempts of one unit of work (a stale read or a busy database each use one)
+ATTEMPTS = 6
+#: seconds a client is asked to wait after a 503
+RETRY_AFTER = 1
+#: SQLSTATEs of PostgreSQL contention: serialization failure, deadlock, lock not available
+PG_CONTENTION = frozenset({"40001", "40P01", "55P03"})
+SQLITE_CONTENTION = ("database is locked", "database is busy", "database table is locked")
+
+
+class Busy(ServiceError):
+    """The database stayed contended through every attempt; try again shortly (HTTP 503)."""
+
+    def __init__(self, message: str, *, retry_after: int = RETRY_AFTER) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Stale(Exception):
+    """The round moved between the read and the write: re-read and try again (internal)."""
+
+
+def is_contention(err: BaseException) -> bool:
+    """A lock or serialization failure that a retry can cure (not a bug, not bad input)."""
+    if not isinstance(err, DBAPIError):
+        return False
+    orig = err.orig
+    state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if state in PG_CONTENTION:
+        return True
+    text = str(orig).lower()
+    return any(marker in text for marker in SQLITE_CONTENTION)
+
+
+def _sqlite(session: Session) -> bool:
+    return session.get_bind().dialect.name == "sqlite"
+
+
+def begin_read(session: Session) -> None:
+    """End whatever the session had open and start a transaction that takes no write lock.
+
+    Objects the session kept from earlier transactions are expired, so every read is fresh."""
+    if session.in_transaction():
+        session.commit()
+    session.expire_all()
+    if _sqlite(session):
+        session.connection(execution_options={SQLITE_BEGIN: "DEFERRED"})
+
+
+def begin_write(session: Session) -> None:
+    """End the read transaction; the next statement begins the write (SQLite: IMMEDIATE).
+
+    On SQLite the writers of this process first queue on a mutex per database: SQLite's own
+    busy handler polls with growing sleeps, so under load a waiter could sleep through many
+    turns (seconds); a mutex wakes the next writer the moment the last one commits. Writers in
+    other processes (CLI commands) still meet the busy timeout."""
+    if session.in_transaction():
+        session.rollback()  # a read transaction: nothing to keep
+    if _sqlite(session):
+        mutex = _mutex(session)
+        if not mutex.acquire(timeout=WRITE_WAIT_S):
+            raise Stale  # counted as an attempt; the next one queues again
+        session.info[_HELD] = mutex
+
+
+def _mutex(session: Session) -> threading.Lock:
+    key = str(session.get_bind().engine.url)
+    with _MUTEXES_LOCK:
+        return _MUTEXES.setdefault(key, threading.Lock())
+
+
+def _release(session: Session) -> None:
+    mutex = session.info.pop(_HELD, None)
+    if mutex is not None:
+        mutex.release()
+
+
+#: SQLite: one write mutex per database file in this process (see :func:`begin_write`)
+_MUTEXES: dict[str, threading.Lock] = {}
+_MUTEXES_LOCK = threading.Lock()
+_HELD = "dealer_assist_write_mutex"
+#: seconds a writer waits for the mutex before the attempt counts as contended
+WRITE_WAIT_S = 5.0
+
+
+def lock_round(session: Session, round_id: int) -> Round:
+    """The round row, locked until commit (PostgreSQL; SQLite's BEGIN IMMEDIATE serialises)."""
+    row = session.exec(select(Round).where(Round.id == round_id)
+                       .with_for_update(key_share=True)  # FOR NO KEY UPDATE: see lock_table
+                       .execution_options(populate_existing=True)).first()
+    if row is None:
+        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
+    return row
+
+
+def lock_table(session: Session, table_id: int) -> None:
+    """The table row, locked until commit: one round start at a table at a time.
+
+    ``FOR NO KEY UPDATE`` excludes the other starters (and ``FOR UPDATE``) but not the
+    foreign-key checks of rows that merely point at the table (a shift closing, an inventory
+    row): those would otherwise wait for us while we wait for their shift row."""
+    found = session.exec(select(GameTable.id).where(GameTable.id == table_id)
+                         .with_for_update(key_share=True)).first()
+    if found is None:
+        raise NotFound("No table with id %(table_id)s.", table_id=table_id)
+
+
+def _pause(attempt: int) -> None:
+    """A short, jittered pause so twins that collided do not collide again in step."""
+    time.sleep(random.uniform(0, 0.005 * (2 ** attempt)))  # noqa: S311 - not a secret
+
+
+def run(session: Session, attempt: Callable[[], T], *, attempts: int = ATTEMPTS) -> T:
+    """Run ``attempt`` and commit; on :class:`Stale` or contention roll back and run it again.
+
+    Any other exception rolls back and propagates (a refused step leaves nothing behind)."""
+    for n in range(attempts):
+        try:
+            result = attempt()
+            session.commit()
+            return result
+        except Stale:
+            session.rollback()
+        except DBAPIError as err:
+            session.rollback()
+            if not is_contention(err):
+                raise
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            _release(session)
+        _pause(n)
+    raise Busy("The table is busy (other tablets are saving at the same moment); nothing was "
+               "recorded. Try again in a moment.")
+
+
+# --- the edge: 503 with Retry-After, never a 500 for contention ------------------------------
+
+def busy_response(err: Busy) -> Any:
+    """A problem body on the API, the error page elsewhere; ``Retry-After`` on both."""
+    if request.path.startswith("/api/"):
+        resp = jsonify({"type": "about:blank", "title": "Busy", "status": 503,
+                        "detail": err.message, "retry_after": err.retry_after})
+        resp.status_code, resp.mimetype = 503, "application/problem+json"
+    else:
+        resp = make_response(render_template("error.html", status=503, title="Busy, try again",
+                                             message=err.message), 503)
+    resp.headers["Retry-After"] = str(err.retry_after)
+    return resp
+
+
+def init_app(app: Flask) -> None:
+    """503 for :class:`Busy` and for contention that escaped a service (a login touch, a report)."""
+
+    @app.errorhandler(Busy)
+    def _busy(err: Busy) -> Any:
+        _rollback()
+        return busy_response(err)
+
+    @app.errorhandler(DBAPIError)
+    def _database(err: DBAPIError) -> Any:
+        if not is_contention(err):
+            raise err  # a real bug: Flask logs it and answers 500
+        _rollback()
+        return busy_response(Busy("The database is busy; nothing was recorded. Try again in a "
+                                  "moment."))
+
+
+def _rollback() -> None:
+    dbs = g.get("db_session")
+    if dbs is not None:
+        dbs.rollback()
