@@ -25,6 +25,7 @@ import numpy as np
 from ..rules.cards import parse_cards
 from ..rules.errors import IllegalActionError
 from ..rules.games.caribbean import CaribbeanProfile
+from ..rules.games.common import check_unique_cards
 from ..rules.games.russian_profile import RussianProfile
 from ..rules.games.split import SplitProfile
 from ..rules.profiles import HouseProfile
@@ -43,6 +44,8 @@ class Option:
     ev: float
     se: float
     method: str
+    #: variance of the option's result (ANTEs squared) when it is known exactly, else None
+    variance: float | None = None
 
     def same_as(self, action: str, cards: tuple[int, ...] = ()) -> bool:
         return self.action == action and sorted(self.cards) == sorted(cards)
@@ -79,6 +82,7 @@ def advise(profile: HouseProfile, stage: str, cards: Any, *, up: Any = None,
     if stage not in STAGES:
         raise IllegalActionError("stage must be one of %(v)s", v=", ".join(STAGES),
                                  field="stage", value=stage)
+    _check_unique(profile, cards=cards, up=up, dealer=dealer, small=small, seen=seen)
     hand = card_indices(cards, "box")
     extra = card_indices(seen, "seen") if seen else np.zeros(0, dtype=np.int64)
     ante = profile.min_ante if ante is None else ante
@@ -89,7 +93,7 @@ def advise(profile: HouseProfile, stage: str, cards: Any, *, up: Any = None,
         if stage != "deal":
             raise IllegalActionError("Caribbean stud and Oasis have only the 'deal' stage",
                                      field="stage", value=stage)
-        options, notes = advise_stud.deal_options(profile, hand, _one(up), extra, ante)
+        options, notes = advise_stud.deal_options(profile, hand, one_card(up), extra, ante)
     elif isinstance(profile, SplitProfile):
         from . import advise_split
         options, notes = advise_split.options(profile, stage, hand, up, dealer, extra, ante,
@@ -100,7 +104,19 @@ def advise(profile: HouseProfile, stage: str, cards: Any, *, up: Any = None,
                   notes)
 
 
-def _one(up: Any) -> int:
+def _check_unique(profile: HouseProfile, **groups: Any) -> None:
+    """Every card named once across the box, the dealer and the cards seen (RULES.md)."""
+    parsed = {}
+    for name, cards in groups.items():
+        if cards is None or (not isinstance(cards, str) and not len(cards)):
+            continue
+        items = [cards] if isinstance(cards, str) and name == "up" else cards
+        parsed[name] = parse_cards(list(items) if not isinstance(items, str) else items,
+                                   what=name)
+    check_unique_cards(parsed, profile.ranking.deck)
+
+
+def one_card(up: Any) -> int:
     if up is None:
         raise IllegalActionError("this game shows a dealer's card: give it as 'up'",
                                  field="up", value=None)

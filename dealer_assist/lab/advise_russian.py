@@ -220,12 +220,15 @@ def no_game_options(profile: RussianProfile, final: I64, dealer: I64, seen: I64,
     _, keys, ok = buy_game(np.repeat(dealer[None, :], len(deck), axis=0), first,
                            profile.ranking, profile.qualifier, free_second_replacement=False)
     result = np.where(ok, np.where(k > keys, win, np.where(k < keys, -v.lose, 0.0)), 0.0)
+    square = result ** 2
     if profile.free_second_replacement:
         top = int(np.max(dealer % 13))
         again = (deck % 13 == top) & ~ok
-        total = result.sum()
         # a same-rank card without a game is replaced by one of the other cards of the deck
-        result = np.where(again, (total - result) / (len(deck) - 1), result)
+        # (its own result is 0, so the others' sums are the totals)
+        result = np.where(again, result.sum() / (len(deck) - 1), result)
+        square = np.where(again, square.sum() / (len(deck) - 1), square)
     buy = float(result.mean()) - float(profile.buy_game_fee)
-    return sorted([Option("take_ante", (), take, 0.0, "exact"),
-                   Option("buy_game", (), buy, 0.0, "exact")], key=lambda o: -o.ev)
+    spread = float(square.mean() - result.mean() ** 2)  # the fee is not random
+    return sorted([Option("take_ante", (), take, 0.0, "exact", 0.0),
+                   Option("buy_game", (), buy, 0.0, "exact", spread)], key=lambda o: -o.ev)

@@ -54,11 +54,11 @@ def _position_values(v: SplitValuer, big: I64, small: I64 | None, seen: I64, up:
 
 def options(profile: SplitProfile, stage: str, hand: I64, up: Any, dealer: Any, dead: I64,
             ante: int, small: Any = None) -> tuple[list[Option], list[str]]:
-    from .advice import _one
+    from .advice import one_card
     v = valuer(profile)
     if stage == "no_game":
         return _no_game(profile, v, hand, small, dealer, dead), []
-    u = _one(up)
+    u = one_card(up)
     if stage == "split":
         return _split(v, hand, u, dead), []
     return _deal(profile, v, hand, u, dead), []
@@ -153,7 +153,7 @@ def _no_game(profile: SplitProfile, v: SplitValuer, big: I64, small: Any, dealer
     seen = np.concatenate([big, d, dead] + ([s] if s is not None else []))
     deck = np.setdiff1d(np.arange(52), seen)
     take = float(profile.no_game_ante_multiplier)
-    out = [Option("take_ante", (), take, 0.0, "exact")]
+    out = [Option("take_ante", (), take, 0.0, "exact", 0.0)]
     if profile.buy_game_allowed:
         p = 0.0 if s is None else float(small_chance(s[None, :], seen[None, :],
                                                      profile.small_tie_to_player)[0])
@@ -166,5 +166,5 @@ def _no_game(profile: SplitProfile, v: SplitValuer, big: I64, small: Any, dealer
         lose = -float(1 + profile.bet_multiple)
         result = np.where(ok, np.where(k > keys, win, np.where(k < keys, lose, 0.0)), 0.0)
         out.append(Option("buy_game", (), float(result.mean()) - profile.buy_game_fee, 0.0,
-                          "exact"))
+                          "exact", float(np.var(result))))
     return sorted(out, key=lambda o: -o.ev)

@@ -43,10 +43,10 @@ def russian_five_task(data: Mapping[str, Any], lo: int, hi: int) -> tuple[Any, f
     return timed(russian_best.five_card_values, profile, lo, hi)
 
 
-def russian_six_task(data: Mapping[str, Any], lo: int, hi: int) -> tuple[Any, float]:
+def russian_six_task(data: Mapping[str, Any], rows: Any) -> tuple[Any, float]:
     profile = load_profile(data)
     assert isinstance(profile, RussianProfile)
-    return timed(russian_best.six_card_values, profile, lo, hi)
+    return timed(russian_best.six_card_values, profile, rows)
 
 
 def _chunks(n: int, size: int) -> list[tuple[int, int]]:
@@ -59,17 +59,20 @@ def _russian(client: Client, profile: RussianProfile, classes: int | None,
     n = classes or len(hand_index())
     five = cluster.run(client, russian_five_task, [(data, lo, hi) for lo, hi in
                                                     _chunks(n, CHUNK)])
-    six_reps, _ = russian_best.six_card_classes()
-    six = cluster.run(client, russian_six_task, [(data, lo, hi) for lo, hi in
-                                                  _chunks(len(six_reps), SIX_CHUNK)])
+    six_reps, inverse = russian_best.six_card_classes()
+    wanted = np.unique(inverse[:n * 47]) if classes else np.arange(len(six_reps))
+    six = cluster.run(client, russian_six_task, [(data, wanted[lo:hi]) for lo, hi in
+                                                  _chunks(len(wanted), SIX_CHUNK)])
     cpu = sum(c for _, c in five) + sum(c for _, c in six)
     bet_value = np.concatenate([v for (v, _), _ in five])
     insure = np.concatenate([i for (_, i), _ in five])
     if classes:  # a partial run (tests): the other classes fold
         bet_value = np.concatenate([bet_value, np.full(len(hand_index()) - n, -2.0)])
         insure = np.concatenate([insure, np.zeros(len(hand_index()) - n, dtype=bool)])
-    six_value = np.concatenate([v for (v, _), _ in six])
-    six_insure = np.concatenate([i for (_, i), _ in six])
+    six_value = np.full(len(six_reps), -2.0)  # a partial run: the classes left out fold
+    six_insure = np.zeros(len(six_reps), dtype=bool)
+    six_value[wanted] = np.concatenate([v for (v, _), _ in six])
+    six_insure[wanted] = np.concatenate([i for (_, i), _ in six])
     return russian_best.strategy(profile, bet_value, insure, six_value, six_insure), cpu
 
 

@@ -78,10 +78,9 @@ def six_card_codes() -> I64:
     return codes(six_card_classes()[0])
 
 
-def six_card_values(profile: RussianProfile, lo: int, hi: int,
-                    ) -> tuple[F64, npt.NDArray[np.bool_]]:
-    """Bet values and insurance of the six-card classes ``lo..hi``."""
-    return valuer(profile).evaluate(six_card_classes()[0][lo:hi])
+def six_card_values(profile: RussianProfile, rows: I64) -> tuple[F64, npt.NDArray[np.bool_]]:
+    """Bet values and insurance of the six-card classes ``rows``."""
+    return valuer(profile).evaluate(six_card_classes()[0][rows])
 
 
 @dataclass(frozen=True)
