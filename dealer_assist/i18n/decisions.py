@@ -20,7 +20,12 @@ def _codes(cards: Sequence[int | str]) -> str:
 
 
 def option_label(action: str, cards: Sequence[int | str] = ()) -> str:
-    """``exchange`` + (2s, 7d) -> ``Exchange 2s 7d`` / ``Обменять 2s 7d``."""
+    """``exchange`` + (2s, 7d) -> ``Exchange 2s 7d`` / ``Обменять 2s 7d`` (``insure`` names
+    its stake instead of cards)."""
+    if action == "insure":
+        return str(gettext("Insure %(amount)s", amount=cards[0] if cards else ""))
+    if action == "no_insurance":
+        return str(gettext("No insurance"))
     named = _codes(cards)
     labels = {
         "fold": gettext("Fold"), "bet": gettext("Bet"), "raise": gettext("Raise"),
@@ -31,7 +36,6 @@ def option_label(action: str, cards: Sequence[int | str] = ()) -> str:
         "bought_extra": gettext("Buy two extra cards"),
         "split": gettext("Split: Small Hand %(cards)s", cards=named),
         "take_ante": gettext("Take the ANTE"), "buy_game": gettext("Buy a game"),
-        "insure": gettext("Insure"),
     }
     return str(labels.get(action, action))
 
@@ -48,3 +52,11 @@ def method_name(method: str) -> str:
              "model+monte-carlo": gettext("model + Monte Carlo"),
              "monte-carlo": gettext("Monte Carlo")}
     return str(names.get(method, method))
+
+
+def stage_name(stage: str) -> str:
+    """Which decision of a box was judged."""
+    names = {"deal": gettext("dealt hand"), "bet": gettext("bet or fold"),
+             "split": gettext("split"), "insurance": gettext("insurance"),
+             "no_game": gettext("dealer without a game")}
+    return str(names.get(stage, stage))

@@ -129,7 +129,8 @@ def _table_spec() -> tables.TableSpec:
         max_payout=whole_number("max_payout", "The maximum payout"),
         boxes=whole_number("boxes", "The number of boxes"),
         chip_set=request.form.get("chip_set", "") or chips.DEFAULT_CHIP_SET,
-        currency=request.form.get("currency", "")[:3] or None)
+        currency=request.form.get("currency", "")[:3] or None,
+        strategy=request.form.get("strategy", "") or "basic")
 
 
 @bp.get("/tables")
@@ -161,7 +162,8 @@ def edit_table(table_id: int) -> str:
 
 def _as_form(table: tables.TableView) -> dict[str, Any]:
     return {f: getattr(table, f) for f in ("name", "game", "profile", "min_ante", "max_ante",
-                                           "max_payout", "boxes", "chip_set", "currency")}
+                                           "max_payout", "boxes", "chip_set", "currency",
+                                           "strategy")}
 
 
 @bp.post("/tables/<int:table_id>")

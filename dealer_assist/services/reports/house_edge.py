@@ -34,13 +34,42 @@ def load_all(path: Path) -> dict[str, Any]:
 
 
 def stored(path: Path, profile_name: str) -> dict[str, Any] | None:
-    """The stored figures of ``profile_name`` if they were computed for its current rules."""
+    """The stored figures of ``profile_name`` if they were computed for its current rules:
+    the instance store's (``lab house-edge``) and the package's (``lab best-strategy``, kept
+    with the code: ``lab.strategy_store``), strategies merged."""
+    profile = get_profile(profile_name)
     entry = load_all(path).get(profile_name)
-    if not isinstance(entry, dict):
+    if not isinstance(entry, dict) or entry.get("fingerprint") != fingerprint(profile):
+        entry = None
+    kept = _kept(profile)
+    if kept is None:
+        return entry
+    base = dict(entry) if entry else {
+        "profile": profile_name, "fingerprint": kept["fingerprint"], "ante": profile.min_ante,
+        "method": next(iter(kept["strategies"].values())).get("method", ""),
+        "dealer_qualifies": next(iter(kept["strategies"].values())).get("dealer_qualifies"),
+        "default_strategy": next(iter(kept["strategies"])), "strategies": {}}
+    base["strategies"] = {**kept["strategies"], **base["strategies"]}
+    return base
+
+
+def _kept(profile: Any) -> dict[str, Any] | None:
+    from ...lab.strategy_store import figures
+    return figures(profile)
+
+
+def strategy_edge(path: Path, profile_name: str, strategy: str) -> tuple[float, str] | None:
+    """(house edge per ANTE, strategy) of ``strategy`` for the profile's current rules; the
+    Caribbean exact count names its best strategy ``optimal``."""
+    entry = stored(path, profile_name)
+    if entry is None:
         return None
-    if entry.get("fingerprint") != fingerprint(get_profile(profile_name)):
-        return None
-    return entry
+    names = entry["strategies"]
+    for name in ((strategy, "optimal") if strategy == "best" else
+                 (strategy, "ak-or-better") if strategy == "basic" else (strategy,)):
+        if name in names:
+            return float(names[name]["house_edge"]), strategy
+    return None
 
 
 def save(path: Path, figures: dict[str, Any]) -> None:
@@ -56,8 +85,9 @@ def save(path: Path, figures: dict[str, Any]) -> None:
 
 def stored_edges(path: Path) -> dict[str, dict[str, Any]]:
     """profile name -> its current stored figures (stale entries left out)."""
+    from ...rules.profiles import profiles
     out = {}
-    for name in load_all(path):
+    for name in sorted({*load_all(path), *(p.name for p in profiles())}):
         try:
             entry = stored(path, name)
         except HouseRulesError:  # a profile no longer registered: its entry is not shown

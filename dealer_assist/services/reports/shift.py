@@ -77,7 +77,8 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
                               "hold": sections.ratio(corrected, money["total"]["wagered"])},
         "inventory": inv,
         "dealer": house.dealer(rows),
-        "theoretical": theoretical.section(rows, table.profile),
+        "theoretical": theoretical.section(rows, table.profile, table.strategy),
+        "decisions": _decisions(session, rows, table.profile),
         "hands_paid": house.hands_paid(rows),
         "largest_payouts": largest,
         "capped": capped,
@@ -90,6 +91,15 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "cumulative": house.cumulative(rows),
         "signatures": sections.signatures(closing),
     }
+
+
+def _decisions(session: Session, rows: list[tuple[Round, dict[str, Any], int]],
+               profile: str) -> dict[str, Any]:
+    """Every recorded decision judged (issue 24): the win split against the best strategy and
+    the advantage-play alerts."""
+    from ..decisions import shift_section
+    found = theoretical.edge_of(profile, "best")
+    return shift_section(session, rows, found[0] if found else None)
 
 
 @dataclass(frozen=True, slots=True)

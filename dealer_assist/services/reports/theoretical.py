@@ -26,23 +26,29 @@ from . import house_edge
 SIDE_WAGERS = ("insurance", "bonus")
 
 
-def _edge(profile: str) -> tuple[float, str] | None:
-    """(house edge per ANTE, strategy) stored for the profile's current rules, if any."""
+def edge_of(profile: str, strategy: str | None = None) -> tuple[float, str] | None:
+    """(house edge per ANTE, strategy) stored for the profile's current rules under the
+    players' strategy the table assumes (``basic`` or ``best``: issue 24; None: the stored
+    figures' default strategy), if computed."""
     if not has_app_context():
         return None
     path = house_edge.store_path(current_app.config, current_app.instance_path)
-    figures = house_edge.stored(path, profile)
-    if figures is None:
-        return None
-    strategy = figures["default_strategy"]
-    return float(figures["strategies"][strategy]["house_edge"]), strategy
+    if strategy is None:
+        figures = house_edge.stored(path, profile)
+        if figures is None:
+            return None
+        name = figures["default_strategy"]
+        return float(figures["strategies"][name]["house_edge"]), name
+    return house_edge.strategy_edge(path, profile, strategy)
 
 
-def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str) -> dict[str, Any]:
-    """The report's "theoretical" section for the settled rounds ``rows``."""
-    found = _edge(profile)
+def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str,
+            strategy: str | None = None) -> dict[str, Any]:
+    """The report's "theoretical" section for the settled rounds ``rows``, the table's
+    theoretical hold assuming ``strategy`` (the shift report passes the table's)."""
+    found = edge_of(profile, strategy)
     if found is None:
-        return {"available": False, "profile": profile}
+        return {"available": False, "profile": profile, "strategy": strategy or "basic"}
     edge, strategy = found
     antes = 0
     results: list[int] = []

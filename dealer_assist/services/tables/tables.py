@@ -41,6 +41,8 @@ class TableView:
     chip_set: str = chips.DEFAULT_CHIP_SET
     #: ISO 4217 code; None: the configuration's DEFAULT_CURRENCY (``i18n.table_currency``)
     currency: str | None = None
+    #: the players' strategy the theoretical hold assumes (issue 24)
+    strategy: str = "basic"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +58,18 @@ class TableSpec:
     boxes: int
     chip_set: str = chips.DEFAULT_CHIP_SET
     currency: str | None = None
+    strategy: str = "basic"
+
+
+#: the players' strategies a table's theoretical hold may assume (the lab computes both)
+STRATEGIES = ("basic", "best")
 
 
 def view(table: GameTable) -> TableView:
     assert table.id is not None
     return TableView(table.id, table.name, table.game, table.profile, table.min_ante,
                      table.max_ante, table.max_payout, table.boxes, table.active,
-                     table.chip_set, table.currency)
+                     table.chip_set, table.currency, table.strategy)
 
 
 def validate(spec: TableSpec) -> TableSpec:
@@ -98,8 +105,10 @@ def validate(spec: TableSpec) -> TableSpec:
                                      and currency.isalpha()):
         raise ValidationError("A currency is a three-letter ISO 4217 code such as RUB or EUR.",
                               field="currency")
+    if spec.strategy not in STRATEGIES:
+        raise ValidationError("The theoretical strategy is 'basic' or 'best'.", field="strategy")
     return TableSpec(name, spec.game, profile, spec.min_ante, spec.max_ante, spec.max_payout,
-                     spec.boxes, spec.chip_set, currency)
+                     spec.boxes, spec.chip_set, currency, spec.strategy)
 
 
 def _load(session: Session, table_id: int) -> GameTable:
@@ -121,7 +130,7 @@ def create_table(session: Session, spec: TableSpec) -> TableView:
     table = GameTable(name=spec.name, game=spec.game, profile=spec.profile,
                       min_ante=spec.min_ante, max_ante=spec.max_ante,
                       max_payout=spec.max_payout, boxes=spec.boxes, chip_set=spec.chip_set,
-                      currency=spec.currency)
+                      currency=spec.currency, strategy=spec.strategy)
     _save(session, spec.name, lambda: session.add(table))
     return view(table)
 
@@ -143,7 +152,7 @@ def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
 
     def apply() -> None:
         for field in ("name", "game", "profile", "min_ante", "max_ante", "max_payout", "boxes",
-                      "chip_set", "currency"):
+                      "chip_set", "currency", "strategy"):
             setattr(table, field, getattr(spec, field))
 
     _save(session, spec.name, apply)
