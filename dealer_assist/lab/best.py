@@ -28,6 +28,8 @@ from .version import fingerprint
 CHUNK = 8000
 SIX_CHUNK = 40000
 BOUGHT_CHUNK = 4000
+#: rounds of the pilot run that measures the standard deviation (the default run size)
+PILOT = 2_000_000
 
 
 def timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
@@ -195,7 +197,8 @@ def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | N
                           / hand_index().weights.sum())
             yield p, *_measure(client, p, split, model, rounds, seed,
                                time.perf_counter() - start, time.process_time() - cpu + task_cpu,
-                               {"best": split.best, "value": split.value.astype(np.float32)})
+                               {"best": split.best, "value": split.value.astype(np.float32),
+                                "grid": split.grid.astype(np.float16)})
         elif not isinstance(p, CaribbeanProfile):
             raise NotImplementedError(f"no best strategy for {p.game} ({p.name}) yet")
 
@@ -211,7 +214,13 @@ def _measure(client: Client, profile: HouseProfile, table: Any, model: float,
         figures.update(house_edge=-model, standard_error=0.0, method="exact",
                        seconds=table_seconds, cpu_seconds=table_cpu)
         return _entry(profile, figures), arrays
-    rounds = rounds or house_edge.default_rounds(profile)
+    if not rounds:  # enough for the target: a pilot's standard deviation decides how many
+        pilot = best_mc.simulate(client, profile, table, rounds=PILOT, seed=seed)
+        sd = pilot.standard_error * PILOT ** 0.5
+        rounds = max(house_edge.default_rounds(profile),
+                     int(np.ceil((sd / (0.98 * house_edge.TARGET_SE)) ** 2 / 1e6)) * 1_000_000)
+        table_cpu += pilot.cpu_seconds
+        table_seconds += pilot.seconds
     sim = best_mc.simulate(client, profile, table, rounds=rounds, seed=seed)
     figures.update(
         house_edge=sim.house_edge, standard_error=sim.standard_error,

@@ -53,6 +53,8 @@ class RussianBatch:
     buy_net: I64
     capped: B
     insurance_net: I64 | None = None
+    #: the insurance stakes (chips; 0: not insured), when the strategy insures
+    insurance_stake: I64 | None = None
 
     @property
     def net(self) -> I64:
@@ -229,4 +231,4 @@ def settle(profile: RussianProfile, cards: I64, ante: int, cap: int, choices: Ch
     return RussianBatch(choices.kind, choices.discard, bet, buy, final, qualified,
                         ante_net.astype(np.int64), bet_net.astype(np.int64),
                         improvement_net.astype(np.int64), buy_net.astype(np.int64), capped,
-                        ins_paid.astype(np.int64))
+                        ins_paid.astype(np.int64), choices.insurance)

@@ -60,7 +60,9 @@ def play(profile: RussianProfile, table: RussianStrategy, cards: I64, ante: int,
     bet = ~folds & (value > -1.0)
     bet[(kind == NONE) & ~folds] = True  # STAND: the table chose to bet as dealt
     stake = np.minimum(profile.bet_multiple * ante * totals, cap)
-    insurance = np.where(bet & insure, stake, 0).astype(np.int64)
+    insurable = (final >> 24) >= profile.ranking.strength(profile.insurance_min_category)
+    insurance = np.where(bet & insure & insurable & (stake >= profile.min_ante), stake,
+                         0).astype(np.int64)
     choices = Choices(kind, discard, bet, insurance)
     return russian_mc.settle(profile, cards, ante, cap, choices, final, totals,
                              buy_rule(profile, ante, cap))

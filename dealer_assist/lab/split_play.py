@@ -20,7 +20,7 @@ from .montecarlo import Played
 from .split_best import BET, BOUGHT, FOLD, FREE, SplitStrategy, best_splits, small_chances, valuer
 from .split_mc import BOUGHT as EXTRA_BOUGHT
 from .split_mc import FREE as EXTRA_FREE
-from .split_mc import I64, SPLITS, B, BuyRule, settle
+from .split_mc import I64, SPLITS, B, BuyRule, SplitBatch, settle
 from .split_mc import NONE as EXTRA_NONE
 from .split_value import free_chance, small_keys
 from .suits import hand_index
@@ -28,6 +28,15 @@ from .suits import hand_index
 
 def play(profile: SplitProfile, table: SplitStrategy, cards: I64, ante: int,
          cap: int) -> Played:
+    r = play_batch(profile, table, cards, ante, cap)
+    fees = -(r.extra_net + r.buy_net) / ante
+    return Played(r.net / ante, 1 + profile.bet_multiple * r.bet + fees, r.big_key,
+                  r.dealer_qualified, r.bet, r.capped)
+
+
+def play_batch(profile: SplitProfile, table: SplitStrategy, cards: I64, ante: int,
+               cap: int) -> SplitBatch:
+    """The table's choices and every wager's net in chips (``split_mc.SplitBatch``)."""
     hand, extra_cards = cards[:, :5], cards[:, 10:12]
     n = len(cards)
     option = table.best[hand_index().classes(hand)]
@@ -48,11 +57,8 @@ def play(profile: SplitProfile, table: SplitStrategy, cards: I64, ante: int,
         chance[rows] = small_chances()[small_keys(picked[:, :2])]
     bet &= option != FOLD
     big_key = rank_keys(big, profile.ranking)
-    r = settle(profile, cards, ante, cap, extra, big, small, big_key, bet,
-               buy_rule(profile, ante, cap, chance))
-    fees = -(r.extra_net + r.buy_net) / ante
-    return Played(r.net / ante, 1 + profile.bet_multiple * r.bet + fees, r.big_key,
-                  r.dealer_qualified, r.bet, r.capped)
+    return settle(profile, cards, ante, cap, extra, big, small, big_key, bet,
+                  buy_rule(profile, ante, cap, chance))
 
 
 def buy_rule(profile: SplitProfile, ante: int, cap: int,

@@ -39,9 +39,10 @@ def choose(profile: CaribbeanProfile, table: StudStrategy, hands: I64, up: I64,
     return option, discard
 
 
-def play(profile: CaribbeanProfile, table: StudStrategy, cards: I64, ante: int,
-         cap: int) -> Played:
-    hand, dealer, up = cards[:, :5], cards[:, 5:10], cards[:, 9]
+def decide(profile: CaribbeanProfile, table: StudStrategy, cards: I64,
+           ) -> tuple[npt.NDArray[np.bool_], I64, npt.NDArray[np.bool_], F64]:
+    """Per round: the discards, the final hand, whether the box raises, the fee in ANTEs."""
+    hand, up = cards[:, :5], cards[:, 9]
     option, discard = choose(profile, table, hand, up)
     replaced = discard.sum(axis=1)
     kind = np.where(replaced > 0, 1, 0).astype(np.int8)
@@ -52,8 +53,13 @@ def play(profile: CaribbeanProfile, table: StudStrategy, cards: I64, ante: int,
     if len(rows):
         raised[rows] = lookup(table.r_table, np.sort(five[rows], axis=1), up[rows]) > -1.0
     fees = np.array([profile.replace_fees.get(n, 0) for n in range(6)], dtype=np.float64)
-    fee = fees[replaced]
-    return settle(profile, five, dealer, raised, fee, cap / ante)
+    return discard, five, raised, fees[replaced]
+
+
+def play(profile: CaribbeanProfile, table: StudStrategy, cards: I64, ante: int,
+         cap: int) -> Played:
+    _, five, raised, fee = decide(profile, table, cards)
+    return settle(profile, five, cards[:, 5:10], raised, fee, cap / ante)
 
 
 def settle(profile: CaribbeanProfile, five: I64, dealer: I64, raised: npt.NDArray[np.bool_],
@@ -74,4 +80,4 @@ def settle(profile: CaribbeanProfile, five: I64, dealer: I64, raised: npt.NDArra
     return Played(net, wagered, pk, qualifies, raised, capped)
 
 
-__all__ = ["CARDS", "Category", "choose", "play", "settle"]
+__all__ = ["CARDS", "Category", "choose", "decide", "play", "settle"]
