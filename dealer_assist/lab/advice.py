@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..rules.cards import parse_cards
+from ..rules.cards import ALL_CARDS, parse_cards
 from ..rules.errors import IllegalActionError
 from ..rules.games.caribbean import CaribbeanProfile
 from ..rules.games.common import check_unique_cards
@@ -68,9 +68,21 @@ class Advice:
         return next((o for o in self.options if o.same_as(action, cards)), None)
 
 
+_CODES = {c.index: c.code for c in ALL_CARDS}
+
+
+def _as_text(cards: Any) -> Any:
+    """Card codes, Card objects or card indices (ints) as something ``parse_cards`` reads."""
+    if isinstance(cards, str):
+        return cards
+    if isinstance(cards, (int, np.integer)):
+        return _CODES[int(cards)]
+    return [_CODES[int(c)] if isinstance(c, (int, np.integer)) else c for c in cards]
+
+
 def card_indices(cards: Any, what: str) -> np.ndarray:
-    """Card codes (or Card objects) as sorted card indices; errors name ``what``."""
-    parsed = parse_cards(list(cards) if not isinstance(cards, str) else cards, what=what)
+    """Card codes, Card objects or indices as sorted card indices; errors name ``what``."""
+    parsed = parse_cards(_as_text(cards), what=what)
     return np.array(sorted(c.index for c in parsed), dtype=np.int64)
 
 
@@ -110,9 +122,9 @@ def _check_unique(profile: HouseProfile, **groups: Any) -> None:
     for name, cards in groups.items():
         if cards is None or (not isinstance(cards, str) and not len(cards)):
             continue
-        items = [cards] if isinstance(cards, str) and name == "up" else cards
-        parsed[name] = parse_cards(list(items) if not isinstance(items, str) else items,
-                                   what=name)
+        items = [cards] if isinstance(cards, (str, int, np.integer)) and name == "up" \
+            else cards
+        parsed[name] = parse_cards(_as_text(items), what=name)
     check_unique_cards(parsed, profile.ranking.deck)
 
 
@@ -120,7 +132,7 @@ def one_card(up: Any) -> int:
     if up is None:
         raise IllegalActionError("this game shows a dealer's card: give it as 'up'",
                                  field="up", value=None)
-    cards = card_indices([up] if isinstance(up, str) else up, "up")
+    cards = card_indices([up] if isinstance(up, (str, int, np.integer)) else up, "up")
     if len(cards) != 1:
         raise IllegalActionError("'up' is one card", field="up", value=len(cards))
     return int(cards[0])
