@@ -16,7 +16,7 @@ from typing import Any
 from flask import jsonify
 
 from ..web.security import public
-from . import bp, openapi_poker
+from . import bp, openapi_lab, openapi_poker
 from .openapi_schemas import JSON, RESPONSES, SCHEMAS, SECURITY_SCHEMES, ref
 
 VERSION = "1.0.0"
@@ -185,6 +185,14 @@ def _poker_endpoints() -> list[Endpoint]:
 
 
 ENDPOINTS += _poker_endpoints()
+ENDPOINTS.append(Endpoint(
+    "post", "/api/v1/lab/advise", "lab_advise",
+    "Every option of a box's cards, ranked by expected result (the lab's advisor)", "lab",
+    {"200": "Advice", **READ_ERRORS, "400": "BadRequest", "422": "Unprocessable"},
+    request="AdviseRequest", parameters=(WRITE[0],), example=openapi_lab.EXAMPLE,
+    description="Staff only. Stages: deal (five cards, and the dealer's up card where shown), "
+                "split (Big/Small: seven cards), no_game (the final hand against the dealer's "
+                "five cards). See docs/api.md, Game-math lab."))
 
 LISTS = {"DisputeList": ("disputes", "Dispute"), "VoidList": ("voids", "ChangeRequest"),
          "CorrectionRequestList": ("correction_requests", "ChangeRequest")}
@@ -239,7 +247,8 @@ def document() -> dict[str, Any]:
         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
         "servers": [{"url": "/"}],
         "paths": paths,
-        "components": {"schemas": {**SCHEMAS, **openapi_poker.SCHEMAS, **_list_schemas()},
+        "components": {"schemas": {**SCHEMAS, **openapi_poker.SCHEMAS, **openapi_lab.SCHEMAS,
+                                   **_list_schemas()},
                        "responses": RESPONSES,
                        "securitySchemes": SECURITY_SCHEMES},
     }

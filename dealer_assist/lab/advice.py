@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..rules.cards import ALL_CARDS, parse_cards
+from ..rules.cards import ALL_CARDS, Card, parse_cards
 from ..rules.errors import IllegalActionError
 from ..rules.games.caribbean import CaribbeanProfile
 from ..rules.games.common import check_unique_cards
@@ -120,10 +120,10 @@ def _check_unique(profile: HouseProfile, **groups: Any) -> None:
     """Every card named once across the box, the dealer and the cards seen (RULES.md)."""
     parsed = {}
     for name, cards in groups.items():
-        if cards is None or (not isinstance(cards, str) and not len(cards)):
+        items = [cards] if isinstance(cards, (Card, int, np.integer)) or (
+            isinstance(cards, str) and name == "up") else cards
+        if items is None or (not isinstance(items, str) and not len(items)):
             continue
-        items = [cards] if isinstance(cards, (str, int, np.integer)) and name == "up" \
-            else cards
         parsed[name] = parse_cards(_as_text(items), what=name)
     check_unique_cards(parsed, profile.ranking.deck)
 
@@ -132,7 +132,7 @@ def one_card(up: Any) -> int:
     if up is None:
         raise IllegalActionError("this game shows a dealer's card: give it as 'up'",
                                  field="up", value=None)
-    cards = card_indices([up] if isinstance(up, (str, int, np.integer)) else up, "up")
+    cards = card_indices([up] if isinstance(up, (str, int, np.integer, Card)) else up, "up")
     if len(cards) != 1:
         raise IllegalActionError("'up' is one card", field="up", value=len(cards))
     return int(cards[0])
