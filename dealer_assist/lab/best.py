@@ -55,7 +55,7 @@ def _chunks(n: int, size: int) -> list[tuple[int, int]]:
     return [(lo, min(lo + size, n)) for lo in range(0, n, size)]
 
 
-def _russian(client: Client, profile: RussianProfile, classes: int | None,
+def russian_table(client: Client, profile: RussianProfile, classes: int | None,
              ) -> tuple[russian_best.RussianStrategy, float]:
     data = profile_data(profile)
     n = classes or len(hand_index())
@@ -104,7 +104,7 @@ def _raise_key(profile: CaribbeanProfile) -> str:
     return json.dumps(data, sort_keys=True)
 
 
-def _stud(client: Client, profiles: list[CaribbeanProfile], classes: int | None,
+def stud_tables(client: Client, profiles: list[CaribbeanProfile], classes: int | None,
           ) -> tuple[list[stud_best.StudStrategy], list[float], float]:
     """Tables of profiles sharing one ``R``; per profile its exact value under the model."""
     n = classes or len(hand_index())
@@ -140,7 +140,7 @@ def split_bought_task(data: Mapping[str, Any], grid: Any, lo: int, hi: int,
     return timed(split_best.bought_values, profile, grid, lo, hi)
 
 
-def _split(client: Client, profile: SplitProfile, classes: int | None,
+def split_table(client: Client, profile: SplitProfile, classes: int | None,
            ) -> tuple[split_best.SplitStrategy, float]:
     data = profile_data(profile)
     total = len(hand_index())
@@ -175,7 +175,7 @@ def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | N
             groups.setdefault(_raise_key(p), []).append(p)
     for group in groups.values():
         start, cpu = time.perf_counter(), time.process_time()
-        tables, models, task_cpu = _stud(client, group, classes)
+        tables, models, task_cpu = stud_tables(client, group, classes)
         share = (time.perf_counter() - start) / len(group)
         share_cpu = (time.process_time() - cpu + task_cpu) / len(group)
         for p, table, model in zip(group, tables, models, strict=True):
@@ -184,7 +184,7 @@ def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | N
     for p in profiles:
         if isinstance(p, RussianProfile):
             start, cpu = time.perf_counter(), time.process_time()
-            russian, task_cpu = _russian(client, p, classes)
+            russian, task_cpu = russian_table(client, p, classes)
             model = float(np.sum(hand_index().weights * russian.value)
                           / hand_index().weights.sum())
             yield p, *_measure(client, p, russian, model, rounds, seed,
@@ -192,7 +192,7 @@ def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | N
                                time.process_time() - cpu + task_cpu, russian_arrays(russian))
         elif isinstance(p, SplitProfile):
             start, cpu = time.perf_counter(), time.process_time()
-            split, task_cpu = _split(client, p, classes)
+            split, task_cpu = split_table(client, p, classes)
             model = float(np.sum(hand_index().weights * split.value)
                           / hand_index().weights.sum())
             yield p, *_measure(client, p, split, model, rounds, seed,
