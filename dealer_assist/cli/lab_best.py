@@ -87,19 +87,24 @@ def _default_profiles() -> list[str]:
 @click.option("--no-store", is_flag=True, help="Do not store the tables and figures.")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to store them (default: the package's lab/data).")
+@click.option("--classes", type=click.IntRange(min=1), default=None,
+              help="Only the first N hand classes (a quick check of the machinery; the "
+                   "other hands fold). Never stored in the package.")
 def best_strategy_command(profile_names: tuple[str, ...], rounds: int | None, seed: int,
                           scheduler: str | None, workers: int | None, no_store: bool,
-                          data_dir: Path | None) -> None:
+                          data_dir: Path | None, classes: int | None) -> None:
     """Compute the best strategy of each profile and its house edge."""
     from ..lab import best, cluster, strategy_store
     try:
         chosen = [get_profile(n) for n in (profile_names or _default_profiles())]
     except HouseRulesError as err:
         raise click.ClickException(say(err.message)) from None
+    if classes and data_dir is None:
+        no_store = True  # a partial table never replaces the package's data
     with cluster.connect(scheduler, workers) as client:
         click.echo(gettext("cluster: %(n)s workers", n=cluster.workers_of(client)))
         for profile, entry, arrays in best.compute_all(chosen, client, rounds=rounds,
-                                                       seed=seed):
+                                                       seed=seed, classes=classes):
             for line in format_best(entry):
                 click.echo(line)
             if not no_store:

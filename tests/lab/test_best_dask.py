@@ -1,16 +1,20 @@
 """The best-strategy computation runs unchanged on a Dask cluster (issue 24, item 3).
 
-A local cluster of two worker processes computes a partial Russian poker table (the first 100
-hand classes) and its Monte Carlo; the same computation on a one-worker cluster
-gives the very same table and figures: tasks are pure, and Monte Carlo batch ``i`` draws from
-the ``i``-th child of the seed whichever worker runs it.
+``flask lab best-strategy`` on a local cluster of two worker processes computes a partial
+Russian poker table (the first 100 hand classes), its Monte Carlo, and stores both by the
+profile's fingerprint; the same computation on a one-worker cluster gives the very same table
+and figures: tasks are pure, and Monte Carlo batch ``i`` draws from the ``i``-th child of the
+seed whichever worker runs it.
 """
 
 from __future__ import annotations
 
-import numpy as np
+from pathlib import Path
 
-from dealer_assist.lab import best, cluster
+import numpy as np
+from flask import Flask
+
+from dealer_assist.lab import best, cluster, strategy_store
 from dealer_assist.rules.games import russian  # noqa: F401  (registers the profiles)
 from dealer_assist.rules.profiles import get_profile
 
@@ -24,13 +28,20 @@ def _run(workers: int) -> tuple[dict, dict]:
     return entry, arrays
 
 
-def test_the_strategy_computation_gives_the_same_figures_on_two_workers_as_on_one() -> None:
-    two, arrays2 = _run(2)
-    one, arrays1 = _run(1)
-    b2, b1 = two["strategies"]["best"], one["strategies"]["best"]
-    assert b2["workers"] == 2 and b1["workers"] == 1
-    assert b2["house_edge"] == b1["house_edge"] and b2["rounds"] == 20_000
-    assert b2["standard_error"] > 0 and b2["method"] == "monte-carlo"
-    for name in arrays2:
-        assert np.array_equal(arrays2[name], arrays1[name]), name
-    assert len(arrays2["best"]) == 134_459 and (arrays2["best"][:100] != 0).any()
+def test_the_command_runs_on_a_local_two_worker_cluster(app: Flask, tmp_path: Path) -> None:
+    result = app.test_cli_runner().invoke(args=[
+        "lab", "best-strategy", "russian-classic", "--workers", "2", "--classes", "100",
+        "--rounds", "20000", "--seed", "5", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "cluster: 2 workers" in result.output
+    figures = strategy_store.figures(get_profile("russian-classic"), tmp_path)
+    assert figures is not None
+    b = figures["strategies"]["best"]
+    assert b["workers"] == 2 and b["rounds"] == 20_000 and b["standard_error"] > 0
+    assert f"house edge {b['house_edge'] * 100:.3f} %" in result.output
+    one, arrays1 = _run(1)  # the same on one worker: the same table and figures
+    assert one["strategies"]["best"]["house_edge"] == b["house_edge"]
+    stored = strategy_store.load(get_profile("russian-classic"), tmp_path)
+    assert stored is not None
+    for name in ("best", "insure"):
+        assert np.array_equal(stored[name], arrays1[name]), name

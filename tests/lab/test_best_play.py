@@ -41,7 +41,7 @@ def test_russian_best_play_with_insurance_settles_as_the_engine() -> None:
     table = RussianStrategy(rng.integers(0, OPTIONS, N).astype(np.uint8), np.zeros(N),
                             rng.normal(0, 1, N), rng.random(N) < 0.5, rng.normal(0, 1, six),
                             rng.random(six) < 0.5)
-    cards = montecarlo.deal(np.random.default_rng(2424), 20_000, russian_mc.CARDS)
+    cards = montecarlo.deal(np.random.default_rng(2424), 10_000, russian_mc.CARDS)
     r = russian_play.play(profile, table, cards, ANTE, CAP)
     assert r.insurance_stake is not None and r.insurance_net is not None
     paths = {"insured": r.insurance_stake > 0, "bought": r.buy, "sixth": r.improvement == 2,
@@ -99,7 +99,7 @@ def test_big_small_best_play_settles_as_the_engine() -> None:
     rng = np.random.default_rng(26)
     table = SplitStrategy(rng.integers(0, 4, N).astype(np.uint8), np.zeros(N),
                           rng.normal(-0.3, 1, (N, len(GRID))))
-    cards = montecarlo.deal(np.random.default_rng(2626), 20_000, split_mc.CARDS)
+    cards = montecarlo.deal(np.random.default_rng(2626), 10_000, split_mc.CARDS)
     r = split_play.play_batch(profile, table, cards, test_split_mc.ANTE, test_split_mc.CAP)
     paths = {"free": r.extra == split_mc.FREE, "bought": r.extra == split_mc.BOUGHT,
              "none": r.extra == split_mc.NONE, "fold": ~r.bet, "buy": r.buy,

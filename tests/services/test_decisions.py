@@ -92,7 +92,8 @@ def _round(rng: random.Random, players: dict[str, str]) -> Played:
     for seat in players:
         steps += [("exchange", {"box": seat, "count": 1}), ("bet", {"box": seat})]
     steps.append(("reveal", {"cards": dealer}))
-    steps += [("show", {"box": seat, "cards": hand}) for seat, hand in zip(players, hands)]
+    steps += [("show", {"box": seat, "cards": hand}) for seat, hand in
+              zip(players, hands, strict=True)]
     buys = False
     for (seat, kind), hand in zip(players.items(), hands, strict=True):
         if kind == "hole-carder":
