@@ -34,6 +34,10 @@ import sys
 import time
 from pathlib import Path
 
+# benchmarks/http.py would shadow the standard library's http (Dask imports it): run with the
+# project root, not this folder, on the path
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
 try:
     import dealer_assist  # noqa: F401
 except ImportError:  # run from a checkout without the package installed
