@@ -14,6 +14,7 @@ package's data (``lab/strategy_store``).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 from flask_babel import gettext
@@ -87,12 +88,15 @@ def _default_profiles() -> list[str]:
 @click.option("--no-store", is_flag=True, help="Do not store the tables and figures.")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to store them (default: the package's lab/data).")
+@click.option("--reproduce", is_flag=True,
+              help="Only measure the stored tables again by Monte Carlo (use another --seed); "
+                   "the figure is kept beside the first.")
 @click.option("--classes", type=click.IntRange(min=1), default=None,
               help="Only the first N hand classes (a quick check of the machinery; the "
                    "other hands fold). Never stored in the package.")
 def best_strategy_command(profile_names: tuple[str, ...], rounds: int | None, seed: int,
                           scheduler: str | None, workers: int | None, no_store: bool,
-                          data_dir: Path | None, classes: int | None) -> None:
+                          data_dir: Path | None, reproduce: bool, classes: int | None) -> None:
     """Compute the best strategy of each profile and its house edge."""
     from ..lab import best, cluster, strategy_store
     try:
@@ -103,12 +107,38 @@ def best_strategy_command(profile_names: tuple[str, ...], rounds: int | None, se
         no_store = True  # a partial table never replaces the package's data
     with cluster.connect(scheduler, workers) as client:
         click.echo(gettext("cluster: %(n)s workers", n=cluster.workers_of(client)))
+        if reproduce:
+            _reproduce(client, chosen, rounds, seed, no_store, data_dir)
+            return
         for profile, entry, arrays in best.compute_all(chosen, client, rounds=rounds,
                                                        seed=seed, classes=classes):
             for line in format_best(entry):
                 click.echo(line)
             if not no_store:
                 strategy_store.save(profile, arrays, entry, data_dir)
+
+
+def _reproduce(client: Any, chosen: list[Any], rounds: int | None, seed: int, no_store: bool,
+               data_dir: Path | None) -> None:
+    from ..lab import best, house_edge, strategy_store
+    for profile in chosen:
+        kept = strategy_store.figures(profile, data_dir)
+        if kept is None or kept["strategies"]["best"].get("method") == "exact":
+            continue  # nothing stored, or counted exactly: nothing to reproduce
+        n = rounds or kept["strategies"]["best"].get("rounds") or \
+            house_edge.default_rounds(profile)
+        check = best.reproduce(client, profile, rounds=n, seed=seed)
+        first = kept["strategies"]["best"]
+        gap = (check["house_edge"] - first["house_edge"]) / (
+            first["standard_error"] ** 2 + check["standard_error"] ** 2) ** 0.5
+        click.echo(gettext("%(profile)s: again with seed %(seed)s: house edge %(edge)s, "
+                           "standard error %(se)s (%(gap)s combined standard errors from the "
+                           "first run)", profile=profile.name, seed=seed,
+                           edge=pct(check["house_edge"]), se=pct(check["standard_error"]),
+                           gap=f"{gap:+.2f}"))
+        if not no_store:
+            entry = {"strategies": {"best": {**first, "reproduced": check}}}
+            strategy_store.save(profile, None, entry, data_dir)
 
 
 def format_best(entry: dict[str, object]) -> list[str]:

@@ -21,7 +21,7 @@ from ..rules.games.caribbean import CaribbeanProfile
 from ..rules.games.russian_profile import RussianProfile
 from ..rules.games.split import SplitProfile
 from ..rules.profiles import HouseProfile, load_profile, profile_data
-from . import best_mc, cluster, house_edge, russian_best, split_best, stud_best
+from . import best_mc, cluster, house_edge, russian_best, split_best, strategy_store, stud_best
 from .suits import hand_index
 from .version import fingerprint
 
@@ -230,3 +230,39 @@ def _measure(client: Client, profile: HouseProfile, table: Any, model: float,
         cpu_seconds=table_cpu + sim.cpu_seconds, mc_seconds=sim.seconds,
         mc_cpu_seconds=sim.cpu_seconds)
     return _entry(profile, figures), arrays
+
+
+def stored_table(client: Client, profile: HouseProfile) -> Any:
+    """The stored table of ``profile`` as its players need it, the parts not kept rebuilt on
+    the cluster (Russian poker: the six-card values; Oasis: the raise table ``R``)."""
+    arrays = strategy_store.load(profile)
+    if arrays is None:
+        raise LookupError(f"no stored best strategy for {profile.name}: run lab best-strategy")
+    data = profile_data(profile)
+    if isinstance(profile, RussianProfile):
+        six_reps, _ = russian_best.six_card_classes()
+        rows = np.arange(len(six_reps))
+        six = cluster.run(client, russian_six_task, [(data, rows[lo:hi]) for lo, hi in
+                                                      _chunks(len(rows), SIX_CHUNK)])
+        return russian_best.RussianStrategy(
+            arrays["best"], arrays["value"].astype(np.float64),
+            arrays["bet_value"].astype(np.float64), arrays["insure"],
+            np.concatenate([v for (v, _), _ in six]), np.concatenate([i for (_, i), _ in six]))
+    if isinstance(profile, CaribbeanProfile):
+        parts = cluster.run(client, stud_r_task, [(data, lo, hi) for lo, hi in
+                                                   _chunks(len(hand_index()), CHUNK)])
+        return stud_best.StudStrategy(arrays["best"], np.concatenate([r for r, _ in parts]))
+    if isinstance(profile, SplitProfile):
+        return split_best.SplitStrategy(arrays["best"], arrays["value"].astype(np.float64),
+                                        arrays["grid"].astype(np.float64))
+    raise NotImplementedError(f"no best strategy for {profile.game} ({profile.name})")
+
+
+def reproduce(client: Client, profile: HouseProfile, *, rounds: int,
+              seed: int) -> dict[str, Any]:
+    """The stored table's house edge by an independent Monte Carlo run (another seed)."""
+    sim = best_mc.simulate(client, profile, stored_table(client, profile), rounds=rounds,
+                           seed=seed)
+    return {"house_edge": sim.house_edge, "standard_error": sim.standard_error,
+            "rounds": rounds, "seed": seed, "seconds": sim.seconds,
+            "cpu_seconds": sim.cpu_seconds}
