@@ -64,3 +64,22 @@ def test_figures_stored_for_other_rules_are_not_used(app: Flask, tmp_path: Path)
         # kept with the code: issue 24), and the Caribbean figures are for other rules
         assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic", "basic") == \
             {"available": False, "profile": "oasis-classic", "strategy": "basic"}
+
+
+def test_the_tables_strategy_chooses_the_figure_and_is_named(app: Flask,
+                                                             tmp_path: Path) -> None:
+    # issue 24, item 5: a table assumes 'basic' or 'best'; the Caribbean exact count calls
+    # its best strategy 'optimal' and its basic one 'ak-or-better'
+    path = tmp_path / "edges.json"
+    app.config["HOUSE_EDGE_STORE"] = str(path)
+    house_edge.save(path, {"profile": "caribbean-classic",
+                           "fingerprint": fingerprint(get_profile("caribbean-classic")),
+                           "default_strategy": "optimal",
+                           "strategies": {"optimal": {"house_edge": 0.05224},
+                                          "ak-or-better": {"house_edge": 0.05682}}})
+    rows = _rows([(100, -100)] * 10)
+    with app.app_context():
+        best = theoretical.section(rows, "caribbean-classic", "best")
+        basic = theoretical.section(rows, "caribbean-classic", "basic")
+    assert (best["strategy"], best["house_edge_percent"]) == ("best", "5.224")
+    assert (basic["strategy"], basic["house_edge_percent"]) == ("basic", "5.682")
