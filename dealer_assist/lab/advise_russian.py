@@ -35,6 +35,7 @@ from .advice import Option
 from .batch import all_five_card_hands, combination_array, rank_keys
 from .buy_value import key_classes
 from .buygame import buy_game
+from .cache import per_version
 from .counting import BINOM, colex
 from .russian_best import valuer
 from .russian_value import RussianValuer
@@ -87,11 +88,8 @@ class RussianContext:
 
 def context(profile: RussianProfile, ante: int, cap: int,
             bet_value: F64 | None = None) -> RussianContext:
-    from .version import fingerprint
-    key = (fingerprint(profile), ante, cap)
-    if key not in _CONTEXTS:
-        _CONTEXTS[key] = RussianContext(profile, ante, cap, bet_value)
-    return _CONTEXTS[key]
+    return per_version(_CONTEXTS, lambda p, a, c: RussianContext(p, a, c, bet_value), profile,
+                       ante, cap)
 
 
 def _draws(unseen: I64, kept: I64, k: int) -> I64:

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from ..rules.games.caribbean import CaribbeanProfile
 from .advice import Option
 from .batch import combination_array
+from .cache import per_version
 from .stud_value import StudValuer
 
 I64 = npt.NDArray[np.int64]
@@ -27,11 +28,7 @@ _VALUERS: dict[tuple[str, int, int], StudValuer] = {}
 
 
 def _valuer(profile: CaribbeanProfile, ante: int, cap: int) -> StudValuer:
-    from .version import fingerprint
-    key = (fingerprint(profile), ante, cap)
-    if key not in _VALUERS:
-        _VALUERS[key] = StudValuer(profile, ante, cap)
-    return _VALUERS[key]
+    return per_version(_VALUERS, StudValuer, profile, ante, cap)
 
 
 def deal_options(profile: CaribbeanProfile, hand: I64, up: int, dead: I64, ante: int,

@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules.games.russian_profile import RussianProfile
+from .cache import per_version
 from .draws import SIZES, hold_means, subset_sums
 from .russian_value import RussianValuer
 from .suits import codes, hand_index
@@ -41,13 +42,9 @@ _VALUERS: dict[tuple[str, int, int], RussianValuer] = {}
 def valuer(profile: RussianProfile, ante: int | None = None,
            cap: int | None = None) -> RussianValuer:
     """One valuer per (profile version, ANTE, cap) and process (its tables take seconds)."""
-    from .version import fingerprint
-    a = profile.min_ante if ante is None else ante
-    c = profile.max_payout if cap is None else cap
-    key = (fingerprint(profile), a, c)
-    if key not in _VALUERS:
-        _VALUERS[key] = RussianValuer(profile, a, c)
-    return _VALUERS[key]
+    return per_version(_VALUERS, RussianValuer, profile,
+                       profile.min_ante if ante is None else ante,
+                       profile.max_payout if cap is None else cap)
 
 
 def five_card_values(profile: RussianProfile, lo: int, hi: int) -> tuple[F64, npt.NDArray[

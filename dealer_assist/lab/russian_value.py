@@ -29,9 +29,9 @@ import numpy.typing as npt
 from ..rules.games.russian_profile import RussianProfile
 from .batch import rank_keys
 from .buy_value import BuyOutcomes, key_classes, qualifier_class
+from .cache import per_version
 from .counting import HandClasses, hand_classes
 from .russian_pay import pay_tables
-from .version import fingerprint
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -133,13 +133,9 @@ class RussianValuer:
         return out, insure
 
 
-_BUY: dict[str, BuyOutcomes] = {}
+_BUY: dict[tuple[str], BuyOutcomes] = {}
 
 
 def _buy_outcomes(profile: RussianProfile) -> BuyOutcomes:
-    """One table per profile version and process (a profile with dict fields is not
-    hashable, so the cache is keyed by its fingerprint)."""
-    key = fingerprint(profile)
-    if key not in _BUY:
-        _BUY[key] = BuyOutcomes(profile)
-    return _BUY[key]
+    """One table per profile version and process."""
+    return per_version(_BUY, BuyOutcomes, profile)

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from ..rules.games.split import SplitProfile
 from .batch import combination_array
+from .cache import per_version
 from .counting import BINOM
 from .split_mc import SPLITS
 from .split_value import SplitValuer, free_chance, interpolate, small_chance, small_keys
@@ -29,15 +30,11 @@ from .suits import hand_index
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 FOLD, BET, FREE, BOUGHT = 0, 1, 2, 3
-_VALUERS: dict[str, SplitValuer] = {}
+_VALUERS: dict[tuple[str], SplitValuer] = {}
 
 
 def valuer(profile: SplitProfile) -> SplitValuer:
-    from .version import fingerprint
-    key = fingerprint(profile)
-    if key not in _VALUERS:
-        _VALUERS[key] = SplitValuer(profile)
-    return _VALUERS[key]
+    return per_version(_VALUERS, SplitValuer, profile)
 
 
 def grid_values(profile: SplitProfile, lo: int, hi: int) -> F64:

@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from ..rules.games.caribbean import CaribbeanProfile
 from .batch import all_five_card_hands
+from .cache import per_version
 from .counting import colex
 from .draws import MASKS, POSITIONS, SIZES
 from .stud_value import StudValuer
@@ -37,15 +38,11 @@ I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 FOLD, RAISE, REPLACE = 0, 1, 2
 NONE = 255  # no entry: the up card is one of the hand's cards
-_VALUERS: dict[str, StudValuer] = {}
+_VALUERS: dict[tuple[str], StudValuer] = {}
 
 
 def valuer(profile: CaribbeanProfile) -> StudValuer:
-    from .version import fingerprint
-    key = fingerprint(profile)
-    if key not in _VALUERS:
-        _VALUERS[key] = StudValuer(profile)
-    return _VALUERS[key]
+    return per_version(_VALUERS, StudValuer, profile)
 
 
 def raise_table_rows(profile: CaribbeanProfile, lo: int, hi: int) -> F64:
