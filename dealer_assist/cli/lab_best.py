@@ -121,13 +121,14 @@ def best_strategy_command(profile_names: tuple[str, ...], rounds: int | None, se
 def _reproduce(client: Any, chosen: list[Any], rounds: int | None, seed: int, no_store: bool,
                data_dir: Path | None) -> None:
     from ..lab import best, house_edge, strategy_store
+    shared: dict[str, Any] = {}  # the raise table of the Oasis profiles, computed once
     for profile in chosen:
         kept = strategy_store.figures(profile, data_dir)
         if kept is None or kept["strategies"]["best"].get("method") == "exact":
             continue  # nothing stored, or counted exactly: nothing to reproduce
         n = rounds or kept["strategies"]["best"].get("rounds") or \
             house_edge.default_rounds(profile)
-        check = best.reproduce(client, profile, rounds=n, seed=seed)
+        check = best.reproduce(client, profile, rounds=n, seed=seed, shared=shared)
         first = kept["strategies"]["best"]
         gap = (check["house_edge"] - first["house_edge"]) / (
             first["standard_error"] ** 2 + check["standard_error"] ** 2) ** 0.5

@@ -232,9 +232,11 @@ def _measure(client: Client, profile: HouseProfile, table: Any, model: float,
     return _entry(profile, figures), arrays
 
 
-def stored_table(client: Client, profile: HouseProfile) -> Any:
+def stored_table(client: Client, profile: HouseProfile,
+                 shared: dict[str, Any] | None = None) -> Any:
     """The stored table of ``profile`` as its players need it, the parts not kept rebuilt on
-    the cluster (Russian poker: the six-card values; Oasis: the raise table ``R``)."""
+    the cluster (Russian poker: the six-card values; Oasis: the raise table ``R``, computed
+    once for the profiles that share it when ``shared`` is given)."""
     arrays = strategy_store.load(profile)
     if arrays is None:
         raise LookupError(f"no stored best strategy for {profile.name}: run lab best-strategy")
@@ -249,20 +251,24 @@ def stored_table(client: Client, profile: HouseProfile) -> Any:
             arrays["bet_value"].astype(np.float64), arrays["insure"],
             np.concatenate([v for (v, _), _ in six]), np.concatenate([i for (_, i), _ in six]))
     if isinstance(profile, CaribbeanProfile):
-        parts = cluster.run(client, stud_r_task, [(data, lo, hi) for lo, hi in
-                                                   _chunks(len(hand_index()), CHUNK)])
-        return stud_best.StudStrategy(arrays["best"], np.concatenate([r for r, _ in parts]))
+        shared = {} if shared is None else shared
+        key = _raise_key(profile)
+        if key not in shared:
+            parts = cluster.run(client, stud_r_task, [(data, lo, hi) for lo, hi in
+                                                       _chunks(len(hand_index()), CHUNK)])
+            shared[key] = np.concatenate([r for r, _ in parts])
+        return stud_best.StudStrategy(arrays["best"], shared[key])
     if isinstance(profile, SplitProfile):
         return split_best.SplitStrategy(arrays["best"], arrays["value"].astype(np.float64),
                                         arrays["grid"].astype(np.float64))
     raise NotImplementedError(f"no best strategy for {profile.game} ({profile.name})")
 
 
-def reproduce(client: Client, profile: HouseProfile, *, rounds: int,
-              seed: int) -> dict[str, Any]:
+def reproduce(client: Client, profile: HouseProfile, *, rounds: int, seed: int,
+              shared: dict[str, Any] | None = None) -> dict[str, Any]:
     """The stored table's house edge by an independent Monte Carlo run (another seed)."""
-    sim = best_mc.simulate(client, profile, stored_table(client, profile), rounds=rounds,
-                           seed=seed)
+    sim = best_mc.simulate(client, profile, stored_table(client, profile, shared),
+                           rounds=rounds, seed=seed)
     return {"house_edge": sim.house_edge, "standard_error": sim.standard_error,
             "rounds": rounds, "seed": seed, "seconds": sim.seconds,
             "cpu_seconds": sim.cpu_seconds}
