@@ -110,8 +110,13 @@ def best_strategy_command(profile_names: tuple[str, ...], rounds: int | None, se
         if reproduce:
             _reproduce(client, chosen, rounds, seed, no_store, data_dir)
             return
+        def keep(profile: Any, arrays: Any) -> None:
+            if not no_store:
+                strategy_store.save(profile, arrays, {}, data_dir)
+
         for profile, entry, arrays in best.compute_all(chosen, client, rounds=rounds,
-                                                       seed=seed, classes=classes):
+                                                       seed=seed, classes=classes,
+                                                       on_table=keep):
             for line in format_best(entry):
                 click.echo(line)
             if not no_store:

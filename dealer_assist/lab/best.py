@@ -163,12 +163,15 @@ def _entry(profile: HouseProfile, figures: dict[str, Any]) -> dict[str, Any]:
 
 def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | None = None,
                 seed: int = 14, classes: int | None = None,
+                on_table: Callable[[HouseProfile, dict[str, np.ndarray]], None] | None = None,
                 ) -> Iterator[tuple[HouseProfile, dict[str, Any], dict[str, np.ndarray]]]:
     """(profile, figures entry, arrays to keep) of each profile's best strategy.
 
     ``rounds`` None means each game's default (standard error <= 0.05 % of the ANTE);
     ``classes`` limits the tables to the first hand classes (a quick test of the machinery:
-    the other hands fold). Profiles that share a raise table are computed together."""
+    the other hands fold). Profiles that share a raise table are computed together.
+    ``on_table(profile, arrays)`` is called as soon as a table is ready, before its Monte
+    Carlo (the command stores it then: an interrupted run keeps the tables done)."""
     groups: dict[str, list[CaribbeanProfile]] = {}
     for p in profiles:
         if isinstance(p, CaribbeanProfile):
@@ -178,6 +181,9 @@ def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | N
         tables, models, task_cpu = stud_tables(client, group, classes)
         share = (time.perf_counter() - start) / len(group)
         share_cpu = (time.process_time() - cpu + task_cpu) / len(group)
+        for p, table in zip(group, tables, strict=True):
+            if on_table:
+                on_table(p, {"best": table.best})
         for p, table, model in zip(group, tables, models, strict=True):
             yield p, *_measure(client, p, table, model, rounds, seed, share, share_cpu,
                                {"best": table.best})
@@ -185,6 +191,8 @@ def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | N
         if isinstance(p, RussianProfile):
             start, cpu = time.perf_counter(), time.process_time()
             russian, task_cpu = russian_table(client, p, classes)
+            if on_table:
+                on_table(p, russian_arrays(russian))
             model = float(np.sum(hand_index().weights * russian.value)
                           / hand_index().weights.sum())
             yield p, *_measure(client, p, russian, model, rounds, seed,
@@ -193,12 +201,16 @@ def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | N
         elif isinstance(p, SplitProfile):
             start, cpu = time.perf_counter(), time.process_time()
             split, task_cpu = split_table(client, p, classes)
+            arrays: dict[str, np.ndarray] = {
+                "best": split.best, "value": split.value.astype(np.float32),
+                "grid": split.grid.astype(np.float16)}
+            if on_table:
+                on_table(p, arrays)
             model = float(np.sum(hand_index().weights * split.value)
                           / hand_index().weights.sum())
             yield p, *_measure(client, p, split, model, rounds, seed,
                                time.perf_counter() - start, time.process_time() - cpu + task_cpu,
-                               {"best": split.best, "value": split.value.astype(np.float32),
-                                "grid": split.grid.astype(np.float16)})
+                               arrays)
         elif not isinstance(p, CaribbeanProfile):
             raise NotImplementedError(f"no best strategy for {p.game} ({p.name}) yet")
 

@@ -42,7 +42,7 @@ def _split(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Played:
 
 
 #: game -> (cards per round, batch player)
-PLAYERS = {"russian": (17, _russian), "oasis": (11, _stud), "caribbean": (11, _stud),
+PLAYERS = {"russian": (17, _russian), "oasis": (15, _stud), "caribbean": (15, _stud),
            "split": (15, _split)}
 
 

@@ -63,7 +63,10 @@ def save(profile: HouseProfile, arrays: dict[str, np.ndarray] | None,
         fd, tmp = tempfile.mkstemp(dir=d, suffix=".npz")
         os.close(fd)
         np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+        os.chmod(tmp, 0o644)  # data of the package, readable by all (mkstemp makes it 0600)
         os.replace(tmp, target)
+    if not entry:
+        return  # a table kept before its figures are measured
     data = _all(d)
     key = fingerprint(profile)
     merged = {**data.get(key, {}), **entry}
@@ -74,4 +77,5 @@ def save(profile: HouseProfile, arrays: dict[str, np.ndarray] | None,
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=1, sort_keys=True)
         fh.write("\n")
+    os.chmod(tmp, 0o644)
     os.replace(tmp, d / FIGURES)

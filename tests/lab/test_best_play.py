@@ -110,3 +110,26 @@ def test_big_small_best_play_settles_as_the_engine() -> None:
         assert len(rows) >= 3, f"no round took the path '{label}'"
         chosen.update(rows[:40].tolist())
     test_split_mc.assert_engine_agrees(profile, cards, sorted(chosen), batch=r)
+
+
+def test_every_games_player_runs_as_a_dask_task_would() -> None:
+    # best_mc.batch deals each game's cards itself: its width must fit the player's columns
+    from dealer_assist.lab import best_mc
+    from dealer_assist.rules.profiles import profile_data
+    rng = np.random.default_rng(27)
+    six = len(six_card_classes()[0])
+    tables = {
+        "russian-classic": RussianStrategy(rng.integers(0, OPTIONS, N).astype(np.uint8),
+                                           np.zeros(N), rng.normal(0, 1, N),
+                                           np.zeros(N, dtype=bool), rng.normal(0, 1, six),
+                                           np.zeros(six, dtype=bool)),
+        "oasis-classic": StudStrategy(rng.integers(0, 33, (N, 52)).astype(np.uint8),
+                                      rng.normal(-0.5, 1, (N, 52))),
+        "split-classic": SplitStrategy(rng.integers(0, 4, N).astype(np.uint8), np.zeros(N),
+                                       rng.normal(-0.3, 1, (N, len(GRID))))}
+    for name, table in tables.items():
+        profile = get_profile(name)
+        tally, cpu = best_mc.batch(profile_data(profile), table, 500,
+                                   np.random.SeedSequence(1), profile.min_ante,
+                                   profile.max_payout)
+        assert sum(tally[2]) == 500 and cpu >= 0, name

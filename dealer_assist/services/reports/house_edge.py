@@ -42,7 +42,7 @@ def stored(path: Path, profile_name: str) -> dict[str, Any] | None:
     if not isinstance(entry, dict) or entry.get("fingerprint") != fingerprint(profile):
         entry = None
     kept = _kept(profile)
-    if kept is None:
+    if kept is None or not kept.get("strategies"):
         return entry
     base = dict(entry) if entry else {
         "profile": profile_name, "fingerprint": kept["fingerprint"], "ante": profile.min_ante,
