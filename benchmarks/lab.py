@@ -36,9 +36,9 @@ from pathlib import Path
 
 # benchmarks/http.py would shadow the standard library's http (Dask imports it): run with the
 # project root, not this folder, on the path
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
 try:
+    sys.path[:] = [p for p in sys.path
+                   if Path(p or ".").resolve() != Path(__file__).resolve().parent]
     import dealer_assist  # noqa: F401
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -47,7 +47,7 @@ import eval7  # type: ignore[import-untyped]
 import numpy as np
 
 from dealer_assist.lab import batch, caribbean_exact, house_edge, montecarlo
-from dealer_assist.rules.games import caribbean, oasis, russian, split  # noqa: F401
+from dealer_assist.rules import games  # noqa: F401
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.rules.ranking import get_ranking
 

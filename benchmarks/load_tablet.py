@@ -26,7 +26,7 @@ from typing import Any
 
 from dealer_assist.rules.cards import ALL_CARDS
 from dealer_assist.rules.errors import RulesError
-from dealer_assist.rules.games.flow import start
+from dealer_assist.rules.registry import start
 
 PREFERENCE = ("deal_box", "deal_dealer", "extra", "split", "bet", "reveal", "dealer_small",
               "take_ante", "dealer_draw", "show")

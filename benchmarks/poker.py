@@ -46,8 +46,8 @@ from pokerkit import (  # noqa: E402
 )
 
 from dealer_assist import create_app  # noqa: E402
-from dealer_assist.rules.poker import hand_to_dict, parse_hand  # noqa: E402
-from dealer_assist.rules.poker.request import _action  # noqa: E402
+from dealer_assist.rules.games.poker import hand_to_dict, parse_hand  # noqa: E402
+from dealer_assist.rules.games.poker.calculator import parse_action  # noqa: E402
 
 STACKS = [1000, 60, 1000, 120, 1000, 1000]
 HOLE = ["Ah", "Kc", "9s", "Td", "8h", "Js"]
@@ -146,11 +146,11 @@ def main(argv: list[str] | None = None) -> None:
     assert ours["status"] == "complete", ours
     mine = [ours["stacks"][str(i + 1)] for i in range(6)]
     assert mine == theirs, (mine, theirs)
-    actions = [_action(a, f"actions[{i}]") for i, a in enumerate(body["actions"])]
+    actions = [parse_action(a, f"actions[{i}]") for i, a in enumerate(body["actions"])]
     state = parse_hand(body)
 
-    from dealer_assist.rules.poker import get_poker_profile, make_stakes, replay
-    from dealer_assist.rules.poker.setup import SeatEntry
+    from dealer_assist.rules.games.poker import get_poker_profile, make_stakes, replay
+    from dealer_assist.rules.games.poker.setup import SeatEntry
     profile = get_poker_profile("americana-no-limit")
     stakes = make_stakes(profile, {"ante": 5, "bring_in": 10})
     seats = [SeatEntry(str(i + 1), s) for i, s in enumerate(STACKS)]

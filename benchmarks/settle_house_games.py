@@ -33,7 +33,7 @@ except ImportError:  # run from a checkout without the package installed
     from dealer_assist.rules.games import GAMES
 
 from dealer_assist.rules import ALL_CARDS
-from dealer_assist.rules.games.split_suggest import DEFAULT_SAMPLES, suggest_split
+from dealer_assist.rules.games.stud.split_suggest import DEFAULT_SAMPLES, suggest_split
 
 TABLE = {"min_ante": 10, "max_ante": 1000, "max_payout": 50000}
 

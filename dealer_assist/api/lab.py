@@ -4,8 +4,9 @@ Staff only (any signed-in role: the advisor shows no recorded data, but it is a 
 public calculator). The body names the profile, the stage and the cards; the answer lists every
 option the rules allow, best first, each with its expected result per ANTE and in chips for the
 box's ANTE, the standard error and how it was found (``lab.advice``). ``precise`` (sampled
-draws to measure and correct the model) is bounded by ``LAB_MAX_PRECISE`` (default 2,000) to
-keep one call's CPU bounded. A game the lab does not cover is a 422 naming the profile.
+draws to measure and correct the model) is bounded by ``LAB_MAX_PRECISE`` (default
+:data:`~.shapes.lab.MAX_PRECISE`) to keep one call's CPU bounded. A game the lab does not cover
+is a 422 naming the profile.
 """
 
 from __future__ import annotations
@@ -15,26 +16,32 @@ from typing import Any
 
 from flask import current_app
 
+from ..edge import any_role, json_body
 from ..i18n.decisions import option_label
-from ..models.people import Role
 from ..rules.cards import ALL_CARDS
 from ..rules.errors import IllegalActionError
+from ..rules.fields import RequestError, get_cards, get_int, get_str, need_mapping
 from ..rules.profiles import get_profile
-from ..rules.request import RequestError, get_cards, get_int, get_str, need_mapping
-from ..web.security import role_required
-from . import bp
-from .calculator import json_body
+from .operations import READ_ERRORS, WRITE, checked, route
+from .shapes.lab import MAX_PRECISE, Advice, AdviseRequest
 
-MAX_PRECISE = 2000
-_CODE = {c.index: c.code for c in ALL_CARDS}
+CODE = {c.index: c.code for c in ALL_CARDS}
+EXAMPLE = {"profile": "russian-classic", "stage": "deal",
+           "cards": ["As", "Kd", "7h", "4c", "2s"], "ante": 100}
 
 
 def _optional_cards(body: Mapping[str, Any], name: str) -> list[Any] | None:
     return list(get_cards(body, name)) if body.get(name) is not None else None
 
 
-@bp.post("/lab/advise")
-@role_required(*sorted(r.value for r in Role))
+@route("post", "/lab/advise",
+       "Every option of a box's cards, ranked by expected result (the lab's advisor)",
+       tag="lab", body=AdviseRequest, parameters=(WRITE[0],), example=EXAMPLE,
+       answers={"200": Advice, **READ_ERRORS, "400": "BadRequest", "422": "Unprocessable"},
+       description="Staff only. Stages: deal (five cards, and the dealer's up card where "
+                   "shown), split (Big/Small: seven cards), no_game (the final hand against "
+                   "the dealer's five cards). See docs/api.md, Game-math lab.")
+@any_role
 def lab_advise() -> Any:
     from ..lab.advice import STAGES, advise
     data, error = json_body()
@@ -51,6 +58,7 @@ def lab_advise() -> Any:
     limit = int(current_app.config.get("LAB_MAX_PRECISE", MAX_PRECISE))
     if precise > limit:
         raise RequestError(f"precise must be at most {limit:,}", field="precise", value=precise)
+    checked(data)
     try:
         advice = advise(profile, stage, cards, up=up[0] if up else None,
                         dealer=_optional_cards(body, "dealer"),
@@ -67,6 +75,6 @@ def lab_advise() -> Any:
 
 
 def _option(o: Any, ante: int) -> dict[str, Any]:
-    return {"action": o.action, "cards": [_CODE[c] for c in o.cards],
+    return {"action": o.action, "cards": [CODE[c] for c in o.cards],
             "label": option_label(o.action, o.cards), "ev": round(o.ev, 5),
             "ev_chips": round(o.ev * ante, 2), "se": round(o.se, 5), "method": o.method}

@@ -24,10 +24,9 @@ import numpy as np
 
 from ..rules.cards import ALL_CARDS, Card, parse_cards
 from ..rules.errors import IllegalActionError
-from ..rules.games.caribbean import CaribbeanProfile
-from ..rules.games.common import check_unique_cards
-from ..rules.games.russian_profile import RussianProfile
-from ..rules.games.split import SplitProfile
+from ..rules.games.russian import RussianProfile
+from ..rules.games.stud import CaribbeanProfile, SplitProfile
+from ..rules.games.stud.seen import check_unique_cards
 from ..rules.profiles import HouseProfile
 
 STAGES = ("deal", "split", "no_game")

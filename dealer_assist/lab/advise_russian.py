@@ -30,7 +30,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.russian_profile import RussianProfile
+from ..rules.games.russian import RussianProfile
 from .advice import Option
 from .batch import all_five_card_hands, combination_array, rank_keys
 from .buy_value import key_classes

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules.errors import IllegalActionError
-from ..rules.games.split import SplitProfile
+from ..rules.games.stud import SplitProfile
 from .advice import Option, card_indices
 from .batch import combination_array, rank_keys
 from .buygame import buy_game

@@ -15,7 +15,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.caribbean import CaribbeanProfile
+from ..rules.games.stud import CaribbeanProfile
 from .advice import Option
 from .batch import combination_array
 from .cache import per_version

@@ -17,9 +17,8 @@ from typing import Any
 import numpy as np
 from distributed import Client
 
-from ..rules.games.caribbean import CaribbeanProfile
-from ..rules.games.russian_profile import RussianProfile
-from ..rules.games.split import SplitProfile
+from ..rules.games.russian import RussianProfile
+from ..rules.games.stud import CaribbeanProfile, SplitProfile
 from ..rules.profiles import HouseProfile, load_profile, profile_data
 from . import best_mc, cluster, house_edge, russian_best, split_best, strategy_store, stud_best
 from .suits import hand_index

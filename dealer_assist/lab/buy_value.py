@@ -23,8 +23,8 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.house_round import StudProfile
-from ..rules.games.russian_profile import RussianProfile
+from ..rules.games.russian import RussianProfile
+from ..rules.games.stud import StudProfile
 from ..rules.profiles import HouseProfile
 from .batch import rank_keys
 from .buygame import buy_game

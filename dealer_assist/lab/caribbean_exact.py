@@ -33,7 +33,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.caribbean import CaribbeanProfile
+from ..rules.games.stud import CaribbeanProfile
 from ..rules.ranking import Category
 from .counting import HandClasses, canonical_hands, colex, hand_classes
 

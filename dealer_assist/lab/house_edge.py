@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.games.caribbean import CaribbeanProfile
-from ..rules.games.russian_profile import RussianProfile
-from ..rules.games.split import SplitProfile
+from ..rules.games.russian import RussianProfile
+from ..rules.games.stud import CaribbeanProfile, SplitProfile
 from ..rules.profiles import HouseProfile
 from . import caribbean_exact, montecarlo
 from .version import fingerprint

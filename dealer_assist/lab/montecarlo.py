@@ -24,9 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.caribbean import CaribbeanProfile
-from ..rules.games.russian_profile import RussianProfile
-from ..rules.games.split import SplitProfile
+from ..rules.games.russian import RussianProfile
+from ..rules.games.stud import CaribbeanProfile, SplitProfile
 from ..rules.profiles import HouseProfile
 from ..rules.ranking import Category
 from . import russian_mc, split_mc

@@ -26,7 +26,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.russian_profile import RussianProfile
+from ..rules.games.russian import RussianProfile
 from .cache import per_version
 from .draws import SIZES, hold_means, subset_sums
 from .russian_value import RussianValuer

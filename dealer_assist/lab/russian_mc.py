@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.russian_profile import RussianProfile
+from ..rules.games.russian import RussianProfile
 from ..rules.ranking import Category
 from .batch import rank_keys
 from .buygame import buy_game

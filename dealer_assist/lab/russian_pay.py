@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from ..rules.cards import Card, Suit
 from ..rules.combinations import paid_combinations
-from ..rules.games.russian_profile import RussianProfile
+from ..rules.games.russian import RussianProfile
 from .batch import _WEIGHTS, _no_flush_hand
 from .version import fingerprint
 

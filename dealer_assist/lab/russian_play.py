@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.russian_profile import RussianProfile
+from ..rules.games.russian import RussianProfile
 from . import russian_mc
 from .buy_value import key_classes
 from .russian_best import EXCHANGE, FOLD, SIXTH, STAND, RussianStrategy, valuer

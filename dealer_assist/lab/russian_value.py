@@ -26,7 +26,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.russian_profile import RussianProfile
+from ..rules.games.russian import RussianProfile
 from .batch import rank_keys
 from .buy_value import BuyOutcomes, key_classes, qualifier_class
 from .cache import per_version

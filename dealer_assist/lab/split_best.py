@@ -19,7 +19,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.split import SplitProfile
+from ..rules.games.stud import SplitProfile
 from .batch import combination_array
 from .cache import per_version
 from .counting import BINOM

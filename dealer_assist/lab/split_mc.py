@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.split import SplitProfile
+from ..rules.games.stud import SplitProfile
 from ..rules.ranking import Category
 from .batch import rank_keys
 from .buygame import buy_game

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.split import SplitProfile
+from ..rules.games.stud import SplitProfile
 from .batch import rank_keys
 from .buy_value import key_classes
 from .montecarlo import Played

@@ -22,7 +22,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.split import SplitProfile
+from ..rules.games.stud import SplitProfile
 from .batch import combination_array, rank_keys
 from .buy_value import BuyOutcomes, key_classes, qualifier_class
 from .counting import hand_classes

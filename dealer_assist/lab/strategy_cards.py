@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.russian_profile import RussianProfile
+from ..rules.games.russian import RussianProfile
 from ..rules.ranking import Category
 from .batch import rank_keys
 from .russian_best import EXCHANGE, FOLD, SIXTH, STAND

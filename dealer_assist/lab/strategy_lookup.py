@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.russian_profile import RussianProfile
+from ..rules.games.russian import RussianProfile
 from ..rules.profiles import HouseProfile
 from .strategy_store import load
 from .suits import hand_index

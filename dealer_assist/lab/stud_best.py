@@ -26,7 +26,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.caribbean import CaribbeanProfile
+from ..rules.games.stud import CaribbeanProfile
 from .batch import all_five_card_hands
 from .cache import per_version
 from .counting import colex

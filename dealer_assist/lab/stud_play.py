@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.caribbean import CaribbeanProfile
+from ..rules.games.stud import CaribbeanProfile
 from ..rules.ranking import Category
 from .batch import rank_keys
 from .montecarlo import Played

@@ -17,7 +17,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.caribbean import CaribbeanProfile
+from ..rules.games.stud import CaribbeanProfile
 from .batch import rank_keys
 from .buy_value import key_classes, qualifier_class
 from .counting import hand_classes

@@ -24,7 +24,7 @@ from .audit import (
 )
 from .base import NAMING, UTCDateTime, utcnow
 from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
-from .parlour import ParlourEvent, ParlourGame
+from .parlour import ParlourGame
 from .people import AuthSession, LoginThrottle, Role, User
 from .poker import PokerChipMove, PokerSeat, PokerTable
 from .rounds import Round, RoundEvent, RoundSettlement, RoundStatus
@@ -34,7 +34,7 @@ from .tables import POKER_GAMES, Game, GameTable
 __all__ = [
     "AuditEntry", "AuthSession", "ChangeKind", "ChipTransfer", "CorrectionSource", "CountKind",
     "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
-    "Outcome", "ParlourEvent", "ParlourGame", "POKER_GAMES", "PokerChipMove", "PokerSeat",
+    "Outcome", "ParlourGame", "POKER_GAMES", "PokerChipMove", "PokerSeat",
     "PokerTable", "Role", "Round", "RoundChangeDecision", "RoundChangeRequest",
     "RoundCorrection", "RoundEvent", "RoundSettlement", "RoundStatus", "Shift", "ShiftStatus",
     "TransferKind", "User", "UTCDateTime", "utcnow",

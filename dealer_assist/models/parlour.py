@@ -1,24 +1,24 @@
-"""Tables of the parlour board game (issue 16): an evening's game and its hands as events.
+"""The parlour board game's evening (issue 16): the ``parlour_game`` row.
 
 A ``parlour_game`` row names the evening (players in their first seating, the first dealer first;
-the board it starts with). Its hands are ``parlour_event`` rows, only ever inserted (database
-triggers refuse UPDATE and DELETE, like ``round_event``): each ``hand`` event holds the whole hand
-as entered, so replaying the events through the engine rebuilds every figure and the board. An
-``end`` event closes the game. Both tables are covered by the audit chain (``audit/capture`` records
-every flushed row of every mapped table).
+the board it starts with). Its hands are events of the one event table, ``round_event`` rows
+with its ``game_id`` (issue 22; revision 0012 moved them from ``parlour_event``), only ever
+inserted: each ``hand`` event holds the whole hand, so replaying the events through the engine
+rebuilds every figure and the board. An ``end`` event closes the game. Both tables are covered
+by the audit chain (``audit/capture`` records every flushed row of every mapped table).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import String, Text, UniqueConstraint
+from sqlalchemy import String, Text
 from sqlmodel import Field, SQLModel
 
 from .base import UTCDateTime, utcnow
 
 #: tables whose rows are never updated or deleted (triggers in migration 0007)
-PARLOUR_APPEND_ONLY = ("parlour_game", "parlour_event")
+PARLOUR_APPEND_ONLY = ("parlour_game",)
 
 
 class ParlourGame(SQLModel, table=True):
@@ -34,22 +34,3 @@ class ParlourGame(SQLModel, table=True):
     board: str = Field(sa_type=Text, nullable=False)
     created_by: int = Field(foreign_key="user_account.id", nullable=False)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
-
-
-class ParlourEvent(SQLModel, table=True):
-    """A hand (or the end of the game), numbered within its game, recorded once per key."""
-
-    __tablename__ = "parlour_event"
-    __table_args__ = (
-        UniqueConstraint("game_id", "seq"),
-        UniqueConstraint("game_id", "idempotency_key"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="parlour_game.id", nullable=False)
-    seq: int = Field(nullable=False)
-    type: str = Field(sa_type=String(40), nullable=False)
-    payload: str = Field(sa_type=Text, nullable=False)
-    actor_id: int = Field(foreign_key="user_account.id", nullable=False)
-    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
-    idempotency_key: str = Field(sa_type=String(64), nullable=False)

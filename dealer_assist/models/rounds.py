@@ -47,17 +47,25 @@ class Round(SQLModel, table=True):
 
 
 class RoundEvent(SQLModel, table=True):
-    """An append-only fact about a round (deal, fold, correction, void...). ``payload`` is JSON
-    text, written once with sorted keys so its bytes are stable for hashing later."""
+    """An append-only fact about a round (deal, fold, correction, void...) or a parlour evening
+    (a whole hand, the end): the one event table of every game (issue 22; revision 0012 moved
+    the parlour events here). ``payload`` is JSON text, written once with sorted keys so its
+    bytes are stable for hashing later. An event belongs to exactly one stream: a round
+    (``round_id``, a house round or a poker hand) or a parlour evening (``game_id``); within
+    it, its sequence number and its idempotency key are unique."""
 
     __tablename__ = "round_event"
     __table_args__ = (
         UniqueConstraint("round_id", "seq"),
         UniqueConstraint("round_id", "idempotency_key"),
+        UniqueConstraint("game_id", "seq"),
+        UniqueConstraint("game_id", "idempotency_key"),
+        CheckConstraint("(round_id IS NULL) <> (game_id IS NULL)", name="one_stream"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    round_id: int = Field(foreign_key="game_round.id", nullable=False)
+    round_id: int | None = Field(default=None, foreign_key="game_round.id", nullable=True)
+    game_id: int | None = Field(default=None, foreign_key="parlour_game.id", nullable=True)
     seq: int = Field(nullable=False)
     type: str = Field(sa_type=String(40), nullable=False)
     payload: str = Field(sa_type=Text, nullable=False)

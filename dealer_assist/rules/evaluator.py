@@ -17,11 +17,14 @@ cards and a human label. Both validate their input: count, duplicates and deck m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from operator import attrgetter
 
-from .cards import ALL_CARDS, RANK_NAME, RANK_PLURAL, SUITS, Card, parse_cards
+from .cards import ALL_CARDS, SUITS, Card, parse_cards
 from .errors import CardCountError, CardParseError, DuplicateCardError
+from .hands import HandValue as HandValue
+from .hands import SmallHandValue as SmallHandValue
+from .hands import evaluate_small as evaluate_small
+from .hands import label_of
 from .ranking import Category, Ranking
 
 C = Category
@@ -286,48 +289,6 @@ def rank_key(cards: Sequence[Card], ranking: Ranking) -> int:
     return _key_any(cards, t)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class HandValue:
-    """An ordered, hashable hand value: higher is better, equal exactly when the hands tie."""
-
-    key: int
-    category: Category
-    cards: tuple[Card, ...]
-    significant: tuple[Card, ...]
-    label: str
-    ranking: Ranking
-
-    def _other(self, other: object) -> HandValue:
-        if not isinstance(other, HandValue):
-            raise TypeError(f"cannot compare a hand value with {type(other).__name__}")
-        if other.ranking is not self.ranking:
-            raise TypeError(f"cannot compare {self.ranking.name} and {other.ranking.name} hands")
-        return other
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, HandValue):
-            return NotImplemented
-        return self.key == self._other(other).key
-
-    def __hash__(self) -> int:
-        return hash((self.ranking.name, self.key))
-
-    def __lt__(self, other: object) -> bool:
-        return self.key < self._other(other).key
-
-    def __le__(self, other: object) -> bool:
-        return self.key <= self._other(other).key
-
-    def __gt__(self, other: object) -> bool:
-        return self.key > self._other(other).key
-
-    def __ge__(self, other: object) -> bool:
-        return self.key >= self._other(other).key
-
-    def __repr__(self) -> str:
-        return f"<{self.label}: {' '.join(c.code for c in self.cards)}>"
-
-
 def evaluate(cards: Sequence[Card] | str, ranking: Ranking) -> HandValue:
     """The best five-card hand of 5..17 cards under ``ranking``, with cards and a label."""
     hand = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
@@ -377,7 +338,7 @@ def _decode(key: int, hand: tuple[Card, ...], t: _Tables) -> HandValue:
     else:  # flush, ace_king, high card: five distinct ranks
         used = [by_rank[x][0] for x in r]
         sig = used if category is _FLUSH else used[:2] if category is _AK else used[:1]
-    return HandValue(key, category, tuple(used), tuple(sig), _label(category, r), ranking)
+    return HandValue(key, category, tuple(used), tuple(sig), label_of(category, r), ranking)
 
 
 def _flush_suit(hand: tuple[Card, ...], key: int, t: _Tables) -> int:
@@ -387,56 +348,3 @@ def _flush_suit(hand: tuple[Card, ...], key: int, t: _Tables) -> int:
         if len(suited) >= 5 and _best_flush(suited, t) == key:
             return si
     raise AssertionError("flush key without a matching suit")  # pragma: no cover
-
-
-def _label(category: Category, r: list[int]) -> str:
-    n, pl = RANK_NAME, RANK_PLURAL
-    if category is _ROYAL:
-        return "Royal flush"
-    if category is _SF:
-        return f"Straight flush, {n[r[0]]} high"
-    if category is _STRAIGHT:
-        return f"Straight, {n[r[0]]} high"
-    if category is _FLUSH:
-        return f"Flush, {n[r[0]]} high"
-    if category is _QUADS:
-        return f"Four of a kind, {pl[r[0]]}, {n[r[1]]} kicker"
-    if category is _FULL:
-        return f"Full house, {pl[r[0]]} over {pl[r[1]]}"
-    if category is _TRIPS:
-        return f"Three of a kind, {pl[r[0]]}"
-    if category is _TWO:
-        return f"Two pairs, {pl[r[0]]} and {pl[r[1]]}, {n[r[2]]} kicker"
-    if category is _PAIR:
-        return f"One pair, {pl[r[0]]}, {n[r[1]]} kicker"
-    if category is _AK:
-        return f"Ace-King, {n[r[2]]} kicker"
-    return f"High card, {n[r[0]]}"
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class SmallHandValue:
-    """A two-card Small Hand (Big/Small game): a pair beats no pair, then high card, then second.
-
-    Suits never matter: ``key`` alone orders, equates and hashes the values (``Ah Kd`` equals
-    ``As Kc``, and an equal Small Hand counts for the player).
-    """
-
-    key: int
-    category: Category = field(compare=False)
-    cards: tuple[Card, ...] = field(compare=False)
-    label: str = field(compare=False)
-
-
-def evaluate_small(cards: Sequence[Card] | str) -> SmallHandValue:
-    """Value of a two-card Small Hand; ``CardCountError`` unless exactly two distinct cards."""
-    hand = parse_cards(cards, what="small hand") if isinstance(cards, str) else \
-        parse_cards(list(cards), what="small hand")
-    if len(hand) != 2:
-        raise CardCountError(len(hand), "2", "small hand")
-    hi, lo = sorted(hand, key=lambda c: -c.rank)
-    if hi.rank == lo.rank:
-        return SmallHandValue(1 << 8 | hi.rank << 4 | hi.rank, C.one_pair, (hi, lo),
-                              f"Pair of {RANK_PLURAL[hi.rank]}")
-    return SmallHandValue(hi.rank << 4 | lo.rank, C.high_card, (hi, lo),
-                          f"{RANK_NAME[hi.rank].capitalize()}-{RANK_NAME[lo.rank]} high")

@@ -102,6 +102,34 @@ def check_pay_table(table: Any, name: str, *, required: Iterable[Category] = (),
     return MappingProxyType(out)
 
 
+@dataclass(frozen=True, slots=True)
+class RoundTerms:
+    """How a house round runs under a profile, as the one round engine reads it.
+
+    Each game's profile class derives these from its own fields (:meth:`HouseProfile.terms`), so
+    the steps every house game shares are written once and read flags, never the game's name.
+    Never stored: a round stores its profile's data, and the terms follow from it.
+    """
+
+    #: the dealer's cards dealt face up, entered at the deal
+    dealer_up_cards: int
+    #: a box may carry a bonus side bet (its amount is the game's own check)
+    bonus: bool
+    #: boxes one player may hold (None: no limit), and whether they carry the same ANTE
+    boxes_per_seat: int | None
+    equal_antes: bool
+    #: boxes decide once every box and the dealer are dealt (else once the box itself is)
+    whole_deal_first: bool
+    #: a wrong number of cards is a redeal, never a correction
+    redeal: bool
+    #: the dealer has no game: a box may buy him one, for this fee in ANTEs, with the free
+    #: second replacement on the same rank; or take the ANTE at this multiplier
+    buy_game: bool
+    buy_game_fee: int
+    free_second_replacement: bool
+    no_game_ante_multiplier: int
+
+
 @dataclass(frozen=True, kw_only=True)
 class HouseProfile:
     """The fields every banked poker game shares. Validated on construction."""
@@ -155,6 +183,11 @@ class HouseProfile:
     def multiplier(self, category: Category) -> int:
         """The pay-table multiplier of ``category`` (0 when the table does not pay it)."""
         return self.pay_table.get(category, 0)
+
+    def terms(self) -> RoundTerms:
+        """How the one house-round engine runs a round under this profile (each game's profile
+        class says it from its own fields)."""
+        raise NotImplementedError(f"{type(self).__name__} has no round terms")
 
     def qualifies(self, category: Category) -> bool:
         """Whether a hand of ``category`` is a game (qualifier or better)."""

@@ -1,4 +1,4 @@
-"""One hierarchy of service errors, mapped once to HTTP at the web edge (``web/errors.py``).
+"""One hierarchy of service errors, mapped once to HTTP at the edge (``edge/status.py``).
 
 Each error carries a message fit for the croupier's screen and, where useful, the offending
 ``field`` so a form can point at it.
@@ -9,6 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules.phrase import Phrase
+
+
+def N_(message: str) -> str:
+    """Mark a message id kept in data (``record.Wording``) for ``make translations``; the edge
+    translates it when the error is raised with it."""
+    return message
 
 
 class ServiceError(Exception):

@@ -19,15 +19,17 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
+from ..edge import PageBlueprint, role_required
 from ..i18n import wording
-from ..models import POKER_GAMES, Round
+from ..models import Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
 from ..rules.errors import CardCountError, RulesError
+from ..rules.registry import get_game
 from ..services.errors import ServiceError, ValidationError
 from ..services.rounds import live
 from ..services.rounds import store as rounds
@@ -35,9 +37,8 @@ from ..services.shifts import shifts
 from ..services.tables import tables
 from .forms import whole_number
 from .live_refusal import Refusal, box_of, input_for, keep, take
-from .security import role_required
 
-bp = Blueprint("live", __name__)
+bp = PageBlueprint("live", __name__)
 RECORDERS = tuple(sorted(live.RECORDERS))
 #: steps entered with the card grid, opened automatically in this order when offered (dealing
 #: order: the dealer's face-up card, his hole cards at the reveal, then box by box at the
@@ -105,7 +106,7 @@ def _entry(rnd: live.LiveRound, typed: MultiDict[str, str] | None = None) -> Any
 def _suggestion(rnd: live.LiveRound, entry: Any) -> Any:
     if entry is None or entry.type != "split":
         return None
-    from ..rules.games.flow_house import suggest
+    from ..rules.games.stud import suggest
 
     try:
         return suggest(rnd.state, entry.box)
@@ -197,7 +198,7 @@ def _draw_need(rnd: live.LiveRound, cards: str) -> int:
 @bp.get("/tables/<int:table_id>/live")
 @role_required(*RECORDERS)
 def screen(table_id: int) -> Any:
-    if tables.get_table(db.get_session(), table_id).game in POKER_GAMES:  # issue 15
+    if get_game(tables.get_table(db.get_session(), table_id).game).poker_room:
         return redirect(url_for("poker.screen", table_id=table_id))
     return _screen(table_id)
 
@@ -373,7 +374,7 @@ def _split_note(rnd: live.LiveRound, box: str,
                 cards: str) -> tuple[Refusal, MultiDict[str, str]]:
     """The engine's split of the seven cards the player shows (dealing order: they were never
     entered before): the cards are put in that order, Big Hand first, for one "Accept split"."""
-    from ..rules.games.flow_house import suggest
+    from ..rules.games.stud import suggest
 
     seven = parse_cards(cards, count=7, what=f"box {box} hand")  # RulesError: refused
     found = suggest(rnd.state, box, shown=seven)

@@ -12,24 +12,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import db
+from ..edge import PageBlueprint, as_id, role_required, status_for
 from ..i18n.wording import N_, hand_name, say
 from ..rules.errors import RulesError
-from ..rules.poker import HandState, hand_to_dict
+from ..rules.games.poker import HandState, hand_to_dict
 from ..services.errors import Conflict, ServiceError, ValidationError
 from ..services.rounds import poker_hands
 from ..services.shifts import shifts
 from ..services.tables import poker as poker_tables
-from .errors import status_for
 from .forms import whole_number
-from .hardening import as_id
 from .live import card_html, new_key
-from .security import role_required
 
-bp = Blueprint("poker", __name__)
+bp = PageBlueprint("poker", __name__)
 RECORDERS = tuple(sorted(shifts.OPENERS))
 PHASES = {"betting": N_("Betting"), "street": N_("Deal the up cards"), "draw": N_("The draw"),
           "parole": N_("Parole?"), "showdown": N_("Showdown"), "complete": N_("Push the pots")}
@@ -195,7 +193,7 @@ OPENERS = ("admin", "pit_boss", "shift_manager")
 @bp.get("/poker/new")
 @role_required(*OPENERS)
 def new_table() -> Any:
-    from ..rules.poker import poker_profiles
+    from ..rules.games.poker import poker_profiles
 
     return render_template("poker/new.html", profiles=[p.name for p in poker_profiles()],
                            typed=request.form)
@@ -206,7 +204,7 @@ def new_table() -> Any:
 def create_table() -> Any:
     """A poker table: name, profile, stakes (stud: ante; draw: small blind; the rest default
     by RULES.md) and the number of seats."""
-    from ..rules.poker import get_poker_profile, poker_profiles
+    from ..rules.games.poker import get_poker_profile, poker_profiles
 
     dbs = db.get_session()
     try:

@@ -6,20 +6,19 @@ from datetime import tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+from flask import current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import db
-from ..models import POKER_GAMES, Role, utcnow
+from ..edge import PageBlueprint, any_role, as_id, form_error, may_reach, role_required
+from ..models import Role, utcnow
+from ..rules.registry import get_game
 from ..services.errors import ServiceError, ValidationError
 from ..services.shifts import chips, inventory, shifts
 from ..services.tables import tables
-from .errors import form_error
 from .forms import optional_date, text
-from .hardening import as_id
-from .security import any_role, may_reach, role_required
 
-bp = Blueprint("tables", __name__, url_prefix="/tables")
+bp = PageBlueprint("tables", __name__, url_prefix="/tables")
 SHIFT_OPENERS = (Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
 
 
@@ -97,7 +96,7 @@ def open_shift(table_id: int) -> Any:
         return form_error(err, "tables/detail.html", **_page(table_id))
     flash(gettext("Shift opened for gaming date %(v)s.", v=shift.gaming_date.isoformat()),
           "success")
-    if table.game in POKER_GAMES and may_reach("poker.screen"):  # issue 15: the poker screen
+    if get_game(table.game).poker_room and may_reach("poker.screen"):  # the poker screen
         return redirect(url_for("poker.screen", table_id=table_id))
     if may_reach("live.screen"):  # the croupier came to deal: go straight to the table screen
         return redirect(url_for("live.screen", table_id=table_id))

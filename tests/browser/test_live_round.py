@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from dealer_assist import db
-from dealer_assist.rules.games.flow import start
+from dealer_assist.rules.registry import start
 from tests.browser.conftest import LAYOUT, Server, Shots, login
 from tests.factories import PASSWORD, make_user
 

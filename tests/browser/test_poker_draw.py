@@ -18,7 +18,7 @@ from sqlmodel import col, select
 
 from dealer_assist import db
 from dealer_assist.models import Round, User
-from dealer_assist.rules.poker import hand_to_dict, parse_hand
+from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
 from dealer_assist.services.rounds import poker_hands
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import poker as poker_tables

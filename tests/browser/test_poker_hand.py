@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from dealer_assist import db
 from dealer_assist.models import Round, User
-from dealer_assist.rules.poker import HandState, hand_to_dict, parse_hand
+from dealer_assist.rules.games.poker import HandState, hand_to_dict, parse_hand
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import Server, Shots, login

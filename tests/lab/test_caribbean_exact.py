@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dealer_assist.lab import batch, caribbean_exact, counting
-from dealer_assist.rules.games.caribbean import CARIBBEAN_CLASSIC
+from dealer_assist.rules.games.stud import CARIBBEAN_CLASSIC
 from dealer_assist.rules.ranking import get_ranking
 
 STANDARD = get_ranking("standard")

@@ -17,8 +17,7 @@ import pytest
 from dealer_assist.lab import montecarlo, russian_mc
 from dealer_assist.lab.batch import _BY_INDEX
 from dealer_assist.rules.games import russian  # noqa: F401  (registers the profiles)
-from dealer_assist.rules.games.russian_profile import RUSSIAN_CLASSIC, RussianProfile
-from dealer_assist.rules.games.russian_request import settle_request
+from dealer_assist.rules.games.russian import RUSSIAN_CLASSIC, RussianProfile, settle_request
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.rules.ranking import Category
 

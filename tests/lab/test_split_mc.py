@@ -15,7 +15,7 @@ import numpy as np
 from dealer_assist.lab import montecarlo, split_mc
 from dealer_assist.lab.batch import _BY_INDEX
 from dealer_assist.rules.cards import parse_cards
-from dealer_assist.rules.games.split import SPLIT_CLASSIC, SplitProfile, settle_request
+from dealer_assist.rules.games.stud.split import SPLIT_CLASSIC, SplitProfile, settle_request
 
 ANTE, CAP = 100, 1000  # a flush's BET win (200 x 5) is exactly the cap; a full house's is cut
 

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 
 from dealer_assist.rules.cards import Card
-from dealer_assist.rules.poker import (
+from dealer_assist.rules.games.poker import (
     Action,
     HandState,
     SeatEntry,
@@ -22,7 +22,7 @@ from dealer_assist.rules.poker import (
     make_stakes,
     start_hand,
 )
-from dealer_assist.rules.poker.stud import known_cards
+from dealer_assist.rules.games.poker.stud import known_cards
 
 
 def new_hand(rng: random.Random, profile_name: str, players: int | None = None,

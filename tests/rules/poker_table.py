@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from dealer_assist.rules.errors import RulesError
-from dealer_assist.rules.poker import hand_to_dict, parse_hand
+from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
 
 STUD_STAKES = {"ante": 1}
 DRAW_STAKES = {"small_blind": 1}

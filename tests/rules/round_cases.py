@@ -18,7 +18,7 @@ from typing import Any
 from dealer_assist.rules import ALL_CARDS, IllegalActionError, evaluate, get_ranking
 from dealer_assist.rules.cards import parse_cards
 from dealer_assist.rules.games import GAMES
-from dealer_assist.rules.games.common import draw_needed
+from dealer_assist.rules.games.stud.dealer import draw_needed
 from dealer_assist.rules.profiles import get_profile
 
 STANDARD = get_ranking("standard")

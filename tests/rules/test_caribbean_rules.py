@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from dealer_assist.rules import HouseRulesError, RulesError, parse_cards
-from dealer_assist.rules.games import caribbean as cb
-from dealer_assist.rules.games import house_round as hr
-from dealer_assist.rules.games.common import Table
+from dealer_assist.rules.games import stud as hr
+from dealer_assist.rules.games.stud import caribbean as cb
+from dealer_assist.rules.games.stud.table import Table
 
 from .house_bodies import body, box, nets, settle
 

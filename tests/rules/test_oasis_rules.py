@@ -7,9 +7,9 @@ import pytest
 
 from dealer_assist.rules import CardCountError, DuplicateCardError, IllegalActionError, RulesError
 from dealer_assist.rules import parse_cards as pc
-from dealer_assist.rules.games import house_round as hr
-from dealer_assist.rules.games import oasis
-from dealer_assist.rules.games.common import Table
+from dealer_assist.rules.games import stud as hr
+from dealer_assist.rules.games.stud import oasis
+from dealer_assist.rules.games.stud.table import Table
 
 from .house_bodies import body, box, nets, settle
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from dealer_assist.rules import IllegalActionError, RulesError
 from dealer_assist.rules.cards import ALL_CARDS
-from dealer_assist.rules.parlour import (
+from dealer_assist.rules.games.parlour import (
     DEFAULT_PROFILE,
     Action,
     Board,

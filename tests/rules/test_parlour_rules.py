@@ -10,9 +10,9 @@ import pytest
 
 from dealer_assist.rules import RulesError
 from dealer_assist.rules.cards import parse_cards
-from dealer_assist.rules.parlour import DEFAULT_PROFILE, Board, end_of_game
-from dealer_assist.rules.parlour.profile import get_parlour_profile
-from dealer_assist.rules.parlour.request import settle_hand_request
+from dealer_assist.rules.games.parlour import DEFAULT_PROFILE, Board, end_of_game
+from dealer_assist.rules.games.parlour.calculator import settle_hand_request
+from dealer_assist.rules.games.parlour.profile import get_parlour_profile
 
 from .parlour_deals import STOPS, SUITED, body
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_assist.rules.poker import (
+from dealer_assist.rules.games.poker import (
     Action,
     PokerProfile,
     SeatEntry,

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dealer_assist.rules.errors import RulesError
-from dealer_assist.rules.poker import Action, HandState, apply, poker_profiles
+from dealer_assist.rules.games.poker import Action, HandState, apply, poker_profiles
 from tests.rules.poker_hands import choose, new_hand, replay_all
 
 PROFILES = sorted(p.name for p in poker_profiles())

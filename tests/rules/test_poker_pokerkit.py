@@ -26,7 +26,7 @@ from pokerkit import (
     Street,
 )
 
-from dealer_assist.rules.poker import (
+from dealer_assist.rules.games.poker import (
     Action,
     HandState,
     SeatEntry,
@@ -36,7 +36,7 @@ from dealer_assist.rules.poker import (
     make_stakes,
     start_hand,
 )
-from dealer_assist.rules.poker.showdown import layered_pots
+from dealer_assist.rules.games.poker.showdown import layered_pots
 from tests.rules.poker_hands import choose
 
 AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION,

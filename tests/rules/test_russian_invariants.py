@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from dealer_assist.rules import ALL_CARDS, Card, evaluate, get_ranking
 from dealer_assist.rules.combinations import paid_combinations
 from dealer_assist.rules.games import russian as R
-from dealer_assist.rules.games.common import Table
+from dealer_assist.rules.games.stud.table import Table
 
 STANDARD = get_ranking("standard")
 ANTES = [10, 50, 100, 200, 1000]

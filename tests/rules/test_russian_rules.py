@@ -25,10 +25,10 @@ from dealer_assist.rules import (
     parse_cards,
 )
 from dealer_assist.rules.combinations import find_combinations, paid_combinations
+from dealer_assist.rules.fields import RequestError
 from dealer_assist.rules.games import russian as R
-from dealer_assist.rules.games.common import Table, apply_cap, cap_amount
+from dealer_assist.rules.games.stud.table import Table, apply_cap, cap_amount
 from dealer_assist.rules.profiles import get_profile
-from dealer_assist.rules.request import RequestError
 
 STANDARD = get_ranking("standard")
 # RULES.md "BET pay table"

@@ -14,9 +14,9 @@ from dealer_assist.rules import (
     RulesError,
     parse_cards,
 )
-from dealer_assist.rules.games import house_round as hr
-from dealer_assist.rules.games import split as sp
-from dealer_assist.rules.games.common import Table
+from dealer_assist.rules.games import stud as hr
+from dealer_assist.rules.games.stud import split as sp
+from dealer_assist.rules.games.stud.table import Table
 
 from .house_bodies import body, box, nets, settle
 

@@ -18,15 +18,15 @@ from dealer_assist.rules import (
     parse_card,
     parse_cards,
 )
-from dealer_assist.rules.games import house_round as hr
-from dealer_assist.rules.games import split as sp
-from dealer_assist.rules.games.common import Table
-from dealer_assist.rules.games.split_suggest import (
+from dealer_assist.rules.games import stud as hr
+from dealer_assist.rules.games.stud import split as sp
+from dealer_assist.rules.games.stud.split_suggest import (
     score_splits,
     small_key,
     splits_of,
     suggest_split,
 )
+from dealer_assist.rules.games.stud.table import Table
 
 STANDARD = get_ranking("standard")
 BOX = parse_cards("7s 7d Ac Kh 3d 7c Qh")

@@ -2,7 +2,7 @@
 
 Imported explicitly by the report and inventory tests (and by ``benchmarks/report.py``); it is
 not a pytest conftest. :func:`play_round` drives the engine's live flow
-(``rules.games.flow``) with steps chosen at random among the ones the engine offers
+(``rules.engine``) with steps chosen at random among the ones the engine offers
 (``next_steps``) and cards dealt from one shuffled deck, so every round is legal by
 construction. :func:`store_round` records the events through ``services.rounds`` (append-only,
 idempotency keys) and the settlement as ``live._pay`` does: a ``paid`` event and a
@@ -22,7 +22,9 @@ from sqlmodel import Session
 
 from dealer_assist.models import Round, RoundSettlement, RoundStatus
 from dealer_assist.rules import ALL_CARDS, RulesError
-from dealer_assist.rules.games.flow import GameFlow, Step, start
+from dealer_assist.rules.engine import Game as GameFlow
+from dealer_assist.rules.engine import Step
+from dealer_assist.rules.registry import start
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import inventory, shifts
 from tests.factories import make_table, make_user

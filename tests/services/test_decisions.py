@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -23,9 +24,9 @@ from sqlmodel import Session
 from dealer_assist.lab.advise_russian import no_game_options
 from dealer_assist.lab.batch import rank_keys
 from dealer_assist.rules import ALL_CARDS
-from dealer_assist.rules.games.flow import start
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.rules.ranking import Category
+from dealer_assist.rules.registry import start
 from dealer_assist.services import decisions
 from dealer_assist.services.reports import sections
 from tests.services.conftest_reports import T0, Played, make_floor, store_round
@@ -162,3 +163,23 @@ def test_each_judged_decision_names_the_chosen_and_the_best_option(session: Sess
     assert no_game["1"].ev_lost_chips == pytest.approx(
         (no_game["1"].ev_best - no_game["1"].ev_chosen) * ANTE)
     assert {j.stage for j in judged} <= {"bet", "no_game", "insurance"}
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_the_ratings_judge_counts_one_players_differing_decisions(session: Session) -> None:
+    # issue 23's hook (services.players.rated.decision_judge): Judge = Callable[[PlayedRound],
+    # int], a played round being its round id and the player's boxes of the settlement
+    floor = make_floor(session)
+    rng = random.Random(5)
+    ids = [store_round(session, floor, _round(rng, {"1": "always buys", "2": "best"}),
+                       actor_id=floor.croupier, at=T0 + timedelta(minutes=2 * i))
+           for i in range(6)]
+    session.commit()
+    judge = decisions.player_judge(session)
+    always = [judge(SimpleNamespace(round_id=r, boxes=({"box": "1"},))) for r in ids]
+    best = [judge(SimpleNamespace(round_id=r, boxes=({"box": "2"},))) for r in ids]
+    both = [judge(SimpleNamespace(round_id=r, boxes=({"box": "1"}, {"box": "2"}))) for r in ids]
+    assert sum(always) > 0 and best == [0] * len(ids) and both == always
+    assert always == [decisions.differing_decisions(session, r, ["1"]) for r in ids]
+    assert always == [sum(j.differs for j in decisions.round_decisions(session, r)
+                          if j.box == "1") for r in ids]

@@ -17,6 +17,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from dealer_assist.models import Round, RoundEvent, RoundSettlement, RoundStatus
+from dealer_assist.rules.engine import Event
 from dealer_assist.rules.errors import (
     CardParseError,
     DuplicateCardError,
@@ -24,7 +25,7 @@ from dealer_assist.rules.errors import (
     RulesError,
     StakeError,
 )
-from dealer_assist.rules.games.flow import Event, start
+from dealer_assist.rules.registry import start
 from dealer_assist.services.disputes import voids
 from dealer_assist.services.errors import Conflict, PermissionDenied
 from dealer_assist.services.rounds import live

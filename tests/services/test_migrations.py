@@ -3,6 +3,7 @@ SQLite runs with WAL, synchronous=FULL, a busy timeout, foreign keys and BEGIN I
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from sqlmodel import Session, SQLModel
 
 from dealer_assist import create_app, db
 from dealer_assist.models import GameTable, User, utcnow
+from dealer_assist.services.rounds.store import encode_payload
 from tests.factories import insert_as_of_now
 
 TABLES = {"user_account", "auth_session", "login_throttle", "game_table", "shift", "game_round",
@@ -177,5 +179,69 @@ def test_a_database_with_rows_older_than_the_audit_log_migrates_and_verifies(
         with engine.connect() as conn:
             problems = audit_data.verify_data(conn)
         assert [(p.table, p.column) for p in problems] == [("user_account", "role")]
+    finally:
+        engine.dispose()
+
+
+def test_parlour_events_made_at_the_previous_head_move_into_the_one_event_table(
+        empty_db_url: str) -> None:
+    """Issue 22: revision 0012 copies every ``parlour_event`` row, in order and byte for byte,
+    into ``round_event`` (``game_id``), describes each moved row in the audit log (the chain
+    and the data still verify, keyed), drops ``parlour_event``; the evening replays as before.
+    Downgrading moves the rows back."""
+    from sqlmodel import Session
+
+    from dealer_assist import audit
+    from dealer_assist.audit import data as audit_data
+    from dealer_assist.rules.games.parlour import settle_hand_request
+    from dealer_assist.services.rounds import parlour
+    from tests.rules.parlour_deals import SUITED, body
+
+    key = audit.derive_key("test-secret")
+    engine = audit.install(db.make_engine(empty_db_url), key)
+    try:
+        db.upgrade(engine, "0011")
+        board = {"pool": 0, "sections": {s: 0 for s in ("ante", "8-9-10", "KQ-clubs", "Ah",
+                                                         "Kh", "Qh", "Jh", "10h")}}
+        first = body(SUITED, board=board)
+        after = settle_hand_request(first).to_dict()
+        second = {**body(SUITED, board=after["board_after"]), "players": ["Bob", "Cy", "Ann"],
+                  "betting": [{"player": p, "type": "pass"} for p in ("Cy", "Ann", "Bob")]}
+        payloads = [encode_payload(first), encode_payload(second)]
+        with engine.begin() as conn:  # written by the code of revision 0011
+            host = insert_as_of_now(conn, "user_account", username="hal", display_name="Hal",
+                                    role="croupier", password_hash="x", active=True,
+                                    must_change_password=False, created_at=utcnow())
+            gid = insert_as_of_now(conn, "parlour_game", name="Friday",
+                                   profile="parlour-americana", variant="basic",
+                                   players=encode_payload({"players": ["Ann", "Bob", "Cy"]}),
+                                   board=encode_payload(board), created_by=host,
+                                   created_at=utcnow())
+            for seq, payload in enumerate(payloads, start=1):
+                insert_as_of_now(conn, "parlour_event", game_id=gid, seq=seq, type="hand",
+                                 payload=payload, actor_id=host, created_at=utcnow(),
+                                 idempotency_key=f"h{seq}")
+            audit_data.baseline(conn)  # the rows as the log knew them
+        db.upgrade(engine)
+        with engine.connect() as conn:
+            moved = conn.execute(text("SELECT game_id, seq, type, payload, idempotency_key, "
+                                      "round_id FROM round_event ORDER BY id")).all()
+            assert [tuple(r) for r in moved] == [(gid, 1, "hand", payloads[0], "h1", None),
+                                                 (gid, 2, "hand", payloads[1], "h2", None)]
+            assert "parlour_event" not in inspect(conn).get_table_names()
+            actions = conn.execute(text("SELECT action FROM audit_entry WHERE entity = "
+                                        "'round_event'")).scalars().all()
+            assert actions == ["round_event.moved", "round_event.moved"]
+            assert audit.verify(conn, key=key).ok
+            assert audit_data.verify_data(conn) == []
+        with Session(engine) as session:
+            view = parlour.load(session, gid)
+        assert [h.request for h in view.hands] == [json.loads(p) for p in payloads]
+        assert view.hands[0].result == after and view.last_seq == 2
+        command.downgrade(db.alembic_config(engine), "0011")
+        with engine.connect() as conn:
+            back = conn.execute(text("SELECT seq, payload FROM parlour_event ORDER BY id")).all()
+            assert [tuple(r) for r in back] == [(1, payloads[0]), (2, payloads[1])]
+            assert conn.execute(text("SELECT count(*) FROM round_event")).scalar() == 0
     finally:
         engine.dispose()

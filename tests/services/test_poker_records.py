@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import Session
 
 from dealer_assist.models import RoundStatus
-from dealer_assist.rules.poker import hand_to_dict, parse_hand
+from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
 from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from dealer_assist.services.rounds import poker_hands

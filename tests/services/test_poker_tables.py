@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 
 from dealer_assist.models import Round, RoundEvent, RoundSettlement, RoundStatus
 from dealer_assist.rules.errors import IllegalActionError
-from dealer_assist.rules.poker import hand_to_dict, parse_hand
+from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
 from dealer_assist.services.errors import Conflict
 from dealer_assist.services.rounds import poker_hands
 from dealer_assist.services.shifts import shifts

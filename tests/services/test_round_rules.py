@@ -17,8 +17,8 @@ from dealer_assist import audit, db
 from dealer_assist.models import Round, RoundEvent, utcnow
 from dealer_assist.rules import profiles as profile_registry
 from dealer_assist.rules.games import GAMES
-from dealer_assist.rules.games.flow import start
 from dealer_assist.rules.profiles import get_profile, load_profile, profile_data, profile_hash
+from dealer_assist.rules.registry import start
 from dealer_assist.services.disputes import review as round_review
 from dealer_assist.services.errors import Conflict
 from dealer_assist.services.rounds import live
@@ -84,7 +84,7 @@ def test_the_review_still_says_a_paid_round_was_paid_right_after_the_table_and_t
     monkeypatch.setitem(profile_registry._PROFILES, "russian-classic", changed)
     # replayed under today's table and code, the round would be settled differently ...
     flow, empty = start("russian", "russian-classic", 10, 500, 300)
-    from dealer_assist.rules.games.flow import Event
+    from dealer_assist.rules.engine import Event
     today = flow.settle(flow.replay(empty, [Event(e.seq, e.type, e.payload)
                                             for e in paid.events]).state)
     assert today.boxes[0].net != box["net"]

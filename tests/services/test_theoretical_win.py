@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 
 from dealer_assist.lab.version import fingerprint
-from dealer_assist.rules.games import caribbean  # noqa: F401  (registers the profile)
+from dealer_assist.rules import games  # noqa: F401  (registers the profile)
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.services.reports import house_edge, theoretical
 
@@ -19,6 +19,11 @@ def _rows(nets: list[tuple[int, int]]) -> list[tuple[Any, dict[str, Any], int]]:
     return [(None, {"boxes": [{"wagers": {"ante": {"stake": a, "net": n},
                                           "bet": {"stake": 2 * a, "net": 0}}}]}, 1)
             for a, n in nets]
+
+
+def _edges(app: Flask) -> Path:
+    """The app's store of house edges, as the report's callers name it."""
+    return house_edge.store_path(app.config, app.instance_path)
 
 
 def _store(app: Flask, tmp_path: Path, edge: float) -> None:
@@ -34,8 +39,7 @@ def test_theoretical_win_is_the_house_edge_times_the_antes_and_the_range_comes_f
         app: Flask, tmp_path: Path) -> None:
     _store(app, tmp_path, 0.05224)
     nets = [(100, -100), (100, 100), (100, -300), (200, 200), (100, 0)]
-    with app.app_context():
-        got = theoretical.section(_rows(nets), "caribbean-classic")
+    got = theoretical.section(_rows(nets), "caribbean-classic", _edges(app))
     results = [-n for _a, n in nets]
     mean = sum(results) / len(results)
     sd = math.sqrt(sum((x - mean) ** 2 for x in results) / (len(results) - 1))
@@ -51,19 +55,18 @@ def test_an_actual_win_outside_the_expected_range_is_flagged(app: Flask,
                                                              tmp_path: Path) -> None:
     _store(app, tmp_path, 0.05)
     nets = [(100, -100)] * 40 + [(100, -300)] * 40  # the house wins every box
-    with app.app_context():
-        got = theoretical.section(_rows(nets), "caribbean-classic")
+    got = theoretical.section(_rows(nets), "caribbean-classic", _edges(app))
     assert got["actual_win"] == 16000 and got["theoretical_win"] == 400
     assert got["outside"] is True
 
 
 def test_figures_stored_for_other_rules_are_not_used(app: Flask, tmp_path: Path) -> None:
     _store(app, tmp_path, 0.05)
-    with app.app_context():
-        # the basic strategy's figure of oasis-classic is not stored (the best strategy's is
-        # kept with the code: issue 24), and the Caribbean figures are for other rules
-        assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic", "basic") == \
-            {"available": False, "profile": "oasis-classic", "strategy": "basic"}
+    # the basic strategy's figure of oasis-classic is not stored (the best strategy's is kept
+    # with the code: issue 24), and the Caribbean figures are for other rules
+    assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic", _edges(app),
+                               "basic") == \
+        {"available": False, "profile": "oasis-classic", "strategy": "basic"}
 
 
 def test_the_tables_strategy_chooses_the_figure_and_is_named(app: Flask,
@@ -71,15 +74,13 @@ def test_the_tables_strategy_chooses_the_figure_and_is_named(app: Flask,
     # issue 24, item 5: a table assumes 'basic' or 'best'; the Caribbean exact count calls
     # its best strategy 'optimal' and its basic one 'ak-or-better'
     path = tmp_path / "edges.json"
-    app.config["HOUSE_EDGE_STORE"] = str(path)
     house_edge.save(path, {"profile": "caribbean-classic",
                            "fingerprint": fingerprint(get_profile("caribbean-classic")),
                            "default_strategy": "optimal",
                            "strategies": {"optimal": {"house_edge": 0.05224},
                                           "ak-or-better": {"house_edge": 0.05682}}})
     rows = _rows([(100, -100)] * 10)
-    with app.app_context():
-        best = theoretical.section(rows, "caribbean-classic", "best")
-        basic = theoretical.section(rows, "caribbean-classic", "basic")
+    best = theoretical.section(rows, "caribbean-classic", path, "best")
+    basic = theoretical.section(rows, "caribbean-classic", path, "basic")
     assert (best["strategy"], best["house_edge_percent"]) == ("best", "5.224")
     assert (basic["strategy"], basic["house_edge_percent"]) == ("basic", "5.682")

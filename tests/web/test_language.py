@@ -18,7 +18,7 @@ from dealer_assist import db, i18n
 from dealer_assist.i18n.wording import hand_name, say
 from dealer_assist.models import User
 from dealer_assist.rules.evaluator import evaluate, evaluate_small
-from dealer_assist.rules.games.registry import GAMES
+from dealer_assist.rules.games import GAMES
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.services import reports
 from tests.factories import make_table, make_user
@@ -28,7 +28,8 @@ from tests.web.test_live_pages import BOX_1, DEALER, round_of, start, step
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGS = ROOT / "dealer_assist" / "translations"
 KEYWORDS = ["_", "gettext", "ngettext:1,2", "lazy_gettext", "N_", "Phrase", "counted:1,2",
-            "RulesError", "IllegalActionError", "StakeError", "HouseRulesError", "ServiceError",
+            "RulesError", "IllegalActionError", "StakeError", "HouseRulesError", "RequestError",
+            "ServiceError",
             "ValidationError", "NotFound", "Conflict", "PermissionDenied",
             "AuthenticationFailed", "Throttled", "_fail", "problem:3", "whole_number:2",
             "optional_date:2", "_signed:2"]

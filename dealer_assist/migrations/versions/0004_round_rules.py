@@ -26,7 +26,7 @@ def _backfill() -> None:
     """Write each existing round's rules from its table (the engine's pure rules package is the
     one project import: a round's rules are the engine's profile data)."""
     from dealer_assist.rules.games import GAMES  # noqa: F401  (registers every profile)
-    from dealer_assist.rules.games.flow import round_rules
+    from dealer_assist.rules.registry import round_rules
 
     bind = op.get_bind()
     rows = bind.execute(sa.text(

@@ -9,27 +9,31 @@ shift.
 * :func:`shift_section` -- the shift report's win split (expected win under the players' actual
   decisions, luck, the gap to the best strategy) and its advantage-play alerts.
 
-A round is replayed from its own stored rules and events (``rules.games.flow``), never from a
-table's current settings; a game the lab does not cover (the poker room) has no judgements.
+A round is replayed from its own stored rules and events (``rules.registry.start_rules``),
+never from a table's current settings; a game the lab does not cover (the poker room) has no
+judgements.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from ...models import Round, RoundSettlement
+from ...rules.engine import Event
 from ...rules.errors import RulesError
-from ...rules.games.flow import Event, start_rules
+from ...rules.registry import start_rules
 from ..rounds import poker_hands
 from ..rounds import store as rounds
 from .alerts import PlayerFigures, by_player, player_figures
 from .judge import Judged, judge_state
 
-__all__ = ["Judged", "PlayerFigures", "by_player", "judge_stored", "player_figures",
-           "round_decisions", "shift_section"]
+__all__ = ["Judged", "PlayerFigures", "box_decisions", "by_player", "differing_decisions",
+           "judge_stored", "player_figures", "player_judge", "round_decisions",
+           "shift_section"]
 
 
 def judge_stored(rules: dict[str, Any], events: list[Any],
@@ -58,6 +62,36 @@ def round_decisions(session: Session, round_id: int) -> list[Judged]:
         return []
     return judge_stored(rounds.rules_of(session, rnd), rounds.events(session, round_id),
                         _settlement(session, round_id))
+
+
+def box_decisions(session: Session, round_id: int, boxes: Iterable[str]) -> list[Judged]:
+    """The judged decisions of the boxes ``boxes`` (their labels) of the stored round."""
+    wanted = {str(b) for b in boxes}
+    return [j for j in round_decisions(session, round_id) if j.box in wanted]
+
+
+def differing_decisions(session: Session, round_id: int, boxes: Iterable[str]) -> int:
+    """How many recorded decisions of the boxes ``boxes`` of the stored round ``round_id``
+    differ from the best strategy's option (issue 23's "decisions that differ")."""
+    return sum(j.differs for j in box_decisions(session, round_id, boxes))
+
+
+def player_judge(session: Session) -> Callable[[Any], int]:
+    """Issue 23's ``Judge``: ``judge(played)`` -> the number of decisions of a player's boxes
+    in one round that differ from the best strategy. ``played`` is anything with
+    ``round_id`` and ``boxes`` (the player's boxes of the stored settlement: mappings with a
+    ``box`` label), as ``services.players.ratings.PlayedRound``. Each round is judged once
+    per judge."""
+    cache: dict[int, list[Judged]] = {}
+
+    def judge(played: Any) -> int:
+        round_id = int(played.round_id)
+        if round_id not in cache:
+            cache[round_id] = round_decisions(session, round_id)
+        mine = {str(b["box"]) for b in played.boxes}
+        return sum(j.differs for j in cache[round_id] if j.box in mine)
+
+    return judge
 
 
 def shift_section(session: Session, rows: list[tuple[Round, dict[str, Any], int]],

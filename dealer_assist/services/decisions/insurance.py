@@ -13,7 +13,7 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
-from ...rules.games.russian_profile import RussianProfile
+from ...rules.games.russian import RussianProfile
 from .judge import Judged, indices, seen_cards
 
 

@@ -22,9 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.games.caribbean import CaribbeanProfile
-from ...rules.games.russian_profile import RussianProfile
-from ...rules.games.split import SplitProfile
+from ...rules.games.russian import RussianProfile
+from ...rules.games.stud import CaribbeanProfile, SplitProfile
 from ...rules.profiles import HouseProfile
 
 #: two options whose values differ by less than this (ANTEs) are the same decision

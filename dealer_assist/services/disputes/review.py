@@ -1,7 +1,7 @@
 """A stored round replayed for review: its event timeline, the settlement as recorded, the
 engine's recomputation and the differences in plain words.
 
-The recomputation uses the live flow's own codec and replay (``rules.games.flow``: the same
+The recomputation uses the live flow's own codec and replay (``rules.engine``: the same
 code that recorded the round), under the round's own rules only: the game, house-rules profile
 and table limits it stored when it started (``game_round.rules``), never the table's current
 settings or the code's current profile.
@@ -17,9 +17,10 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ...models import Round, RoundSettlement, User
+from ...rules.engine import UNDO, Event
 from ...rules.errors import RulesError
-from ...rules.games.flow import UNDO, Event, start_rules
 from ...rules.phrase import Amount, Phrase
+from ...rules.registry import start_rules
 from ..errors import NotFound
 from ..rounds import poker_hands
 from ..rounds import store as rounds

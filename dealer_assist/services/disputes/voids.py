@@ -17,7 +17,7 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ...models import POKER_GAMES, GameTable, Round, RoundStatus, User, utcnow
+from ...models import GameTable, Round, RoundStatus, User, utcnow
 from ...models.audit import (
     TEXT_MAX,
     ChangeKind,
@@ -26,6 +26,7 @@ from ...models.audit import (
     RoundChangeRequest,
     RoundCorrection,
 )
+from ...rules.registry import get_game
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
 from . import review as round_review
@@ -127,7 +128,8 @@ def _poker_void(session: Session, rnd: Round) -> None:
     back, the stacks are those before the hand, the button stays). A finished hand's pots were
     pushed and its stacks carried into the next hands: it is disputed or corrected instead."""
     table = session.get(GameTable, rnd.table_id)
-    if table is not None and table.game in POKER_GAMES and rnd.status != RoundStatus.OPEN.value:
+    if table is not None and get_game(table.game).poker_room \
+            and rnd.status != RoundStatus.OPEN.value:
         raise Conflict("Hand %(number)s is finished and its pots were pushed; file a "
                        "dispute on the award or ask for a correction instead of a void.",
                        number=rnd.number)

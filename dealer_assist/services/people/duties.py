@@ -27,8 +27,9 @@ from datetime import datetime
 
 from sqlmodel import Session, col, func, select
 
-from ...models import POKER_GAMES, GameTable, Role, RoundEvent, Shift, ShiftStatus, User
+from ...models import GameTable, Role, RoundEvent, Shift, ShiftStatus, User
 from ...models.inventory import ChipTransfer, InventoryCount
+from ...rules.registry import get_game
 from ..errors import Conflict, PermissionDenied, ValidationError
 
 SUPERVISORS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
@@ -88,7 +89,7 @@ def check_amount(session: Session, *, table_id: int, amount: int, field: str,
     :func:`poker_limit`)."""
     table = session.get(GameTable, table_id)
     limit = amount_limit(table) if table is not None else 0
-    if table is not None and table.game in POKER_GAMES:
+    if table is not None and get_game(table.game).poker_room:
         limit = poker_limit(session, table_id)
     if abs(amount) > limit:
         raise ValidationError("%(label)s %(amount)s is beyond this table's limit of "

@@ -94,7 +94,7 @@ def _table_voids(session: Session, round_ids: list[int | None]) -> dict[int, str
              .join(User, col(User.id) == RoundEvent.actor_id)
              .where(col(RoundEvent.round_id).in_(wanted), RoundEvent.type == "void")
              .order_by(col(RoundEvent.round_id), col(RoundEvent.seq)))
-    return {rid: name for rid, name in session.exec(query).all()}
+    return {rid: name for rid, name in session.exec(query).all() if rid is not None}
 
 
 def dispute_summary(items: list[dict[str, Any]]) -> dict[str, Any]:

@@ -32,7 +32,6 @@ from . import sections
 
 SCHEMA = "dealer_assist/poker-shift-report/1"
 #: message ids (the report's data keeps the English; the PDF says them in the reader's language)
-GAME_TITLES = {"americana": Phrase("Americana stud"), "draw32": Phrase("32-card draw")}
 CATEGORIES = frozenset(c.value for c in Category)
 #: the stakes in the order the report lists them, as message ids
 STAKE_NAMES = {"ante": Phrase("ante"), "bring_in": Phrase("bring-in"),
@@ -120,7 +119,6 @@ def build_poker_report(session: Session, shift: Shift, table: GameTable, *,
     inv = _tray(session, shift.id, rake, sold, fixes["house"], zone)
     counts, voids = sections.round_counts(session, shift.id, rows, zone)
     head = sections.shift_section(session, shift, table, names, zone, zone_name)
-    head["game_title"] = GAME_TITLES.get(table.game, table.game)
     poker = poker_tables.get(session, table.id)
     cumulative, running = [], 0
     for _r, settled, _v in rows:

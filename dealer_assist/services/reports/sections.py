@@ -20,12 +20,9 @@ from ... import audit
 from ...models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
 from ...models.audit import AuditEntry, Dispute, DisputeDecision
 from ...rules.phrase import Phrase
+from ...rules.registry import get_game
 from ..shifts import inventory
 from . import changes as report_changes
-
-GAME_TITLES = {"russian": Phrase("Russian poker"), "caribbean": Phrase("Caribbean stud"),
-               "oasis": Phrase("Oasis poker"), "split": Phrase("Big/Small hand")}
-
 
 #: message ids (the report's data keeps the English; the PDF says them in the reader's language)
 ROLE_TITLES = {"croupier": Phrase("Croupier"), "pit_boss": Phrase("Pit boss"),
@@ -176,7 +173,7 @@ def shift_section(session: Session, shift: Shift, table: GameTable,
                          .where(Round.shift_id == shift.id)).one()
     return {
         "id": shift.id, "table": table.name, "game": table.game,
-        "game_title": GAME_TITLES.get(table.game, table.game), "profile": table.profile,
+        "game_title": get_game(table.game).title, "profile": table.profile,
         "gaming_date": shift.gaming_date.isoformat(), "status": shift.status,
         "timezone": zone_name, "opened_at": at(shift.opened_at, zone),
         "closed_at": at(shift.closed_at, zone),

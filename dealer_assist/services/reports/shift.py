@@ -29,11 +29,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
+from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from ...models import POKER_GAMES, GameTable, Round, Shift
+from ...models import GameTable, Round, Shift
+from ...rules.registry import POKER_REPORT, get_game
 from ..errors import NotFound
 from . import changes as report_changes
 from . import house, sections, theoretical
@@ -42,14 +44,18 @@ SCHEMA = "dealer_assist/shift-report/2"
 
 
 def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None = None,
-                       zone_name: str = "UTC") -> dict[str, Any]:
-    """The whole report as plain data (see the module docstring for the meaning of each sum)."""
+                       zone_name: str = "UTC",
+                       house_edges: Path | None = None) -> dict[str, Any]:
+    """The whole report as plain data (see the module docstring for the meaning of each sum).
+
+    ``house_edges``: the file of the lab's stored house edges (``house_edge.store_path``), for
+    the theoretical win; None leaves that section unavailable."""
     shift = session.get(Shift, shift_id)
     if shift is None:
         raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
     table = session.get(GameTable, shift.table_id)
     assert table is not None
-    if table.game in POKER_GAMES:  # issue 15, part 4: chips, pots and rake, not wagers
+    if get_game(table.game).report == POKER_REPORT:  # chips, pots and rake, not wagers
         from .poker import build_poker_report
 
         return build_poker_report(session, shift, table, zone=zone, zone_name=zone_name)
@@ -77,8 +83,8 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
                               "hold": sections.ratio(corrected, money["total"]["wagered"])},
         "inventory": inv,
         "dealer": house.dealer(rows),
-        "theoretical": theoretical.section(rows, table.profile, table.strategy),
-        "decisions": _decisions(session, rows, table.profile),
+        "theoretical": theoretical.section(rows, table.profile, house_edges, table.strategy),
+        "decisions": _decisions(session, rows, table.profile, house_edges),
         "hands_paid": house.hands_paid(rows),
         "largest_payouts": largest,
         "capped": capped,
@@ -94,11 +100,11 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
 
 
 def _decisions(session: Session, rows: list[tuple[Round, dict[str, Any], int]],
-               profile: str) -> dict[str, Any]:
+               profile: str, house_edges: Path | None) -> dict[str, Any]:
     """Every recorded decision judged (issue 24): the win split against the best strategy and
     the advantage-play alerts."""
     from ..decisions import shift_section
-    found = theoretical.edge_of(profile, "best")
+    found = theoretical.edge_of(profile, house_edges, "best")
     return shift_section(session, rows, found[0] if found else None)
 
 
@@ -129,6 +135,8 @@ def recent_shifts(session: Session, limit: int = 100) -> list[ShiftLine]:
 
 
 def report_with_digest(session: Session, shift_id: int, *, zone: tzinfo | None = None,
-                       zone_name: str = "UTC") -> tuple[dict[str, Any], str]:
-    data = build_shift_report(session, shift_id, zone=zone, zone_name=zone_name)
+                       zone_name: str = "UTC",
+                       house_edges: Path | None = None) -> tuple[dict[str, Any], str]:
+    data = build_shift_report(session, shift_id, zone=zone, zone_name=zone_name,
+                              house_edges=house_edges)
     return data, sections.digest(data)

@@ -8,15 +8,15 @@ no split per wager type and the report gives one line. Side bets the lab's strat
 95 % range is the theoretical win +- 1.96 x the standard deviation of the shift's own box
 results x sqrt(boxes); actual win outside it is flagged for an explanation (regulators ask for
 one). Figures are whole currency units (expectations, rounded), percentages three-decimal
-strings: the report's JSON holds no floats.
+strings: the report's JSON holds no floats. The caller names the file of stored figures
+(``house_edge.store_path`` of the app's config): this module reads no app state.
 """
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
-
-from flask import current_app, has_app_context
 
 from . import house_edge
 
@@ -26,27 +26,29 @@ from . import house_edge
 SIDE_WAGERS = ("insurance", "bonus")
 
 
-def edge_of(profile: str, strategy: str | None = None) -> tuple[float, str] | None:
-    """(house edge per ANTE, strategy) stored for the profile's current rules under the
-    players' strategy the table assumes (``basic`` or ``best``: issue 24; None: the stored
-    figures' default strategy), if computed."""
-    if not has_app_context():
+def edge_of(profile: str, store: Path | None,
+            strategy: str | None = None) -> tuple[float, str] | None:
+    """(house edge per ANTE, strategy) stored in ``store`` for the profile's current rules
+    under the players' strategy the table assumes (``basic`` or ``best``: issue 24; None: the
+    stored figures' default strategy), if computed. The best strategy's figures kept with the
+    code (``lab.strategy_store``) count even without a store file."""
+    if store is None:
         return None
-    path = house_edge.store_path(current_app.config, current_app.instance_path)
     if strategy is None:
-        figures = house_edge.stored(path, profile)
+        figures = house_edge.stored(store, profile)
         if figures is None:
             return None
         name = figures["default_strategy"]
         return float(figures["strategies"][name]["house_edge"]), name
-    return house_edge.strategy_edge(path, profile, strategy)
+    return house_edge.strategy_edge(store, profile, strategy)
 
 
 def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str,
-            strategy: str | None = None) -> dict[str, Any]:
-    """The report's "theoretical" section for the settled rounds ``rows``, the table's
-    theoretical hold assuming ``strategy`` (the shift report passes the table's)."""
-    found = edge_of(profile, strategy)
+            store: Path | None = None, strategy: str | None = None) -> dict[str, Any]:
+    """The report's "theoretical" section for the settled rounds ``rows``; ``store`` is the
+    file of the lab's stored figures (None: the section is unavailable), ``strategy`` the
+    players' strategy the table assumes (the shift report passes the table's)."""
+    found = edge_of(profile, store, strategy)
     if found is None:
         return {"available": False, "profile": profile, "strategy": strategy or "basic"}
     edge, strategy = found

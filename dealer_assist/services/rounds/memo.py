@@ -16,16 +16,17 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ...rules.games.flow import Folded
+from ...rules.engine import Event, Folded, Game
+from .store import EventView
 
 #: rounds kept (a few kB each); a casino floor has far fewer open rounds than this
 SIZE = 1024
 
 _lock = threading.Lock()
-_memo: OrderedDict[str, Folded] = OrderedDict()
+_memo: OrderedDict[str, Folded[Any]] = OrderedDict()
 
 
 def digest(start: Sequence[Any], events: Iterable[tuple[int, str, Any]]) -> str:
@@ -37,7 +38,7 @@ def digest(start: Sequence[Any], events: Iterable[tuple[int, str, Any]]) -> str:
     return h.hexdigest()
 
 
-def get(key: str) -> Folded | None:
+def get(key: str) -> Folded[Any] | None:
     with _lock:
         found = _memo.get(key)
         if found is not None:
@@ -45,7 +46,7 @@ def get(key: str) -> Folded | None:
         return found
 
 
-def put(key: str, folded: Folded) -> None:
+def put(key: str, folded: Folded[Any]) -> None:
     with _lock:
         _memo[key] = folded
         _memo.move_to_end(key)
@@ -53,13 +54,33 @@ def put(key: str, folded: Folded) -> None:
             _memo.popitem(last=False)
 
 
-def fold(key: str, replay: Callable[[], Folded]) -> Folded:
+def fold(key: str, replay: Callable[[], Folded[Any]]) -> Folded[Any]:
     """The memoised fold, or ``replay()`` (entered only if it succeeds)."""
     found = get(key)
     if found is None:
         found = replay()
         put(key, found)
     return found
+
+
+def stream_key(rules: Mapping[str, Any], events: Sequence[EventView]) -> str:
+    """What a fold depends on: the stream's own rules (canonically) and its events. The game
+    is part of the rules (a house round names it; a poker hand's profile does)."""
+    start = json.dumps(rules, sort_keys=True, separators=(",", ":"))
+    return digest((start,), ((e.seq, e.type, e.payload) for e in events))
+
+
+def replay(flow: Game[Any], rules: Mapping[str, Any],
+           events: Sequence[EventView]) -> Folded[Any]:
+    """The engine's replay of a stream from the empty round of its own ``rules``, memoised by
+    content: replay stays the truth, a request replays at most once."""
+    return fold(stream_key(rules, events), lambda: flow.replay(
+        flow.start(rules), [Event(e.seq, e.type, e.payload) for e in events]))
+
+
+def remember(rules: Mapping[str, Any], events: Sequence[EventView], folded: Folded[Any]) -> None:
+    """Enter a fold the record path computed step by step (after an append) in the memo."""
+    put(stream_key(rules, events), folded)
 
 
 def clear() -> None:

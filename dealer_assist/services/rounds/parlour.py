@@ -1,12 +1,13 @@
-"""The parlour board game's evening: a game and its hands as append-only events (issue 16).
+"""The parlour board game's evening: a game and its hands as events of the one event table.
 
 A game's state comes only from its stored events, replayed through the pure engine
-(``rules.parlour``): each ``hand`` event stores the whole hand as entered (players in this hand's
-seating, the dealer first; the board carried in; the cards; the extra hand; the betting), so the
-replay recomputes every figure. Recording a hand takes the board and the seating from the replay
-(the deal passes to the left after each hand), lets the engine verify it, and stores it only if
-the engine accepts it: a refused hand stores nothing. The client's idempotency key makes a double
-tap record once; ``expected_seq`` refuses a hand entered on a stale screen. An ``end`` event (the
+(``rules.games.parlour``, memoised): each ``hand`` event stores the whole hand as the engine
+plays it (players in this hand's seating, the dealer first; the board carried in; the cards;
+the extra hand; the betting), so the replay recomputes every figure. Every hand goes through
+the one record path (:mod:`.record`): the engine verifies it and it is stored only if the
+engine accepts it (a refused hand stores nothing); the client's idempotency key makes a double
+tap record once; ``expected_seq`` refuses a hand entered on a stale screen; the last hand can
+be undone while the game goes on; contention is retried, then 503. An ``end`` event (the
 five-card deal for the chips left on the board) closes the game.
 """
 
@@ -18,23 +19,25 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from ...models import User, utcnow
-from ...models.parlour import ParlourEvent, ParlourGame
-from ...rules.parlour.board import check_board
-from ...rules.parlour.hand import check_players
-from ...rules.parlour.profile import VARIANTS, get_parlour_profile
-from ...rules.parlour.request import end_of_game_request, parse_board, settle_hand_request
-from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
-from .store import KEY_MAX, encode_payload
+from ...models import ParlourGame, RoundEvent, User, utcnow
+from ...rules.engine import UNDO
+from ...rules.games.parlour import PARLOUR
+from ...rules.games.parlour.board import check_board
+from ...rules.games.parlour.calculator import parse_board
+from ...rules.games.parlour.game import END, HAND
+from ...rules.games.parlour.hand import check_players
+from ...rules.games.parlour.profile import VARIANTS, get_parlour_profile
+from ..errors import N_, NotFound, PermissionDenied, ValidationError
+from . import memo
+from . import record as path
+from .record import OPEN, Loaded, Wording
+from .store import encode_payload, events
 
 #: who runs the parlour board: a host or club dealer (croupier) and administrators
 HOSTS = frozenset({"croupier", "admin"})
-HAND, END = "hand", "end"
-#: what a recorded hand may carry; the rest comes from the replay
-HAND_FIELDS = ("hands", "extra", "extra_hand", "betting")
+ENDED = "ended"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,47 @@ def _check_actor(session: Session, actor_id: int) -> None:
         raise PermissionDenied("Only a croupier or an administrator runs the parlour board.")
 
 
+class ParlourStream:
+    """A parlour evening: ``round_event.game_id``; the ``end`` event closes it."""
+
+    wording = Wording(
+        closed=N_("This game has ended; start a new one."),
+        stale=N_("Another hand was recorded meanwhile; the screen shows it now."),
+        frozen=N_("This game has ended; start a new one."),
+        reused=N_("This idempotency key was already used for a different step."),
+        nothing=N_("No hand is recorded in this game yet: nothing to undo."),
+    )
+    column = "game_id"
+    settles_when_complete = False
+
+    def load(self, session: Session, stream_id: int) -> Loaded:
+        row = session.get(ParlourGame, stream_id)
+        if row is None:
+            raise NotFound("No parlour game with id %(game_id)s.", game_id=stream_id)
+        rules = {"profile": row.profile, "variant": row.variant,
+                 "players": json.loads(row.players)["players"], "board": json.loads(row.board)}
+        found = events(session, game_id=stream_id)
+        folded = memo.replay(PARLOUR, rules, found)
+        status = ENDED if folded.state.ended is not None else OPEN
+        return Loaded(stream_id, stream_id, status, None, rules, PARLOUR, found, folded,
+                      head=row.name)
+
+    def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
+        _check_actor(session, actor_id)
+
+    def lock(self, session: Session, loaded: Loaded) -> tuple[Any, str, bool]:
+        row = session.exec(select(ParlourGame).where(ParlourGame.id == loaded.id)
+                           .with_for_update(key_share=True)).one()
+        return row, loaded.status, False
+
+    def store_settlement(self, session: Session, row: Any, loaded: Loaded, seq: int,
+                         settlement: Any, state: Any) -> dict[str, Any]:
+        raise NotImplementedError("a parlour evening stores no settlement row")
+
+
+PARLOUR_STREAM = ParlourStream()
+
+
 def create_game(session: Session, *, name: str, players: Sequence[str], actor_id: int,
                 variant: str = "basic", profile: str = "parlour-americana",
                 board: Mapping[str, Any] | None = None) -> int:
@@ -94,115 +138,49 @@ def create_game(session: Session, *, name: str, players: Sequence[str], actor_id
     return row.id
 
 
-def _events(session: Session, game_id: int) -> list[ParlourEvent]:
-    query = select(ParlourEvent).where(ParlourEvent.game_id == game_id)
-    return list(session.exec(query.order_by(col(ParlourEvent.seq))).all())
+def view(loaded: Loaded) -> GameView:
+    """The game replayed: every hand's figures, the board now, the totals."""
+    state = loaded.folded.state
+    rules = loaded.rules
+    effective = set(loaded.effective)
+    played = [e for e in loaded.events if e.seq in effective and e.type == HAND]
+    hands = [HandView(e.seq, n, e.payload, result.to_dict(), e.created_at)
+             for n, (e, (_hand, result)) in enumerate(zip(played, state.hands, strict=True),
+                                                      start=1)]
+    return GameView(loaded.id, loaded.head, rules["profile"], rules["variant"],
+                    tuple(rules["players"]), state.board.to_dict(), tuple(state.seating), hands,
+                    dict(state.totals), state.ended.to_dict() if state.ended else None,
+                    loaded.last_seq)
 
 
 def load(session: Session, game_id: int) -> GameView:
-    """The game replayed from its events: every hand's figures, the board now, the totals."""
-    row = session.get(ParlourGame, game_id)
-    if row is None:
-        raise NotFound("No parlour game with id %(game_id)s.", game_id=game_id)
-    assert row.id is not None
-    players = tuple(json.loads(row.players)["players"])
-    view = GameView(row.id, row.name, row.profile, row.variant, players, json.loads(row.board),
-                    players, totals={p: 0 for p in players})
-    for event in _events(session, game_id):
-        payload = json.loads(event.payload)
-        view.last_seq = event.seq
-        if event.type == END:
-            view.ended = end_of_game_request(payload).to_dict()
-            for p, won in view.ended["awards"].items():
-                view.totals[p] += won
-            continue
-        result = settle_hand_request(payload).to_dict()
-        view.hands.append(HandView(event.seq, len(view.hands) + 1, payload, result,
-                                   event.created_at))
-        view.board = result["board_after"]
-        seating = payload["players"]
-        view.seating = (*seating[1:], seating[0])
-        for p, net in result["net"].items():
-            view.totals[p] += net
-    return view
+    return view(PARLOUR_STREAM.load(session, game_id))
 
 
-def hand_request(view: GameView, hand: Mapping[str, Any]) -> dict[str, Any]:
-    """The whole hand: the entered fields plus the seating, board and rules from the replay."""
-    unknown = sorted(set(hand) - set(HAND_FIELDS))
-    if unknown:
-        raise ValidationError("A hand does not carry '%(v)s'.", v=unknown[0], field=unknown[0])
-    return {"profile": view.profile, "variant": view.variant, "players": list(view.seating),
-            "board": view.board, **{k: hand[k] for k in HAND_FIELDS if k in hand}}
-
-
-def _check_key(key: str) -> str:
-    if not key or len(key) > KEY_MAX:
-        raise ValidationError("An idempotency key is 1 to %(KEY_MAX)s characters.",
-                              KEY_MAX=KEY_MAX)
-    return key
-
-
-def _append(session: Session, view: GameView, type: str, payload: Mapping[str, Any],
-            actor_id: int, key: str) -> None:
-    event = ParlourEvent(game_id=view.id, seq=view.last_seq + 1, type=type,
-                         payload=encode_payload(payload), actor_id=actor_id,
-                         created_at=utcnow(), idempotency_key=key)
-    try:
-        with session.begin_nested():
-            session.add(event)
-    except IntegrityError:
-        raise Conflict("Another hand was recorded at the same moment; reload and try again."
-                       ) from None
-
-
-def _already(session: Session, game_id: int, key: str, type: str) -> bool:
-    """True when this key already recorded this kind of step (a double tap); Conflict if not."""
-    query = select(ParlourEvent).where(ParlourEvent.game_id == game_id,
-                                       ParlourEvent.idempotency_key == key)
-    existing = session.exec(query).first()
-    if existing is None:
-        return False
-    if existing.type != type:
-        raise Conflict("This idempotency key was already used for a different step.")
-    return True
-
-
-def _ready(session: Session, game_id: int, actor_id: int, key: str,
-           expected_seq: int | None) -> GameView:
-    _check_actor(session, actor_id)
-    _check_key(key)
-    view = load(session, game_id)
-    if view.ended is not None:
-        raise Conflict("This game has ended; start a new one.")
-    if expected_seq is not None and expected_seq != view.last_seq:
-        raise Conflict("Another hand was recorded meanwhile; the screen shows it now.")
-    return view
+def _record(session: Session, game_id: int, actor_id: int, type: str,
+            payload: Mapping[str, Any], key: str, expected_seq: int | None) -> GameView:
+    return view(path.record(session, PARLOUR_STREAM, game_id, actor_id=actor_id, type=type,
+                            payload=payload, idempotency_key=key,
+                            expected_seq=expected_seq).loaded)
 
 
 def record_hand(session: Session, *, game_id: int, actor_id: int, hand: Mapping[str, Any],
                 idempotency_key: str, expected_seq: int | None = None) -> GameView:
     """Verify one whole hand with the engine and store it; the game replayed afterwards."""
-    if _already(session, game_id, idempotency_key, HAND):
-        return load(session, game_id)
-    view = _ready(session, game_id, actor_id, idempotency_key, expected_seq)
-    request = hand_request(view, hand)
-    settle_hand_request(request)  # a RulesError stores nothing
-    _append(session, view, HAND, request, actor_id, idempotency_key)
-    return load(session, game_id)
+    return _record(session, game_id, actor_id, HAND, hand, idempotency_key, expected_seq)
 
 
 def end_game(session: Session, *, game_id: int, actor_id: int, hands: Mapping[str, Any],
              idempotency_key: str, expected_seq: int | None = None) -> GameView:
     """The end-of-game deal: five cards each, the best hand takes the board; the game closes."""
-    if _already(session, game_id, idempotency_key, END):
-        return load(session, game_id)
-    view = _ready(session, game_id, actor_id, idempotency_key, expected_seq)
-    request = {"profile": view.profile, "players": list(view.seating), "board": view.board,
-               "hands": dict(hands)}
-    end_of_game_request(request)
-    _append(session, view, END, request, actor_id, idempotency_key)
-    return load(session, game_id)
+    return _record(session, game_id, actor_id, END, {"hands": dict(hands)}, idempotency_key,
+                   expected_seq)
+
+
+def undo(session: Session, *, game_id: int, actor_id: int, idempotency_key: str,
+         expected_seq: int | None = None) -> GameView:
+    """Take back the last hand while the game goes on (an ``undo`` event naming it)."""
+    return _record(session, game_id, actor_id, UNDO, {}, idempotency_key, expected_seq)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,14 +193,21 @@ class GameSummary:
 
 
 def list_games(session: Session, limit: int = 20) -> list[GameSummary]:
-    """The latest games first, with how many hands each has recorded."""
-    counts = dict(session.exec(select(ParlourEvent.game_id, func.count())
-                               .where(ParlourEvent.type == HAND)
-                               .group_by(col(ParlourEvent.game_id))).all())
-    rows = session.exec(select(ParlourGame).order_by(col(ParlourGame.id).desc()).limit(limit))
+    """The latest games first, with how many hands each has recorded (an undone hand does not
+    count: each undo takes one back)."""
+    counts: dict[int, int] = {}
+    rows = session.exec(select(RoundEvent.game_id, RoundEvent.type, func.count())
+                        .where(col(RoundEvent.game_id).is_not(None),
+                               col(RoundEvent.type).in_((HAND, UNDO)))
+                        .group_by(col(RoundEvent.game_id), col(RoundEvent.type))).all()
+    for game_id, type, count in rows:
+        if game_id is not None:
+            counts[game_id] = counts.get(game_id, 0) + (count if type == HAND else -count)
+    games = session.exec(select(ParlourGame).order_by(col(ParlourGame.id).desc()).limit(limit))
     out = []
-    for row in rows.all():
+    for row in games.all():
         assert row.id is not None
         out.append(GameSummary(row.id, row.name, tuple(json.loads(row.players)["players"]),
                                counts.get(row.id, 0), row.created_at))
     return out
+

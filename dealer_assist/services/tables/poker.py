@@ -1,6 +1,6 @@
 """Poker tables (issue 15): seats, buy-ins, stacks carried hand to hand, the moving button.
 
-The engine (``rules.poker``) plays one hand from its start (button, seats dealt in with their
+The engine (``rules.games.poker``) plays one hand from its start (button, seats dealt in with their
 stacks and missed blinds); this module keeps what lies between hands: who sits where with how
 many chips, who sits out and which blinds he missed meanwhile (RULES.md, 32-card draw: "a
 returning player who missed the small blind posts ..."), where the button goes next. The hands
@@ -18,8 +18,8 @@ from sqlmodel import Session, col, select
 
 from ...models import GameTable
 from ...models.poker import PokerChipMove, PokerSeat, PokerTable
-from ...rules.poker import SeatEntry, get_poker_profile, make_stakes
-from ...rules.poker.setup import blind_seats
+from ...rules.games.poker import SeatEntry, get_poker_profile, make_stakes
+from ...rules.games.poker.setup import blind_seats
 from ..errors import Conflict, NotFound, ValidationError
 
 PLAYING, SITTING_OUT, LEFT = "playing", "sitting_out", "left"

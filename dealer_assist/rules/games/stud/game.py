@@ -1,0 +1,222 @@
+"""Every house game as a :class:`~dealer_assist.rules.engine.Game`: how a round starts from its
+own stored rules, the codec, the steps the screen offers, and the stud games' summary.
+
+:class:`HouseGame` is what Russian poker and the stud games share (their table is
+``steps.SHARED`` plus their own steps); :class:`StudGame` is Caribbean stud, which Oasis
+(``oasis.py``) and Big/Small (``split.py``) extend with their improvements. Russian poker's game
+is ``russian/game.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ...engine import PAID, UNDO, Decoder, Game, Step, StepRule, not_a_step
+from ...errors import HouseRulesError, RulesError
+from ...evaluator import evaluate, evaluate_small
+from ...fields import get_int, need_mapping
+from ...phrase import Phrase
+from ...profiles import HouseProfile, load_profile, profile_hash
+from ...settlement import Settlement
+from .codec import SHARED_DECODERS, codes, encode_shared, value_of
+from .deal import FREE, State, can_bet, can_deal_dealer, can_fold, can_place_box
+from .settle import missing_hand, resolve_dealer
+from .showdown import can_buy_game, can_dealer_draw, can_reveal_dealer, can_show, can_take_ante
+from .state import BoxState, RoundState, evolve
+from .steps import SHARED
+from .table import Table
+
+
+class HouseGame(Game[State]):
+    """A banked house game: a round of boxes against the dealer, started from its stored rules
+    (the game, the full profile as data with its hash, the table limits in force)."""
+
+    decoders: Mapping[str, Decoder] = SHARED_DECODERS
+    table: Mapping[type[Any], StepRule[Any, Any]] = SHARED
+    list_events = {"place": "boxes"}
+    meta_events = (UNDO, PAID)
+    #: the ``place`` payload carries each box's bonus bet
+    bonus_field = False
+
+    def new_round(self, profile: HouseProfile, table: Table) -> State:
+        """The empty round a croupier starts with."""
+        return RoundState(profile, table)
+
+    def start(self, rules: Mapping[str, Any]) -> State:
+        """The empty round of a round's own stored rules; a profile whose data no longer
+        matches its hash is refused (the record was altered)."""
+        rules = need_mapping(rules, "rules")
+        data = need_mapping(rules.get("profile"), "rules.profile")
+        if profile_hash(data) != rules.get("profile_hash"):
+            raise HouseRulesError("the round's stored profile does not match its hash",
+                                  field="profile_hash", value=str(rules.get("profile_hash")))
+        house = load_profile(data)
+        if house.game != self.name:
+            raise HouseRulesError("the round's profile is for %(game)s, not %(game2)s",
+                                  game=house.game, game2=self.name, field="profile.game",
+                                  value=house.game)
+        limits = need_mapping(rules.get("limits"), "rules.limits")
+        return self.new_round(house, Table(get_int(limits, "min_ante"),
+                                           get_int(limits, "max_ante"),
+                                           get_int(limits, "max_payout")))
+
+    def encode(self, action: Any) -> dict[str, Any]:
+        shared = encode_shared(action, bonus=self.bonus_field)
+        return shared if shared is not None else self.encode_own(action)
+
+    def encode_own(self, action: Any) -> dict[str, Any]:
+        """The canonical payload of one of the game's own records."""
+        raise not_a_step(action, self.name)
+
+    def can_settle(self, state: State) -> bool:
+        return state.revealed and passes_settle(self, state)
+
+    def settle_ready(self, state: State) -> Settlement | None:
+        """The showdown so far: the settlement of the boxes whose result is known now (every
+        box but those still to show their hand), so the croupier pays box by box; None
+        before the reveal or while the dealer's cards are not complete."""
+        if not state.revealed or state.voided:
+            return None
+        ready = tuple(b for b in state.boxes if not self.missing_hand(state, b))
+        try:
+            return self.settle(evolve(state, boxes=ready)) if ready else None
+        except RulesError:
+            return None
+
+    def missing_hand(self, state: State, box: BoxState) -> bool:
+        """Whether the showdown still needs this box's hand (it decides a payout)."""
+        raise NotImplementedError
+
+    # --- the steps the screen offers: built from the engine's ``can_*`` only --------------
+    def next_steps(self, state: State) -> tuple[Step, ...]:
+        s = state
+        if s.voided:
+            return (Step("void", None, "Close the voided round"),)
+        out: list[Step] = []
+        if can_place_box(s):
+            out.append(Step("place", None, "Place the bets"))
+        if can_deal_dealer(s) and not any(b.cards for b in s.boxes):
+            up = s.profile.terms().dealer_up_cards
+            out.append(Step("deal_dealer", None, "Dealer's face-up card" if up else "Deal",
+                            cards=up))
+        for b in s.boxes:
+            out += self.box_steps(s, b)
+        if can_reveal_dealer(s):
+            out.append(Step("reveal", None, "Reveal the dealer",
+                            cards=0 if s.dealer else 5 - len(s.up)))
+        if can_dealer_draw(s):
+            two = s.profile.terms().free_second_replacement
+            out.append(Step("dealer_draw", None, "Dealer's new card", cards=1,
+                            max_cards=2 if two else 1))
+        return (*out, *self.game_steps(s))
+
+    def box_steps(self, s: State, b: BoxState) -> list[Step]:
+        """One box's steps; none asks for a card nobody at the table has seen."""
+        out = self.improvement_steps(s, b)
+        if can_bet(s, b.box):
+            out.append(Step("bet", b.box, "Bet", amount=s.profile.bet_multiple * b.ante))
+        if can_fold(s, b.box):
+            out.append(Step("fold", b.box, "Fold"))
+        out += self.side_steps(s, b)
+        if can_take_ante(s, b.box):
+            out.append(Step("take_ante", b.box, "Take ANTE"))
+        if can_buy_game(s, b.box):
+            out.append(Step("buy_game", b.box, "Buy game"))
+        if self.missing_hand(s, b) and can_show(s, b.box):
+            free = b.improvement is not None and b.improvement.kind == FREE
+            out.append(Step("show", b.box, "Show the hand", cards=b.hand_size,
+                            small=2 if free else 0))
+        return out
+
+    def improvement_steps(self, s: State, b: BoxState) -> list[Step]:
+        """The game's own improvement steps for a box (before its decision)."""
+        return []
+
+    def side_steps(self, s: State, b: BoxState) -> list[Step]:
+        """The game's own steps for a box that has decided (Russian insurance)."""
+        return []
+
+    def game_steps(self, s: State) -> list[Step]:
+        """The game's own table steps (the dealer's Small Hand, a redeal)."""
+        return []
+
+
+def passes_settle(game: Game[State], state: State) -> bool:
+    try:
+        game.settle(state)
+    except RulesError:
+        return False
+    return True
+
+
+class StudGame(HouseGame):
+    """A one-ANTE stud game (Caribbean stud, Oasis, Big/Small): its showdown and summary."""
+
+    def missing_hand(self, state: State, box: BoxState) -> bool:
+        if not state.revealed or box.folded or box.hand_known:
+            return False
+        try:
+            return missing_hand(state, box, resolve_dealer(state))
+        except RulesError:
+            return False
+
+    def summary(self, state: State) -> dict[str, Any]:
+        s = state
+        dealer: dict[str, Any] = {"cards": codes(s.dealer), "up": codes(s.up),
+                                  "revealed": s.revealed,
+                                  "draw": codes(s.draw), "small": codes(s.dealer_small)}
+        if s.revealed:
+            dealer.update(hand=s.dealer_hand.label, hand_value=value_of(s.dealer_hand),
+                          qualified=s.dealer_qualified)
+        return {"game": self.name, "profile": s.profile.name, "table": s.table.to_dict(),
+                "voided": None, "dealer": dealer, "dealt": s.dealt,
+                "boxes": [_box_summary(b, s) for b in s.boxes],
+                "used": sorted(c.code for c in s.used)}
+
+
+def _box_summary(b: BoxState, s: State) -> dict[str, Any]:
+    imp = b.improvement
+    hand = b.hand_cards
+    value = evaluate(hand, s.profile.ranking) if b.hand_known else None
+    small = evaluate_small(b.small) if b.small else None
+    return {
+        "box": b.box, "seat": b.seat, "ante": b.ante, "cards": codes(b.cards),
+        "improvement": None if imp is None else {
+            "kind": imp.kind, "fee": imp.fee, "discard": codes(imp.discard),
+            "cards": codes(imp.cards), "forces_bet": imp.forces_bet,
+            "count": imp.replaced},
+        "big": codes(b.big), "small": codes(b.small), "shown": codes(b.shown),
+        "hand_cards": codes(hand) if b.hand_known else [],
+        "hand": value.label if value else None, "hand_value": value_of(value),
+        "small_hand": small.label if small else None, "small_hand_value": value_of(small),
+        "decision": b.decision, "bet": b.bet, "no_game": b.no_game, "buy_fee": b.buy_fee,
+    }
+
+
+def phase(steps: Iterable[Step], settled: bool) -> str:
+    """A one-line heading for the table screen: what the croupier does now."""
+    kinds = {s.type for s in steps}
+    for names, title in (
+        # dealing first: more boxes may still be placed until a card is dealt, but once bets are
+        # down the croupier's job is the deal
+        ({"deal_box"}, Phrase("Deal: enter the cards")),
+        ({"deal_dealer"}, Phrase("Deal the cards")),
+        ({"place"}, Phrase("Place the bets")),
+        # offered once every box has bet or folded (insurance may still be placed)
+        ({"reveal"}, Phrase("Reveal the dealer's hand")),
+        ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
+         Phrase("Players decide")),
+        ({"buy_game"}, Phrase("Dealer has no game: take the ANTE or buy a game")),
+        ({"take_ante"}, Phrase("Dealer has no game: take the ANTE")),
+        ({"dealer_draw"}, Phrase("Dealer draws for the bought game")),
+        ({"dealer_small"}, Phrase("Dealer's Small Hand")),
+        ({"show"}, Phrase("Showdown: turn the hands over box by box")),
+    ):
+        if kinds & names:
+            return title
+    if "void" in kinds:
+        return Phrase("Round voided by a redeal")
+    return Phrase("Pay out") if settled else Phrase("Waiting")
+
+

@@ -1,0 +1,122 @@
+"""The one registry of games: what the rest of the project needs to know about each game.
+
+A :class:`GameSpec` says a game's family (its package under ``rules/games/``), its title, its
+default profile, its :class:`~dealer_assist.rules.engine.Game` (how its rounds are recorded and
+replayed), its stateless calculator, the lab's default strategy and the shift report's section.
+The services and pages ask the spec instead of testing a game's name
+(``if game in POKER_GAMES``) or keeping their own table of titles.
+
+``rules/games/__init__.py`` registers every game; :func:`get_game` imports it on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import Game
+from .errors import RulesError
+from .fields import get_str, need_mapping
+from .profiles import get_profile, profile_data, profile_hash
+
+#: the families (packages of ``rules/games``)
+RUSSIAN, STUD, POKER, PARLOUR = "russian", "stud", "poker", "parlour"
+#: the shift report's sections
+HOUSE_REPORT, POKER_REPORT = "house", "poker"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One game as the edge, the services and the lab reach it."""
+
+    name: str
+    family: str
+    #: the game's title (a ``Phrase``: its message id is in the catalogs)
+    title: str
+    default_profile: str
+    #: how a round of the game is recorded and replayed (the one record path plays it)
+    flow: Game[Any]
+    #: the stateless calculator: a complete round (request body) in, its result out
+    settle_request: Callable[[Mapping[str, Any]], Any] | None = None
+    #: the lab's default strategy for the game's figures (None: no figures)
+    lab_strategy: str | None = None
+    #: the section of the end-of-shift report that sums its rounds (None: not in the report)
+    report: str | None = None
+
+    @property
+    def banked(self) -> bool:
+        """A house-banked game (boxes against the dealer): Russian poker and the stud games."""
+        return self.family in (RUSSIAN, STUD)
+
+    @property
+    def poker_room(self) -> bool:
+        """A player-versus-player game dealt at a poker table (its hands are rounds too)."""
+        return self.family == POKER
+
+
+GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    GAMES[spec.name] = spec
+    return spec
+
+
+def _load() -> None:
+    """Import the games (they register themselves); late, to avoid an import cycle."""
+    from . import games  # noqa: F401
+
+
+def get_game(name: str) -> GameSpec:
+    _load()
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise RulesError("unknown game '%(name)s' (known: %(v)s)", name=name,
+                         v=", ".join(sorted(GAMES)), field="game", value=name) from None
+
+
+def games(family: str | None = None) -> tuple[GameSpec, ...]:
+    """Every registered game (of one family), in registration order."""
+    _load()
+    return tuple(s for s in GAMES.values() if family is None or s.family == family)
+
+
+def get_flow(game: str) -> Game[Any]:
+    """The live flow of a house game: how its rounds are recorded and replayed."""
+    _load()
+    spec = GAMES.get(game)
+    if spec is None or not spec.banked:
+        raise RulesError("no live table for game '%(game)s' (known: %(v)s)", game=game,
+                         v=", ".join(s.name for s in games() if s.banked), field="game",
+                         value=game)
+    return spec.flow
+
+
+# --- a house round's start: its own rules ------------------------------------------------------
+
+def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
+                max_payout: int) -> dict[str, Any]:
+    """What a house round stores about itself when it starts: the game, the full house-rules
+    profile as data with its hash, and the table limits in force. Replay reads only this."""
+    from .games.stud.table import Table
+
+    get_flow(game)
+    data = profile_data(get_profile(profile, game))
+    limits = Table(min_ante, max_ante, max_payout).to_dict()
+    return {"game": game, "profile": data, "profile_hash": profile_hash(data),
+            "limits": limits}
+
+
+def start_rules(rules: Mapping[str, Any]) -> tuple[Game[Any], Any]:
+    """The flow and the empty round of a house round's own stored rules (``round_rules``)."""
+    rules = need_mapping(rules, "rules")
+    flow = get_flow(get_str(rules, "game"))
+    return flow, flow.start(rules)
+
+
+def start(game: str, profile: str, min_ante: int, max_ante: int,
+          max_payout: int) -> tuple[Game[Any], Any]:
+    """The flow and the empty round of a table: its game, house-rules profile and limits."""
+    return start_rules(round_rules(game, profile, min_ante, max_ante, max_payout))

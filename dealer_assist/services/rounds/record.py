@@ -1,0 +1,245 @@
+"""The one record path: every step of every game is recorded the same way.
+
+A stream is a house round, a poker hand or a parlour evening (:class:`Stream`: what differs --
+where its events hang, who may record, how its row is locked, what a finished stream stores).
+Recording a step is one :func:`.txn.run` unit of work on the caller's session, committed there:
+
+* read (no write lock): the stream and its events, folded once by the engine (the replay memo,
+  :mod:`.memo`); the idempotency key looked up among the events just read: a key already used
+  answers the stream as it is (HTTP 200) when it recorded the same step, and is a
+  :class:`~..errors.Conflict` (409) when it recorded another one;
+* then the checks of the stream's state (staff of its shift, still open, no void pending,
+  ``expected_seq`` equal to its last event: else 409) and the engine's: the payload is decoded
+  once into step records, the engine verifies and applies them (a ``RulesError``: 400/422,
+  nothing stored); what is stored is the records' encoding; an ``undo`` names the last effective
+  step (it may be left out: the last one is meant), and ``paid`` settles a house round;
+* write (the lock): the stream's row is locked and the write is a compare-and-append: the
+  stream's last sequence number, status and pending void must still be those folded, else
+  :class:`~.txn.Stale` and the unit runs again from the read (bounded; then 503). The event is
+  appended; a stream that is complete stores its settlement. The answer is built from the fold
+  and the step just applied: nothing is replayed again. The audit entry is written by the
+  session's audit hooks, in the same transaction as the event.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from sqlmodel import Session
+
+from ...rules.engine import PAID, UNDO, VOID, Folded, Game
+from ...rules.errors import IllegalActionError, RulesError
+from ...rules.fields import RequestError
+from ..errors import Conflict, ValidationError
+from . import memo, store, txn
+
+OPEN = "open"
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """A stream's refusals, as its screen says them (``%(number)s``, ``%(status)s``...)."""
+
+    closed: str
+    stale: str
+    frozen: str
+    reused: str
+    nothing: str
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A stream as read at the start of an attempt (or as left by the step just recorded)."""
+
+    id: int
+    number: int
+    status: str
+    shift_id: int | None
+    rules: dict[str, Any]
+    flow: Game[Any]
+    events: list[store.EventView]
+    folded: Folded[Any]
+    void_pending: bool = False
+    #: what the stream's own view needs besides (its round row, its table...)
+    head: Any = None
+    #: the settlement stored by the step just recorded, if it completed the stream
+    stored: dict[str, Any] | None = None
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1].seq if self.events else 0
+
+    @property
+    def effective(self) -> tuple[int, ...]:
+        return self.folded.steps
+
+    @property
+    def last_step(self) -> int | None:
+        return self.folded.last_step
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """The stream after a request, and whether this request stored something (201 vs 200)."""
+
+    loaded: Loaded
+    created: bool
+
+
+class Stream(Protocol):
+    """One kind of stream, as the record path needs it."""
+
+    wording: Wording
+    #: the ``round_event`` column that names the stream (``round_id`` or ``game_id``)
+    column: str
+    #: a complete state stores its settlement at once (a poker hand); else only ``paid`` does
+    settles_when_complete: bool
+
+    def load(self, session: Session, stream_id: int) -> Loaded:
+        """The stream and its events, folded (``NotFound`` for an unknown id)."""
+        ...
+
+    def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
+        """Who may record (with ``loaded``: also who may record in this stream now)."""
+        ...
+
+    def lock(self, session: Session, loaded: Loaded) -> tuple[Any, str, bool]:
+        """The stream's row, locked until commit, with its status and pending void now."""
+        ...
+
+    def store_settlement(self, session: Session, row: Any, loaded: Loaded, seq: int,
+                         settlement: Any, state: Any) -> dict[str, Any]:
+        """Store a complete stream's settlement and close it; the settlement as stored."""
+        ...
+
+
+def check_key(key: str) -> str:
+    key = (key or "").strip()
+    if not key or len(key) > store.KEY_MAX:
+        raise ValidationError("An idempotency key is 1 to %(KEY_MAX)s characters.",
+                              KEY_MAX=store.KEY_MAX, field="idempotency_key")
+    return key
+
+
+def record(session: Session, stream: Stream, stream_id: int, *, actor_id: int, type: str,
+           payload: Mapping[str, Any] | None, idempotency_key: str,
+           expected_seq: int | None = None,
+           before: Callable[[Loaded], Recorded | None] | None = None) -> Recorded:
+    """Record one step of a stream (``undo`` and ``paid`` included) or answer the resend.
+
+    ``before``: the stream's own step that is no event (a house round's redeal asks a pit
+    boss for a void), run once the stream's state is checked; its answer ends the request."""
+    key = check_key(idempotency_key)
+    body = dict(payload or {})
+    return txn.run(session, lambda: _once(session, stream, stream_id, actor_id, type, body, key,
+                                          expected_seq, before))
+
+
+def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type: str,
+          payload: dict[str, Any], key: str, expected_seq: int | None,
+          before: Callable[[Loaded], Recorded | None] | None) -> Recorded:
+    txn.begin_read(session)
+    stream.check_actor(session, actor_id, None)
+    loaded = stream.load(session, stream_id)
+    # looked for among the events just folded (one read: a twin's event is in both or neither)
+    existing = next((e for e in loaded.events if e.idempotency_key == key), None)
+    if existing is not None:
+        _check_resend(stream, loaded, existing, type, payload)
+        return Recorded(loaded, False)
+    stream.check_actor(session, actor_id, loaded)  # a resend is answered whatever happened since
+    check_open(stream, loaded, expected_seq, before is None)
+    if before is not None:
+        answered = before(loaded)
+        if answered is not None:
+            return answered
+    stored, folded, settlement = _play(stream, loaded, type, payload)
+    txn.begin_write(session)
+    row, status, pending = stream.lock(session, loaded)
+    if (status, pending) != (loaded.status, loaded.void_pending) or \
+            store.last_seq(session, stream.column, loaded.id) != loaded.last_seq:
+        raise txn.Stale  # the compare: the stream moved since it was read
+    event = store.insert_event(session, stream.column, loaded.id, loaded.last_seq + 1, type,
+                               stored, actor_id, key)
+    events = [*loaded.events, event]
+    memo.remember(loaded.rules, events, folded)
+    after = replace(loaded, events=events, folded=folded)
+    if settlement is not None:
+        kept = stream.store_settlement(session, row, loaded, event.seq, settlement, folded.state)
+        after = replace(after, status=str(row.status), stored=kept)
+    return Recorded(after, True)
+
+
+def check_open(stream: Stream, loaded: Loaded, expected_seq: int | None,
+               frozen: bool = True) -> None:
+    """A step needs an open stream, no void waiting for a pit boss (``frozen``) and a screen
+    that saw the stream's last event (``expected_seq``)."""
+    w = stream.wording
+    if not loaded.is_open:
+        raise Conflict(w.closed, number=loaded.number, status=loaded.status)
+    if frozen and loaded.void_pending:
+        raise Conflict(w.frozen, number=loaded.number)
+    if expected_seq is not None and expected_seq != loaded.last_seq:
+        raise Conflict(w.stale, number=loaded.number, last_seq=loaded.last_seq,
+                       expected_seq=expected_seq)
+
+
+def _play(stream: Stream, loaded: Loaded, type: str,
+          payload: Mapping[str, Any]) -> tuple[dict[str, Any], Folded[Any], Any]:
+    """The engine's work for a new step, on the fold just read: what to store, the fold after
+    it, and the settlement to store when it completes the stream."""
+    flow, state, effective = loaded.flow, loaded.folded.state, loaded.effective
+    if type == PAID and not stream.settles_when_complete:
+        return {}, Folded(state, effective, PAID), flow.settle(state)  # RulesError: incomplete
+    if type == VOID:
+        raise IllegalActionError("a round is voided only with a pit boss's approval: ask for a "
+                                 "void (Redeal, or the round's page)", field="type", value=VOID)
+    if type == UNDO:
+        if not effective:
+            raise Conflict(stream.wording.nothing, number=loaded.number)
+        cancels = {flow.undo_field: payload.get(flow.undo_field, effective[-1])}
+        flow.check_undo(effective, cancels)
+        # undoing step s leaves the stream as the events before s left it (the engine's fold)
+        undone = memo.replay(flow, loaded.rules,
+                             [e for e in loaded.events if e.seq < effective[-1]])
+        return cancels, Folded(undone.state, undone.steps), None
+    actions = flow.decode(state, type, payload)  # decoded once
+    new = flow.play(state, actions, new=True)
+    settlement = None
+    if stream.settles_when_complete and flow.can_settle(new):
+        settlement = flow.settle(new)
+    return (flow.encode_event(type, actions), Folded(new, (*effective, loaded.last_seq + 1)),
+            settlement)
+
+
+def _check_resend(stream: Stream, loaded: Loaded, existing: store.EventView, type: str,
+                  payload: Mapping[str, Any]) -> None:
+    """The key was used: the same step again is answered as stored, another one is a 409.
+
+    The resend is decoded against the stream as it was before the stored step (that is what the
+    tablet saw), so the same step compares equal whatever came after it. An undo resent without
+    naming its step is the same undo (its default named the step last at the time)."""
+    reused = Conflict(stream.wording.reused)
+    if existing.type != type:
+        raise reused
+    if type in (PAID, VOID):
+        return
+    if type == UNDO:
+        field = loaded.flow.undo_field
+        if field in payload and existing.payload.get(field) != payload[field]:
+            raise reused
+        return
+    flow = loaded.flow
+    earlier = memo.replay(flow, loaded.rules, [e for e in loaded.events if e.seq < existing.seq])
+    try:
+        again = flow.normalize(earlier.state, type, payload)
+    except (RulesError, RequestError):
+        raise reused from None
+    if json.loads(store.encode_payload(again)) != existing.payload:
+        raise reused
