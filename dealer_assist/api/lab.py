@@ -1,7 +1,7 @@
 """``POST /api/v1/lab/advise``: every option of a box's cards, ranked by expected result.
 
-Staff only (any signed-in role: the advisor shows no recorded data, but it is a lab tool, not a
-public calculator). The body names the profile, the stage and the cards; the answer lists every
+Staff only (every role but the read-only auditor: the advisor shows no recorded data, but it
+is a lab tool, not a public calculator). The body names the profile, the stage and the cards; the answer lists every
 option the rules allow, best first, each with its expected result per ANTE and in chips for the
 box's ANTE, the standard error and how it was found (``lab.advice``). ``precise`` (sampled
 draws to measure and correct the model) is bounded by ``LAB_MAX_PRECISE`` (default
@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import current_app
 
-from ..edge import any_role, json_body
+from ..edge import json_body, role_required
 from ..i18n.decisions import option_label
 from ..rules.cards import ALL_CARDS
 from ..rules.errors import IllegalActionError
@@ -25,6 +25,9 @@ from ..rules.profiles import get_profile
 from .operations import READ_ERRORS, WRITE, checked, route
 from .shapes.lab import MAX_PRECISE, Advice, AdviseRequest
 
+#: staff who may ask the advisor: every role but the auditor, who reads and never posts
+#: (issue 12: the auditor is refused every write, and the advisor is a POST)
+LAB_ROLES = ("admin", "croupier", "pit_boss", "shift_manager")
 CODE = {c.index: c.code for c in ALL_CARDS}
 EXAMPLE = {"profile": "russian-classic", "stage": "deal",
            "cards": ["As", "Kd", "7h", "4c", "2s"], "ante": 100}
@@ -41,7 +44,7 @@ def _optional_cards(body: Mapping[str, Any], name: str) -> list[Any] | None:
        description="Staff only. Stages: deal (five cards, and the dealer's up card where "
                    "shown), split (Big/Small: seven cards), no_game (the final hand against "
                    "the dealer's five cards). See docs/api.md, Game-math lab.")
-@any_role
+@role_required(*LAB_ROLES)
 def lab_advise() -> Any:
     from ..lab.advice import STAGES, advise
     data, error = json_body()

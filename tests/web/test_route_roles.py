@@ -42,6 +42,8 @@ API_ROLES = {
     "api.poker_current_hand": STAFF, "api.poker_get_hand": STAFF, "api.poker_act": STAFF,
     "api.poker_undo": STAFF,
     "api.parlour_hand": frozenset({PUBLIC}), "api.parlour_end": frozenset({PUBLIC}),
+    # the game-math lab's advisor (issue 24): staff and the admin; the auditor never posts
+    "api.lab_advise": STAFF | {"admin"},
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
 
