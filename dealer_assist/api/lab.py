@@ -1,12 +1,12 @@
 """``POST /api/v1/lab/advise``: every option of a box's cards, ranked by expected result.
 
 Staff only (every role but the read-only auditor: the advisor shows no recorded data, but it
-is a lab tool, not a public calculator). The body names the profile, the stage and the cards; the answer lists every
-option the rules allow, best first, each with its expected result per ANTE and in chips for the
-box's ANTE, the standard error and how it was found (``lab.advice``). ``precise`` (sampled
-draws to measure and correct the model) is bounded by ``LAB_MAX_PRECISE`` (default
-:data:`~.shapes.lab.MAX_PRECISE`) to keep one call's CPU bounded. A game the lab does not cover
-is a 422 naming the profile.
+is a lab tool, not a public calculator). The body names the profile, the stage and the cards;
+the answer lists every option the rules allow, best first, each with its expected result per
+ANTE and in chips for the box's ANTE, the standard error and how it was found
+(``lab.advice``). ``precise`` (sampled draws to measure and correct the model) is bounded by
+``LAB_MAX_PRECISE`` (default :data:`~.shapes.lab.MAX_PRECISE`) to keep one call's CPU
+bounded. A game the lab does not cover is a 422 naming the profile.
 """
 
 from __future__ import annotations
