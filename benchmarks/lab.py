@@ -24,8 +24,9 @@ a precise reference (every modelled option corrected by ``--reference`` exact sa
 every pair of options the reference separates by more than 0.01 ANTE must be ranked the same.
 The best strategies' house edges are read from the stored figures (``flask lab
 best-strategy`` computes them); ``--speedup`` times the Russian poker table on a local Dask
-cluster of one and then two workers. ``--smoke`` runs everything once on tiny sizes (``make
-test`` does, so the script does not rot).
+cluster of one and then two workers. ``--smoke`` runs the rest once on tiny sizes (``make
+test`` does, so the script does not rot) and leaves out the advisor, whose tables take minutes
+of CPU under load, and the speed-up: their own tests run them.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 # benchmarks/http.py would shadow the standard library's http (Dask imports it): run with the
 # project root, not this folder, on the path
@@ -161,9 +163,46 @@ def main() -> None:
 
 
 def advisor_and_best(args: argparse.Namespace) -> list[str]:
-    """The issue 24 figures (see the module docstring); returns the headline lines."""
-    from dealer_assist.lab import advice, best, cluster, strategy_store
+    """The issue 24 figures (see the module docstring); returns the headline lines. A smoke
+    run leaves out the advisor (its tables take minutes of CPU to build) and the Dask
+    speed-up: ``tests/lab/test_advisor.py`` and ``tests/lab/test_best_dask.py`` run those."""
+    from dealer_assist.lab import best, cluster, strategy_store
     profile = get_profile("russian-classic")
+    if args.smoke:
+        print("smoke: the advisor and the Dask speed-up are left out (their own tests run them)")
+        lines: list[str] = []
+    else:
+        lines = advisor_figures(args, profile)
+    wall = cpu_total = 0.0
+    for name in (*MC_PROFILES[1:], "caribbean-classic"):
+        f = strategy_store.figures(get_profile(name))
+        s = (f or {}).get("strategies", {}).get("best")
+        if not s:
+            print(f"best strategy {name}: not stored (flask lab best-strategy computes it)")
+            continue
+        wall, cpu_total = wall + s["seconds"], cpu_total + s["cpu_seconds"]
+        se = f" +- {s['standard_error'] * 100:.3f} %" if s["standard_error"] else " (exact)"
+        lines.append(f"best_{name}_house_edge: {s['house_edge'] * 100:.3f} %{se}")
+    lines += [f"best_all_profiles_wall_stored: {wall:.0f} s",
+              f"best_all_profiles_cpu_stored: {cpu_total:.0f} s"]
+    if args.speedup:
+        classes = args.speedup_classes
+        times = {}
+        for n in (1, 2):
+            with cluster.connect(workers=n) as client:
+                t = time.perf_counter()
+                _table, task_cpu = best.russian_table(client, profile, classes)
+                times[n] = time.perf_counter() - t
+                print(f"Russian poker table on {n} worker(s): {times[n]:.1f} s wall, "
+                      f"{task_cpu:.1f} s CPU in the workers")
+        print(f"speed-up measured on {classes or 'all'} hand classes of the Russian table")
+        lines.append(f"best_table_speedup_1_to_2_workers: {times[1] / times[2]:.2f} x")
+    return lines
+
+
+def advisor_figures(args: argparse.Namespace, profile: Any) -> list[str]:
+    """The advisor's CPU per Russian poker hand and its ranking against a precise reference."""
+    from dealer_assist.lab import advice
     rng = np.random.default_rng(24)
     t = time.perf_counter()
     advice.advise(profile, "deal", [int(c) for c in rng.choice(52, 5, replace=False)])
@@ -185,35 +224,11 @@ def advisor_and_best(args: argparse.Namespace) -> list[str]:
                     errors += (got[a] > got[b]) != (want[a] > want[b])
     print(f"advisor: {args.hands} Russian poker hands, {pairs} option pairs more than 0.01 "
           f"ANTE apart by the reference ({args.reference} exact draws per modelled option)")
-    lines = [f"advisor_russian_cpu_per_hand_mean: {np.mean(cpu):.3f} s",
-             f"advisor_russian_cpu_per_hand_max: {np.max(cpu):.3f} s",
-             f"advisor_russian_misranked_pairs_over_0.01: {errors} of {pairs}",
-             f"advisor_russian_max_difference_from_reference: {worst:.4f} ANTE"]
-    wall = cpu_total = 0.0
-    for name in (*MC_PROFILES[1:], "caribbean-classic"):
-        f = strategy_store.figures(get_profile(name))
-        s = (f or {}).get("strategies", {}).get("best")
-        if not s:
-            print(f"best strategy {name}: not stored (flask lab best-strategy computes it)")
-            continue
-        wall, cpu_total = wall + s["seconds"], cpu_total + s["cpu_seconds"]
-        se = f" +- {s['standard_error'] * 100:.3f} %" if s["standard_error"] else " (exact)"
-        lines.append(f"best_{name}_house_edge: {s['house_edge'] * 100:.3f} %{se}")
-    lines += [f"best_all_profiles_wall_stored: {wall:.0f} s",
-              f"best_all_profiles_cpu_stored: {cpu_total:.0f} s"]
-    if args.speedup or args.smoke:
-        classes = 300 if args.smoke else args.speedup_classes
-        times = {}
-        for n in (1, 2):
-            with cluster.connect(workers=n) as client:
-                t = time.perf_counter()
-                _table, task_cpu = best.russian_table(client, profile, classes)
-                times[n] = time.perf_counter() - t
-                print(f"Russian poker table on {n} worker(s): {times[n]:.1f} s wall, "
-                      f"{task_cpu:.1f} s CPU in the workers")
-        print(f"speed-up measured on {classes or 'all'} hand classes of the Russian table")
-        lines.append(f"best_table_speedup_1_to_2_workers: {times[1] / times[2]:.2f} x")
-    return lines
+    return [f"advisor_russian_cpu_per_hand_mean: {np.mean(cpu):.3f} s",
+            f"advisor_russian_cpu_per_hand_max: {np.max(cpu):.3f} s",
+            f"advisor_russian_misranked_pairs_over_0.01: {errors} of {pairs}",
+            f"advisor_russian_max_difference_from_reference: {worst:.4f} ANTE"]
+
 
 if __name__ == "__main__":
     main()
