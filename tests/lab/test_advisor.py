@@ -22,7 +22,8 @@ from dealer_assist.lab.advise_russian import no_game_options
 from dealer_assist.lab.batch import combination_array, rank_keys
 from dealer_assist.lab.russian_best import valuer
 from dealer_assist.rules.cards import parse_cards
-from dealer_assist.rules.games import oasis, russian_request  # noqa: F401  (profiles)
+from dealer_assist.rules.games.russian import calculator as russian_request  # noqa: F401
+from dealer_assist.rules.games.stud import oasis  # noqa: F401  (profiles)
 from dealer_assist.rules.profiles import get_profile
 
 RUSSIAN = get_profile("russian-classic")

@@ -22,7 +22,8 @@ from dealer_assist.lab.split_best import SplitStrategy
 from dealer_assist.lab.split_value import GRID
 from dealer_assist.lab.stud_best import StudStrategy
 from dealer_assist.lab.suits import hand_index
-from dealer_assist.rules.games import oasis, russian_request, split
+from dealer_assist.rules.games.russian import calculator as russian_request
+from dealer_assist.rules.games.stud import oasis, split
 from dealer_assist.rules.profiles import get_profile
 from tests.lab import test_russian_mc, test_split_mc
 
