@@ -39,6 +39,17 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LOGIN_LOCK_BASE_SECONDS": 30,
         "LOGIN_LOCK_MAX_SECONDS": 15 * 60,
         "PASSWORD_MIN_LENGTH": 10,
+        # issue 28: PIN guesses, like logins: per account on one device, per account across
+        # devices, per device across accounts (the lock times are the login's)
+        "PIN_MAX_FAILURES": 5,
+        "PIN_MAX_FAILURES_PER_ACCOUNT": 10,
+        "PIN_MAX_FAILURES_PER_DEVICE": 20,
+        # the pit's live floor (docs/operations.md): how often it asks for news, and its alerts
+        "FLOOR_POLL_SECONDS": 2,
+        "FLOOR_PAYOUT_ALERT": 10_000,
+        "FLOOR_ALERT_WINDOW_MINUTES": 30,
+        "FLOOR_IDLE_MINUTES": 15,
+        "FLOOR_BREAK_WINDOW_MINUTES": 120,
         # Argon2id cost (argon2-cffi's RFC 9106 low-memory profile); tests lower it
         "ARGON2_TIME_COST": 3,
         "ARGON2_MEMORY_KIB": 64 * 1024,
@@ -46,8 +57,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "GAMING_DAY_START_HOUR": 6,
         # IANA zone of the casino floor; empty means the server's local zone
         "TIMEZONE": "",
-        # the public calculators (no login): a limit per client address (Flask-Limiter syntax,
-        # in-memory counters per process; RATELIMIT_ENABLED=false turns it off) and the most
+        # the public calculators (no login): a limit per anonymous client address (Flask-Limiter
+        # syntax; counters in Redis when REDIS_URL is set, shared by every process and machine,
+        # else in this process's memory; RATELIMIT_ENABLED=false turns it off) and the most
         # Monte Carlo samples one split/suggest call may ask for
         "PUBLIC_API_RATE_LIMIT": "60 per minute",
         "RATELIMIT_ENABLED": True,
@@ -66,8 +78,9 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     for key, raw in os.environ.items():
         if key.startswith(ENV_PREFIX):
             app.config[key[len(ENV_PREFIX):]] = _parse_env(raw)
-    if os.environ.get("DATABASE_URL"):
-        app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+    for key in ("DATABASE_URL", "REDIS_URL"):  # as hosting providers name them
+        if os.environ.get(key):
+            app.config[key] = os.environ[key]
     if test_config:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):

@@ -30,6 +30,9 @@ class CurrentUser:
     session_id: int
     must_change_password: bool
     language: str | None = None
+    #: issue 28: set on a table device, where this is the table's current dealer (his PIN at
+    #: the last relief), not a signed-in session (``edge.device``)
+    device_id: int | None = None
 
 
 def start_login(token: str) -> None:
@@ -59,7 +62,7 @@ def load_user() -> CurrentUser | None:
     if not token:
         return None
     idle_timeout, lifetime = _minutes("IDLE_TIMEOUT_MINUTES"), _minutes("SESSION_LIFETIME_MINUTES")
-    with db.session_scope(write=False) as dbs:
+    with db.session_scope(write=False, one_statement=True) as dbs:  # one read, no BEGIN
         active = auth.resolve(dbs, str(token), idle_timeout=idle_timeout, lifetime=lifetime)
         idle = active is None and auth.is_idle(dbs, str(token), idle_timeout=idle_timeout,
                                                lifetime=lifetime)

@@ -4,7 +4,8 @@
 ``base`` holds what every table module shares (constraint naming, :func:`utcnow`,
 :class:`UTCDateTime`); ``people`` (accounts, login sessions), ``tables``, ``shifts``, ``rounds``
 (rounds, their events and settlements), ``inventory`` (chip counts, fills, credits), ``audit``
-(the audit chain, disputes, voids, corrections), ``poker`` (poker tables and seats) and
+(the audit chain, disputes, voids, corrections), ``floor`` (dealers' stints, table devices,
+signatures), ``poker`` (poker tables and seats) and
 ``parlour`` (the parlour board game). The table classes are re-exported here:
 ``from dealer_assist.models import Round``.
 """
@@ -23,7 +24,9 @@ from .audit import (
     RoundCorrection,
 )
 from .base import NAMING, UTCDateTime, utcnow
+from .floor import ActSignature, DealerStint, SignMethod, StintKind, TableDevice
 from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
+from .lab import LabFigures
 from .parlour import ParlourGame
 from .people import AuthSession, LoginThrottle, Role, User
 from .poker import PokerChipMove, PokerSeat, PokerTable
@@ -32,7 +35,8 @@ from .shifts import Shift, ShiftStatus
 from .tables import POKER_GAMES, Game, GameTable
 
 __all__ = [
-    "AuditEntry", "AuthSession", "ChangeKind", "ChipTransfer", "CorrectionSource", "CountKind",
+    "ActSignature", "AuditEntry", "AuthSession", "ChangeKind", "ChipTransfer", "CorrectionSource",
+    "CountKind", "DealerStint", "LabFigures", "SignMethod", "StintKind", "TableDevice",
     "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
     "Outcome", "ParlourGame", "POKER_GAMES", "PokerChipMove", "PokerSeat",
     "PokerTable", "Role", "Round", "RoundChangeDecision", "RoundChangeRequest",

@@ -28,7 +28,7 @@ from ...rules.phrase import Phrase
 from ...rules.ranking import Category
 from ..tables import poker as poker_tables
 from . import changes as report_changes
-from . import sections
+from . import dealers, sections
 
 SCHEMA = "dealer_assist/poker-shift-report/1"
 #: message ids (the report's data keeps the English; the PDF says them in the reader's language)
@@ -130,6 +130,7 @@ def build_poker_report(session: Session, shift: Shift, table: GameTable, *,
         "staff": [{"name": names.get(uid, ("?", ""))[0], "role": names.get(uid, ("", "?"))[1],
                    "events": n}
                   for uid, n in sorted(by_actor.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "dealers": dealers.dealers_section(session, shift, zone),
         "hands": {"dealt": counts["total"], "settled": counts["settled"],
                   "voided": counts["voided"], "open": counts["open"]},
         "players": _players(session, shift.id, seats, rows),

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
-from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -38,18 +37,15 @@ from ...models import GameTable, Round, Shift
 from ...rules.registry import POKER_REPORT, get_game
 from ..errors import NotFound
 from . import changes as report_changes
-from . import house, sections, theoretical
+from . import dealers, house, house_edge, sections, theoretical
 
 SCHEMA = "dealer_assist/shift-report/2"
 
 
 def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None = None,
-                       zone_name: str = "UTC",
-                       house_edges: Path | None = None) -> dict[str, Any]:
-    """The whole report as plain data (see the module docstring for the meaning of each sum).
-
-    ``house_edges``: the file of the lab's stored house edges (``house_edge.store_path``), for
-    the theoretical win; None leaves that section unavailable."""
+                       zone_name: str = "UTC") -> dict[str, Any]:
+    """The whole report as plain data (see the module docstring for the meaning of each sum);
+    the theoretical win from the lab's figures stored in the database (none: unavailable)."""
     shift = session.get(Shift, shift_id)
     if shift is None:
         raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
@@ -71,20 +67,22 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
     counts, voids = sections.round_counts(session, shift_id, rows, zone)
     largest, capped = house.payouts(rows, table.max_payout, zone)
     closing = inv["closing"] or {}
+    figures = house_edge.stored(session, table.profile)
     return {
         "schema": SCHEMA,
         "shift": sections.shift_section(session, shift, table, names, zone, zone_name),
         "staff": [{"name": names.get(uid, ("?", ""))[0], "role": names.get(uid, ("", "?"))[1],
                    "events": n}
                   for uid, n in sorted(by_actor.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "dealers": dealers.dealers_section(session, shift, zone),
         "rounds": counts,
         "wagers": money["lines"], "total": money["total"], "hold": money["hold"],
         "after_corrections": {"corrections": fixes["house"], "house_win": corrected,
                               "hold": sections.ratio(corrected, money["total"]["wagered"])},
         "inventory": inv,
         "dealer": house.dealer(rows),
-        "theoretical": theoretical.section(rows, table.profile, house_edges, table.strategy),
-        "decisions": _decisions(session, rows, table.profile, house_edges),
+        "theoretical": theoretical.section(rows, table.profile, figures, table.strategy),
+        "decisions": _decisions(session, rows, figures),
         "hands_paid": house.hands_paid(rows),
         "largest_payouts": largest,
         "capped": capped,
@@ -100,11 +98,11 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
 
 
 def _decisions(session: Session, rows: list[tuple[Round, dict[str, Any], int]],
-               profile: str, house_edges: Path | None) -> dict[str, Any]:
+               figures: dict[str, Any] | None) -> dict[str, Any]:
     """Every recorded decision judged (issue 24): the win split against the best strategy and
     the advantage-play alerts."""
     from ..decisions import shift_section
-    found = theoretical.edge_of(profile, house_edges, "best")
+    found = theoretical.edge_of(figures, "best")
     return shift_section(session, rows, found[0] if found else None)
 
 
@@ -135,8 +133,6 @@ def recent_shifts(session: Session, limit: int = 100) -> list[ShiftLine]:
 
 
 def report_with_digest(session: Session, shift_id: int, *, zone: tzinfo | None = None,
-                       zone_name: str = "UTC",
-                       house_edges: Path | None = None) -> tuple[dict[str, Any], str]:
-    data = build_shift_report(session, shift_id, zone=zone, zone_name=zone_name,
-                              house_edges=house_edges)
+                       zone_name: str = "UTC") -> tuple[dict[str, Any], str]:
+    data = build_shift_report(session, shift_id, zone=zone, zone_name=zone_name)
     return data, sections.digest(data)

@@ -1,6 +1,6 @@
 """Theoretical win against actual win for a shift report (the lab's stored house edge).
 
-Theoretical win = house edge (per ANTE, the lab's default strategy for the table's profile) x the
+Theoretical win = house edge (per ANTE, under the strategy the table assumes, issue 24) x the
 ANTEs wagered on the shift's settled boxes. The house edge covers the whole hand (ANTE, raise and
 fees together: the raise is the player's choice, so it has no edge of its own), so the game allows
 no split per wager type and the report gives one line. Side bets the lab's strategies never place
@@ -8,17 +8,15 @@ no split per wager type and the report gives one line. Side bets the lab's strat
 95 % range is the theoretical win +- 1.96 x the standard deviation of the shift's own box
 results x sqrt(boxes); actual win outside it is flagged for an explanation (regulators ask for
 one). Figures are whole currency units (expectations, rounded), percentages three-decimal
-strings: the report's JSON holds no floats. The caller names the file of stored figures
-(``house_edge.store_path`` of the app's config): this module reads no app state.
+strings: the report's JSON holds no floats. The caller hands over the profile's stored figures
+(``house_edge.stored``: the database, issue 25): this module reads nothing itself.
 """
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
-
-from . import house_edge
 
 #: wagers the lab's strategies never place (Russian poker's insurance and bonus side bet): their
 #: results are listed apart and left out of the comparison, which would otherwise set the side
@@ -26,29 +24,34 @@ from . import house_edge
 SIDE_WAGERS = ("insurance", "bonus")
 
 
-def edge_of(profile: str, store: Path | None,
+def edge_of(figures: Mapping[str, Any] | None,
             strategy: str | None = None) -> tuple[float, str] | None:
-    """(house edge per ANTE, strategy) stored in ``store`` for the profile's current rules
+    """(house edge per ANTE, strategy) in a profile's stored figures (``house_edge.stored``)
     under the players' strategy the table assumes (``basic`` or ``best``: issue 24; None: the
-    stored figures' default strategy), if computed. The best strategy's figures kept with the
-    code (``lab.strategy_store``) count even without a store file."""
-    if store is None:
+    figures' default strategy), if computed. The Caribbean exact count names its best strategy
+    ``optimal`` and its basic one ``ak-or-better``. What a cached figure depends on besides the
+    settlements (the floor page keys its cache by it, issue 28)."""
+    if figures is None:
         return None
+    names = figures["strategies"]
     if strategy is None:
-        figures = house_edge.stored(store, profile)
-        if figures is None:
-            return None
         name = figures["default_strategy"]
-        return float(figures["strategies"][name]["house_edge"]), name
-    return house_edge.strategy_edge(store, profile, strategy)
+        return float(names[name]["house_edge"]), name
+    aliases = {"best": ("best", "optimal"), "basic": ("basic", "ak-or-better")}
+    for name in aliases.get(strategy, (strategy,)):
+        if name in names:
+            return float(names[name]["house_edge"]), strategy
+    return None
 
 
 def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str,
-            store: Path | None = None, strategy: str | None = None) -> dict[str, Any]:
-    """The report's "theoretical" section for the settled rounds ``rows``; ``store`` is the
-    file of the lab's stored figures (None: the section is unavailable), ``strategy`` the
-    players' strategy the table assumes (the shift report passes the table's)."""
-    found = edge_of(profile, store, strategy)
+            figures: Mapping[str, Any] | None = None,
+            strategy: str | None = None) -> dict[str, Any]:
+    """The report's "theoretical" section for the settled rounds ``rows``; ``figures`` are the
+    profile's stored figures for its current rules (``house_edge.stored``; None: the section
+    is unavailable), ``strategy`` the players' strategy the table assumes (the shift report and
+    the floor pass the table's; None: the figures' default)."""
+    found = edge_of(figures, strategy)
     if found is None:
         return {"available": False, "profile": profile, "strategy": strategy or "basic"}
     edge, strategy = found
