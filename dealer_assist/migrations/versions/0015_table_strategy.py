@@ -34,7 +34,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
-        op.drop_constraint("ck_game_table_strategy", "game_table", type_="check")
+        op.drop_constraint(op.f("ck_game_table_strategy"), "game_table", type_="check")
         op.drop_column("game_table", "strategy")
     else:
         op.execute("ALTER TABLE game_table DROP COLUMN strategy")
