@@ -35,8 +35,13 @@ def stored(session: Session, profile_name: str) -> dict[str, Any] | None:
     """The stored figures of ``profile_name`` if they were computed for its current rules:
     the database's (``lab house-edge``, issue 25) and the package's (``lab best-strategy``, kept
     with the code: ``lab.strategy_store``, issue 24), strategies merged (the database's win)."""
-    profile = get_profile(profile_name)
     row = session.get(LabFigures, profile_name)
+    try:
+        profile = get_profile(profile_name)
+    except HouseRulesError:
+        if row is None:  # a poker room's profile (rules.poker): the lab computes none
+            return None
+        raise
     entry: dict[str, Any] | None = json.loads(row.figures) if row is not None else None
     if entry is not None and entry.get("fingerprint") != fingerprint(profile):
         entry = None
