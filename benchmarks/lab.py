@@ -4,7 +4,8 @@ Run from the project root::
 
     .venv/bin/pip install -r benchmarks/requirements.txt
     .venv/bin/python benchmarks/lab.py [--repeats 3] [--rounds 4000000] [--skip-exact]
-        [--workers 2] [--to-target]
+        [--workers 2] [--to-target] [--hands 20] [--reference 1500] [--speedup]
+        [--speedup-classes N] [--smoke]
 
 The evaluators see the same 2,598,960 five-card hands (every hand of the deck), each in its own
 representation built before timing; each figure is the best of ``--repeats`` runs (the least
@@ -16,6 +17,16 @@ processes), and from the measured rate and standard deviation the time a run nee
 standard error of 0.05 % of the ANTE. ``--to-target`` runs each profile's default rounds
 (``lab.house_edge.DEFAULT_ROUNDS``) instead and reports the time actually taken. Headline
 figures come last, one per line, as ``name: value unit``.
+
+Issue 24 adds the decision advisor and the best strategies: ``--hands`` random Russian poker
+hands are advised (CPU seconds per hand, tables built beforehand), and each is checked against
+a precise reference (every modelled option corrected by ``--reference`` exact sampled draws):
+every pair of options the reference separates by more than 0.01 ANTE must be ranked the same.
+The best strategies' house edges are read from the stored figures (``flask lab
+best-strategy`` computes them); ``--speedup`` times the Russian poker table on a local Dask
+cluster of one and then two workers. ``--smoke`` runs the rest once on tiny sizes (``make
+test`` does, so the script does not rot) and leaves out the advisor, whose tables take minutes
+of CPU under load, and the speed-up: their own tests run them.
 """
 
 from __future__ import annotations
@@ -24,8 +35,13 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+# benchmarks/http.py would shadow the standard library's http (Dask imports it): run with the
+# project root, not this folder, on the path
 try:
+    sys.path[:] = [p for p in sys.path
+                   if Path(p or ".").resolve() != Path(__file__).resolve().parent]
     import dealer_assist  # noqa: F401
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -85,12 +101,20 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--to-target", action="store_true",
                     help="run each profile's default rounds (SE below 0.05 %%) and time them")
+    ap.add_argument("--hands", type=int, default=20)
+    ap.add_argument("--reference", type=int, default=1500)
+    ap.add_argument("--speedup", action="store_true")
+    ap.add_argument("--speedup-classes", type=int, default=None,
+                    help="time only the first N hand classes of the Russian table (a bounded "
+                         "speed-up measurement; default: the whole table)")
     ap.add_argument("--smoke", action="store_true",
                     help="a tiny run that proves the script works (make test); no figure of "
                          "a smoke run means anything")
     args = ap.parse_args()
     if args.smoke:
         args.repeats, args.rounds, args.skip_exact, args.workers = 1, 2_000, True, 1
+        args.hands, args.reference = 1, 40
+    headlines = advisor_and_best(args)
     hands = batch.all_five_card_hands()
     if args.smoke:  # every 100th hand: the comparison with eval7 still runs
         hands = hands[::100]
@@ -134,6 +158,77 @@ def main() -> None:
     for name, (_, to_target, cpu_target) in mc.items():
         print(f"montecarlo_{name}_se_0.05pct_wall: {to_target:.1f} s")
         print(f"montecarlo_{name}_se_0.05pct_cpu: {cpu_target:.1f} s")
+    for line in headlines:
+        print(line)
+
+
+def advisor_and_best(args: argparse.Namespace) -> list[str]:
+    """The issue 24 figures (see the module docstring); returns the headline lines. A smoke
+    run leaves out the advisor (its tables take minutes of CPU to build) and the Dask
+    speed-up: ``tests/lab/test_advisor.py`` and ``tests/lab/test_best_dask.py`` run those."""
+    from dealer_assist.lab import best, cluster, strategy_store
+    profile = get_profile("russian-classic")
+    if args.smoke:
+        print("smoke: the advisor and the Dask speed-up are left out (their own tests run them)")
+        lines: list[str] = []
+    else:
+        lines = advisor_figures(args, profile)
+    wall = cpu_total = 0.0
+    for name in (*MC_PROFILES[1:], "caribbean-classic"):
+        f = strategy_store.figures(get_profile(name))
+        s = (f or {}).get("strategies", {}).get("best")
+        if not s:
+            print(f"best strategy {name}: not stored (flask lab best-strategy computes it)")
+            continue
+        wall, cpu_total = wall + s["seconds"], cpu_total + s["cpu_seconds"]
+        se = f" +- {s['standard_error'] * 100:.3f} %" if s["standard_error"] else " (exact)"
+        lines.append(f"best_{name}_house_edge: {s['house_edge'] * 100:.3f} %{se}")
+    lines += [f"best_all_profiles_wall_stored: {wall:.0f} s",
+              f"best_all_profiles_cpu_stored: {cpu_total:.0f} s"]
+    if args.speedup:
+        classes = args.speedup_classes
+        times = {}
+        for n in (1, 2):
+            with cluster.connect(workers=n) as client:
+                t = time.perf_counter()
+                _table, task_cpu = best.russian_table(client, profile, classes)
+                times[n] = time.perf_counter() - t
+                print(f"Russian poker table on {n} worker(s): {times[n]:.1f} s wall, "
+                      f"{task_cpu:.1f} s CPU in the workers")
+        print(f"speed-up measured on {classes or 'all'} hand classes of the Russian table")
+        lines.append(f"best_table_speedup_1_to_2_workers: {times[1] / times[2]:.2f} x")
+    return lines
+
+
+def advisor_figures(args: argparse.Namespace, profile: Any) -> list[str]:
+    """The advisor's CPU per Russian poker hand and its ranking against a precise reference."""
+    from dealer_assist.lab import advice
+    rng = np.random.default_rng(24)
+    t = time.perf_counter()
+    advice.advise(profile, "deal", [int(c) for c in rng.choice(52, 5, replace=False)])
+    print(f"advisor: tables built in {time.perf_counter() - t:.1f} s (once per process)")
+    cpu, errors, pairs, worst = [], 0, 0, 0.0
+    for _ in range(args.hands):
+        hand = [int(c) for c in rng.choice(52, 5, replace=False)]
+        fast = advice.advise(profile, "deal", hand)
+        cpu.append(fast.seconds)
+        ref = advice.advise(profile, "deal", hand, precise=args.reference)
+        got = {(o.action, o.cards): o.ev for o in fast.options}
+        want = {(o.action, o.cards): o.ev for o in ref.options}
+        worst = max(worst, max(abs(got[k] - want[k]) for k in want))
+        keys = list(want)
+        for i, a in enumerate(keys):
+            for b in keys[i + 1:]:
+                if abs(want[a] - want[b]) > 0.01:
+                    pairs += 1
+                    errors += (got[a] > got[b]) != (want[a] > want[b])
+    print(f"advisor: {args.hands} Russian poker hands, {pairs} option pairs more than 0.01 "
+          f"ANTE apart by the reference ({args.reference} exact draws per modelled option)")
+    return [f"advisor_russian_cpu_per_hand_mean: {np.mean(cpu):.3f} s",
+            f"advisor_russian_cpu_per_hand_max: {np.max(cpu):.3f} s",
+            f"advisor_russian_misranked_pairs_over_0.01: {errors} of {pairs}",
+            f"advisor_russian_max_difference_from_reference: {worst:.4f} ANTE"]
+
 
 if __name__ == "__main__":
     main()

@@ -34,3 +34,6 @@ from . import poker_rounds  # noqa: E402,F401  (poker tables and hands, issue 15
 
 # isort: split
 from . import cage  # noqa: E402,F401  (buy-ins, slips, the hold report: issue 27)
+
+# isort: split
+from . import lab  # noqa: E402,F401  (POST /lab/advise, issue 24)

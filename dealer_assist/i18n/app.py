@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 from flask_babel import Babel
 
+from .decisions import method_name, option_label, stage_name, strategy_name
 from .formats import money, pct, table_currency, when
 from .locale import LANGUAGE_NAMES, LANGUAGES, TRANSLATIONS, locale_code, select_locale
 from .wording import category_name, hand_name, reason, role_name, say, wager_name
@@ -24,5 +25,8 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
     app.jinja_env.filters.update(money=money, when=when, say=say, hand_name=hand_name,
                                  wager_name=wager_name, role_name=role_name,
-                                 category_name=category_name, reason=reason, pct=pct)
+                                 category_name=category_name, reason=reason, pct=pct,
+                                 strategy_name=strategy_name, method_name=method_name,
+                                 stage_name=stage_name)
+    app.jinja_env.globals.update(option_label=option_label)
     app.context_processor(_template_globals)

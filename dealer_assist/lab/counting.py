@@ -94,7 +94,7 @@ class HandClasses:
         a = np.asarray(avoid, dtype=np.int64)
         c = np.asarray(classes, dtype=np.int64)
         total = np.zeros(c.shape, dtype=np.int64)
-        for k in range(a.shape[1] + 1):
+        for k in range(min(a.shape[1], 5) + 1):  # no five-card hand contains six cards
             for pos in combinations(range(a.shape[1]), k):
                 sub = a[:, list(pos)]
                 if must is not None:

@@ -209,15 +209,19 @@ _JOB: dict[str, tuple[int, Player]] = {}
 Tally = tuple[float, float, I64, int, int, int, float]
 
 
-def _tally(n: int, seed: np.random.SeedSequence) -> Tally:
-    """One batch of ``n`` rounds from its own seed: sums of net and net squared, category hits,
-    dealer qualified, raised, capped, and the sum wagered."""
-    width, run = _JOB["run"]
-    played = run(deal(np.random.default_rng(seed), n, width))
+def tally(played: Played) -> Tally:
+    """One batch's sums: net and net squared, category hits, dealer qualified, raised,
+    capped, and the sum wagered."""
     hits = np.bincount(played.key >> 24, minlength=16)
     return (float(played.net.sum()), float((played.net * played.net).sum()), hits,
             int(played.qualifies.sum()), int(played.raised.sum()), int(played.capped.sum()),
             float(played.wagered.sum()))
+
+
+def _tally(n: int, seed: np.random.SeedSequence) -> Tally:
+    """One batch of ``n`` rounds from its own seed."""
+    width, run = _JOB["run"]
+    return tally(run(deal(np.random.default_rng(seed), n, width)))
 
 
 def _batches(rounds: int, batch: int, seed: int, workers: int) -> list[Tally]:
@@ -255,6 +259,15 @@ def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_
         tallies = _batches(rounds, batch, seed, workers)
     finally:
         _JOB.clear()
+    cpu_used = time.process_time() - cpu + _children_cpu() - children
+    return summarise(profile, strategy, rounds, seed, tallies, time.perf_counter() - start,
+                     cpu_used, ante, cap)
+
+
+def summarise(profile: HouseProfile, strategy: str, rounds: int, seed: int,
+              tallies: list[Tally], seconds: float, cpu_seconds: float, ante: int,
+              cap: int) -> MonteCarlo:
+    """The figures of a simulation from its batches' tallies."""
     total = sum(t[0] for t in tallies)
     total_sq = sum(t[1] for t in tallies)
     hits = np.sum([t[2] for t in tallies], axis=0)
@@ -262,12 +275,10 @@ def simulate(profile: HouseProfile, *, strategy: str = "basic", rounds: int = 2_
     mean = total / rounds
     var = max(total_sq / rounds - mean * mean, 0.0) * rounds / max(rounds - 1, 1)
     order = profile.ranking.order
-    cpu_used = time.process_time() - cpu + _children_cpu() - children
     return MonteCarlo(profile.name, strategy, rounds, seed, -mean, math.sqrt(var / rounds),
                       {order[i].value: float(h) / rounds for i, h in enumerate(hits) if h},
-                      qualified / rounds, raised_n / rounds, time.perf_counter() - start,
-                      cpu_used, ante, cap / ante, capped_n / rounds,
-                      sum(t[6] for t in tallies) / rounds)
+                      qualified / rounds, raised_n / rounds, seconds, cpu_seconds, ante,
+                      cap / ante, capped_n / rounds, sum(t[6] for t in tallies) / rounds)
 
 
 def _children_cpu() -> float:

@@ -12,6 +12,7 @@ two wagers are always 0 here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,10 +52,14 @@ class RussianBatch:
     improvement_net: I64
     buy_net: I64
     capped: B
+    insurance_net: I64 | None = None
+    #: the insurance stakes (chips; 0: not insured), when the strategy insures
+    insurance_stake: I64 | None = None
 
     @property
     def net(self) -> I64:
-        return self.ante_net + self.bet_net + self.improvement_net + self.buy_net
+        out = self.ante_net + self.bet_net + self.improvement_net + self.buy_net
+        return out if self.insurance_net is None else out + self.insurance_net
 
 
 def _strength(profile: RussianProfile, category: Category) -> int:
@@ -133,16 +138,51 @@ def final_hands(hand: I64, kind: npt.NDArray[np.int8], discard: B,
     return five, six
 
 
+#: decides, once the dealer's five cards are shown without a game, which betting rows buy
+#: one: (dealer cards, dealer keys, final keys, pay totals, betting rows without a game) -> bool
+BuyRule = Callable[[I64, I64, I64, I64, B], B]
+
+
+def basic_buy(profile: RussianProfile) -> BuyRule:
+    """Rule 3 of the basic strategy: buy with two pairs or better."""
+    least = _strength(profile, C.two_pairs)
+
+    def rule(dealer: I64, dealer_key: I64, final: I64, totals: I64, rows: B) -> B:
+        out: B = rows & ((final >> 24) >= least)
+        return out
+    return rule
+
+
 def play(profile: RussianProfile, cards: I64, ante: int, cap: int) -> RussianBatch:
-    """Play and settle ``cards`` (rows of 17 card indices) for a box of ANTE ``ante`` at a
-    table whose maximum payout is ``cap`` chips."""
+    """Play and settle ``cards`` (rows of 17 card indices) under the basic strategy for a box
+    of ANTE ``ante`` at a table whose maximum payout is ``cap`` chips."""
     if profile.max_exchange < 5:
         raise NotImplementedError("the basic strategy exchanges up to five cards; a house "
                                   f"allowing {profile.max_exchange} is not simulated")
+    kind, discard = decide_improvement(profile, cards[:, :5])
+    five, six = final_hands(cards[:, :5], kind, discard, cards[:, 10:15])
+    final, totals = final_keys(profile, kind, five, six)
+    bet = (final >> 24) >= _strength(profile, C.ace_king)  # rule 1: every line raises with AK+
+    return settle(profile, cards, ante, cap, Choices(kind, discard, bet,
+                                                     np.zeros(len(cards), dtype=np.int64)),
+                  final, totals, basic_buy(profile))
+
+
+@dataclass(frozen=True)
+class Choices:
+    """A strategy's choices before the dealer opens: improvement, discards, bet, insurance
+    stake in chips (0: none)."""
+
+    kind: npt.NDArray[np.int8]
+    discard: B
+    bet: B
+    insurance: I64
+
+
+def final_keys(profile: RussianProfile, kind: npt.NDArray[np.int8], five: I64,
+               six: I64) -> tuple[I64, I64]:
+    """The final hands' keys and pay-table totals (six cards for the sixth-card rows)."""
     ranking = profile.ranking
-    hand, dealer, extra, draw = cards[:, :5], cards[:, 5:10], cards[:, 10:15], cards[:, 15:17]
-    kind, discard = decide_improvement(profile, hand)
-    five, six = final_hands(hand, kind, discard, extra)
     sixth_rows = np.flatnonzero(kind == SIXTH)
     final = rank_keys(five, ranking)
     pay = pay_tables(profile)
@@ -150,11 +190,19 @@ def play(profile: RussianProfile, cards: I64, ante: int, cap: int) -> RussianBat
     if len(sixth_rows):
         final[sixth_rows] = rank_keys(six, ranking)
         totals[sixth_rows] = pay.totals(six)
-    strength = final >> 24
-    bet = strength >= _strength(profile, C.ace_king)  # rule 1: every line raises with AK+
+    return final, totals
+
+
+def settle(profile: RussianProfile, cards: I64, ante: int, cap: int, choices: Choices,
+           final: I64, totals: I64, buy_rule: BuyRule) -> RussianBatch:
+    """Settle the rounds ``cards`` (17 columns) as ``rules/games/russian_settle.py`` does, given
+    the strategy's choices, the final hands' keys and totals and its buy-game rule."""
+    ranking = profile.ranking
+    dealer, draw = cards[:, 5:10], cards[:, 15:17]
+    bet = choices.bet
     dealer_key = rank_keys(dealer, ranking)
     qualified = (dealer_key >> 24) >= _strength(profile, profile.qualifier)
-    buy = bet & ~qualified & (strength >= _strength(profile, C.two_pairs))  # rule 3
+    buy = buy_rule(dealer, dealer_key, final, totals, bet & ~qualified)
     against = dealer_key.copy()
     new_qualified = np.zeros(len(cards), dtype=bool)
     rows = np.flatnonzero(buy)
@@ -165,15 +213,22 @@ def play(profile: RussianProfile, cards: I64, ante: int, cap: int) -> RussianBat
     plays = bet & (qualified | new_qualified)
     win, lose = plays & (final > against), plays & (final < against)
     stake = profile.bet_multiple * ante
-    raw = stake * totals
-    paid = np.minimum(raw, cap)  # no insurance: the BET win alone meets the cap
+    raw = np.where(win, stake * totals, 0)
+    insured = bet & (choices.insurance > 0)
+    ins_raw = np.where(~qualified, choices.insurance * profile.insurance_multiplier,
+                       np.where(dealer_key >= final, 0, -choices.insurance))
+    ins_raw = np.where(insured, ins_raw, 0)
+    ins_paid = np.where(ins_raw > 0, np.minimum(ins_raw, cap), ins_raw)  # won first: priority
+    paid = np.minimum(raw, cap - np.maximum(ins_paid, 0))
     ante_net = np.where(~bet | lose, -ante, 0)
     ante_net = np.where(win & profile.ante_paid_on_win, ante, ante_net)
     ante_net = np.where(bet & ~qualified & ~buy, ante * profile.no_game_ante_multiplier,
                         ante_net)
     bet_net = np.where(win, paid, np.where(lose, -stake, 0))
-    improvement_net = np.where(kind != NONE, -profile.improvement_fee * ante, 0)
+    improvement_net = np.where(choices.kind != NONE, -profile.improvement_fee * ante, 0)
     buy_net = np.where(buy, -profile.buy_game_fee * ante, 0)
-    return RussianBatch(kind, discard, bet, buy, final, qualified, ante_net.astype(np.int64),
-                        bet_net.astype(np.int64), improvement_net.astype(np.int64),
-                        buy_net.astype(np.int64), win & (raw > cap))
+    capped = (win & (paid < raw)) | (ins_paid < ins_raw)
+    return RussianBatch(choices.kind, choices.discard, bet, buy, final, qualified,
+                        ante_net.astype(np.int64), bet_net.astype(np.int64),
+                        improvement_net.astype(np.int64), buy_net.astype(np.int64), capped,
+                        ins_paid.astype(np.int64), choices.insurance)

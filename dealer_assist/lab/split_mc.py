@@ -9,6 +9,7 @@ test compares each round with the pure engine wager by wager (``tests/lab/test_s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -101,18 +102,39 @@ def decide(profile: SplitProfile, hand: I64, extra_cards: I64,
     return extra, big, small, big_key, bet
 
 
+#: which betting rows without a game buy one: (dealer cards, Big Hand keys, rows) -> bool
+BuyRule = Callable[[I64, I64, B], B]
+
+
+def basic_buy(profile: SplitProfile) -> BuyRule:
+    """Rule 3 of the basic strategy: buy with a full house or better in the Big Hand."""
+    least = profile.ranking.strength(BUY_GAME_FROM)
+
+    def rule(dealer: I64, big_key: I64, rows: B) -> B:
+        out: B = rows & ((big_key >> 24) >= least) & profile.buy_game_allowed
+        return out
+    return rule
+
+
 def play(profile: SplitProfile, cards: I64, ante: int, cap: int) -> SplitBatch:
-    """Play and settle ``cards`` (rows of 15 card indices) for a box of ANTE ``ante`` at a
-    table whose maximum payout is ``cap`` chips."""
+    """Play and settle ``cards`` (rows of 15 card indices) under the basic strategy for a box
+    of ANTE ``ante`` at a table whose maximum payout is ``cap`` chips."""
+    extra, big, small, big_key, bet = decide(profile, cards[:, :5], cards[:, 10:12])
+    return settle(profile, cards, ante, cap, extra, big, small, big_key, bet,
+                  basic_buy(profile))
+
+
+def settle(profile: SplitProfile, cards: I64, ante: int, cap: int,
+           extra: npt.NDArray[np.int8], big: I64, small: I64, big_key: I64, bet: B,
+           buy_rule: BuyRule) -> SplitBatch:
+    """Settle ``cards`` as ``rules/games/split.py`` does, given the strategy's choices."""
     if profile.free_second_replacement:
         raise NotImplementedError("a free second replacement is not simulated for Big/Small")
     ranking = profile.ranking
-    hand, dealer = cards[:, :5], cards[:, 5:10]
-    extra, big, small, big_key, bet = decide(profile, hand, cards[:, 10:12])
+    dealer = cards[:, 5:10]
     dealer_key = rank_keys(dealer, ranking)
     qualified = (dealer_key >> 24) >= ranking.strength(profile.qualifier)
-    buy = (bet & ~qualified & profile.buy_game_allowed
-           & ((big_key >> 24) >= ranking.strength(BUY_GAME_FROM)))  # rule 3
+    buy = buy_rule(dealer, big_key, bet & ~qualified) & profile.buy_game_allowed
     against, new_qualified = dealer_key.copy(), np.zeros(len(cards), dtype=bool)
     rows = np.flatnonzero(buy)
     if len(rows):

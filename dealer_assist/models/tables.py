@@ -38,6 +38,7 @@ class GameTable(SQLModel, table=True):
         CheckConstraint("max_payout > 0", name="max_payout"),
         CheckConstraint("boxes >= 1", name="boxes"),
         CheckConstraint("rotation_minutes > 0", name="rotation_minutes"),
+        CheckConstraint("strategy IN ('basic', 'best')", name="strategy"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -60,3 +61,7 @@ class GameTable(SQLModel, table=True):
     #: minutes a dealer deals here before the floor page flags him for a relief
     rotation_minutes: int = Field(default=40, nullable=False,
                                   sa_column_kwargs={"server_default": "40"})
+    #: the players' strategy the table's theoretical hold assumes: ``basic`` or ``best``
+    #: (issue 24; the lab's figure of that strategy for the table's profile)
+    strategy: str = Field(default="basic", sa_type=String(8), nullable=False,
+                          sa_column_kwargs={"server_default": "basic"})

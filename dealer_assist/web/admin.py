@@ -142,7 +142,8 @@ def _table_spec() -> tables.TableSpec:
         boxes=whole_number("boxes", "The number of boxes"),
         chip_set=request.form.get("chip_set", "") or chips.DEFAULT_CHIP_SET,
         currency=request.form.get("currency", "")[:3] or None,
-        pit=text("pit", max_length=40) or None)
+        pit=text("pit", max_length=40) or None,
+        strategy=request.form.get("strategy", "") or "basic")
 
 
 @bp.get("/tables")
@@ -175,7 +176,7 @@ def edit_table(table_id: int) -> str:
 def _as_form(table: tables.TableView) -> dict[str, Any]:
     return {f: getattr(table, f) for f in ("name", "game", "profile", "min_ante", "max_ante",
                                            "max_payout", "boxes", "chip_set", "currency",
-                                           "pit")}
+                                           "pit", "strategy")}
 
 
 @bp.post("/tables/<int:table_id>")

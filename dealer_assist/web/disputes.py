@@ -31,6 +31,7 @@ from ..i18n.wording import action, say
 from ..models import Role, Round, RoundSettlement
 from ..rules.phrase import Phrase
 from ..rules.settlement import FEES, at_showdown
+from ..services import decisions
 from ..services.disputes import disputes, voids
 from ..services.disputes import review as round_review
 from ..services.errors import ServiceError, ValidationError
@@ -140,7 +141,8 @@ def rounds_page() -> str:
 def _round_context(round_id: int) -> dict[str, Any]:
     dbs = db.get_session()
     replayed = round_review.replay_round(dbs, round_id)
-    return {"rr": replayed, "disputes": disputes.queue(dbs, round_id=round_id),
+    return {"rr": replayed, "judged": decisions.round_decisions(dbs, round_id),
+            "disputes": disputes.queue(dbs, round_id=round_id),
             "changes": voids.changes(dbs, round_id=round_id),
             "corrections": disputes.corrections(dbs, round_id=round_id), "form": {}}
 
@@ -243,6 +245,7 @@ def _review_context(dispute_id: int) -> dict[str, Any]:
     may_decide = user.role in disputes.RESOLVERS and user.id not in review.dealt_by and (
         review.dispute.status != "escalated" or user.role in disputes.ESCALATION)
     return {"review": review, "d": review.dispute, "rr": review.round,
+            "judged": decisions.round_decisions(dbs, review.dispute.round_id),
             "may_decide": may_decide, "words": STATUS_WORDS, "form": {},
             "corrections": [c for c in disputes.corrections(dbs, round_id=review.dispute.round_id)
                             if c.box == review.dispute.box]}

@@ -49,8 +49,10 @@ def _bought_qualifies(profile: SplitProfile, row: Any) -> bool:
     return bool(ok[0])
 
 
-def assert_engine_agrees(profile: SplitProfile, cards: Any, rows: Any) -> None:
-    r = split_mc.play(profile, cards, ANTE, CAP)
+def assert_engine_agrees(profile: SplitProfile, cards: Any, rows: Any,
+                         batch: split_mc.SplitBatch | None = None) -> None:
+    """Rounds ``rows`` of ``batch`` (default: the basic strategy's) settle as the engine."""
+    r = split_mc.play(profile, cards, ANTE, CAP) if batch is None else batch
     for i in rows:
         body = request(profile, cards, r, i)
         s = settle_request(body).boxes[0]

@@ -86,3 +86,17 @@ def test_renaming_onto_another_tables_name_is_a_conflict(session: Session) -> No
 def test_an_unknown_table_is_not_found(session: Session) -> None:
     with pytest.raises(NotFound):
         tables.get_table(session, 4242)
+
+
+def test_the_theoretical_strategy_is_a_table_setting_basic_by_default(session: Session) -> None:
+    # issue 24, item 5: the table's theoretical hold assumes 'basic' or 'best'
+    table = tables.create_table(session, tables.TableSpec("RP S", "russian", "", 10, 100,
+                                                          1000, 6))
+    assert table.strategy == "basic"
+    spec = tables.TableSpec("RP S", "russian", "", 10, 100, 1000, 6, strategy="best")
+    assert tables.update_table(session, table.id, spec).strategy == "best"
+    assert tables.get_table(session, table.id).strategy == "best"
+    with pytest.raises(ValidationError) as err:
+        tables.update_table(session, table.id, tables.TableSpec(
+            "RP S", "russian", "", 10, 100, 1000, 6, strategy="optimal"))
+    assert err.value.field == "strategy"

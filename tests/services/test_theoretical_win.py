@@ -54,12 +54,33 @@ def test_an_actual_win_outside_the_expected_range_is_flagged(app: Flask,
 
 def test_figures_stored_for_other_rules_are_not_used(session: Session) -> None:
     """The figures live in the database (issue 25); a profile's are its own, and only while
-    they were computed for its current rules."""
+    they were computed for its current rules. The best strategy's figures kept with the code
+    (``lab.strategy_store``, issue 24) are merged in: Caribbean's ``best`` is kept there."""
     house_edge.save(session, _figures(0.05))
-    assert house_edge.stored(session, "caribbean-classic") == _figures(0.05)
+    got = house_edge.stored(session, "caribbean-classic")
+    assert got is not None and got["strategies"]["optimal"] == {"house_edge": 0.05}
+    assert got["default_strategy"] == "optimal"
     assert house_edge.stored(session, "oasis-classic") is None
     house_edge.save(session, dict(_figures(0.05), fingerprint="0" * 64))  # other rules
-    assert house_edge.stored(session, "caribbean-classic") is None
+    got = house_edge.stored(session, "caribbean-classic")
+    assert got is None or "optimal" not in got["strategies"]  # only the kept 'best' is left
+    # the basic strategy's figure of oasis-classic is not stored: the section says so
     assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic",
-                               house_edge.stored(session, "oasis-classic")) == \
-        {"available": False, "profile": "oasis-classic"}
+                               house_edge.stored(session, "oasis-classic"), "basic") == \
+        {"available": False, "profile": "oasis-classic", "strategy": "basic"}
+
+
+def test_the_tables_strategy_chooses_the_figure_and_is_named(session: Session) -> None:
+    # issue 24, item 5: a table assumes 'basic' or 'best'; the Caribbean exact count calls
+    # its best strategy 'optimal' and its basic one 'ak-or-better'
+    house_edge.save(session, {"profile": "caribbean-classic",
+                              "fingerprint": fingerprint(get_profile("caribbean-classic")),
+                              "default_strategy": "optimal",
+                              "strategies": {"optimal": {"house_edge": 0.05224},
+                                             "ak-or-better": {"house_edge": 0.05682}}})
+    figures = house_edge.stored(session, "caribbean-classic")
+    rows = _rows([(100, -100)] * 10)
+    best = theoretical.section(rows, "caribbean-classic", figures, "best")
+    basic = theoretical.section(rows, "caribbean-classic", figures, "basic")
+    assert (best["strategy"], best["house_edge_percent"]) == ("best", "5.224")
+    assert (basic["strategy"], basic["house_edge_percent"]) == ("basic", "5.682")

@@ -30,7 +30,7 @@ def test_the_profile_page_shows_stored_figures_of_the_current_rules_only(
     browser.login("root")
     page = text(browser.get("/admin/profiles"))
     edge = f"{figures['strategies']['basic']['house_edge'] * 100:.3f} %"
-    assert f"basic: {edge}" in page
+    assert f"basic strategy: {edge}" in page  # named (issue 24)
     assert "flask lab house-edge oasis-per-card" in page
 
 
@@ -46,6 +46,6 @@ def test_the_profile_page_shows_russian_poker_and_big_small_figures_with_the_ant
     page = text(browser.get("/admin/profiles"))
     for name in ("russian-classic", "split-classic"):
         edge = f"{figures[name]['strategies']['basic']['house_edge'] * 100:.3f} %"
-        assert f"basic: {edge}" in page
+        assert f"basic strategy: {edge}" in page  # named (issue 24)
     assert "maximum payout applied to an ANTE of 10" in page
     assert "flask lab house-edge russian-pair-game" in page  # not computed yet

@@ -49,6 +49,8 @@ API_ROLES = {
     "api.parlour_hand": frozenset({PUBLIC}), "api.parlour_end": frozenset({PUBLIC}),
     # issue 27
     "api.create_buy_in": STAFF, "api.get_slip": AUDITORS, "api.hold_report": AUDITORS,
+    # the game-math lab's advisor (issue 24): staff and the admin; the auditor never posts
+    "api.lab_advise": STAFF | {"admin"},
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
 

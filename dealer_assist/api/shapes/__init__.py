@@ -9,7 +9,8 @@ body the engine accepted but that breaks the documented shape is a 400 naming th
 
 from __future__ import annotations
 
-from . import house, parlour, poker, problems, rounds
+from . import house, lab, parlour, poker, problems, rounds
 from .base import Shape, conform, field_path
 
-__all__ = ["Shape", "conform", "field_path", "house", "parlour", "poker", "problems", "rounds"]
+__all__ = ["Shape", "conform", "field_path", "house", "lab", "parlour", "poker", "problems",
+           "rounds"]

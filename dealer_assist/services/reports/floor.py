@@ -125,7 +125,7 @@ def _money(session: Session, table: GameTable, shift: Shift) -> Money:
     # the database, the shift, its newest settlement and correction (ids and times: a database
     # emptied and filled again reuses ids, not times), and the lab's figure for the profile
     key = (str(session.get_bind().engine.url), shift.id, newest, settled, str(when), fixed,
-           fixes_n, str(fixed_at), json.dumps(figures, sort_keys=True))
+           fixes_n, str(fixed_at), json.dumps(figures, sort_keys=True), table.strategy)
     with _LOCK:
         found = _CACHE.get(key)
         if found is not None:
@@ -147,7 +147,8 @@ def _money(session: Session, table: GameTable, shift: Shift) -> Money:
         money = Money({"kind": "house", "drop": None, "wagered": wagers["total"]["wagered"],
                        "win": win, "win_corrected": win + fixes["house"],
                        "hold": wagers["hold"],
-                       "theoretical": theoretical.section(rows, table.profile, figures)},
+                       "theoretical": theoretical.section(rows, table.profile, figures,
+                                                          table.strategy)},
                       tuple(p for p in (_largest(r, s) for r, s, _v in rows) if p[3] > 0))
     with _LOCK:
         _CACHE[key] = money

@@ -69,6 +69,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
     counts, voids = sections.round_counts(session, shift_id, rows, zone)
     largest, capped = house.payouts(rows, table.max_payout, zone)
     closing = inv["closing"] or {}
+    figures = house_edge.stored(session, table.profile)
     return {
         "schema": SCHEMA,
         "shift": sections.shift_section(session, shift, table, names, zone, zone_name),
@@ -82,8 +83,8 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
                               "hold": sections.ratio(corrected, money["total"]["wagered"])},
         "inventory": inv,
         "dealer": house.dealer(rows),
-        "theoretical": theoretical.section(rows, table.profile,
-                                           house_edge.stored(session, table.profile)),
+        "theoretical": theoretical.section(rows, table.profile, figures, table.strategy),
+        "decisions": _decisions(session, rows, figures),
         "hands_paid": house.hands_paid(rows),
         "largest_payouts": largest,
         "capped": capped,
@@ -96,6 +97,15 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "cumulative": house.cumulative(rows),
         "signatures": sections.signatures(closing),
     }
+
+
+def _decisions(session: Session, rows: list[tuple[Round, dict[str, Any], int]],
+               figures: dict[str, Any] | None) -> dict[str, Any]:
+    """Every recorded decision judged (issue 24): the win split against the best strategy and
+    the advantage-play alerts."""
+    from ..decisions import shift_section
+    found = theoretical.edge_of(figures, "best")
+    return shift_section(session, rows, found[0] if found else None)
 
 
 @dataclass(frozen=True, slots=True)

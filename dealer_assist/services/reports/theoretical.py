@@ -1,6 +1,6 @@
 """Theoretical win against actual win for a shift report (the lab's stored house edge).
 
-Theoretical win = house edge (per ANTE, the lab's default strategy for the table's profile) x the
+Theoretical win = house edge (per ANTE, under the strategy the table assumes, issue 24) x the
 ANTEs wagered on the shift's settled boxes. The house edge covers the whole hand (ANTE, raise and
 fees together: the raise is the player's choice, so it has no edge of its own), so the game allows
 no split per wager type and the report gives one line. Side bets the lab's strategies never place
@@ -24,27 +24,36 @@ from typing import Any
 SIDE_WAGERS = ("insurance", "bonus")
 
 
-def _edge(figures: Mapping[str, Any] | None) -> tuple[float, str] | None:
-    """(house edge per ANTE, strategy) of the profile's stored figures, if any."""
+def edge_of(figures: Mapping[str, Any] | None,
+            strategy: str | None = None) -> tuple[float, str] | None:
+    """(house edge per ANTE, strategy) in a profile's stored figures (``house_edge.stored``)
+    under the players' strategy the table assumes (``basic`` or ``best``: issue 24; None: the
+    figures' default strategy), if computed. The Caribbean exact count names its best strategy
+    ``optimal`` and its basic one ``ak-or-better``. What a cached figure depends on besides the
+    settlements (the floor page keys its cache by it, issue 28)."""
     if figures is None:
         return None
-    strategy = figures["default_strategy"]
-    return float(figures["strategies"][strategy]["house_edge"]), strategy
-
-
-#: the stored (house edge per ANTE, strategy) of a profile in ``store``, or None: what a cached
-#: figure depends on besides the settlements (the floor page keys its cache by it, issue 28)
-edge_of = _edge
+    names = figures["strategies"]
+    if strategy is None:
+        name = figures["default_strategy"]
+        return float(names[name]["house_edge"]), name
+    aliases = {"best": ("best", "optimal"), "basic": ("basic", "ak-or-better")}
+    for name in aliases.get(strategy, (strategy,)):
+        if name in names:
+            return float(names[name]["house_edge"]), strategy
+    return None
 
 
 def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str,
-            figures: Mapping[str, Any] | None = None) -> dict[str, Any]:
+            figures: Mapping[str, Any] | None = None,
+            strategy: str | None = None) -> dict[str, Any]:
     """The report's "theoretical" section for the settled rounds ``rows``; ``figures`` are the
     profile's stored figures for its current rules (``house_edge.stored``; None: the section
-    is unavailable)."""
-    found = _edge(figures)
+    is unavailable), ``strategy`` the players' strategy the table assumes (the shift report and
+    the floor pass the table's; None: the figures' default)."""
+    found = edge_of(figures, strategy)
     if found is None:
-        return {"available": False, "profile": profile}
+        return {"available": False, "profile": profile, "strategy": strategy or "basic"}
     edge, strategy = found
     antes = 0
     results: list[int] = []

@@ -47,6 +47,8 @@ class TableView:
     #: issue 28: the pit it belongs to (the floor page), and its dealers' rotation interval
     pit: str | None = None
     rotation_minutes: int = 40
+    #: the players' strategy the theoretical hold assumes (issue 24)
+    strategy: str = "basic"
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +65,19 @@ class TableSpec:
     chip_set: str = chips.DEFAULT_CHIP_SET
     currency: str | None = None
     pit: str | None = None
+    strategy: str = "basic"
+
+
+#: the players' strategies a table's theoretical hold may assume (the lab computes both)
+STRATEGIES = ("basic", "best")
 
 
 def view(table: GameTable) -> TableView:
     assert table.id is not None
     return TableView(table.id, table.name, table.game, table.profile, table.min_ante,
                      table.max_ante, table.max_payout, table.boxes, table.active,
-                     table.chip_set, table.currency, table.pit, table.rotation_minutes)
+                     table.chip_set, table.currency, table.pit, table.rotation_minutes,
+                     table.strategy)
 
 
 def validate(spec: TableSpec) -> TableSpec:
@@ -105,12 +113,14 @@ def validate(spec: TableSpec) -> TableSpec:
                                      and currency.isalpha()):
         raise ValidationError("A currency is a three-letter ISO 4217 code such as RUB or EUR.",
                               field="currency")
+    if spec.strategy not in STRATEGIES:
+        raise ValidationError("The theoretical strategy is 'basic' or 'best'.", field="strategy")
     pit = " ".join((spec.pit or "").split()) or None
     if pit is not None and len(pit) > PIT_MAX:
         raise ValidationError("A pit's name is at most %(PIT_MAX)s characters.", PIT_MAX=PIT_MAX,
                               field="pit")
     return TableSpec(name, spec.game, profile, spec.min_ante, spec.max_ante, spec.max_payout,
-                     spec.boxes, spec.chip_set, currency, pit)
+                     spec.boxes, spec.chip_set, currency, pit, spec.strategy)
 
 
 def _load(session: Session, table_id: int) -> GameTable:
@@ -154,7 +164,7 @@ def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
 
     def apply() -> None:
         for field in ("name", "game", "profile", "min_ante", "max_ante", "max_payout", "boxes",
-                      "chip_set", "currency", "pit"):
+                      "chip_set", "currency", "pit", "strategy"):
             setattr(table, field, getattr(spec, field))
 
     _save(session, spec.name, apply)

@@ -1,0 +1,166 @@
+"""The decision advisor's answer: every option the rules allow, valued in ANTEs.
+
+``advise(profile, stage, cards, ...)`` is the one entry point (the CLI, ``POST
+/api/v1/lab/advise`` and the judging of recorded decisions call it). Stages:
+
+* ``deal``: a box's five cards (and the dealer's up card where the game shows one): fold, bet
+  or raise, and every improvement (exchange or sixth card, replacement, extra cards);
+* ``split`` (Big/Small): the seven cards after bought extra cards: every split, or fold;
+* ``no_game`` (Russian poker, Big/Small): the box's final hand against the dealer's five
+  cards without a game: take the ANTE or buy a game.
+
+Each option carries its expected result per ANTE (the box's whole result: ANTE, BET, fees,
+insurance, bonus), the standard error of that figure (0 when exact or modelled) and how it was
+found (``exact``, ``model``, ``model+monte-carlo``, ``monte-carlo``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..rules.cards import ALL_CARDS, Card, parse_cards
+from ..rules.errors import IllegalActionError
+from ..rules.games.russian import RussianProfile
+from ..rules.games.stud import CaribbeanProfile, SplitProfile
+from ..rules.games.stud.seen import check_unique_cards
+from ..rules.profiles import HouseProfile
+
+STAGES = ("deal", "split", "no_game")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice: ``action`` (``fold``, ``bet``, ``raise``, ``exchange``, ``sixth_card``,
+    ``replace``, ``free_extra``, ``bought_extra``, ``split``, ``take_ante``, ``buy_game``)
+    and the cards it names (discarded cards; a split's Small Hand), as card indices."""
+
+    action: str
+    cards: tuple[int, ...]
+    ev: float
+    se: float
+    method: str
+    #: variance of the option's result (ANTEs squared) when it is known exactly, else None
+    variance: float | None = None
+
+    def same_as(self, action: str, cards: tuple[int, ...] = ()) -> bool:
+        return self.action == action and sorted(self.cards) == sorted(cards)
+
+
+@dataclass(frozen=True)
+class Advice:
+    profile: str
+    game: str
+    stage: str
+    options: list[Option]
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    def find(self, action: str, cards: tuple[int, ...] = ()) -> Option | None:
+        return next((o for o in self.options if o.same_as(action, cards)), None)
+
+
+_CODES = {c.index: c.code for c in ALL_CARDS}
+
+
+def _as_text(cards: Any) -> Any:
+    """Card codes, Card objects or card indices (ints) as something ``parse_cards`` reads."""
+    if isinstance(cards, str):
+        return cards
+    if isinstance(cards, (int, np.integer)):
+        return _CODES[int(cards)]
+    return [_CODES[int(c)] if isinstance(c, (int, np.integer)) else c for c in cards]
+
+
+def card_indices(cards: Any, what: str) -> np.ndarray:
+    """Card codes, Card objects or indices as sorted card indices; errors name ``what``."""
+    parsed = parse_cards(_as_text(cards), what=what)
+    return np.array(sorted(c.index for c in parsed), dtype=np.int64)
+
+
+def advise(profile: HouseProfile, stage: str, cards: Any, *, up: Any = None,
+           dealer: Any = None, seen: Any = (), ante: int | None = None, bonus: int = 0,
+           small: Any = None, precise: int = 0) -> Advice:
+    """Every option of ``stage`` for the box's ``cards`` (see the module docstring)."""
+    start = time.process_time()
+    if stage not in STAGES:
+        raise IllegalActionError("stage must be one of %(v)s", v=", ".join(STAGES),
+                                 field="stage", value=stage)
+    _check_unique(profile, cards=cards, up=up, dealer=dealer, small=small, seen=seen)
+    hand = card_indices(cards, "box")
+    extra = card_indices(seen, "seen") if seen else np.zeros(0, dtype=np.int64)
+    ante = profile.min_ante if ante is None else ante
+    if isinstance(profile, RussianProfile):
+        options, notes = _russian(profile, stage, hand, dealer, extra, ante, bonus, precise)
+    elif isinstance(profile, CaribbeanProfile):
+        from . import advise_stud
+        if stage != "deal":
+            raise IllegalActionError("Caribbean stud and Oasis have only the 'deal' stage",
+                                     field="stage", value=stage)
+        options, notes = advise_stud.deal_options(profile, hand, one_card(up), extra, ante)
+    elif isinstance(profile, SplitProfile):
+        from . import advise_split
+        options, notes = advise_split.options(profile, stage, hand, up, dealer, extra, ante,
+                                              small)
+    else:
+        raise NotImplementedError(f"no advisor for {profile.game} ({profile.name})")
+    return Advice(profile.name, profile.game, stage, options, time.process_time() - start,
+                  notes)
+
+
+def _check_unique(profile: HouseProfile, **groups: Any) -> None:
+    """Every card named once across the box, the dealer and the cards seen (RULES.md)."""
+    parsed = {}
+    for name, cards in groups.items():
+        items = [cards] if isinstance(cards, (Card, int, np.integer)) or (
+            isinstance(cards, str) and name == "up") else cards
+        if items is None or (not isinstance(items, str) and not len(items)):
+            continue
+        parsed[name] = parse_cards(_as_text(items), what=name)
+    check_unique_cards(parsed, profile.ranking.deck)
+
+
+def one_card(up: Any) -> int:
+    if up is None:
+        raise IllegalActionError("this game shows a dealer's card: give it as 'up'",
+                                 field="up", value=None)
+    cards = card_indices([up] if isinstance(up, (str, int, np.integer, Card)) else up, "up")
+    if len(cards) != 1:
+        raise IllegalActionError("'up' is one card", field="up", value=len(cards))
+    return int(cards[0])
+
+
+def _russian(profile: RussianProfile, stage: str, hand: np.ndarray, dealer: Any,
+             extra: np.ndarray, ante: int, bonus: int, precise: int,
+             ) -> tuple[list[Option], list[str]]:
+    from . import advise_russian
+    from .strategy_store import load
+    if stage == "deal":
+        if len(hand) != 5:
+            raise IllegalActionError("a dealt Russian poker hand has five cards",
+                                     field="cards", value=len(hand))
+        stored = load(profile)
+        bet_value = None if stored is None else stored["bet_value"].astype(np.float64)
+        options = advise_russian.deal_options(profile, hand, dead=extra, ante=ante,
+                                              bonus=bonus, precise=precise,
+                                              bet_value=bet_value)
+        return options, [_MODEL_NOTE]
+    if stage == "no_game":
+        if dealer is None:
+            raise IllegalActionError("the dealer's five cards are needed", field="dealer")
+        d = card_indices(dealer, "dealer")
+        seen = np.union1d(hand, extra)
+        return advise_russian.no_game_options(profile, hand, d, seen, ante=ante), []
+    raise IllegalActionError("Russian poker has no stage '%(v)s'", v=stage, field="stage",
+                             value=stage)
+
+
+_MODEL_NOTE = ("exchanges of 2-5 cards: first-order model of the discards' removal "
+               "(error within about 0.005 ANTE, docs/rules/strategy.md)")
