@@ -4,9 +4,9 @@
 ``base`` holds what every table module shares (constraint naming, :func:`utcnow`,
 :class:`UTCDateTime`); ``people`` (accounts, login sessions), ``tables``, ``shifts``, ``rounds``
 (rounds, their events and settlements), ``inventory`` (chip counts, fills, credits), ``audit``
-(the audit chain, disputes, voids, corrections), ``poker`` (poker tables and seats) and
-``parlour`` (the parlour board game). The table classes are re-exported here:
-``from dealer_assist.models import Round``.
+(the audit chain, disputes, voids, corrections), ``poker`` (poker tables and seats),
+``parlour`` (the parlour board game) and ``players`` (rated players' cards and visits). The
+table classes are re-exported here: ``from dealer_assist.models import Round``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from .base import NAMING, UTCDateTime, utcnow
 from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
 from .parlour import ParlourGame
 from .people import AuthSession, LoginThrottle, Role, User
+from .players import PlayerCard, PlayerVisit
 from .poker import PokerChipMove, PokerSeat, PokerTable
 from .rounds import Round, RoundEvent, RoundSettlement, RoundStatus
 from .shifts import Shift, ShiftStatus
@@ -34,7 +35,8 @@ from .tables import POKER_GAMES, Game, GameTable
 __all__ = [
     "AuditEntry", "AuthSession", "ChangeKind", "ChipTransfer", "CorrectionSource", "CountKind",
     "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
-    "Outcome", "ParlourGame", "POKER_GAMES", "PokerChipMove", "PokerSeat",
+    "Outcome", "ParlourGame", "PlayerCard", "PlayerVisit", "POKER_GAMES", "PokerChipMove",
+    "PokerSeat",
     "PokerTable", "Role", "Round", "RoundChangeDecision", "RoundChangeRequest",
     "RoundCorrection", "RoundEvent", "RoundSettlement", "RoundStatus", "Shift", "ShiftStatus",
     "TransferKind", "User", "UTCDateTime", "utcnow",

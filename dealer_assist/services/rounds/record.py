@@ -210,7 +210,7 @@ def _play(stream: Stream, loaded: Loaded, type: str,
                              [e for e in loaded.events if e.seq < effective[-1]])
         return cancels, Folded(undone.state, undone.steps), None
     actions = flow.decode(state, type, payload)  # decoded once
-    new = flow.play(state, actions, new=True)
+    new = flow.play(state, actions, new=True, type=type)
     settlement = None
     if stream.settles_when_complete and flow.can_settle(new):
         settlement = flow.settle(new)

@@ -74,7 +74,8 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
         return Recorded(live.load(session, found.round_id), False)
     if current is not None:
         _refuse_second_round(session, current)
-    state = flow.play(empty, actions, new=True)  # the engine verifies the bets before any lock
+    # the engine verifies the bets before any lock
+    state = flow.play(empty, actions, new=True, type="place")
     txn.begin_write(session)
     txn.lock_table(session, table_id)
     if (_started_by(session, shift.id, key) is not None

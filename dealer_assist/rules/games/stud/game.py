@@ -21,6 +21,7 @@ from ...profiles import HouseProfile, load_profile, profile_hash
 from ...settlement import Settlement
 from .codec import SHARED_DECODERS, codes, encode_shared, value_of
 from .deal import FREE, State, can_bet, can_deal_dealer, can_fold, can_place_box
+from .players import summary_of
 from .settle import missing_hand, resolve_dealer
 from .showdown import can_buy_game, can_dealer_draw, can_reveal_dealer, can_show, can_take_ante
 from .state import BoxState, RoundState, evolve
@@ -191,6 +192,7 @@ def _box_summary(b: BoxState, s: State) -> dict[str, Any]:
         "hand": value.label if value else None, "hand_value": value_of(value),
         "small_hand": small.label if small else None, "small_hand_value": value_of(small),
         "decision": b.decision, "bet": b.bet, "no_game": b.no_game, "buy_fee": b.buy_fee,
+        **summary_of(s.boxes, b, s.profile.terms().open_boxes),
     }
 
 
