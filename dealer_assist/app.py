@@ -43,7 +43,7 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
-    from .web import admin, auth, disputes, live, poker, reports, tables
+    from .web import admin, auth, disputes, live, players, poker, reports, table_players, tables
     from .web import bp as web_bp
     from .web import parlour as parlour_web
 
@@ -52,6 +52,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(admin.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(table_players.bp)
+    app.register_blueprint(players.bp)
     app.register_blueprint(poker.bp)
     app.register_blueprint(reports.bp)
     app.register_blueprint(disputes.bp)

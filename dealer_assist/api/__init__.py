@@ -26,3 +26,6 @@ from . import openapi  # noqa: E402,F401  (GET /openapi.json, issue 10)
 
 # isort: split
 from . import poker_rounds  # noqa: E402,F401  (poker tables and hands, issue 15)
+
+# isort: split
+from . import players  # noqa: E402,F401  (GET /players/<card>/ratings, issue 23)

@@ -95,9 +95,12 @@ def create_round(table_id: int) -> Any:
     for i, raw in enumerate(get_list(body, "boxes")):
         d = need_mapping(raw, f"boxes[{i}]")
         box = get_str(d, "box", f"boxes[{i}]")
+        player = d.get("player")  # issue 23: the engine checks it (and the service the card)
         boxes.append(live.BoxStake(box, get_int(d, "ante", f"boxes[{i}]"),
                                    get_int(d, "bonus", f"boxes[{i}]", default=0),
-                                   get_str(d, "seat", f"boxes[{i}]", default=box)))
+                                   get_str(d, "seat", f"boxes[{i}]", default=box),
+                                   None if player is None else need_mapping(
+                                       player, f"boxes[{i}].player")))
     done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,  # commits
                        boxes=boxes, idempotency_key=idempotency_key_of(body))  # (short transaction)
     return _answer(done.live_round, done.created)

@@ -54,6 +54,9 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         from .poker import build_poker_report
 
         return build_poker_report(session, shift, table, zone=zone, zone_name=zone_name)
+    from ..players import rated  # late: the ratings read the lab's figures through reports
+    from ..players.played import EdgeBook
+
     rows = sections.settlements(session, shift_id)
     by_actor, undos = sections.event_stats(session, shift_id)
     names = sections.user_names(session, [*by_actor, shift.opened_by,
@@ -79,6 +82,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "inventory": inv,
         "dealer": house.dealer(rows),
         "theoretical": theoretical.section(rows, table.profile),
+        "top_players": rated.top_players(session, shift_id, EdgeBook(theoretical.store_path())),
         "hands_paid": house.hands_paid(rows),
         "largest_payouts": largest,
         "capped": capped,

@@ -14,6 +14,7 @@ strings: the report's JSON holds no floats.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 from flask import current_app, has_app_context
@@ -28,14 +29,21 @@ SIDE_WAGERS = ("insurance", "bonus")
 
 def _edge(profile: str) -> tuple[float, str] | None:
     """(house edge per ANTE, strategy) stored for the profile's current rules, if any."""
-    if not has_app_context():
+    path = store_path()
+    if path is None:
         return None
-    path = house_edge.store_path(current_app.config, current_app.instance_path)
     figures = house_edge.stored(path, profile)
     if figures is None:
         return None
     strategy = figures["default_strategy"]
     return float(figures["strategies"][strategy]["house_edge"]), strategy
+
+
+def store_path() -> Path | None:
+    """The lab's store of house-edge figures in the app's configuration (None outside one)."""
+    if not has_app_context():
+        return None
+    return house_edge.store_path(current_app.config, current_app.instance_path)
 
 
 def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str) -> dict[str, Any]:

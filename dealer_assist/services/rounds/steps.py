@@ -18,10 +18,13 @@ from sqlmodel import Session, select
 
 from ...models import Round, RoundEvent
 from ...rules.engine import Folded
+from ...rules.fields import need_mapping
+from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
 from ...rules.registry import start_rules
 from ..disputes import voids
 from ..errors import Conflict
+from ..players import cards
 from ..shifts import shifts
 from ..tables import tables
 from . import live, memo, txn
@@ -30,6 +33,7 @@ from . import store as rounds
 from .house import HOUSE, lock_round
 
 REUSED = HOUSE.wording.reused
+PLACE = "place"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     rules = rounds.table_rules(table)
     flow, empty = start_rules(rules)
     actions = flow.decode(empty, "place", {"boxes": [b.payload() for b in boxes]})
+    cards.check_cards(session, actions)  # issue 23: a box's player card is a registered one
     payload = flow.encode_event("place", actions)
     found = _started_by(session, shift.id, key)
     current = live.open_round_id(session, table_id) if found is None else None
@@ -114,6 +119,8 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
                 expected_seq: int | None = None) -> Recorded:
     """Record one step (``undo``, ``paid`` and ``redeal`` included) or answer the resend."""
     redeal = None
+    if type == PLACE:  # boxes placed later: their player cards too are registered ones
+        cards.check_cards(session, decode_place(None, need_mapping(payload or {}, "payload")))
     if type == live.REDEAL:
         def redeal(loaded: path.Loaded) -> path.Recorded:
             return _redeal(session, loaded, actor_id, dict(payload or {}))

@@ -206,3 +206,16 @@ def rules_of(session: Session, row: Round) -> dict[str, Any]:
         found: dict[str, Any] = json.loads(row.rules)
         return found
     return table_rules(tables.get_table(session, row.table_id))
+
+
+def round_ends(session: Session, round_ids: list[int]) -> dict[int, datetime]:
+    """Each round's last event (a house round's ``paid``, a poker hand's last action): when it
+    ended (issue 23: a player's time played runs to his last round's end)."""
+    out: dict[int, datetime] = {}
+    for start in range(0, len(round_ids), 500):
+        query = (select(RoundEvent.round_id, RoundEvent.created_at)
+                 .where(col(RoundEvent.round_id).in_(round_ids[start:start + 500])))
+        for rid, at in session.exec(query).all():
+            if rid is not None and (rid not in out or at > out[rid]):
+                out[rid] = at
+    return out
