@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from flask_babel import Babel
 
-from .formats import duration, money, table_currency, when
+from .formats import clock_time, duration, money, table_currency, when
 from .locale import LANGUAGE_NAMES, LANGUAGES, TRANSLATIONS, locale_code, select_locale
 from .wording import category_name, hand_name, reason, role_name, say, wager_name
 
@@ -22,7 +22,8 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
-    app.jinja_env.filters.update(money=money, when=when, duration=duration, say=say,
+    app.jinja_env.filters.update(money=money, when=when, duration=duration,
+                                 clock_time=clock_time, say=say,
                                  hand_name=hand_name,
                                  wager_name=wager_name, role_name=role_name,
                                  category_name=category_name, reason=reason)

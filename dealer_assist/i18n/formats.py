@@ -86,3 +86,11 @@ def duration(seconds: int | None) -> str:
     minutes = max(int(seconds), 0) // 60
     return str(gettext("%(hours)d h %(minutes)02d min", hours=minutes // 60,
                        minutes=minutes % 60))
+
+
+def clock_time(seconds: int | None) -> str:
+    """Time played in a narrow column: ``2:05`` (hours and minutes, minutes rounded down)."""
+    if seconds is None:
+        return "–"
+    minutes = max(int(seconds), 0) // 60
+    return f"{minutes // 60}:{minutes % 60:02d}"
