@@ -2,7 +2,7 @@
 
 Each shift is a new table of one of the four house games with its own shift (on one of three
 gaming days); one to three players sit at it, each with one to four boxes (a rated player by his
-card, from a small pool, or an anonymous one by a seat letter); they play one to three rounds in
+card, from a small pool, or an anonymous one by a seat letter); they play one or two rounds in
 dealing order. The driver only ever sends a step the round offers (``state.next_steps``), picking
 among the boxes that may decide now at random, so a player's dark boxes decide after his first
 course; now and then it tries a dark box too early and expects the engine's 422. Rated players
