@@ -1,6 +1,6 @@
 # Two commands: `make run` (install, migrate, first admin, serve on 127.0.0.1:5000 with waitress) and
-# `make test` (install test tools, lint, type-check the rules engine and the whole package, run
-# every test).
+# `make test` (install test tools, lint, type-check the rules engine and the whole package, check
+# the layer contracts with import-linter, run every test).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -43,12 +43,14 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict dealer_assist/rules
 	$(BIN)/mypy --strict dealer_assist
+	$(BIN)/lint-imports
 
 test: install
 	@bash scripts/system-deps.sh || echo "make test: system packages missing (see above); browser/PostgreSQL tests will fail"
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict dealer_assist/rules
 	$(BIN)/mypy --strict dealer_assist
+	$(BIN)/lint-imports  # the layering (pyproject.toml [tool.importlinter], docs/architecture.md)
 	$(BIN)/pytest -n 2 --dist loadfile  # each worker starts its own throwaway PostgreSQL
 
 # every benchmark script, each timing us against its peers in one run; headline figures last
@@ -73,4 +75,4 @@ translations: install
 	$(BIN)/pybabel compile -d dealer_assist/translations
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

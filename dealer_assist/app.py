@@ -28,17 +28,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def register_extensions(app: Flask) -> None:
-    from . import audit, db, i18n
+    from . import audit, db, edge, i18n
     from .services.people import passwords
-    from .web import hardening, security
 
     db.init_app(app)
     i18n.init_app(app)
-    hardening.init_app(app)  # before the blueprints (bounded ids) and the security hook
+    edge.init_app(app)  # before the blueprints (bounded ids): headers, input, the request hook
     passwords.configure(time_cost=int(app.config["ARGON2_TIME_COST"]),
                         memory_kib=int(app.config["ARGON2_MEMORY_KIB"]))
-    security.init_app(app)
-    audit.init_app(app)  # after security: g.user is known when its hook runs
+    audit.init_app(app)  # after the edge: g.user is known when its hook runs
 
 
 def register_blueprints(app: Flask) -> None:
@@ -59,19 +57,17 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(disputes.bp)
     app.register_blueprint(parlour_web.bp)
     app.register_blueprint(api_bp)
-    from .api import limits
+    from .edge import limits
 
     limits.init_app(app)  # wraps the public API views, so after every blueprint
 
 
 def register_errorhandlers(app: Flask) -> None:
-    from .api.errors import init_app as init_api_errors
-    from .services.rounds import txn
-    from .web.errors import init_app as init_web_errors
+    """Each blueprint brings its own handlers (a page or a problem body, ``edge.blueprints``);
+    these answer the requests no blueprint owns (an unknown route), by path."""
+    from . import edge
 
-    init_api_errors(app)
-    init_web_errors(app)
-    txn.init_app(app)  # 503 + Retry-After for a busy database, never a 500
+    edge.init_errorhandlers(app)
 
 
 def register_commands(app: Flask) -> None:

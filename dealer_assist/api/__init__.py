@@ -1,8 +1,13 @@
-"""The JSON API (``/api/v1``), documented in ``docs/api.md``."""
+"""The JSON API (``/api/v1``), documented in ``docs/api.md``.
 
-from flask import Blueprint
+The blueprint is an ``ApiBlueprint`` (``dealer_assist.edge``): every failure of its views is an
+RFC 9457 problem body. Roles, CSRF and the JSON body reader come from the edge too; ``api``
+never imports ``web`` (a contract in ``make test``).
+"""
 
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
+from ..edge import ApiBlueprint
+
+bp = ApiBlueprint("api", __name__, url_prefix="/api/v1")
 
 from . import calculator  # noqa: E402,F401  (registers routes on bp)
 

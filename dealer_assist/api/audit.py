@@ -2,9 +2,9 @@
 the audit chain's head (``docs/api.md``, section "Disputes, voids and corrections").
 
 Authentication is the web app's login session cookie, as for the rounds API (one user loader,
-``web.security``); every view here only reads (GET). Auditors, pit bosses, shift managers and
+``edge.guard``); every view here only reads (GET). Auditors, pit bosses, shift managers and
 administrators may read; anyone else gets 403, and no session 401. A service error becomes a
-problem body through the one mapping of ``web/errors.py`` (``STATUS``).
+problem body through the one mapping of ``edge/status.py`` (``STATUS``).
 """
 
 from __future__ import annotations
@@ -16,12 +16,19 @@ from typing import Any
 from flask import jsonify, request
 
 from .. import audit, db
+from ..edge import as_id, problem, role_required
 from ..models import Role
 from ..services.disputes import disputes, voids
-from ..web.hardening import as_id
-from ..web.security import role_required
-from . import bp
-from .errors import problem
+from .operations import READ_ERRORS, path_param, query, read_answers, route
+from .shapes.rounds import (
+    AuditHead,
+    ChangeRequest,
+    CorrectionList,
+    CorrectionRequestList,
+    Dispute,
+    DisputeList,
+    VoidList,
+)
 
 AUDITORS = frozenset({Role.AUDITOR.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value,
                       Role.ADMIN.value})
@@ -29,6 +36,16 @@ AUDITORS = frozenset({Role.AUDITOR.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGE
 
 #: reading the audit API: auditors (read-only), pit bosses, shift managers, administrators
 auditor = role_required(*sorted(AUDITORS))
+FILTERS = (query("table_id", "only this table"), query("shift_id", "only this shift"),
+           query("round_id", "only this round"))
+
+
+def _status(*values: str) -> dict[str, Any]:
+    return query("status", ", ".join(values), type="string", enum=list(values))
+
+
+def _listed(shape: type[Any]) -> dict[str, Any]:
+    return {"200": shape, **READ_ERRORS, "422": "Unprocessable"}
 
 
 def plain(value: Any) -> Any:
@@ -54,7 +71,8 @@ def _dispute(d: disputes.DisputeView) -> dict[str, Any]:
     return out
 
 
-@bp.get("/disputes")
+@route("get", "/disputes", "Disputes, oldest first", tag="audit", answers=_listed(DisputeList),
+       parameters=(_status("open", "upheld", "denied", "escalated"), *FILTERS))
 @auditor
 def list_disputes() -> Any:
     with db.session_scope(write=False) as dbs:
@@ -64,7 +82,9 @@ def list_disputes() -> Any:
         return jsonify({"disputes": [_dispute(d) for d in found]})
 
 
-@bp.get("/disputes/<int:dispute_id>")
+@route("get", "/disputes/<int:dispute_id>",
+       "One dispute with its decisions, the engine's review and corrections", tag="audit",
+       answers=read_answers(Dispute), parameters=(path_param("dispute_id", "the dispute"),))
 @auditor
 def get_dispute(dispute_id: int) -> Any:
     with db.session_scope(write=False) as dbs:
@@ -87,7 +107,8 @@ def _change(c: voids.ChangeView) -> dict[str, Any]:
     return out
 
 
-@bp.get("/voids")
+@route("get", "/voids", "Void requests", tag="audit", answers=_listed(VoidList),
+       parameters=(_status("pending", "approved", "rejected"), *FILTERS))
 @auditor
 def list_voids() -> Any:
     with db.session_scope(write=False) as dbs:
@@ -97,7 +118,9 @@ def list_voids() -> Any:
         return jsonify({"voids": [_change(c) for c in found]})
 
 
-@bp.get("/voids/<int:request_id>")
+@route("get", "/voids/<int:request_id>", "One void request", tag="audit",
+       answers=read_answers(ChangeRequest),
+       parameters=(path_param("request_id", "the void request"),))
 @auditor
 def get_void(request_id: int) -> Any:
     with db.session_scope(write=False) as dbs:
@@ -107,7 +130,9 @@ def get_void(request_id: int) -> Any:
         return jsonify(_change(found))
 
 
-@bp.get("/correction-requests")
+@route("get", "/correction-requests", "Correction requests", tag="audit",
+       answers=_listed(CorrectionRequestList),
+       parameters=(_status("pending", "approved", "rejected"), *FILTERS))
 @auditor
 def list_correction_requests() -> Any:
     with db.session_scope(write=False) as dbs:
@@ -118,7 +143,8 @@ def list_correction_requests() -> Any:
         return jsonify({"correction_requests": [_change(c) for c in found]})
 
 
-@bp.get("/corrections")
+@route("get", "/corrections", "Money moved after payment", tag="audit",
+       answers={"200": CorrectionList, **READ_ERRORS}, parameters=FILTERS)
 @auditor
 def list_corrections() -> Any:
     with db.session_scope(write=False) as dbs:
@@ -127,7 +153,8 @@ def list_corrections() -> Any:
         return jsonify({"corrections": plain(found), "total": sum(c.amount for c in found)})
 
 
-@bp.get("/audit/head")
+@route("get", "/audit/head", "The audit chain's head", tag="audit",
+       answers={"200": AuditHead, **READ_ERRORS})
 @auditor
 def audit_head() -> Any:
     with db.session_scope(write=False) as dbs:

@@ -11,15 +11,15 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import g, jsonify, request
+from flask import current_app, g, jsonify, request
 
 from .. import db
+from ..edge import role_required
 from ..services.errors import ValidationError
 from ..services.players import cards, rated
 from ..services.players.played import EdgeBook
-from ..services.reports.theoretical import store_path
-from ..web.security import role_required
-from . import bp
+from .operations import path_param, query, read_answers, route
+from .shapes.players import PlayerRatings
 
 #: pit and management: who sees ratings and names
 READERS = tuple(sorted(cards.NAME_READERS))
@@ -35,11 +35,16 @@ def gaming_day(raw: str | None) -> date | None:
         raise ValidationError("day must be a date like 2026-03-14.", field="day") from None
 
 
-@bp.get("/players/<string:card>/ratings")
+@route("get", "/players/<string:card>/ratings",
+       "A rated player's ratings: per gaming day, per table session, and over them",
+       tag="players", answers={**read_answers(PlayerRatings), "422": "Unprocessable"},
+       parameters=(path_param("card", "the player's card number", type="string"),
+                   query("day", "one gaming day only", type="string", format="date")))
 @role_required(*READERS)
 def player_ratings(card: str) -> Any:
     day = gaming_day(request.args.get("day"))
     with db.session_scope(write=False) as dbs:
-        found = rated.player_ratings(dbs, card, reader_role=g.user.role,
-                                     edges=EdgeBook(store_path()), day=day)
+        found = rated.player_ratings(
+            dbs, card, reader_role=g.user.role, day=day,
+            edges=EdgeBook.configured(current_app.config, current_app.instance_path))
         return jsonify({"day": day.isoformat() if day else None, **found.to_dict()})

@@ -12,15 +12,29 @@ from typing import Any
 from flask import g
 
 from .. import db
+from ..edge import json_body, problem
 from ..rules.fields import get_int, get_str, need_mapping
 from ..rules.phrase import Phrase
 from ..services.errors import Conflict, ValidationError
 from ..services.rounds import poker_hands
 from ..services.tables import poker as poker_tables
-from . import bp
-from .calculator import json_body
-from .errors import problem
+from .operations import WRITE, checked, path_param, read_answers, route, write_answers
 from .rounds import idempotency_key_of, staff
+from .shapes.poker import (
+    PokerActionCreate,
+    PokerHandStart,
+    PokerSeatChange,
+    PokerSeatCreate,
+    PokerTable,
+    PokerTableCreate,
+    PokerTableHand,
+    PokerUndo,
+)
+
+TABLE = path_param("table_id", "the poker table")
+HAND = path_param("round_id", "the hand (round)")
+SEAT = path_param("seat", "the seat label", type="string")
+TAG = "poker tables"
 
 
 def table_json(view: poker_tables.PokerTableView) -> dict[str, Any]:
@@ -39,42 +53,53 @@ def _body() -> tuple[dict[str, Any] | None, Any]:
     return dict(need_mapping(data, "")), None
 
 
-@bp.post("/poker/tables")
+@route("post", "/poker/tables", "Open a poker table", tag=TAG, body=PokerTableCreate,
+       answers=write_answers(PokerTable), parameters=WRITE,
+       example={"name": "PK 1", "profile": "draw32-pot-limit", "stakes": {"small_blind": 10},
+                "seat_count": 5})
 @staff(write=True)
 def poker_open_table() -> Any:
     body, error = _body()
     if body is None:
         return error
+    name, profile = get_str(body, "name"), get_str(body, "profile")
+    stakes, seat_count = need_mapping(body.get("stakes"), "stakes"), get_int(body, "seat_count")
+    checked(body)
     dbs = db.get_session()
-    view = poker_tables.open_table(dbs, name=get_str(body, "name"),
-                                   profile=get_str(body, "profile"),
-                                   stakes=need_mapping(body.get("stakes"), "stakes"),
-                                   seat_count=get_int(body, "seat_count"))
+    view = poker_tables.open_table(dbs, name=name, profile=profile, stakes=stakes,
+                                   seat_count=seat_count)
     dbs.commit()
     return table_json(view), 201
 
 
-@bp.get("/poker/tables/<int:table_id>")
+@route("get", "/poker/tables/<int:table_id>", "A poker table with its seats", tag=TAG,
+       answers=read_answers(PokerTable), parameters=(TABLE,))
 @staff(write=False)
 def poker_get_table(table_id: int) -> Any:
     return table_json(poker_tables.get(db.get_session(), table_id))
 
 
-@bp.post("/poker/tables/<int:table_id>/seats")
+@route("post", "/poker/tables/<int:table_id>/seats", "Seat a player with his buy-in", tag=TAG,
+       body=PokerSeatCreate, answers=write_answers(PokerTable), parameters=(TABLE, *WRITE),
+       example={"seat": "3", "player": "Ann", "buy_in": 1000})
 @staff(write=True)
 def poker_seat_player(table_id: int) -> Any:
     body, error = _body()
     if body is None:
         return error
+    seat, player = get_str(body, "seat"), get_str(body, "player", default="")
+    buy_in = get_int(body, "buy_in")
+    checked(body)
     dbs = db.get_session()
-    poker_tables.seat_player(dbs, table_id, seat=get_str(body, "seat"),
-                             player=get_str(body, "player", default=""),
-                             buy_in=get_int(body, "buy_in"))
+    poker_tables.seat_player(dbs, table_id, seat=seat, player=player, buy_in=buy_in)
     dbs.commit()
     return table_json(poker_tables.get(dbs, table_id)), 201
 
 
-@bp.post("/poker/tables/<int:table_id>/seats/<seat>")
+@route("post", "/poker/tables/<int:table_id>/seats/<seat>",
+       "Rebuy, sit out, come back or leave (cash out)", tag=TAG, body=PokerSeatChange,
+       answers=write_answers(PokerTable), parameters=(TABLE, SEAT, *WRITE),
+       example={"change": "rebuy", "amount": 500})
 @staff(write=True)
 def poker_change_seat(table_id: int, seat: str) -> Any:
     """``{"change": "rebuy", "amount": 500}`` or ``{"change": "sitting_out" | "playing" |
@@ -83,16 +108,20 @@ def poker_change_seat(table_id: int, seat: str) -> Any:
     if body is None:
         return error
     change = get_str(body, "change", choices=("rebuy", "playing", "sitting_out", "left"))
+    amount = get_int(body, "amount") if change == "rebuy" else 0
+    checked(body)
     dbs = db.get_session()
     if change == "rebuy":
-        poker_tables.rebuy(dbs, table_id, seat, get_int(body, "amount"))
+        poker_tables.rebuy(dbs, table_id, seat, amount)
     else:
         poker_tables.set_status(dbs, table_id, seat, change)
     dbs.commit()
     return table_json(poker_tables.get(dbs, table_id))
 
 
-@bp.post("/poker/tables/<int:table_id>/hands")
+@route("post", "/poker/tables/<int:table_id>/hands",
+       "Deal the next hand (a round of the open shift)", tag=TAG, body=PokerHandStart,
+       answers=write_answers(PokerTableHand), parameters=(TABLE, *WRITE), example={})
 @staff(write=True)
 def poker_start_hand(table_id: int) -> Any:
     """Deal the next hand. The same idempotency key while that hand is open answers it again."""
@@ -100,6 +129,7 @@ def poker_start_hand(table_id: int) -> Any:
     if body is None:
         return error
     key = idempotency_key_of(body)
+    checked(body)
     dbs = db.get_session()
     current = poker_hands.current_hand_id(dbs, table_id)
     if current is not None:
@@ -113,7 +143,9 @@ def poker_start_hand(table_id: int) -> Any:
     return hand.to_dict(), 201
 
 
-@bp.get("/poker/tables/<int:table_id>/hands/current")
+@route("get", "/poker/tables/<int:table_id>/hands/current",
+       "The hand being dealt at a poker table", tag=TAG, answers=read_answers(PokerTableHand),
+       parameters=(TABLE,))
 @staff(write=False)
 def poker_current_hand(table_id: int) -> Any:
     dbs = db.get_session()
@@ -124,13 +156,17 @@ def poker_current_hand(table_id: int) -> Any:
     return poker_hands.load(dbs, current).to_dict()
 
 
-@bp.get("/poker/hands/<int:round_id>")
+@route("get", "/poker/hands/<int:round_id>", "A poker hand", tag=TAG,
+       answers=read_answers(PokerTableHand), parameters=(HAND,))
 @staff(write=False)
 def poker_get_hand(round_id: int) -> Any:
     return poker_hands.load(db.get_session(), round_id).to_dict()
 
 
-@bp.post("/poker/hands/<int:round_id>/actions")
+@route("post", "/poker/hands/<int:round_id>/actions",
+       "Record one action of a poker hand (verified by the engine)", tag=TAG,
+       body=PokerActionCreate, answers=write_answers(PokerTableHand), parameters=(HAND, *WRITE),
+       example={"action": {"type": "call", "seat": "1"}, "expected_seq": 0})
 @staff(write=True)
 def poker_act(round_id: int) -> Any:
     """``{"action": {...as in POST /poker/hand...}, "expected_seq": 3}`` + Idempotency-Key."""
@@ -143,15 +179,18 @@ def poker_act(round_id: int) -> Any:
     if "type" not in action:
         raise ValidationError("action.type is required", field="action.type")
     dbs = db.get_session()
-    before = poker_hands.load(dbs, round_id).last_seq
+    before = poker_hands.load(dbs, round_id).last_seq  # an unknown hand: 404 first
+    key = idempotency_key_of(body)
+    checked(body)
     hand = poker_hands.record(dbs, round_id=round_id, action=action,
-                              user_id=g.user.id, idempotency_key=idempotency_key_of(body),
-                              expected_seq=expected)
+                              user_id=g.user.id, idempotency_key=key, expected_seq=expected)
     dbs.commit()
     return hand.to_dict(), 201 if hand.last_seq != before else 200
 
 
-@bp.post("/poker/hands/<int:round_id>/undo")
+@route("post", "/poker/hands/<int:round_id>/undo", "Take back the last action in force",
+       tag=TAG, body=PokerUndo, answers=write_answers(PokerTableHand), parameters=(HAND, *WRITE),
+       example={"expected_seq": 4})
 @staff(write=True)
 def poker_undo(round_id: int) -> Any:
     """Take back the last action in force: ``{"expected_seq": 4}`` + Idempotency-Key."""
@@ -161,8 +200,10 @@ def poker_undo(round_id: int) -> Any:
     expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq",
                                                                       minimum=0)
     dbs = db.get_session()
-    before = poker_hands.load(dbs, round_id).last_seq
-    hand = poker_hands.undo(dbs, round_id=round_id, user_id=g.user.id,
-                            idempotency_key=idempotency_key_of(body), expected_seq=expected)
+    before = poker_hands.load(dbs, round_id).last_seq  # an unknown hand: 404 first
+    key = idempotency_key_of(body)
+    checked(body)
+    hand = poker_hands.undo(dbs, round_id=round_id, user_id=g.user.id, idempotency_key=key,
+                            expected_seq=expected)
     dbs.commit()
     return hand.to_dict(), 201 if hand.last_seq != before else 200

@@ -4,8 +4,9 @@ Same service and same engine checks as the table screen (``services.rounds.live`
 is the login session cookie of the web app (there is no API token yet); because a cookie is sent by
 the browser automatically, every write must also carry the session's CSRF token in the
 ``X-CSRF-Token`` header (a cross-site page cannot read it), else 403. The one request hook of
-``web.security`` loads the user (so the audit log names who recorded each step) and checks the roles
-and the token; the views declare their roles (table staff) with ``role_required``.
+the edge (``edge.guard``) loads the user (so the audit log names who recorded each step) and
+checks the roles and the token; the views declare their roles (table staff) with
+``role_required``.
 
 A ``redeal`` step stores no event: it asks a pit boss to void the round (answer 202, the round
 with its ``void_request``); until one decides, every step is a 409.
@@ -28,18 +29,20 @@ from typing import Any
 from flask import g, request
 
 from .. import db
+from ..edge import json_body, problem, role_required
 from ..rules.fields import get_int, get_list, get_str, need_mapping
 from ..services.errors import ValidationError
 from ..services.rounds import live, steps
-from ..web.security import role_required
-from . import bp
-from .calculator import json_body
-from .errors import problem
+from .operations import WRITE, checked, path_param, read_answers, route, write_answers
+from .shapes.rounds import EventCreate, Round, RoundCreate
+
+TABLE = path_param("table_id", "the table")
+ROUND = path_param("round_id", "the round")
 
 
 def staff(write: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Table staff only. Who is signed in, the roles and (for a write) the ``X-CSRF-Token``
-    header are checked once for every path by ``web.security``; ``write`` documents intent."""
+    header are checked once for every path by ``edge.guard``; ``write`` documents intent."""
     del write
     return role_required(*sorted(live.RECORDERS))
 
@@ -84,13 +87,7 @@ def _answer(rnd: live.LiveRound, created: bool) -> Any:
     return round_json(rnd), 201 if created else 200
 
 
-@bp.post("/tables/<int:table_id>/rounds")
-@staff(write=True)
-def create_round(table_id: int) -> Any:
-    data, error = json_body()
-    if error is not None:
-        return error
-    body = need_mapping(data, "")
+def _boxes(body: Any) -> list[live.BoxStake]:
     boxes = []
     for i, raw in enumerate(get_list(body, "boxes")):
         d = need_mapping(raw, f"boxes[{i}]")
@@ -101,12 +98,28 @@ def create_round(table_id: int) -> Any:
                                    get_str(d, "seat", f"boxes[{i}]", default=box),
                                    None if player is None else need_mapping(
                                        player, f"boxes[{i}].player")))
+    return boxes
+
+
+@route("post", "/tables/<int:table_id>/rounds",
+       "Start a round at a table (its first event is place)", tag="rounds", body=RoundCreate,
+       answers=write_answers(Round), parameters=(TABLE, *WRITE),
+       example={"boxes": [{"box": "1", "ante": 100, "bonus": 50, "seat": "A"}]})
+@staff(write=True)
+def create_round(table_id: int) -> Any:
+    data, error = json_body()
+    if error is not None:
+        return error
+    body = need_mapping(data, "")
+    boxes, key = _boxes(body), idempotency_key_of(body)
+    checked(data)
     done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,  # commits
-                       boxes=boxes, idempotency_key=idempotency_key_of(body))  # (short transaction)
+                       boxes=boxes, idempotency_key=key)  # (short transaction)
     return _answer(done.live_round, done.created)
 
 
-@bp.get("/tables/<int:table_id>/rounds/current")
+@route("get", "/tables/<int:table_id>/rounds/current", "The round in progress at a table",
+       tag="rounds", answers=read_answers(Round), parameters=(TABLE,))
 @staff(write=False)
 def current_round(table_id: int) -> Any:
     dbs = db.get_session()
@@ -116,13 +129,19 @@ def current_round(table_id: int) -> Any:
     return round_json(live.load(dbs, rid))
 
 
-@bp.get("/rounds/<int:round_id>")
+@route("get", "/rounds/<int:round_id>", "A round", tag="rounds", answers=read_answers(Round),
+       parameters=(ROUND,))
 @staff(write=False)
 def get_round(round_id: int) -> Any:
     return round_json(live.load(db.get_session(), round_id))
 
 
-@bp.post("/rounds/<int:round_id>/events")
+@route("post", "/rounds/<int:round_id>/events", "Record one step of a round", tag="rounds",
+       body=EventCreate, answers={**write_answers(Round), "202": Round},
+       parameters=(ROUND, *WRITE),
+       example={"type": "deal_box", "payload": {"box": "1",
+                                                "cards": ["As", "Kd", "Qh", "Jc", "9s"]},
+                "expected_seq": 1})
 @staff(write=True)
 def append(round_id: int) -> Any:
     data, error = json_body()
@@ -133,8 +152,10 @@ def append(round_id: int) -> Any:
     expected = body.get("expected_seq")
     expected_seq = None if expected is None else get_int(body, "expected_seq")
     type = get_str(body, "type")
+    key = idempotency_key_of(body)
+    checked(data)
     done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id,
-                        type=type, payload=payload, idempotency_key=idempotency_key_of(body),
+                        type=type, payload=payload, idempotency_key=key,
                         expected_seq=expected_seq)  # commits (short transaction)
     if type == live.REDEAL and done.created:
         # a void asked for: nothing recorded until a pit boss decides

@@ -3,7 +3,7 @@
 The rules package has no hidden randomness: the request may give a ``seed`` (default 0), so the
 same request always gets the same answer. ``samples`` is bounded (``SPLIT_MAX_SAMPLES``,
 default :data:`MAX_SAMPLES`; above it a 422 names the field) to keep one anonymous call well
-under a second of CPU. Public on purpose (``@public``): it stores nothing; ``api.limits``
+under a second of CPU. Public on purpose (``@public``): it stores nothing; ``edge.limits``
 rate-limits it.
 """
 
@@ -13,18 +13,21 @@ from typing import Any
 
 from flask import current_app
 
+from ..edge import json_body, public
 from ..rules.fields import RequestError, get_cards, get_int, get_str, need_mapping
 from ..rules.games.stud import SplitProfile
 from ..rules.games.stud.split_suggest import DEFAULT_SAMPLES, suggest_split
 from ..rules.profiles import get_profile
-from ..web.security import public
-from . import bp
-from .calculator import json_body
+from .operations import CALC_ERRORS, checked, route
+from .shapes.house import MAX_SAMPLES, Suggestion, SuggestRequest
 
-MAX_SAMPLES = 50_000
+EXAMPLE = {"cards": ["As", "Ks", "Qd", "7c", "4h", "2s", "9d"], "dealer_up": "Jh", "seed": 1,
+           "samples": 2000, "top": 3}
 
 
-@bp.post("/split/suggest")
+@route("post", "/split/suggest", "Rank the 21 ways to split a Big/Small box's seven cards",
+       tag="calculators", body=SuggestRequest, answers={"200": Suggestion, **CALC_ERRORS},
+       example=EXAMPLE)
 @public
 def split_suggest() -> Any:
     data, error = json_body()
@@ -42,5 +45,6 @@ def split_suggest() -> Any:
     if samples > cap:
         raise RequestError(f"samples must be at most {cap:,}", field="samples", value=samples)
     top = get_int(body, "top", default=3, minimum=1)
+    checked(data)
     result = suggest_split(cards, up, seed=seed, profile=profile, known=known, samples=samples)
     return result.to_dict(top=min(top, 21))

@@ -52,7 +52,7 @@ def app_key(app: Flask) -> bytes:
 
 def init_app(app: Flask) -> None:
     """Audit the app's engine; attribute request changes to the signed-in user. Register after
-    ``web.security`` so ``g.user`` is known when the hook runs."""
+    ``edge.init_app`` so ``g.user`` is known when the hook runs."""
     from .. import db
 
     install(db.get_engine(app), app_key(app))

@@ -12,7 +12,7 @@ login that changes no row (throttled, disabled account) is recorded by an ``afte
 the login view.
 
 Who did it: :data:`current_actor`, a ``ContextVar`` set by a ``before_request`` hook from the
-signed-in user (``web/security.py`` puts it on ``g.user``) and by :func:`acting_as` (CLI
+signed-in user (``edge/guard.py`` puts it on ``g.user``) and by :func:`acting_as` (CLI
 commands, scripts, tests). Without one, a request is ``anonymous`` and anything else is
 ``system``. A login is attributed to the account that logged in.
 """

@@ -1,4 +1,4 @@
-"""One hierarchy of service errors, mapped once to HTTP at the web edge (``web/errors.py``).
+"""One hierarchy of service errors, mapped once to HTTP at the edge (``edge/status.py``).
 
 Each error carries a message fit for the croupier's screen and, where useful, the offending
 ``field`` so a form can point at it.

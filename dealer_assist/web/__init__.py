@@ -2,21 +2,23 @@
 
 One module per blueprint: ``auth`` (login, logout, password), ``admin`` (users, tables,
 profiles), ``tables`` (a table's page, opening a shift); this module holds the dashboard.
-``security`` (roles, login sessions, CSRF), ``errors`` and ``forms`` are shared.
+``forms`` is shared. Roles, login sessions, CSRF, headers and error pages come from the edge
+(``dealer_assist.edge``); each blueprint is a ``PageBlueprint`` and so answers its failures with
+the error page. ``web`` never imports ``api`` (a contract in ``make test``).
 """
 
-from flask import Blueprint, render_template
+from flask import render_template
 
 from .. import db
+from ..edge import PageBlueprint, any_role
 from ..i18n import formats
 from ..i18n.wording import say
 from ..rules.games import GAMES
 from ..services.disputes import voids
 from ..services.shifts import shifts
-from .security import any_role
 from .tables import SHIFT_OPENERS
 
-bp = Blueprint("web", __name__)
+bp = PageBlueprint("web", __name__)
 
 
 @bp.get("/")

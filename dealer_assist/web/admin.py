@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import (
-    Blueprint,
     current_app,
     flash,
     g,
@@ -22,6 +21,7 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db
+from ..edge import PageBlueprint, form_error, role_required
 from ..models import Role
 from ..rules.registry import games
 from ..services.errors import ServiceError
@@ -30,11 +30,9 @@ from ..services.people.users import ROLE_TITLES, NewPassword
 from ..services.reports import house_edge
 from ..services.shifts import chips
 from ..services.tables import profiles, tables
-from .errors import form_error
 from .forms import text, whole_number
-from .security import role_required
 
-bp = Blueprint("admin", __name__, url_prefix="/admin")
+bp = PageBlueprint("admin", __name__, url_prefix="/admin")
 admin_only = role_required(Role.ADMIN.value)
 #: the house games a table is opened for, by their one title (``rules.registry``)
 GAME_TITLES = {spec.name: spec.title for spec in games() if spec.banked}

@@ -7,7 +7,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
-    Blueprint,
     abort,
     current_app,
     flash,
@@ -21,13 +20,12 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db, i18n
+from ..edge import PageBlueprint, any_role, end_login, form_error, public, start_login
 from ..models import utcnow
 from ..services.errors import AuthenticationFailed, ServiceError, Throttled
 from ..services.people import auth, users
-from .errors import form_error
-from .security import any_role, end_login, public, start_login
 
-bp = Blueprint("auth", __name__)
+bp = PageBlueprint("auth", __name__)
 
 
 def _policy() -> auth.ThrottlePolicy:

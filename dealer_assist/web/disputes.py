@@ -20,11 +20,12 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from sqlmodel import col, select
 
 from .. import audit, db
+from ..edge import PageBlueprint, as_id, form_error, role_required
 from ..i18n import money, when
 from ..i18n.wording import action, say
 from ..models import Role, Round, RoundSettlement
@@ -33,13 +34,10 @@ from ..services.disputes import disputes, voids
 from ..services.disputes import review as round_review
 from ..services.errors import ServiceError, ValidationError
 from ..services.tables import tables
-from .errors import form_error
 from .forms import text, whole_number
-from .hardening import as_id
-from .security import role_required
 from .tables import floor_zone
 
-bp = Blueprint("disputes", __name__)
+bp = PageBlueprint("disputes", __name__)
 FLOOR = tuple(sorted(disputes.FILERS))
 REVIEWERS = tuple(sorted(disputes.RESOLVERS))
 ADMIN = (Role.ADMIN.value,)

@@ -19,11 +19,12 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
+from ..edge import PageBlueprint, role_required
 from ..i18n import wording
 from ..models import Round
 from ..rules.cards import ALL_CARDS, SUITS, parse_cards
@@ -37,9 +38,8 @@ from ..services.tables import tables
 from . import table_players
 from .forms import whole_number
 from .live_refusal import Refusal, box_of, input_for, keep, take
-from .security import role_required
 
-bp = Blueprint("live", __name__)
+bp = PageBlueprint("live", __name__)
 RECORDERS = tuple(sorted(live.RECORDERS))
 #: steps entered with the card grid, opened automatically in this order when offered (dealing
 #: order: the dealer's face-up card, his hole cards at the reveal, then box by box at the

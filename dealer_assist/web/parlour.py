@@ -11,23 +11,22 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
+from ..edge import PageBlueprint, role_required, status_for
 from ..i18n.wording import N_, say
 from ..rules.cards import SUITS
 from ..rules.errors import RulesError
 from ..rules.games.parlour.profile import DEFAULT_PROFILE
 from ..services.errors import ServiceError
 from ..services.rounds import parlour
-from .errors import status_for
 from .forms import text
 from .parlour_form import hand_field, parse_betting, read_end_hands, read_extra_hand, read_hands
-from .security import role_required
 
-bp = Blueprint("parlour", __name__, url_prefix="/parlour")
+bp = PageBlueprint("parlour", __name__, url_prefix="/parlour")
 HOSTS = tuple(sorted(parlour.HOSTS))
 RANKS = "AKQJT98765432"
 

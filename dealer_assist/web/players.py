@@ -15,20 +15,24 @@ import io
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, Response, g, redirect, render_template, request, url_for
+from flask import Response, current_app, g, redirect, render_template, request, url_for
 
 from .. import db
+from ..edge import PageBlueprint, role_required
 from ..services.errors import ValidationError
 from ..services.players import cards, rated
 from ..services.players.played import EdgeBook
-from ..services.reports.theoretical import store_path
-from .security import role_required
 from .tables import floor_zone, gaming_today
 
-bp = Blueprint("players", __name__, url_prefix="/players")
+bp = PageBlueprint("players", __name__, url_prefix="/players")
 READERS = tuple(sorted(cards.NAME_READERS))
 CSV_COLUMNS = ("card", "table", "game", "start", "end", "average_bet", "wagered", "win",
                "theoretical")
+
+
+def edges() -> EdgeBook:
+    """The lab's stored house edges (the app's ``HOUSE_EDGE_STORE``), for theoretical wins."""
+    return EdgeBook.configured(current_app.config, current_app.instance_path)
 
 
 def _day(raw: str | None, default: date | None = None) -> date | None:
@@ -55,7 +59,7 @@ def index() -> Any:
 def page(card: str) -> str:
     day = _day(request.args.get("day"))
     found = rated.player_ratings(db.get_session(), card, reader_role=g.user.role,
-                                 edges=EdgeBook(store_path()), day=day)
+                                 edges=edges(), day=day)
     return render_template("players/page.html", rated=found, day=day, zone=floor_zone())
 
 
@@ -78,7 +82,7 @@ def slips_csv() -> Response:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
-    for card, slip in rated.day_slips(db.get_session(), day, EdgeBook(store_path())):
+    for card, slip in rated.day_slips(db.get_session(), day, edges()):
         r = slip.rating
         writer.writerow([_cell(v) for v in (
             card, slip.table, slip.game,

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import db
+from ..edge import PageBlueprint, as_id, role_required, status_for
 from ..i18n.wording import N_, hand_name, say
 from ..rules.errors import RulesError
 from ..rules.games.poker import HandState, hand_to_dict
@@ -23,13 +24,10 @@ from ..services.errors import Conflict, ServiceError, ValidationError
 from ..services.rounds import poker_hands
 from ..services.shifts import shifts
 from ..services.tables import poker as poker_tables
-from .errors import status_for
 from .forms import whole_number
-from .hardening import as_id
 from .live import card_html, new_key
-from .security import role_required
 
-bp = Blueprint("poker", __name__)
+bp = PageBlueprint("poker", __name__)
 RECORDERS = tuple(sorted(shifts.OPENERS))
 PHASES = {"betting": N_("Betting"), "street": N_("Deal the up cards"), "draw": N_("The draw"),
           "parole": N_("Parole?"), "showdown": N_("Showdown"), "complete": N_("Push the pots")}

@@ -15,7 +15,6 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from flask import (
-    Blueprint,
     Response,
     abort,
     current_app,
@@ -29,18 +28,16 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db, pdf
+from ..edge import PageBlueprint, as_id, form_error, may_reach, role_required
 from ..models import Role, utcnow
 from ..services import reports
 from ..services.errors import ServiceError, ValidationError
 from ..services.shifts import chips, inventory, shifts
 from ..services.tables import tables
-from .errors import form_error
 from .forms import text, whole_number
-from .hardening import as_id
-from .security import may_reach, role_required
 from .tables import chip_counts, floor_zone
 
-bp = Blueprint("reports", __name__, url_prefix="/reports")
+bp = PageBlueprint("reports", __name__, url_prefix="/reports")
 READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value, Role.AUDITOR.value)
 PIT = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
 
@@ -53,7 +50,9 @@ def _zone() -> tuple[tzinfo | None, str]:
 
 def _report(shift_id: int) -> tuple[dict[str, Any], str]:
     zone, name = _zone()
-    return reports.report_with_digest(db.get_session(), shift_id, zone=zone, zone_name=name)
+    return reports.report_with_digest(db.get_session(), shift_id, zone=zone, zone_name=name,
+                                      house_edges=reports.house_edge.store_path(
+                                          current_app.config, current_app.instance_path))
 
 
 @bp.get("/")

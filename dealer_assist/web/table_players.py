@@ -11,22 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, g, redirect, request, url_for
+from flask import flash, g, redirect, request, url_for
 from flask_babel import gettext
 from sqlmodel import Session
 from werkzeug.datastructures import MultiDict
 
 from .. import db
+from ..edge import PageBlueprint, role_required
 from ..i18n import wording
 from ..services.errors import ServiceError
 from ..services.players import cards
 from ..services.rounds import live
 from ..services.tables import tables
 from .live_refusal import Refusal, keep
-from .security import role_required
 from .tables import floor_zone
 
-bp = Blueprint("table_players", __name__)
+bp = PageBlueprint("table_players", __name__)
 RECORDERS = tuple(sorted(live.RECORDERS))
 #: the seat letters the bets form offers (a table has at most ``tables.MAX_BOXES`` boxes)
 LETTERS = "ABCDEFGHI"

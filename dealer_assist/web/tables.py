@@ -6,21 +6,19 @@ from datetime import tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+from flask import current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import db
+from ..edge import PageBlueprint, any_role, as_id, form_error, may_reach, role_required
 from ..models import Role, utcnow
 from ..rules.registry import get_game
 from ..services.errors import ServiceError, ValidationError
 from ..services.shifts import chips, inventory, shifts
 from ..services.tables import tables
-from .errors import form_error
 from .forms import optional_date, text
-from .hardening import as_id
-from .security import any_role, may_reach, role_required
 
-bp = Blueprint("tables", __name__, url_prefix="/tables")
+bp = PageBlueprint("tables", __name__, url_prefix="/tables")
 SHIFT_OPENERS = (Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
 
 

@@ -81,7 +81,7 @@ VALID["poker-draw"] = {
                 {"type": "show", "seat": "3", "cards": ["Kh", "Kd", "Kc", "Ks", "7d"]}]}
 
 
-def _url(game: str) -> str:
+def url_of(game: str) -> str:
     return "/api/v1/poker/hand" if game.startswith("poker") else f"/api/v1/{game}/settle"
 
 
@@ -95,7 +95,7 @@ JSON = st.recursive(
 _APP: Flask | None = None
 
 
-def _client() -> Any:
+def calculator_client() -> Any:
     global _APP
     if _APP is None:  # one app for all examples: the calculators store nothing
         # thousands of calls from one address: the public rate limit (tested in
@@ -105,18 +105,18 @@ def _client() -> Any:
     return _APP.test_client()
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def field_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     out = [prefix]
     if isinstance(value, dict):
         for k, v in value.items():
-            out += _paths(v, (*prefix, k))
+            out += field_paths(v, (*prefix, k))
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            out += _paths(v, (*prefix, i))
+            out += field_paths(v, (*prefix, i))
     return out
 
 
-def _mutate(body: dict[str, Any], path: tuple[Any, ...], new: Any, delete: bool) -> Any:
+def mutate(body: dict[str, Any], path: tuple[Any, ...], new: Any, delete: bool) -> Any:
     if not path:
         return new
     doc = copy.deepcopy(body)
@@ -139,7 +139,7 @@ def _check(game: str, resp: Any) -> None:
 
 def test_every_valid_base_request_is_accepted() -> None:
     for game, body in VALID.items():
-        resp = _client().post(_url(game), json=body)
+        resp = calculator_client().post(url_of(game), json=body)
         assert resp.status_code == 200, (game, resp.json)
 
 
@@ -148,9 +148,9 @@ def test_every_valid_base_request_is_accepted() -> None:
 def test_one_field_replaced_by_anything_gets_an_answer_never_a_500(
         game: str, data: st.DataObject, new: Any, delete: bool) -> None:
     body = VALID[game]
-    path = data.draw(st.sampled_from(_paths(body)))
-    doc = _mutate(body, path, new, delete and bool(path))
-    resp = _client().post(_url(game), data=json.dumps(doc),
+    path = data.draw(st.sampled_from(field_paths(body)))
+    doc = mutate(body, path, new, delete and bool(path))
+    resp = calculator_client().post(url_of(game), data=json.dumps(doc),
                           content_type="application/json")
     _check(game, resp)
     if resp.status_code == 422 and "field" in resp.json and path:
@@ -160,7 +160,7 @@ def test_one_field_replaced_by_anything_gets_an_answer_never_a_500(
 @settings(max_examples=150, deadline=None)
 @given(game=st.sampled_from(sorted(VALID)), doc=JSON)
 def test_any_json_document_gets_an_answer_never_a_500(game: str, doc: Any) -> None:
-    resp = _client().post(_url(game), data=json.dumps(doc),
+    resp = calculator_client().post(url_of(game), data=json.dumps(doc),
                           content_type="application/json")
     _check(game, resp)
 
@@ -168,7 +168,7 @@ def test_any_json_document_gets_an_answer_never_a_500(game: str, doc: Any) -> No
 @settings(max_examples=100, deadline=None)
 @given(game=st.sampled_from(sorted(VALID)), raw=st.binary(max_size=64))
 def test_any_bytes_get_an_answer_never_a_500(game: str, raw: bytes) -> None:
-    resp = _client().post(_url(game), data=raw, content_type="application/json")
+    resp = calculator_client().post(url_of(game), data=raw, content_type="application/json")
     _check(game, resp)
 
 
@@ -189,7 +189,7 @@ PARLOUR = {
 
 
 def test_the_valid_parlour_request_is_accepted() -> None:
-    resp = _client().post("/api/v1/parlour/hand", json=PARLOUR)
+    resp = calculator_client().post("/api/v1/parlour/hand", json=PARLOUR)
     assert resp.status_code == 200, resp.json
 
 
@@ -197,9 +197,9 @@ def test_the_valid_parlour_request_is_accepted() -> None:
 @given(data=st.data(), new=JSON, delete=st.booleans())
 def test_one_parlour_field_replaced_by_anything_gets_an_answer_never_a_500(
         data: st.DataObject, new: Any, delete: bool) -> None:
-    path = data.draw(st.sampled_from(_paths(PARLOUR)))
-    doc = _mutate(PARLOUR, path, new, delete and bool(path))
-    resp = _client().post("/api/v1/parlour/hand", data=json.dumps(doc),
+    path = data.draw(st.sampled_from(field_paths(PARLOUR)))
+    doc = mutate(PARLOUR, path, new, delete and bool(path))
+    resp = calculator_client().post("/api/v1/parlour/hand", data=json.dumps(doc),
                           content_type="application/json")
     _check("parlour", resp)
     if resp.status_code == 422 and path:
@@ -210,5 +210,5 @@ def test_one_parlour_field_replaced_by_anything_gets_an_answer_never_a_500(
 @given(doc=JSON, path=st.sampled_from(["/api/v1/parlour/hand", "/api/v1/parlour/end"]))
 def test_any_json_document_to_the_parlour_calculators_gets_an_answer_never_a_500(
         doc: Any, path: str) -> None:
-    resp = _client().post(path, data=json.dumps(doc), content_type="application/json")
+    resp = calculator_client().post(path, data=json.dumps(doc), content_type="application/json")
     _check("parlour", resp)

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 
 from dealer_assist import create_app
-from dealer_assist.api.limits import public_api_endpoints
+from dealer_assist.edge.limits import public_api_endpoints
 from tests.conftest import FAST_ARGON2
 
 SUGGEST = {"cards": ["As", "Ks", "Qd", "7c", "4h", "2s", "9d"], "dealer_up": "Jh"}

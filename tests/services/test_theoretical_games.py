@@ -43,8 +43,8 @@ def test_a_russian_shift_compares_the_main_game_and_lists_the_side_wagers_apart(
     play_shift(session, floor, 40, seed=11)
     session.commit()
     _store(app, tmp_path, floor.profile, 0.18)
-    with app.app_context():
-        th = reports.build_shift_report(session, floor.shift_id)["theoretical"]
+    edges = house_edge.store_path(app.config, app.instance_path)
+    th = reports.build_shift_report(session, floor.shift_id, house_edges=edges)["theoretical"]
     boxes = [b for s in stored_settlements(session, floor.shift_id) for b in s["boxes"]]
     side = {name: sum(-b["wagers"][name]["net"] for b in boxes)
             for name in theoretical.SIDE_WAGERS}
@@ -87,8 +87,7 @@ def test_engine_settled_rounds_of_the_basic_strategy_fall_in_the_expected_range(
                                max_payout=test_russian_mc.CAP).house_edge
     _store(app, tmp_path, profile, edge)
     rows = _engine_rows(game, 600)
-    with app.app_context():
-        th = theoretical.section(rows, profile)
+    th = theoretical.section(rows, profile, house_edge.store_path(app.config, app.instance_path))
     assert th["antes_wagered"] == 600 * test_russian_mc.ANTE
     assert th["actual_win"] == -sum(b["net"] for _r, s, _v in rows for b in s["boxes"])
     assert th["outside"] is False, th

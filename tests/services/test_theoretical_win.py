@@ -21,6 +21,11 @@ def _rows(nets: list[tuple[int, int]]) -> list[tuple[Any, dict[str, Any], int]]:
             for a, n in nets]
 
 
+def _edges(app: Flask) -> Path:
+    """The app's store of house edges, as the report's callers name it."""
+    return house_edge.store_path(app.config, app.instance_path)
+
+
 def _store(app: Flask, tmp_path: Path, edge: float) -> None:
     path = tmp_path / "edges.json"
     app.config["HOUSE_EDGE_STORE"] = str(path)
@@ -34,8 +39,7 @@ def test_theoretical_win_is_the_house_edge_times_the_antes_and_the_range_comes_f
         app: Flask, tmp_path: Path) -> None:
     _store(app, tmp_path, 0.05224)
     nets = [(100, -100), (100, 100), (100, -300), (200, 200), (100, 0)]
-    with app.app_context():
-        got = theoretical.section(_rows(nets), "caribbean-classic")
+    got = theoretical.section(_rows(nets), "caribbean-classic", _edges(app))
     results = [-n for _a, n in nets]
     mean = sum(results) / len(results)
     sd = math.sqrt(sum((x - mean) ** 2 for x in results) / (len(results) - 1))
@@ -51,14 +55,12 @@ def test_an_actual_win_outside_the_expected_range_is_flagged(app: Flask,
                                                              tmp_path: Path) -> None:
     _store(app, tmp_path, 0.05)
     nets = [(100, -100)] * 40 + [(100, -300)] * 40  # the house wins every box
-    with app.app_context():
-        got = theoretical.section(_rows(nets), "caribbean-classic")
+    got = theoretical.section(_rows(nets), "caribbean-classic", _edges(app))
     assert got["actual_win"] == 16000 and got["theoretical_win"] == 400
     assert got["outside"] is True
 
 
 def test_figures_stored_for_other_rules_are_not_used(app: Flask, tmp_path: Path) -> None:
     _store(app, tmp_path, 0.05)
-    with app.app_context():
-        assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic") == \
-            {"available": False, "profile": "oasis-classic"}
+    assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic", _edges(app)) == \
+        {"available": False, "profile": "oasis-classic"}

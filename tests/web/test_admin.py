@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from dealer_assist.edge import PUBLIC, declared_roles, undeclared_endpoints
 from dealer_assist.services.tables import profiles
-from dealer_assist.web.security import PUBLIC, declared_roles, undeclared_endpoints
 from tests.factories import table_spec
 from tests.web.conftest import Browser, text
 

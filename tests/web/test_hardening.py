@@ -52,7 +52,7 @@ def test_a_round_recorded_through_the_api_names_the_croupier_in_the_audit_log(
 def test_a_service_error_has_one_status_on_pages_and_both_apis(
         app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 10 defect 2: "api/audit.py maps by class-name string, so the same error is 409
-    on one route and 422 on another". Every path now goes through ``web.errors.STATUS``."""
+    on one route and 422 on another". Every path now goes through ``edge.status.STATUS``."""
     from dealer_assist.services.disputes import disputes
     from dealer_assist.services.errors import Conflict
 

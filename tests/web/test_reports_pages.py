@@ -15,11 +15,11 @@ from flask import Flask
 from flask.testing import FlaskCliRunner
 
 from dealer_assist import db
+from dealer_assist.edge import undeclared_endpoints
 from dealer_assist.models import Shift
 from dealer_assist.services import reports
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import shifts
-from dealer_assist.web.security import undeclared_endpoints
 from tests.factories import make_table, make_user
 from tests.web.conftest import Browser, arrange, text
 
@@ -111,11 +111,12 @@ def test_a_shift_manager_downloads_the_pdf_with_its_sha256(
     assert resp.status_code == 200 and resp.mimetype == "application/pdf"
     assert resp.data.startswith(b"%PDF")
     assert 'filename="shift-1-RP-b-1-b-' in resp.headers["Content-Disposition"]
-    # under the app, as the request was: the report's theoretical section reads the app's
-    # stored house-edge figures (a developer's instance folder may hold some)
+    # with the app's stored house-edge figures, as the request had them (a developer's
+    # instance folder may hold some)
+    edges = reports.house_edge.store_path(app.config, app.instance_path)
     with app.app_context(), db.session_scope(app, write=False) as session:
-        expected = reports.digest(reports.build_shift_report(session, floor["shift"],
-                                                             zone_name=_zone_name(app)))
+        expected = reports.digest(reports.build_shift_report(
+            session, floor["shift"], zone_name=_zone_name(app), house_edges=edges))
     assert resp.headers["X-Report-SHA256"] == expected
     assert browser.get(f"/reports/shifts/{floor['shift']}.pdf?size=a3").status_code == 404
 

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import Rule
 
-from dealer_assist.web.security import PUBLIC, declared_roles, undeclared_endpoints
+from dealer_assist.edge import PUBLIC, declared_roles, undeclared_endpoints
 from tests.factories import make_user
 from tests.web.conftest import Browser, arrange
 

@@ -48,6 +48,11 @@ class EdgeBook:
         self.entries = house_edge.load_all(path) if path is not None else {}
         self.found: dict[str, Edge | None] = {}
 
+    @classmethod
+    def configured(cls, config: Mapping[str, Any], instance_path: str) -> EdgeBook:
+        """The store the configuration names (``HOUSE_EDGE_STORE``, else the instance's)."""
+        return cls(house_edge.store_path(config, instance_path))
+
     def edge(self, rules: Mapping[str, Any]) -> Edge | None:
         key = str(rules.get("profile_hash"))
         if key not in self.found:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
+from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -43,8 +44,12 @@ SCHEMA = "dealer_assist/shift-report/2"
 
 
 def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None = None,
-                       zone_name: str = "UTC") -> dict[str, Any]:
-    """The whole report as plain data (see the module docstring for the meaning of each sum)."""
+                       zone_name: str = "UTC",
+                       house_edges: Path | None = None) -> dict[str, Any]:
+    """The whole report as plain data (see the module docstring for the meaning of each sum).
+
+    ``house_edges``: the file of the lab's stored house edges (``house_edge.store_path``), for
+    the theoretical win; None leaves that section unavailable."""
     shift = session.get(Shift, shift_id)
     if shift is None:
         raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
@@ -81,8 +86,8 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
                               "hold": sections.ratio(corrected, money["total"]["wagered"])},
         "inventory": inv,
         "dealer": house.dealer(rows),
-        "theoretical": theoretical.section(rows, table.profile),
-        "top_players": rated.top_players(session, shift_id, EdgeBook(theoretical.store_path())),
+        "theoretical": theoretical.section(rows, table.profile, house_edges),
+        "top_players": rated.top_players(session, shift_id, EdgeBook(house_edges)),
         "hands_paid": house.hands_paid(rows),
         "largest_payouts": largest,
         "capped": capped,
@@ -124,6 +129,8 @@ def recent_shifts(session: Session, limit: int = 100) -> list[ShiftLine]:
 
 
 def report_with_digest(session: Session, shift_id: int, *, zone: tzinfo | None = None,
-                       zone_name: str = "UTC") -> tuple[dict[str, Any], str]:
-    data = build_shift_report(session, shift_id, zone=zone, zone_name=zone_name)
+                       zone_name: str = "UTC",
+                       house_edges: Path | None = None) -> tuple[dict[str, Any], str]:
+    data = build_shift_report(session, shift_id, zone=zone, zone_name=zone_name,
+                              house_edges=house_edges)
     return data, sections.digest(data)

@@ -8,7 +8,8 @@ no split per wager type and the report gives one line. Side bets the lab's strat
 95 % range is the theoretical win +- 1.96 x the standard deviation of the shift's own box
 results x sqrt(boxes); actual win outside it is flagged for an explanation (regulators ask for
 one). Figures are whole currency units (expectations, rounded), percentages three-decimal
-strings: the report's JSON holds no floats.
+strings: the report's JSON holds no floats. The caller names the file of stored figures
+(``house_edge.store_path`` of the app's config): this module reads no app state.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 from typing import Any
-
-from flask import current_app, has_app_context
 
 from . import house_edge
 
@@ -27,28 +26,22 @@ from . import house_edge
 SIDE_WAGERS = ("insurance", "bonus")
 
 
-def _edge(profile: str) -> tuple[float, str] | None:
+def _edge(profile: str, store: Path | None) -> tuple[float, str] | None:
     """(house edge per ANTE, strategy) stored for the profile's current rules, if any."""
-    path = store_path()
-    if path is None:
+    if store is None:
         return None
-    figures = house_edge.stored(path, profile)
+    figures = house_edge.stored(store, profile)
     if figures is None:
         return None
     strategy = figures["default_strategy"]
     return float(figures["strategies"][strategy]["house_edge"]), strategy
 
 
-def store_path() -> Path | None:
-    """The lab's store of house-edge figures in the app's configuration (None outside one)."""
-    if not has_app_context():
-        return None
-    return house_edge.store_path(current_app.config, current_app.instance_path)
-
-
-def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str) -> dict[str, Any]:
-    """The report's "theoretical" section for the settled rounds ``rows``."""
-    found = _edge(profile)
+def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str,
+            store: Path | None = None) -> dict[str, Any]:
+    """The report's "theoretical" section for the settled rounds ``rows``; ``store`` is the
+    file of the lab's stored figures (None: the section is unavailable)."""
+    found = _edge(profile, store)
     if found is None:
         return {"available": False, "profile": profile}
     edge, strategy = found

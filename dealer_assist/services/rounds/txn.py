@@ -17,7 +17,8 @@ two transactions on the caller's session:
 :func:`run` commits, and retries a bounded number of times on :class:`Stale` and on contention
 (SQLite "database is locked"/busy, PostgreSQL serialization failures, deadlocks and lock
 time-outs); after that it raises :class:`Busy`, which the edge answers 503 with ``Retry-After``
-(:func:`init_app`). A failed attempt is rolled back whole: nothing is half-written.
+(``edge.problems``, ``edge.pages``). A failed attempt is rolled back whole: nothing is
+half-written.
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from flask import Flask, g, jsonify, make_response, render_template, request
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, select
 
@@ -172,41 +172,3 @@ def run(session: Session, attempt: Callable[[], T], *, attempts: int = ATTEMPTS)
         _pause(n)
     raise Busy("The table is busy (other tablets are saving at the same moment); nothing was "
                "recorded. Try again in a moment.")
-
-
-# --- the edge: 503 with Retry-After, never a 500 for contention ------------------------------
-
-def busy_response(err: Busy) -> Any:
-    """A problem body on the API, the error page elsewhere; ``Retry-After`` on both."""
-    if request.path.startswith("/api/"):
-        resp = jsonify({"type": "about:blank", "title": "Busy", "status": 503,
-                        "detail": err.message, "retry_after": err.retry_after})
-        resp.status_code, resp.mimetype = 503, "application/problem+json"
-    else:
-        resp = make_response(render_template("error.html", status=503, title="Busy, try again",
-                                             message=err.message), 503)
-    resp.headers["Retry-After"] = str(err.retry_after)
-    return resp
-
-
-def init_app(app: Flask) -> None:
-    """503 for :class:`Busy` and for contention that escaped a service (a login touch, a report)."""
-
-    @app.errorhandler(Busy)
-    def _busy(err: Busy) -> Any:
-        _rollback()
-        return busy_response(err)
-
-    @app.errorhandler(DBAPIError)
-    def _database(err: DBAPIError) -> Any:
-        if not is_contention(err):
-            raise err  # a real bug: Flask logs it and answers 500
-        _rollback()
-        return busy_response(Busy("The database is busy; nothing was recorded. Try again in a "
-                                  "moment."))
-
-
-def _rollback() -> None:
-    dbs = g.get("db_session")
-    if dbs is not None:
-        dbs.rollback()

@@ -1,16 +1,16 @@
 """Rate limits for the public calculators (Flask-Limiter, in-memory storage).
 
 The calculators need no login, so anyone can call them; one ``split/suggest`` call costs CPU
-in proportion to its ``samples``. Every view the security layer declares ``@public`` under
+in proportion to its ``samples``. Every view :mod:`.roles` declares ``@public`` under
 ``/api/`` gets the limit ``PUBLIC_API_RATE_LIMIT`` (Flask-Limiter's syntax, per client
 address); signed-in routes are not limited here (the login throttle guards the login).
 
 One :class:`~flask_limiter.Limiter` per app (made in :func:`init_app`, never at import), so each
 app has its own in-memory counters: a test's app starts from zero. Behind a reverse proxy, put
 ``werkzeug.middleware.proxy_fix.ProxyFix`` in front so the client address is the caller's.
-A refused call is a 429 problem body (``api.errors`` maps every HTTPException under ``/api``)
-with a ``Retry-After`` header. ``RATELIMIT_ENABLED = False`` turns it off; in-memory counters
-are per process, so with N workers the effective limit is N times the figure.
+A refused call is a 429 problem body (the API's handlers map every HTTPException) with a
+``Retry-After`` header. ``RATELIMIT_ENABLED = False`` turns it off; in-memory counters are per
+process, so with N workers the effective limit is N times the figure.
 """
 
 from __future__ import annotations
@@ -21,17 +21,15 @@ from flask import Flask
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
+from .roles import public_endpoints
+from .status import API_PREFIX
+
 DEFAULT_LIMIT = "60 per minute"
 
 
 def public_api_endpoints(app: Flask) -> list[str]:
-    """Endpoints under ``/api/`` that the security layer declares public."""
-    from ..web.security import PUBLIC_ROLES
-
-    public = {e for e, view in app.view_functions.items()
-              if getattr(view, "roles", None) == PUBLIC_ROLES}
-    return sorted({rule.endpoint for rule in app.url_map.iter_rules()
-                   if rule.endpoint in public and rule.rule.startswith("/api/")})
+    """Endpoints under ``/api/`` that are declared public."""
+    return public_endpoints(app, API_PREFIX)
 
 
 def init_app(app: Flask) -> Limiter:

@@ -11,7 +11,7 @@ sign-out).
 Input: a NUL character anywhere in the query string or a form (no text field has a use for
 it, and PostgreSQL refuses it in ``text``), and path ids beyond 64 bits (the ``int`` converter
 is bounded, so ``/rounds/9223372036854775808`` is a 404 like any unknown id, not an overflow).
-JSON bodies are checked where they are parsed (``api/calculator.json_body``): depth, lone
+JSON bodies are checked where they are parsed (:func:`.body.json_body`): depth, lone
 surrogates, NUL. Body size: ``MAX_CONTENT_LENGTH`` (413) and Werkzeug's form limits.
 """
 
@@ -20,13 +20,15 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, abort, current_app, g, request
-from werkzeug.routing import IntegerConverter as _WerkzeugInteger
+from werkzeug.routing import IntegerConverter as WerkzeugInteger
 
 from ..i18n.wording import N_
 
 #: 2^31 - 1: the largest id the primary keys can hold on both databases (PostgreSQL's
 #: ``INTEGER`` is 32-bit; a larger id would be refused by the server, not answered 404)
 MAX_ID = 2**31 - 1
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
 
 
 def as_id(raw: str) -> int | None:
@@ -38,6 +40,8 @@ def as_id(raw: str) -> int | None:
         return None
     value = int(raw)
     return value if value <= MAX_ID else None
+
+
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
@@ -52,7 +56,7 @@ HEADERS = {
 HSTS = "max-age=31536000; includeSubDomains"
 
 
-class IntegerConverter(_WerkzeugInteger):
+class IntegerConverter(WerkzeugInteger):
     """``<int:...>`` that matches only ids a database column can hold (else the route 404s)."""
 
     def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
@@ -64,16 +68,17 @@ def _has_nul(values: Any) -> bool:
     return any("\x00" in v for _, v in values.items(multi=True))
 
 
-def _refuse_bad_input() -> None:
+def refuse_bad_input() -> None:
+    """Before every request: NUL in the address or in a form is a 400."""
     if _has_nul(request.args) or "\x00" in request.path:
         abort(400, description=N_("The address contains a NUL character."))
-    if request.method not in ("GET", "HEAD", "OPTIONS") and request.mimetype in (
-            "application/x-www-form-urlencoded", "multipart/form-data") \
+    if request.method not in SAFE_METHODS and request.mimetype in FORM_TYPES \
             and _has_nul(request.form):
         abort(400, description=N_("The form contains a NUL character."))
 
 
-def _secure_headers(response: Any) -> Any:
+def secure_headers(response: Any) -> Any:
+    """After every request: the security headers, and no caching for a signed-in user."""
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
     if current_app.config.get("SESSION_COOKIE_SECURE"):
@@ -90,5 +95,5 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = IntegerConverter
     app.config.setdefault("MAX_FORM_MEMORY_SIZE", 64 * 1024)
     app.config.setdefault("MAX_FORM_PARTS", 200)
-    app.before_request(_refuse_bad_input)
-    app.after_request(_secure_headers)
+    app.before_request(refuse_bad_input)
+    app.after_request(secure_headers)

@@ -1,0 +1,108 @@
+"""Each API route and its entry in the OpenAPI document, declared in one place (:func:`route`).
+
+``@route("post", "/split/suggest", "summary", tag=..., body=SuggestRequest, answers=...)``
+registers the view on the API blueprint *and* records its :class:`Operation`: the path, the
+method, the shape of the body and of each answer, the parameters and an example. The view
+checks its body against the shape its operation names (:func:`checked`), so the document and
+the check cannot drift apart. ``api/openapi.py`` assembles the document from
+:data:`OPERATIONS`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from flask import request
+
+from ..edge import PUBLIC_ROLES
+from . import bp
+from .shapes import Shape, conform
+
+F = TypeVar("F", bound=Callable[..., Any])
+#: an answer: a shape, or the name of a reusable problem answer (``shapes.problems.RESPONSES``)
+Answer = type[Shape] | str
+
+
+@dataclass(frozen=True)
+class Operation:
+    method: str
+    path: str
+    operation_id: str
+    summary: str
+    tag: str
+    answers: Mapping[str, Answer]
+    body: type[Shape] | None
+    public: bool
+    parameters: tuple[dict[str, Any], ...]
+    example: dict[str, Any] | None
+    description: str
+
+
+OPERATIONS: dict[str, Operation] = {}
+PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
+
+
+def openapi_path(rule: str) -> str:
+    """``/tables/<int:table_id>/rounds`` -> ``/api/v1/tables/{table_id}/rounds``."""
+    return str(bp.url_prefix) + PARAM.sub(r"{\1}", rule)
+
+
+def route(method: str, rule: str, summary: str, *, tag: str, answers: Mapping[str, Answer],
+          body: type[Shape] | None = None, parameters: tuple[dict[str, Any], ...] = (),
+          example: dict[str, Any] | None = None,
+          description: str = "") -> Callable[[F], F]:
+    """Register the view (already declared public or for its roles) and describe it."""
+
+    def decorate(view: F) -> F:
+        bp.add_url_rule(rule, view_func=view, methods=[method.upper()])
+        OPERATIONS[view.__name__] = Operation(
+            method, openapi_path(rule), view.__name__, summary, tag, answers, body,
+            getattr(view, "roles", None) == PUBLIC_ROLES, parameters, example, description)
+        return view
+
+    return decorate
+
+
+def checked(data: Any) -> None:
+    """Check a request body against the shape this endpoint's operation documents (400 naming
+    the field if it does not fit). Call it after the engine (or the view's field reader) has
+    read the body, so the engine's own refusals keep their 422 and field path."""
+    operation = OPERATIONS[(request.endpoint or "").rsplit(".", 1)[-1]]
+    assert operation.body is not None, f"{operation.operation_id} documents no body"
+    conform(operation.body, data)
+
+
+def path_param(name: str, description: str, **schema: Any) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "description": description,
+            "schema": {"type": "integer", **schema} if not schema else schema}
+
+
+def query(name: str, description: str, **schema: Any) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "description": description,
+            "schema": schema or {"type": "integer"}}
+
+
+def header(name: str, description: str, required: bool = False) -> dict[str, Any]:
+    return {"name": name, "in": "header", "required": required, "description": description,
+            "schema": {"type": "string"}}
+
+
+#: the headers of every write: the CSRF token and the idempotency key
+WRITE = (header("X-CSRF-Token", "the session's CSRF token (any page's csrf_token field)"),
+         header("Idempotency-Key", "1 to 64 characters; or an idempotency_key body field"))
+READ_ERRORS: dict[str, Answer] = {"401": "Unauthorized", "403": "Forbidden"}
+WRITE_ERRORS: dict[str, Answer] = {**READ_ERRORS, "400": "BadRequest", "404": "NotFound",
+                                   "409": "Conflict", "422": "Unprocessable"}
+CALC_ERRORS: dict[str, Answer] = {"400": "BadRequest", "422": "Unprocessable",
+                                  "429": "TooManyRequests"}
+
+
+def read_answers(shape: type[Shape]) -> dict[str, Answer]:
+    return {"200": shape, **READ_ERRORS, "404": "NotFound"}
+
+
+def write_answers(shape: type[Shape]) -> dict[str, Answer]:
+    return {"201": shape, "200": shape, **WRITE_ERRORS}

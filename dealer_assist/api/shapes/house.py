@@ -1,0 +1,190 @@
+"""The house games' calculators: ``POST /api/v1/{game}/settle`` and ``/split/suggest``.
+
+Shapes only: the engine reads the same body and checks every rule (422 naming the field).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from .base import Absent, Card, Cards, Label, Money, OptionalCards, Shape
+
+Opt = Money | None
+
+
+class Table(Shape):
+    """The table's limits; each one left out falls back to the profile's default."""
+
+    min_ante: Opt = None
+    max_ante: Opt = None
+    max_payout: Opt = None
+
+
+class DiscardDraw(Shape):
+    discard: OptionalCards = None
+    draw: OptionalCards = None
+
+
+class Improvement(Shape):
+    """Russian poker: exactly one of exchange and sixth_card; Oasis: replace."""
+
+    exchange: DiscardDraw | None = None
+    sixth_card: Card | list[Card] | None = None
+    replace: DiscardDraw | None = None
+
+
+class Extra(Shape):
+    """Big/Small: the two extra cards, free or bought."""
+
+    mode: Literal["free", "bought"] | None = None
+    cards: OptionalCards = None
+
+
+class SplitHands(Shape):
+    """Big/Small: the box's seven cards split into a five-card and a two-card hand."""
+
+    big: OptionalCards = None
+    small: OptionalCards = None
+
+
+class BoxPlayer(Shape):
+    """Who plays the box (issue 23): exactly one of a seat letter (an anonymous player) or a
+    player card (a rated player, registered when he sat down). A player's boxes follow seed
+    001's rules in Russian poker: at most 4, one ANTE, the dark course after the first."""
+
+    seat: Annotated[str | None, Field(description="a seat letter, A to Z (either case)",
+                                      examples=["A"])] = None
+    card: Annotated[str | None, Field(description="a player card number: 1 to 20 letters, "
+                                                  "digits or dashes (either case)",
+                                      examples=["100234"])] = None
+
+
+class SettleBox(Shape):
+    box: Label | None = None
+    seat: Label | None = None
+    player: BoxPlayer | None = None
+    ante: Money
+    bonus: Opt = None
+    cards: Cards
+    improvement: Improvement | None = None
+    extra: Extra | None = None
+    split: SplitHands | None = None
+    decision: Literal["bet", "fold"] | None = None
+    bet: Opt = None
+    insurance: Opt = None
+    on_no_game: Literal["take_ante", "buy_game"] | None = None
+
+
+class SettleDealer(Shape):
+    cards: Cards
+    draw: OptionalCards = None
+    small: OptionalCards = None
+
+
+class SettleRequest(Shape):
+    """One complete round of a house game."""
+
+    profile: Annotated[str | None, Field(examples=["russian-classic"])] = None
+    table: Table | None = None
+    dealer: SettleDealer
+    boxes: Annotated[list[SettleBox], Field(min_length=1)]
+
+
+class Hand(Shape):
+    """A hand's value: its category, the five cards used, the significant cards, a label."""
+
+    category: str | Absent = None
+    label: str | Absent = None
+    cards: list[Card] | Absent = None
+    significant: list[Card] | Absent = None
+
+
+class Wager(Shape):
+    stake: Money
+    outcome: Literal["win", "lose", "push"]
+    net: Money
+    explanation: str
+
+
+class Combination(Shape):
+    category: str | Absent = None
+    cards: list[Card] | Absent = None
+    multiplier: int | Absent = None
+
+
+class BoxSettlement(Shape):
+    box: str
+    seat: str
+    player: BoxPlayer | Absent = None
+    folded: bool
+    hand: Hand | None = None
+    small_hand: Hand | None = None
+    wagers: dict[str, Wager]
+    net: Money
+    capped: bool
+    explanation: str | Absent = None
+    combinations: list[Combination]
+    notes: list[str] | Absent = None
+
+
+class DealerSettlement(Shape):
+    cards: list[Card]
+    hand: Hand | None = None
+    qualified: bool
+    bought: bool | Absent = None
+
+
+class Settlement(Shape):
+    """Every wager of every box, with the reason for each figure."""
+
+    game: str
+    profile: str
+    dealer: DealerSettlement
+    boxes: list[BoxSettlement]
+    house_net: Money
+    notes: list[str] | Absent = None
+
+
+MAX_SAMPLES = 50_000
+
+
+class SuggestRequest(Shape):
+    profile: str | None = "split-classic"
+    cards: Cards
+    dealer_up: Cards
+    known: OptionalCards = None
+    seed: int | None = None
+    # the ceiling is the default of SPLIT_MAX_SAMPLES, which the engine applies (a 422 naming
+    # the field); documented, not enforced here, so a configured higher cap still works
+    samples: Annotated[int | None, Field(
+        ge=100, description="above the cap (SPLIT_MAX_SAMPLES) a 422 names it",
+        json_schema_extra={"maximum": MAX_SAMPLES})] = None
+    top: Annotated[int | None, Field(ge=1)] = None
+
+
+class SplitOption(Shape):
+    big: list[Card]
+    small: list[Card]
+    big_hand: str | Absent = None
+    small_hand: str | Absent = None
+    ev: float
+    se: float
+    counts: dict[str, int] | Absent = None
+    explanation: str | Absent = None
+
+
+class Suggestion(Shape):
+    """The 21 ways to split, best first, against folding."""
+
+    cards: list[Card] | Absent = None
+    dealer_up: Card | Absent = None
+    samples: int
+    method: str
+    unit: str
+    fold_ev: float
+    fold_is_better: bool
+    explanation: Annotated[list[str] | Absent, Field(
+        description="the best splits and the fold, in plain words")] = None
+    options: list[SplitOption]

@@ -1,0 +1,146 @@
+"""The live rounds API (issue 5) and the auditors' read-only API (issue 6)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, WithJsonSchema
+
+from .base import Absent, Label, Money, Obj, Shape, When
+from .house import BoxPlayer, Settlement
+
+NullableWhen = Annotated[str | None, Field(json_schema_extra={"format": "date-time"})]
+
+
+class NewBox(Shape):
+    box: Label
+    ante: Money
+    bonus: Money | None = None
+    seat: Label | None = None
+    player: BoxPlayer | None = None
+
+
+class RoundCreate(Shape):
+    idempotency_key: str | None = None
+    boxes: list[NewBox]
+
+
+class EventCreate(Shape):
+    # a number is read as its digits (and then refused by the engine as no known step)
+    type: Annotated[str | int, WithJsonSchema({"type": "string",
+                                               "examples": ["deal_box", "bet", "paid"]})]
+    payload: Obj | None = None
+    expected_seq: int | None = None
+    idempotency_key: str | None = None
+
+
+class Event(Shape):
+    seq: int | Absent = None
+    type: str | Absent = None
+    payload: Obj | Absent = None
+    actor_id: int | None = None
+    created_at: When | Absent = None
+
+
+class Round(Shape):
+    """A round as stored: its events, the state folded from them, the settlement."""
+
+    id: int
+    table_id: int
+    shift_id: int
+    number: int
+    status: Literal["open", "settled", "voided"]
+    opened_at: When | Absent = None
+    game: str | Absent = None
+    profile: str | Absent = None
+    rules: Annotated[Obj | Absent, Field(
+        description="the rules in force, as the round's first event recorded them")] = None
+    events: list[Event]
+    state: Obj
+    settlement: Settlement | None = None
+    stored_settlement: Obj | None = None
+    void_request: Obj | None = None
+
+
+class Decision(Shape):
+    number: int | Absent = None
+    outcome: str | Absent = None
+    adjustment: Money | Absent = None
+    note: str | Absent = None
+    decided_by: int | Absent = None
+    decided_by_name: str | Absent = None
+    decided_at: When | Absent = None
+
+
+class Dispute(Shape):
+    id: int
+    round_id: int
+    round_number: int
+    table_id: int
+    table_name: str | Absent = None
+    shift_id: int | Absent = None
+    box: str
+    claim: str | Absent = None
+    claimed_amount: Money
+    croupier_note: str | Absent = None
+    camera: str | None = None
+    camera_time: str | None = None
+    filed_by: int | Absent = None
+    filed_by_name: str | Absent = None
+    filed_at: When | Absent = None
+    status: Literal["open", "upheld", "denied", "escalated"]
+    decisions: list[Decision]
+    review: Obj | Absent = None
+    corrections: list[Any] | Absent = None
+
+
+class ChangeRequest(Shape):
+    id: int
+    round_id: int
+    round_number: int | Absent = None
+    table_id: int | Absent = None
+    shift_id: int | Absent = None
+    kind: Literal["void", "correction"]
+    box: str | None = None
+    amount: Money | Absent = None
+    reason: str
+    requested_by: int | Absent = None
+    requested_by_name: str | Absent = None
+    requested_at: When | Absent = None
+    approved: bool | None = None
+    note: str | Absent = None
+    decided_by: int | None = None
+    decided_by_name: str | None = None
+    decided_at: NullableWhen = None
+    status: Literal["pending", "approved", "rejected"]
+
+
+class Correction(Shape):
+    id: int
+    round_id: int
+    amount: Money
+    source: Literal["dispute", "correction", "reversal"]
+    reason: str | Absent = None
+
+
+class AuditHead(Shape):
+    seq: int
+    hash: str | None
+    at: NullableWhen = None
+
+
+class DisputeList(Shape):
+    disputes: list[Dispute]
+
+
+class VoidList(Shape):
+    voids: list[ChangeRequest]
+
+
+class CorrectionRequestList(Shape):
+    correction_requests: list[ChangeRequest]
+
+
+class CorrectionList(Shape):
+    corrections: list[Correction]
+    total: int

@@ -1,0 +1,38 @@
+"""How the edge says no: a problem body under ``/api`` (401 not signed in, 403 wrong role or no
+CSRF token), a redirect to the login page or an error page elsewhere. Never a redirect for the
+API: a script cannot follow it to a login form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, g, redirect, request, url_for
+
+from ..i18n.wording import N_
+from .headers import SAFE_METHODS
+from .problems import problem
+from .status import is_api
+
+
+def forbidden() -> Any:
+    if is_api():
+        return problem(403, "Not allowed", "your role may not use this endpoint")
+    abort(403)
+
+
+def to_login() -> Any:
+    if is_api():
+        return problem(401, "Not signed in", "sign in first (session cookie)")
+    target = request.full_path if request.method in SAFE_METHODS else None
+    if target and target.endswith("?"):
+        target = target[:-1]
+    return redirect(url_for("auth.login", next=target))
+
+
+def csrf_refused() -> Any:
+    g.csrf_refused = True  # the audit hook does not log a forged request (no log flooding)
+    if is_api():
+        return problem(403, "CSRF token missing",
+                       "send the session's CSRF token in the X-CSRF-Token header")
+    abort(400, description=N_("This form has expired or did not come from this site. "
+                           "Go back, reload the page and try again."))
