@@ -265,8 +265,9 @@ def _check_top_players(app: Flask, expected: dict[str, Any], shift_ids: list[int
     from dealer_assist.services.reports import build_shift_report
 
     for shift_id in shift_ids:
-        with app.app_context(), db.session_scope(app, write=False) as session:
-            top = build_shift_report(session, shift_id)["top_players"]
+        with db.session_scope(app, write=False) as session:
+            top = build_shift_report(session, shift_id, house_edges=Path(
+                app.config["HOUSE_EDGE_STORE"]))["top_players"]
         want = {card: [s for s in w["sessions"] if s["shift_id"] == shift_id]
                 for card, w in expected.items()}
         want = {card: s for card, s in want.items() if s}
