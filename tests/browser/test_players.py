@@ -23,7 +23,8 @@ from sqlmodel import select
 from dealer_assist import db
 from dealer_assist.models import User
 from tests.browser.conftest import Server, Shots
-from tests.factories import PASSWORD, make_user
+from tests.browser.test_disputes import sign_in
+from tests.factories import make_user
 
 pytestmark = pytest.mark.browser
 SIZES = pytest.mark.parametrize("page", [(1024, 768), (768, 1024)], indirect=True,
@@ -36,14 +37,6 @@ WORDS = {"en": {"dark": "In the dark", "after": "decides after boxes 1, 2",
          "ru": {"dark": "Втёмную", "after": "решает после боксов 1, 2",
                 "seated": "сел за стол", "top": "Игроки с картой за этим столом",
                 "link": "Тот же игрок, что на боксе 1", "page": "Игровые дни и сессии за столами"}}
-
-
-def _sign_in(page: Any, server: Server, username: str) -> None:
-    page.goto(f"{server.url}/login")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('button[type="submit"]')
-    page.wait_for_url(f"{server.url}/")
 
 
 def _look(page: Any, shots: Shots, label: str) -> str:
@@ -76,7 +69,7 @@ def test_a_rated_player_plays_four_boxes_the_dark_course_after_the_first(
     pit_shots = Shots(pit, f"{request.node.name}-pit")
     try:
         # the pit boss seats the rated player in one step: card number and name
-        _sign_in(pit, server, "olga")
+        sign_in(pit, server, "olga")
         pit.goto(f"{server.url}/tables/{table}/live")
         pit.fill('form.sit-down input[name="card"]', CARD)
         pit.fill('form.sit-down input[name="name"]', NAME)
@@ -85,7 +78,7 @@ def test_a_rated_player_plays_four_boxes_the_dark_course_after_the_first(
         assert words["seated"] in text and f"★{CARD}" in text
 
         # the croupier: his card (never his name), four boxes linked with one tap each
-        _sign_in(page, server, "carla")
+        sign_in(page, server, "carla")
         page.goto(f"{server.url}/tables/{table}/live")
         text = _look(page, shots, "croupier-bets")
         assert words["top"] in text and f"★{CARD}" in text and NAME not in text
