@@ -143,8 +143,7 @@ def _screen(table_id: int) -> Any:
     context: dict[str, Any] = {"table": table, "shift": shift, "rnd": rnd, "typed": typed,
                                "new_key": new_key, "suits": SUITS, "ranks": RANKS,
                                "grid": {c.code for c in ALL_CARDS}}
-    if rnd is None or not rnd.state.boxes:
-        context.update(table_players.bets_context(dbs, table))
+    context.update(table_players.bets_context(dbs, table))  # the bets form's players
     if rnd is None:
         context["defaults"] = _start_defaults(table_id, table.boxes)
         context["last_round"] = _last_round(shift.id, table_id) if shift else None
