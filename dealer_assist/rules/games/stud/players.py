@@ -21,7 +21,7 @@ Pure functions over the round's boxes; each refusal names the box's field (``pla
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -118,7 +118,8 @@ def _named(b: Boxed) -> tuple[Phrase, str]:
 
 def box_order(box: str) -> tuple[int, int, str]:
     """Boxes by number ("lowest-numbered"); a box named otherwise after, by name."""
-    return (0, int(box), "") if box.isdigit() and len(box) < 10 else (1, 0, box)
+    return (0, int(box), "") if box.isascii() and box.isdigit() and len(box) < 10 \
+        else (1, 0, box)
 
 
 def check_player_boxes(boxes: Sequence[Boxed], limit: int | None, equal_antes: bool) -> None:
@@ -128,15 +129,14 @@ def check_player_boxes(boxes: Sequence[Boxed], limit: int | None, equal_antes: b
     new = boxes[-1]
     mine = [b for b in boxes if owner(b) == owner(new)]
     who, field = _named(new)
+    named = new.player.card or new.player.seat if new.player is not None else new.seat
     if equal_antes and mine[0].ante != new.ante:
         raise StakeError("%(who)s: all his boxes must carry the same ANTE (%(expected)s), got "
                          "%(ante)s", who=who, expected=mine[0].ante, ante=new.ante,
                          field="ante", value=new.ante)
     if limit is not None and len(mine) > limit:
         raise IllegalActionError("%(who)s may play at most %(limit)s boxes", who=who,
-                                 limit=limit, field=field,
-                                 value=new.player.card or new.player.seat
-                                 if new.player else new.seat)
+                                 limit=limit, field=field, value=named)
 
 
 def first_course(boxes: Sequence[Boxed], box: Boxed, open_boxes: int | None) -> tuple[str, ...]:
@@ -178,14 +178,6 @@ def waiting_for(boxes: Sequence[Any], box: Any, open_boxes: int | None) -> list[
     """The first-course boxes a dark box still waits for (empty: it may decide)."""
     first = first_course(boxes, box, open_boxes)
     return [b.box for b in boxes if b.box in first and not decided(b)]
-
-
-def players_of(boxes: Iterable[Boxed]) -> dict[str, list[str]]:
-    """Each player's boxes, by player key, in table order."""
-    out: dict[str, list[str]] = {}
-    for b in boxes:
-        out.setdefault(owner(b), []).append(b.box)
-    return out
 
 
 def summary_of(boxes: Sequence[Any], box: Any, open_boxes: int | None) -> dict[str, Any]:
