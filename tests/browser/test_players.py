@@ -76,6 +76,7 @@ def test_a_rated_player_plays_four_boxes_the_dark_course_after_the_first(
         pit.click("button[data-sit-down]")
         text = _look(pit, pit_shots, "pit-seats-the-rated-player")
         assert words["seated"] in text and f"★{CARD}" in text
+        assert NAME in pit.inner_text(f'li[data-seated="{CARD}"]')  # the pit sees his name
 
         # the croupier: his card (never his name), four boxes linked with one tap each
         sign_in(page, server, "carla")

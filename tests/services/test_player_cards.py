@@ -43,7 +43,10 @@ def test_a_rated_player_sits_down_leaves_and_sits_at_one_table_at_a_time(
     assert cards.get(session, "ab-12", "croupier").name is None  # the croupier: no name
     assert cards.sit_down(session, table_id=one.id, card="AB-12", actor_id=carla.id,
                           at=T0 + timedelta(minutes=1)).card == "AB-12"  # a double tap
-    assert [s.card for s in cards.seated(session, one.id)] == ["AB-12"]
+    assert [(s.card, s.name) for s in cards.seated(session, one.id)] == [("AB-12", None)]
+    assert [(s.card, s.name) for s in cards.seated(session, one.id, "croupier")] == [
+        ("AB-12", None)]  # the croupier's table screen: the card, never the name
+    assert [s.name for s in cards.seated(session, one.id, "pit_boss")] == ["Anna K"]
     cards.sit_down(session, table_id=two.id, card="AB-12", actor_id=carla.id,
                    at=T0 + timedelta(hours=1))  # he moved: his visit at RP 1 ended then
     assert cards.seated(session, one.id) == [] and len(cards.seated(session, two.id)) == 1

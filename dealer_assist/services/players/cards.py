@@ -43,10 +43,11 @@ class CardView:
 
 @dataclass(frozen=True, slots=True)
 class SeatedView:
-    """A rated player sitting at a table now."""
+    """A rated player sitting at a table now (``name`` only for a reader who may see it)."""
 
     card: str
     sat_at: datetime
+    name: str | None = None
 
 
 def may_see_names(role: str | None) -> bool:
@@ -130,13 +131,16 @@ def _open_visits(session: Session, player_id: int) -> Sequence[PlayerVisit]:
                                                   col(PlayerVisit.left_at).is_(None))).all()
 
 
-def seated(session: Session, table_id: int) -> list[SeatedView]:
-    """The rated players sitting at the table now, in the order they sat down."""
-    query = (select(PlayerCard.card, PlayerVisit.sat_at)
+def seated(session: Session, table_id: int, reader_role: str | None = None) -> list[SeatedView]:
+    """The rated players sitting at the table now, in the order they sat down; their names
+    only for a ``reader_role`` that may see them."""
+    names = may_see_names(reader_role)
+    query = (select(PlayerCard.card, PlayerVisit.sat_at, PlayerCard.name)
              .join(PlayerVisit, col(PlayerVisit.player_id) == PlayerCard.id)
              .where(PlayerVisit.table_id == table_id, col(PlayerVisit.left_at).is_(None))
              .order_by(col(PlayerVisit.sat_at), col(PlayerVisit.id)))
-    return [SeatedView(card, sat_at) for card, sat_at in session.exec(query).all()]
+    return [SeatedView(card, sat_at, name if names else None)
+            for card, sat_at, name in session.exec(query).all()]
 
 
 def check_cards(session: Session, places: Iterable[PlaceBox]) -> None:
