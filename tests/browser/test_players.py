@@ -121,6 +121,9 @@ def test_a_rated_player_plays_four_boxes_the_dark_course_after_the_first(
         _look(page, shots, "pay-out")
         page.click('button[data-step="paid"]')
         _look(page, shots, "paid")
+        for box in (1, 2, 3, 4):  # the bets carried to the next round keep their player
+            assert page.input_value(f'select[name="player_{box}"]') == f"card:{CARD}", box
+            assert page.input_value(f'input[name="ante_{box}"]') == "100", box
 
         # the pit boss: the player's page (with his name) and the day's rating slips
         pit.goto(f"{server.url}/players/{CARD}")
