@@ -1,13 +1,17 @@
-# Two commands: `make run` (install, migrate, first admin, serve on 127.0.0.1:5000 with waitress) and
-# `make test` (install test tools, lint, type-check the rules engine and the whole package, check
-# the layer contracts with import-linter, run every test).
+# Two commands: `make run` (install the app, migrate, first admin, serve on 127.0.0.1:5000 with
+# waitress; `make run PORT=8000` for another port) and `make test` (install the test tools, lint,
+# type-check the rules engine and the whole package, check the layer contracts with
+# import-linter, run every test and every benchmark's smoke run).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.stamp-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# one stamp per set of requirements: `make run` installs the app alone, `make test` the test
+# tools and the benchmarks' peers on top (a changed pyproject.toml reinstalls)
+APP_STAMP := $(VENV)/.stamp-app-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+TEST_STAMP := $(VENV)/.stamp-test-$(shell cat pyproject.toml benchmarks/requirements.txt | cksum | cut -d' ' -f1)
 FLASK := $(BIN)/flask --app dealer_assist
 
-.PHONY: run dev test install lint bench clean translations
+.PHONY: run dev test install install-app lint bench clean translations
 
 # `make run` serves with waitress (a production WSGI server, threads; docs/operations.md says why)
 HOST ?= 127.0.0.1
@@ -18,25 +22,36 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q -e '.[test]'
-	rm -f $(VENV)/.stamp-*
-	touch $(STAMP)
+# the application's own dependencies only: what serving needs
+$(APP_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/pip install -q -e .
+	rm -f $(VENV)/.stamp-app-*
+	touch $(APP_STAMP)
 
-install: $(STAMP)
+# the test tools (pytest, ruff, mypy, Playwright...) and the peers the benchmarks time us against
+# (`make test` runs every benchmark once in its smoke mode)
+$(TEST_STAMP): $(APP_STAMP) benchmarks/requirements.txt
+	$(BIN)/pip install -q -e '.[test]' -r benchmarks/requirements.txt
+	rm -f $(VENV)/.stamp-test-*
+	touch $(TEST_STAMP)
+
+install-app: $(APP_STAMP)
+
+# a developer's .venv: the app, the test tools and the benchmarks' peers
+install: $(TEST_STAMP)
 
 # init-db applies pending Alembic migrations (idempotent); create-admin --if-none prints the first
 # administrator's one-time password once and stays quiet on later runs.
-run: install
+run: install-app
 	$(FLASK) init-db
-	$(FLASK) create-admin --if-none
+	$(FLASK) create-admin --if-none --host $(HOST) --port $(PORT)
 	$(BIN)/waitress-serve --host $(HOST) --port $(PORT) --threads $(THREADS) \
 	  --call dealer_assist.wsgi:production_app
 
 # development: Flask's own server with the reloader and the debugger (never on a floor)
-dev: install
+dev: install-app
 	$(FLASK) init-db
-	$(FLASK) create-admin --if-none
+	$(FLASK) create-admin --if-none --host 127.0.0.1 --port $(PORT)
 	$(FLASK) run --debug --host 127.0.0.1 --port $(PORT)
 
 lint: install
@@ -54,9 +69,9 @@ test: install
 	$(BIN)/pytest -n 2 --dist loadfile  # each worker starts its own throwaway PostgreSQL
 
 # every benchmark script, each timing us against its peers in one run; headline figures last
+# (`make test` runs each once in its --smoke mode: tests/test_benchmarks.py)
 bench: install
-	$(BIN)/pip install -q -r benchmarks/requirements.txt
-	@for b in evaluator settle http report poker lab load; do \
+	@for b in evaluator settle settle_house_games http profile_step report poker lab load; do \
 	  if [ -f benchmarks/$$b.py ]; then echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; fi; \
 	done
 
@@ -67,7 +82,7 @@ KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k N_ -k Phrase -k c
 	-k ServiceError \
 	-k ValidationError -k NotFound -k Conflict -k PermissionDenied -k AuthenticationFailed \
 	-k Throttled -k _fail -k problem:3 -k whole_number:2 -k optional_date:2 -k _signed:2
-translations: install
+translations: install-app
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output -w 100 \
 	  -o dealer_assist/translations/messages.pot .
 	$(BIN)/pybabel update -w 100 -i dealer_assist/translations/messages.pot -d dealer_assist/translations \

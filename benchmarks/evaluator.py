@@ -132,7 +132,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=20_000, help="hands per size")
     parser.add_argument("--repeats", type=int, default=7, help="repeats; the best one counts")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny run that proves the script works (make test); no figure "
+                             "of a smoke run means anything")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.hands, args.repeats = 400, 1
 
     runners = make_runners()
     rates: dict[tuple[str, int], float] = {}

@@ -260,7 +260,12 @@ def main() -> None:
     parser.add_argument("--crashes", type=int, default=0)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny run that proves the script works (make test); no figure "
+                             "of a smoke run means anything")
     args = parser.parse_args()
+    if args.smoke:
+        args.tablets, args.seconds = 2, 2.0
     if not 1 <= args.tablets <= 64 or not 1 <= args.seconds <= 3600 or args.crashes > 100:
         parser.error("bounded: 1..64 tablets, 1..3600 s, at most 100 crashes")
     with tempfile.TemporaryDirectory(prefix="dealer-load-") as tmp_name:

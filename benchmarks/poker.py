@@ -130,7 +130,12 @@ def median_us(run: Callable[[], object], repeats: int) -> float:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=300)
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny run that proves the script works (make test); no figure "
+                             "of a smoke run means anything")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.repeats = 3
     body = request_body()
     app = create_app({"TESTING": True, "SECRET_KEY": "bench",
                       "DATABASE_URL": "sqlite:///:memory:"})

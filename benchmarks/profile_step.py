@@ -47,7 +47,12 @@ def main() -> None:
     parser.add_argument("--db-url", default=None)
     parser.add_argument("--plain", action="store_true",
                         help="no profiler: wall and CPU time per step only")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny run that proves the script works (make test); no figure "
+                             "of a smoke run means anything")
     args = parser.parse_args()
+    if args.smoke:
+        args.rounds = 2
     with tempfile.TemporaryDirectory() as tmp:
         url = args.db_url or f"sqlite:///{Path(tmp) / 'profile.sqlite3'}"
         app = create_app({"SECRET_KEY": "profile", "DATABASE_URL": url,

@@ -99,7 +99,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--pdf", type=Path, help="keep the last PDF here (to look at it)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny run that proves the script works (make test); no figure "
+                             "of a smoke run means anything")
     args = parser.parse_args()
+    if args.smoke:
+        args.rounds, args.repeat = 20, 1
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         t0 = time.perf_counter()

@@ -97,7 +97,12 @@ SCENARIOS += _house_game_scenarios()
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=2000)
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny run that proves the script works (make test); no figure "
+                             "of a smoke run means anything")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.repeats = 3
     results = []
     for scenario in SCENARIOS:
         scenario.check()  # a scenario that the engine refuses would time an error path
@@ -107,7 +112,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{name}: {ms:.3f} ms")
     # Big/Small suggested split for one box: 20 random boxes, 20,000 sampled dealer deals each
 
-    med, p95, se = time_suggestions(boxes=20, samples=20_000)
+    med, p95, se = (time_suggestions(boxes=2, samples=200) if args.smoke
+                    else time_suggestions(boxes=20, samples=20_000))
     print(f"split_suggest_one_box_p95: {p95:.1f} ms")
     print(f"split_suggest_one_box: {med:.1f} ms")
     print(f"split_suggest_ev_se: {se:.3f} ante")

@@ -134,7 +134,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=2000)
     parser.add_argument("--boxes", type=int, default=20)
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny run that proves the script works (make test); no figure "
+                             "of a smoke run means anything")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.repeats, args.boxes, args.samples = 3, 2, 200
     results = []
     for name, game, body in house_scenarios():
         settle_request = GAMES[game].settle_request

@@ -35,7 +35,13 @@ def init_db_command() -> None:
 @click.option("--display-name", default="Administrator", show_default=True)
 @click.option("--if-none", is_flag=True,
               help="Do nothing (quietly) when an active administrator already exists.")
-def create_admin_command(username: str, display_name: str, if_none: bool) -> None:
+@click.option("--host", envvar="HOST", default="127.0.0.1", show_default=True,
+              help="Where the app is served (the sign-in address printed; `make run` passes it).")
+@click.option("--port", envvar="PORT", default=5000, show_default=True,
+              type=click.IntRange(1, 65535),
+              help="The port the app is served on (`make run PORT=8000`).")
+def create_admin_command(username: str, display_name: str, if_none: bool, host: str,
+                         port: int) -> None:
     """Create an administrator and print its one-time password, once.
 
     The password must be changed at first login and is never shown again; a lost one is reset
@@ -54,8 +60,8 @@ def create_admin_command(username: str, display_name: str, if_none: bool) -> Non
     click.echo(gettext("  username:           %(username)s", username=created.user.username))
     click.echo(gettext("  one-time password:  %(one_time_password)s",
                       one_time_password=created.one_time_password))
-    click.echo(gettext("Log in at http://127.0.0.1:5000/ and choose a new password; this one "
-                      "is not shown again."))
+    click.echo(gettext("Log in at %(url)s and choose a new password; this one is not shown "
+                      "again.", url=f"http://{host}:{port}/"))
 
 
 @click.command("db-revision")

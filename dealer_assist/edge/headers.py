@@ -6,7 +6,8 @@ Headers: a Content Security Policy with no inline script or style (the pages loa
 approvals cannot be clickjacked), ``nosniff``, a same-origin referrer, HSTS when the session
 cookie is ``Secure`` (the site is served over HTTPS only then), and ``Cache-Control: no-store``
 on every answer to a signed-in user (a shared tablet's back button must not show a page after
-sign-out).
+sign-out); every other answer has a ``Cache-Control`` too (issue 26 item 17): ``no-cache``, so a
+cache revalidates it each time (the static files by their ETag).
 
 Input: a NUL character anywhere in the query string or a form (no text field has a use for
 it, and PostgreSQL refuses it in ``text``), and path ids beyond 64 bits (the ``int`` converter
@@ -86,6 +87,8 @@ def secure_headers(response: Any) -> Any:
     if g.get("user") is not None:
         response.headers["Cache-Control"] = "no-store"
         response.headers["Pragma"] = "no-cache"
+    else:  # anonymous: a cache must ask again each time (static files by their ETag)
+        response.headers.setdefault("Cache-Control", "no-cache")
     return response
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from flask_babel import Babel
 
-from .formats import clock_time, duration, money, table_currency, when
+from .formats import clock_time, duration, money, pct, table_currency, when
 from .locale import LANGUAGE_NAMES, LANGUAGES, TRANSLATIONS, locale_code, select_locale
 from .wording import category_name, hand_name, reason, role_name, say, wager_name
 
@@ -26,5 +26,5 @@ def init_app(app: Flask) -> None:
                                  clock_time=clock_time, say=say,
                                  hand_name=hand_name,
                                  wager_name=wager_name, role_name=role_name,
-                                 category_name=category_name, reason=reason)
+                                 category_name=category_name, reason=reason, pct=pct)
     app.context_processor(_template_globals)

@@ -8,6 +8,7 @@ with :func:`when`; card counts are said with Russian plurals too.
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
+from decimal import Decimal
 from typing import Any
 
 from babel.dates import format_date, format_datetime, format_time
@@ -71,6 +72,16 @@ def table_currency(table: Any) -> str:
 def amount(value: int | None) -> str:
     """``1600`` -> ``1,600`` (``1 600`` in Russian); a true minus sign; ``–`` for no value."""
     return money(value)
+
+
+def pct(value: str | None) -> str:
+    """A percentage the reports carry as a decimal string (``"25.00"``), written by locale
+    (``25,00`` in Russian, issue 26 item 13) with the digits it has; ``–`` for none."""
+    if value is None or value == "":
+        return "–"
+    digits = len(value.split(".", 1)[1]) if "." in value else 0
+    pattern = "#,##0." + "0" * digits if digits else "#,##0"
+    return format_decimal(Decimal(value), format=pattern, locale=babel_locale())
 
 
 def cards(count: int) -> str:

@@ -14,6 +14,7 @@ category), which stays in the API as the contract's English wording.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -157,13 +158,27 @@ def _value(value: Any) -> Any:
     return value
 
 
+def _stored(text: str) -> str | None:
+    """``text`` read as one of :data:`STORED_PHRASES`, said in the reader's language."""
+    for msgid, pattern in _STORED:
+        found = pattern.match(text)
+        if found:
+            values = {k: say(v) for k, v in found.groupdict().items()}
+            return str(gettext(msgid, **values)) if values else str(gettext(msgid))
+    return None
+
+
 def say(text: str | None) -> str:
-    """A :class:`Phrase` (or a plain message id) translated for the current locale; a plain
-    string that is no message id (a stored note, a name) comes back unchanged."""
+    """A :class:`Phrase` (or a plain message id) translated for the current locale; a stored
+    sentence made from a known message id (:data:`STORED_PHRASES`) too; any other plain string
+    (a stored note, a name) comes back unchanged."""
     if not text:
         return ""
     if not isinstance(text, Phrase):
-        return str(gettext(text))
+        said = str(gettext(text))
+        if said == text and locale_code() != "en":
+            return _stored(text) or said
+        return said
     params = {k: _value(v) for k, v in text.params.items()}
     if text.plural is not None and text.n is not None:
         params.pop("num", None)  # ngettext sets it from n
@@ -214,6 +229,25 @@ def N_(message: str) -> str:
     return message
 
 
+#: sentences stored as English text (a void's or a correction's reason) built from these message
+#: ids: read back from the database they are said in the reader's language too (issue 26 item
+#: 13: "redeal: box 2 received 6 cards" on the Russian screen)
+STORED_PHRASES = (
+    N_("redeal: %(v)s"), N_("box %(box)s received %(count)s cards"),
+    N_("wrong number of cards"), N_("Dispute %(id)s upheld: %(note)s"),
+    N_("Dispute %(id)s: decision %(new)s supersedes decision %(old)s"),
+)
+
+
+def _pattern(msgid: str) -> re.Pattern[str]:
+    parts = re.split(r"%\((\w+)\)s", msgid)
+    body = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    return re.compile(f"^{body}$", re.S)
+
+
+_STORED = tuple((msgid, _pattern(msgid)) for msgid in STORED_PHRASES)
+
+
 #: words the pages show from stored codes and engine titles (``|say`` translates them): game
 #: titles, statuses, kinds of requests and corrections, the timeline's event labels
 SHOWN_CODES = (
@@ -231,6 +265,8 @@ SHOWN_CODES = (
     N_("Dealer's face-up card"), N_("Dealer's new card"), N_("Extra cards"),
     N_("Place the bets"), N_("Raise"), N_("Replace cards"), N_("Reveal the dealer"),
     N_("Show the hand"), N_("Take ANTE"),
+    # the poker room's betting structures (profile data), on the tables list
+    N_("limit"), N_("pot-limit"), N_("no-limit"),
 )
 #: a box's decisions and improvements as the table screen's status line shows them
 SHOWN_DECISIONS = (N_("bet"), N_("fold"), N_("exchange"), N_("sixth_card"), N_("replace"),

@@ -18,6 +18,17 @@ from .ranking import Category
 
 #: the wager names, in the order a settlement lists them (public contract of the API)
 WAGER_NAMES = ("ante", "bet", "improvement_fee", "buy_game_fee", "insurance", "bonus")
+#: the fees, collected when they are incurred (RULES.md, "People at the table"): the improvement
+#: fee when the player asks for it, the buy-game fee when he buys; the croupier takes them into
+#: the tray then, and the showdown moves the other wagers alone
+FEES = ("improvement_fee", "buy_game_fee")
+
+
+def at_showdown(box: Mapping[str, Any]) -> int:
+    """What moves for a box at the showdown (a box of :meth:`Settlement.to_dict`): its wagers'
+    net without the fees, which were collected at the tap. A view only: the box's ``net`` (fees
+    included) and the house's win stay as settled and stored."""
+    return sum(w["net"] for name, w in box["wagers"].items() if name not in FEES)
 
 
 class Outcome(StrEnum):

@@ -16,6 +16,7 @@ from ..i18n.wording import say
 from ..rules.games import GAMES
 from ..services.disputes import voids
 from ..services.shifts import shifts
+from ..services.tables import poker as poker_tables
 from .tables import SHIFT_OPENERS
 
 bp = PageBlueprint("web", __name__)
@@ -30,7 +31,7 @@ def home() -> str:
     dbs = db.get_session()
     frozen = {c.table_id: c for c in voids.changes(dbs, kind="void", status=voids.PENDING)}
     return render_template("home.html", lines=shifts.dashboard(dbs), openers=SHIFT_OPENERS,
-                           frozen=frozen)
+                           frozen=frozen, poker=poker_tables.stakes_by_table(dbs))
 
 
 @bp.app_template_filter("game_title")

@@ -30,6 +30,7 @@ from ..i18n import money, when
 from ..i18n.wording import action, say
 from ..models import Role, Round, RoundSettlement
 from ..rules.phrase import Phrase
+from ..rules.settlement import FEES, at_showdown
 from ..services.disputes import disputes, voids
 from ..services.disputes import review as round_review
 from ..services.errors import ServiceError, ValidationError
@@ -82,11 +83,21 @@ def pay_take(net: int, currency: str | None = None) -> str:
 
 
 @bp.app_template_filter("wager_said")
-def wager_said(wager: dict[str, Any]) -> str:
-    """A wager as the table screen said it: a returned wager names its stake (RETURN 200)."""
+def wager_said(wager: dict[str, Any], name: str = "") -> str:
+    """A wager as the table screen said it: a returned wager names its stake (RETURN 200), a
+    fee was collected at the tap (COLLECTED 20)."""
+    if name in FEES and wager.get("stake"):
+        return f"{gettext('COLLECTED')} {money(int(wager['stake']))}"
     if wager.get("net") or not wager.get("stake"):
         return pay_take(int(wager.get("net") or 0))
     return f"{action(0)} {money(int(wager['stake']))}"
+
+
+@bp.app_template_filter("at_showdown")
+def showdown_net(box: dict[str, Any]) -> int:
+    """A box's result as the table screen's headline said it: what moved at the showdown (its
+    wagers; the fees were collected at the tap). A poker seat has no fees: its net."""
+    return at_showdown(box) if "wagers" in box else int(box.get("net") or 0)
 
 
 def _signed(name: str, label: str) -> int:
@@ -119,7 +130,8 @@ def rounds_page() -> str:
     for rnd, stored in rows:
         boxes = []
         if stored is not None:
-            boxes = [(b["box"], b["net"]) for b in json.loads(stored.settlement)["boxes"]]
+            boxes = [(b["box"], showdown_net(b))
+                     for b in json.loads(stored.settlement)["boxes"]]
         lines.append({"round": rnd, "table": names.get(rnd.table_id, "?"), "boxes": boxes})
     return render_template("disputes/rounds.html", lines=lines, tables=names,
                            table_id=table_id)

@@ -38,6 +38,7 @@ from ..services.tables import tables
 from . import table_players
 from .forms import whole_number
 from .live_refusal import Refusal, box_of, input_for, keep, take
+from .live_said import collected, payout_lines, say_collected, undo_label
 
 bp = PageBlueprint("live", __name__)
 RECORDERS = tuple(sorted(live.RECORDERS))
@@ -50,11 +51,7 @@ FORM_STEPS = frozenset({*CARD_STEPS, "exchange", "sixth_card", "replace", "extra
                         "insure", "redeal"})
 #: card entries that record themselves when the last card is tapped (an exact count)
 AUTO_STEPS = frozenset({"deal_dealer", "reveal", "dealer_small", "show", "dealer_draw"})
-WAGER_LABELS = {"ante": "ANTE", "bet": "BET", "improvement_fee": "Improvement fee",
-                "buy_game_fee": "Buy-game fee", "insurance": "Insurance", "bonus": "Bonus"}
 RANKS = "AKQJT98765432"
-
-
 def new_key() -> str:
     """A fresh idempotency key for one rendered form."""
     return uuid.uuid4().hex
@@ -68,30 +65,6 @@ def card_html(code: str) -> str:
     return ("10" if rank == "T" else rank) + symbol
 
 
-def payout_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per box, per wager: PAY / TAKE / RETURN with the amount and the reason (``action`` is
-    the code the page styles by, ``said`` the word in the croupier's language)."""
-    out = []
-    for box in settlement["boxes"]:
-        wagers = []
-        for name, w in box["wagers"].items():
-            if not w["stake"] and not w["net"]:
-                continue
-            action = "PAY" if w["net"] > 0 else "TAKE" if w["net"] < 0 else "RETURN"
-            amount = abs(w["net"]) if w["net"] else w["stake"]
-            wagers.append({"name": WAGER_LABELS.get(name, name), "action": action,
-                           "said": wording.action(w["net"]), "title": wording.wager_name(name),
-                           "amount": amount, "stake": w["stake"],
-                           "why": wording.reason(w)})
-        net = box["net"]
-        out.append({"box": box["box"], "hand": wording.hand_name(box["hand"]) or None,
-                    "small_hand": wording.hand_name(box.get("small_hand")) or None,
-                    "wagers": wagers, "net": net,
-                    "action": "PAY" if net > 0 else "TAKE" if net < 0 else "RETURN",
-                    "said": wording.action(net), "capped": box["capped"]})
-    return out
-
-
 def _entry(rnd: live.LiveRound, typed: MultiDict[str, str] | None = None) -> Any:
     """The step whose form is open: the one asked for (``?do=&box=``, or the refused form being
     shown again), else the next card step (the deal, the reveal, the showdown)."""
@@ -101,7 +74,9 @@ def _entry(rnd: live.LiveRound, typed: MultiDict[str, str] | None = None) -> Any
     for step in rnd.steps:
         if want and step.type == want and step.box == box and step.type in FORM_STEPS:
             return step
-    return next((s for s in rnd.steps if s.type in CARD_STEPS and (s.cards or s.small)), None)
+    due = [s for s in rnd.steps if s.type in CARD_STEPS and (s.cards or s.small)]
+    # in dealing order (the dealer's Small Hand before the boxes' hands): the one next step
+    return min(due, key=lambda s: CARD_STEPS.index(s.type), default=None)
 
 
 def _suggestion(rnd: live.LiveRound, entry: Any) -> Any:
@@ -157,9 +132,7 @@ def _screen(table_id: int) -> Any:
             table_steps=[s for s in rnd.steps if s.box is None],
             payouts=payout_lines(rnd.ready.to_dict())
             if rnd.ready and not rnd.void_pending else None,
-            auto=AUTO_STEPS,
-            bought=rnd.settlement.dealer if rnd.settlement and rnd.settlement.dealer.bought
-            else None,
+            auto=AUTO_STEPS, undo_label=undo_label(rnd),
             suggestion=_suggestion(rnd, entry), draw_most=_draw_most(rnd, typed))
     beside = refusal is not None and _beside(refusal, context, typed)
     if refusal is not None and not beside:
@@ -350,12 +323,31 @@ def record(round_id: int) -> Any:
                                  idempotency_key=request.form.get("key", ""),
                                  expected_seq=_expected_seq())
         dbs.commit()
+        after = _bet_when_forced(dbs, after, type)
     except (RulesError, ServiceError) as err:
         return _refused(rnd.table.id, err, _what(rnd, type))
+    if after.last_seq != rnd.last_seq and after.is_open:  # a new step, not a resent one
+        say_collected(collected(rnd), collected(after))
     if type == "paid" and after.stored_settlement is not None:
         flash(gettext("Round %(number)s paid. Next round.", number=after.round.number),
               "success")
     return _back(rnd.table.id)
+
+
+def _bet_when_forced(dbs: Any, after: live.LiveRound, type: str) -> live.LiveRound:
+    """Free extra cards (Big/Small) or all five replaced (Oasis) force the BET: when BET is the
+    box's only step left, the same tap records it (one tap, one decision; issue 26 item 11)."""
+    box = request.form.get("box") or None
+    if type not in ("extra", "replace") or box is None:
+        return after
+    left = [s for s in after.steps if s.box == box]
+    if [s.type for s in left] != ["bet"]:
+        return after
+    key = request.form.get("key", "")
+    after = live.record_step(dbs, round_id=after.round.id, actor_id=g.user.id, type="bet",
+                             payload={"box": box}, idempotency_key=f"{key[:58]}-bet")
+    dbs.commit()
+    return after
 
 
 def _not_yet(rnd: live.LiveRound, type: str) -> tuple[Refusal, MultiDict[str, str]] | None:

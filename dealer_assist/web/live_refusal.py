@@ -52,8 +52,9 @@ def take(table_id: int) -> tuple[MultiDict[str, str], Refusal | None]:
 
 
 def input_for(field: str | None, value: Any, form: MultiDict[str, str]) -> str | None:
-    """The screen's input an error's ``field`` is about: ``ante`` -> ``ante_2`` (the first box
-    whose typed ANTE is the refused value), ``insurance`` -> ``amount``, card fields ->
+    """The screen's input an error's ``field`` is about: ``boxes[1].bonus`` -> ``bonus_2`` (the
+    second box with an ANTE typed), ``ante`` -> ``ante_2`` (the first box whose typed ANTE is
+    the refused value), ``insurance`` -> ``amount``, card fields ->
     ``cards``; form fields (``amount``, ``ante_2``) are themselves."""
     if not field:
         return None
@@ -63,6 +64,12 @@ def input_for(field: str | None, value: Any, form: MultiDict[str, str]) -> str |
         return _player_input(field, form)
     last = re.sub(r"\[\d+\]", "", field.rsplit(".", 1)[-1])
     if last in ("ante", "bonus"):
+        placed = re.match(r"boxes\[(\d+)\]\.", field)
+        if placed:  # the i-th box of the bets form that has an ANTE (as the route lists them)
+            boxes = sorted(int(box) for name, typed in form.items(multi=True)
+                           if (box := box_of(name)) and name.startswith("ante_") and typed.strip())
+            i = int(placed.group(1))
+            return f"{last}_{boxes[i]}" if i < len(boxes) else None
         return next((name for name, typed in form.items(multi=True)
                      if name.startswith(f"{last}_") and _number(typed) == value), None)
     if last in ("insurance", "amount"):

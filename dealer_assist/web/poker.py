@@ -19,16 +19,22 @@ from .. import db
 from ..edge import PageBlueprint, as_id, role_required, status_for
 from ..i18n.wording import N_, hand_name, say
 from ..rules.errors import RulesError
-from ..rules.games.poker import HandState, hand_to_dict
+from ..rules.games.poker import Action, HandState, can_act, hand_to_dict
 from ..services.errors import Conflict, ServiceError, ValidationError
 from ..services.rounds import poker_hands
 from ..services.shifts import shifts
 from ..services.tables import poker as poker_tables
 from .forms import whole_number
 from .live import card_html, new_key
+from .poker_street import as_code, cards_said, refused_up_card
 
 bp = PageBlueprint("poker", __name__)
 RECORDERS = tuple(sorted(shifts.OPENERS))
+#: a poker action in the dealer's words (the Undo button says what it takes back)
+ACTION_WORDS = {"street": N_("the up cards"), "bring_in": N_("Bring-in"), "check": N_("Check"),
+                "call": N_("Call"), "bet": N_("Bet"), "raise": N_("Raise"), "fold": N_("Fold"),
+                "draw": N_("Draw"), "parole": N_("Parole"), "show": N_("Show"),
+                "muck": N_("Muck")}
 PHASES = {"betting": N_("Betting"), "street": N_("Deal the up cards"), "draw": N_("The draw"),
           "parole": N_("Parole?"), "showdown": N_("Showdown"), "complete": N_("Push the pots")}
 
@@ -53,11 +59,12 @@ def _dues(rules: dict[str, Any], state: HandState) -> dict[str, str]:
 
 
 def _why_first(state: HandState) -> str | None:
-    """Stud: who acts first and why (the highest up card showing)."""
+    """Stud: who acts first and why (the highest up card showing), said to the opener only:
+    once anyone has acted in the round, the next player simply acts (issue 26 item 4)."""
     if not state.profile.is_stud or state.status != "betting" or not state.up:
         return None
     seat = state.to_act
-    if seat is None:
+    if seat is None or state.acted:
         return None
     shown = state.up.get(seat, ())
     if state.round == 1:
@@ -67,21 +74,30 @@ def _why_first(state: HandState) -> str | None:
     return str(gettext("Seat %(seat)s acts first: the best hand showing", seat=seat))
 
 
-def _screen(table_id: int, status: int = 200) -> Any:
+def _may_muck(state: HandState) -> bool:
+    """Muck is offered only where the engine allows it (never to the first to show)."""
+    seat = state.to_act
+    return state.status == "showdown" and seat is not None and can_act(
+        state, Action("muck", seat))
+
+
+def _screen(table_id: int, status: int = 200, **extra: Any) -> Any:
     dbs = db.get_session()
     table = poker_tables.get(dbs, table_id)
     shift = shifts.open_shift_of(dbs, table_id)
     hid = poker_hands.last_hand_id(dbs, table_id, shift.id) if shift else None
     hand = poker_hands.load(dbs, hid) if hid is not None else None
     ctx: dict[str, Any] = {"table": table, "shift": shift, "hand": hand, "new_key": new_key,
-                           "names": {s.seat: s.player for s in table.seats}}
+                           "action_words": ACTION_WORDS,
+                           "names": {s.seat: s.player for s in table.seats},
+                           "typed": None, "street_error": None, **extra}
     if hand is not None:
         state = hand.state
         used = {c.code for cards in state.up.values() for c in cards}
         used |= {c.code for cards in state.shown.values() for c in cards}
         ctx.update(state=state, view=hand_to_dict(state), phase=PHASES[state.status],
                    deck=[c.code for c in state.profile.ranking.deck.cards], used=used,
-                   why=_why_first(state), labels=_labels(state),
+                   why=_why_first(state), labels=_labels(state), may_muck=_may_muck(state),
                    frozen=poker_hands.void_pending(dbs, hand.round.id),
                    dues=_dues(hand.rules, state))
     return render_template("poker/table.html", **ctx), status
@@ -117,7 +133,7 @@ def _action() -> dict[str, Any]:
     if kind == "show":
         action["cards"] = form.getlist("cards")
     if kind == "street":
-        action["up"] = {k[3:]: v for k, v in form.items() if k.startswith("up_") and v}
+        action["up"] = {k[3:]: as_code(v) for k, v in form.items() if k.startswith("up_") and v}
         missing = [k[3:] for k in form if k.startswith("up_") and not form.get(k)]
         if missing:
             raise ValidationError("Tap the up card of seat %(v)s.", v=missing[0],
@@ -143,8 +159,27 @@ def act(table_id: int) -> Any:
                            expected_seq=as_id(seq))
         dbs.commit()
     except (RulesError, ServiceError) as err:
+        if request.form.get("type") == "street":
+            return _street_refused(table_id, err)
         return _refused(table_id, err, what)
     return _back(table_id)
+
+
+def _street_refused(table_id: int, err: RulesError | ServiceError) -> Any:
+    """A refused street keeps every pick and puts the message beside the seat it is about
+    (issue 26 item 5): the seat whose typed card the engine refuses, tried seat by seat."""
+    dbs = db.get_session()
+    dbs.rollback()
+    hid = poker_hands.current_hand_id(dbs, table_id)
+    field = getattr(err, "field", None) or ""
+    seat = field[3:] if field.startswith("up_") else None
+    if seat is None and hid is not None:
+        seat = refused_up_card(poker_hands.load(dbs, hid).state, request.form)
+    if seat is None:
+        return _refused(table_id, err, N_("Hand"))
+    said = cards_said(say(err.message))
+    return _screen(table_id, 422 if isinstance(err, RulesError) else status_for(err),
+                   typed=request.form, street_error={"seat": seat, "message": said})
 
 
 @bp.post("/poker/<int:table_id>/deal")
@@ -195,8 +230,7 @@ OPENERS = ("admin", "pit_boss", "shift_manager")
 def new_table() -> Any:
     from ..rules.games.poker import poker_profiles
 
-    return render_template("poker/new.html", profiles=[p.name for p in poker_profiles()],
-                           typed=request.form)
+    return render_template("poker/new.html", profiles=poker_profiles(), typed=request.form)
 
 
 @bp.post("/poker/new")
@@ -219,9 +253,13 @@ def create_table() -> Any:
     except (RulesError, ServiceError) as err:
         dbs.rollback()
         flash(gettext("New poker table: %(message)s", message=say(err.message)), "error")
-        return render_template("poker/new.html", profiles=[p.name for p in poker_profiles()],
+        return render_template("poker/new.html", profiles=poker_profiles(),
                                typed=request.form), 422
-    return redirect(url_for("poker.screen", table_id=view.id), 303)
+    if g.user.role in RECORDERS:  # a pit boss or shift manager runs it from its screen
+        return redirect(url_for("poker.screen", table_id=view.id), 303)
+    flash(gettext("Poker table %(name)s opened: a croupier or pit boss opens its shift and "
+                  "deals.", name=view.name), "success")  # an administrator sets up, never deals
+    return redirect(url_for("web.home"), 303)
 
 
 @bp.post("/poker/<int:table_id>/undo")

@@ -29,6 +29,7 @@ from flask_babel import gettext
 
 from .. import db, pdf
 from ..edge import PageBlueprint, as_id, form_error, may_reach, role_required
+from ..i18n.wording import N_
 from ..models import Role, utcnow
 from ..services import reports
 from ..services.errors import ServiceError, ValidationError
@@ -66,12 +67,13 @@ def index() -> str:
 @role_required(*READERS)
 def preview(shift_id: int) -> str:
     data, sha = _report(shift_id)
-    links = [("← All shifts", url_for("reports.index")),
-             ("Download PDF (A4)", url_for("reports.download", shift_id=shift_id, size="a4")),
-             ("Download PDF (Letter)", url_for("reports.download", shift_id=shift_id,
-                                               size="letter"))]
+    links = [(N_("← All shifts"), url_for("reports.index")),
+             (N_("Download PDF (A4)"), url_for("reports.download", shift_id=shift_id,
+                                               size="a4")),
+             (N_("Download PDF (Letter)"), url_for("reports.download", shift_id=shift_id,
+                                                   size="letter"))]
     if may_reach("reports.inventory_page"):
-        links.append(("Inventory · close shift",
+        links.append((N_("Inventory · close shift"),
                       url_for("reports.inventory_page", shift_id=shift_id)))
     return pdf.report_html(data, sha, preview=True, links=links)
 
@@ -89,8 +91,9 @@ def download(shift_id: int) -> Response:
         abort(404)
     data, sha = _report(shift_id)
     printed = datetime.now(_zone()[0]).strftime("%Y-%m-%d %H:%M")
-    html = pdf.report_html(data, sha, page_size=size, printed_at=f"{printed} by "
-                           f"{g.user.display_name}")
+    html = pdf.report_html(data, sha, page_size=size,
+                           printed_at=gettext("%(when)s by %(who)s", when=printed,
+                                              who=g.user.display_name))
     timeout = float(current_app.config.get("REPORT_PDF_TIMEOUT_SECONDS", pdf.DEFAULT_TIMEOUT))
     try:
         body = pdf.html_to_pdf(html, static_dir=current_app.static_folder or "",

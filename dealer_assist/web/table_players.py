@@ -34,7 +34,8 @@ LETTERS = "ABCDEFGHI"
 
 def bets_context(session: Session, table: tables.TableView) -> dict[str, Any]:
     """What the bets form needs to name each box's player."""
-    return {"seated": cards.seated(session, table.id, g.user.role), "letters": LETTERS[:max(table.boxes, 1)],
+    return {"seated": cards.seated(session, table.id, g.user.role),
+            "letters": LETTERS[:max(table.boxes, 1)],
             "can_name": cards.may_see_names(g.user.role), "floor_zone": floor_zone()}
 
 

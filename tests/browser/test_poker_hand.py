@@ -86,9 +86,10 @@ def _check_screen(page: Any, state: HandState) -> None:
 
 def _tap(page: Any, text: str, action: dict[str, Any]) -> int:
     """Tap the way a dealer does; returns the number of taps."""
-    if action["type"] == "street":
-        for seat, card in action["up"].items():
-            page.click(f'.pk-grid label:has(input[name="up_{seat}"][value="{card}"])')
+    if action["type"] == "street":  # one grid: each tap fills the next seat in turn
+        for seat, card in sorted(action["up"].items(), key=lambda kv: int(kv[0])):
+            page.click(f'.street-grid button[data-card="{card}"]')
+            assert page.input_value(f'input[name="up_{seat}"]')[-1] in "♠♥♦♣"
         page.click('button[data-act="street"]')
         return len(action["up"]) + 1
     if action["type"] == "show":
@@ -203,5 +204,5 @@ def test_a_limit_americana_hand_with_an_all_in_splits_a_main_and_a_side_pot_on_s
              for a in awards.all()]
     assert shown == [("3", 135), ("1", 40)]
     text = page.inner_text("[data-awards]")
-    assert "Main pot 135" in text and "Side pot 1 40" in text
+    assert "Main pot: 135" in text and "Side pot 1: 40" in text
     assert "Three of a kind" in text and "Two pairs" in text  # seat 3's trips, seat 1's pairs

@@ -1,5 +1,6 @@
 """Issue 10, defects 3 and 4, on SQLite and PostgreSQL: the shift report's "Paid" is what the
-croupier paid (net of a lost fee, as the table screen's PAY), gross figures are labelled as such,
+box won net (its fees, collected at the tap, taken off; issue 26 left the figure as it was), gross
+figures are labelled as such,
 every capped wager stands against its own cap, and each signer is printed in the role they
 signed in."""
 
@@ -36,7 +37,8 @@ def _box(box: str, wagers: dict[str, dict[str, Any]], category: str, label: str,
             "capped": capped, "explanation": "", "notes": []}
 
 
-#: box 1 won 1,700 on the bet and lost a 100 improvement fee: the table screen said PAY 1600.
+#: box 1 won 1,700 on the bet and paid a 100 improvement fee at the tap: the table screen said
+#: COLLECT 100 then and PAY 1,700 at the showdown; it won 1,600 net.
 #: box 2 on a 50,000 table: combination + insurance capped together at 50,000 and the bonus
 #: capped on its own at 50,000 (two caps, never one "100,000 at the cap").
 SETTLEMENT = {"dealer": {"qualified": True, "bought": False}, "boxes": [
@@ -98,7 +100,22 @@ def test_the_report_page_prints_paid_and_gross_and_each_cap(session: Session) ->
     with create_app({"TESTING": True, "SECRET_KEY": "t"}).app_context():
         html = pdf.report_html(data, sha)
     assert "Gross wins" in html and "Gross bet win" in html and "Its cap" in html
-    assert "100,000</td><td>50,000" not in html
+    assert _capped_rows(html) == [("2", "Bet", "49,000", "50,000"),
+                                  ("2", "Bonus", "50,000", "50,000")]
+
+
+def _capped_rows(html: str) -> list[tuple[str, ...]]:
+    """The "Capped payouts" table as (box, wager, paid, its cap), read from the page's cells."""
+    import re
+
+    section = html[html.index("Capped payouts"):]
+    body = section[section.index("<tbody>"):section.index("</tbody>")]
+    rows = []
+    for row in re.findall(r"<tr>(.*?)</tr>", body, re.S):
+        cells = [re.sub(r"<small>.*?</small>|<[^>]+>", "", c).strip()
+                 for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        rows.append((cells[2], cells[4], cells[5], cells[6]))
+    return rows
 
 
 def test_a_shift_manager_who_signs_the_count_is_printed_as_shift_manager(

@@ -453,3 +453,24 @@ def test_the_top_rated_player_is_box_1s_player_with_his_figures_from_the_settlem
     text = built["text"]
     assert "Top rated players" in text and RATED in text
     assert m(ind["wagered"]) in text and m(ind["win"]) in text
+
+
+def test_the_russian_report_names_hands_corrections_and_voids_in_russian(
+        built: dict[str, Any], report_app: Flask) -> None:
+    """Issue 26 item 13: "in the Russian PDF the largest-payout hands are English, the dispute
+    headers 'Round/Box', the status 'denied' and '… by'; '25.00 %' with a point"."""
+    from flask_babel import force_locale
+
+    from dealer_assist.i18n.wording import hand_name
+
+    with report_app.test_request_context("/"), force_locale("ru"):
+        html = pdf.report_html(built["data"], built["sha"], printed_at="2026-03-15 02:30")
+        named = [hand_name(p["hand_value"]) for p in built["data"]["largest_payouts"]]
+    assert named and all(named)
+    for english, russian in zip((p["hand"] for p in built["data"]["largest_payouts"]), named,
+                                strict=True):
+        assert russian in html and f">{english}<" not in html
+    assert "Спор 1 удовлетворён: camera 4: a flush" in html
+    assert "Спор 1: решение 2 заменяет решение 1" in html
+    assert ">Round<" not in html and ">Box<" not in html and ">upheld<" not in html
+    assert re.search(r"\d+,\d\d %", html) and not re.search(r"\d+\.\d\d %", html)

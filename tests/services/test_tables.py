@@ -7,7 +7,7 @@ from sqlmodel import Session
 
 from dealer_assist.services.errors import Conflict, NotFound, ValidationError
 from dealer_assist.services.shifts import shifts
-from dealer_assist.services.tables import profiles, tables
+from dealer_assist.services.tables import tables
 from tests.factories import make_table, make_user, table_spec
 
 
@@ -18,23 +18,22 @@ def test_an_administrator_defines_a_russian_poker_table(session: Session) -> Non
     assert tables.list_tables(session) == [table]
 
 
-def test_an_empty_profile_means_the_engines_default_for_the_game(session: Session) -> None:
-    spec = tables.TableSpec("RP", "russian", "", 10, 100, 1000, 6)
-    default = profiles.default_profile("russian")
-    if default is None:  # the engine has no Russian poker yet: a profile must be named
-        with pytest.raises(ValidationError) as err:
-            tables.create_table(session, spec)
-        assert err.value.field == "profile"
-    else:
-        assert tables.create_table(session, spec).profile == default
+@pytest.mark.parametrize(("game", "default"), [
+    ("russian", "russian-classic"), ("oasis", "oasis-classic"),
+    ("caribbean", "caribbean-classic"), ("split", "split-classic")])
+def test_an_empty_profile_means_the_engines_default_for_the_game(session: Session, game: str,
+                                                                 default: str) -> None:
+    """RULES.md: "the default profile of each game is the one described here" (profiles
+    ``russian-classic``, ``oasis-classic``, ``caribbean-classic``, ``split-classic``)."""
+    spec = tables.TableSpec(f"T {game}", game, "", 10, 100, 1000, 6)
+    assert tables.create_table(session, spec).profile == default
 
 
 def test_a_profile_the_engine_does_not_know_for_that_game_is_refused(session: Session) -> None:
-    if not profiles.profile_names("russian"):
-        pytest.skip("the engine registers no Russian poker profile yet")
     with pytest.raises(ValidationError, match="no profile 'casino-x'") as err:
         tables.create_table(session, table_spec(profile="casino-x"))
     assert err.value.field == "profile"
+    assert tables.list_tables(session) == []
 
 
 def test_table_names_are_unique(session: Session) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from flask import Flask
 from sqlmodel import update
 
@@ -155,3 +156,92 @@ def test_signing_in_again_revokes_the_browsers_previous_session(browser: Browser
     assert browser.get("/").status_code == 200
     browser.client.set_cookie("session", earlier.value)
     assert browser.get("/").status_code == 302
+
+
+# --- issue 26 item 17: long passwords are judged, never a 500; every answer has Cache-Control --
+
+def _long(length: int) -> str:
+    """A password of ``length`` characters that no guesser would try (random words of letters)."""
+    import secrets
+
+    return ("Tablet four am " + secrets.token_urlsafe(length))[:length]
+
+
+def _otp_of(page: str) -> str:
+    import re
+
+    found = re.search(r'<code class="secret">([^<]+)</code>', page)
+    assert found, "no one-time password on the page"
+    return found.group(1)
+
+
+def _signed_in_for(flow: str, app: Flask, browser: Browser, name: str) -> str:
+    """Sign ``name`` in the way each password field is reached; the current password."""
+    if flow == "first sign-in":
+        arrange(app, make_user, name, "croupier", must_change=True)
+        assert browser.login(name).headers["Location"] == "/password"
+        return PASSWORD
+    if flow == "reset":
+        user = arrange(app, make_user, name, "croupier")
+        arrange(app, make_user, f"{name}-admin", "admin")
+        admin = Browser(app.test_client())
+        admin.login(f"{name}-admin")
+        otp = _otp_of(text(admin.post(f"/admin/users/{user.id}/reset-password")))
+        assert browser.login(name, otp).headers["Location"] == "/password"
+        return otp
+    arrange(app, make_user, name, "croupier")
+    assert browser.login(name).status_code == 302
+    return PASSWORD
+
+
+@pytest.mark.parametrize("flow", ["first sign-in", "change", "reset"])
+def test_a_long_new_password_is_judged_and_never_a_500(app: Flask, flow: str) -> None:
+    """Issue 26 item 17: "POST /password with a new password of 73-256 characters answers 500:
+    ValueError: Password exceeds max length of 72 characters" (zxcvbn)."""
+    for length in (73, 256, 10_000):
+        browser = Browser(app.test_client())
+        current = _signed_in_for(flow, app, browser, f"u{length}")
+        new = _long(length)
+        resp = browser.post("/password", {"current_password": current, "new_password": new,
+                                          "confirm_password": new})
+        if length <= 256:
+            assert resp.status_code == 302, (length, text(resp)[:300])
+            assert browser.get("/").status_code == 200
+            assert Browser(app.test_client()).login(f"u{length}", new).status_code == 302
+        else:
+            assert resp.status_code == 422, (length, resp.status_code)
+            assert "too long (256 characters at most)" in text(resp)
+
+
+def test_a_long_current_or_login_password_is_refused_never_a_500(app: Flask,
+                                                                  browser: Browser,
+                                                                  croupier: Any) -> None:
+    """Item 17: every password field takes 73, 256 and 10,000 characters without a 500."""
+    for length in (73, 256, 10_000):
+        assert Browser(app.test_client()).login("carla", _long(length)).status_code == 401
+    browser.login("carla")
+    for length in (73, 256, 10_000):
+        resp = browser.post("/password", {"current_password": _long(length),
+                                          "new_password": "a long new secret here",
+                                          "confirm_password": "a long new secret here"})
+        assert resp.status_code == 401, (length, resp.status_code)
+
+
+ANONYMOUS = [("get", "/login"), ("get", "/"), ("get", "/no-such-page"),
+             ("get", "/static/app.css"), ("get", "/api/v1/openapi.json"),
+             ("post", "/login"), ("post", "/language"), ("post", "/logout"),
+             ("post", "/api/v1/russian/settle"), ("post", "/api/v1/poker/hand"),
+             ("get", "/api/v1/rounds/1")]
+
+
+def test_every_response_has_a_cache_control_header(browser: Browser, croupier: Any) -> None:
+    """Item 17: "Two anonymous responses lack Cache-Control: give every response one"."""
+    missing = []
+    for signed_in in (False, True):
+        if signed_in:
+            browser.login("carla")
+        for method, url in ANONYMOUS:
+            resp = getattr(browser.client, method)(url)
+            if not resp.headers.get("Cache-Control"):
+                missing.append((signed_in, method, url, resp.status_code))
+    assert missing == []

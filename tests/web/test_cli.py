@@ -42,3 +42,16 @@ def test_create_admin_without_if_none_refuses_a_taken_username(runner: FlaskCliR
 def test_init_db_on_a_migrated_database_changes_nothing(runner: FlaskCliRunner) -> None:
     result = runner.invoke(args=["init-db"])
     assert result.exit_code == 0 and "up to date" in result.output
+
+
+def test_create_admin_names_the_address_the_app_is_served_on(runner: FlaskCliRunner) -> None:
+    """Issue 26 item 14: "The console says Log in at http://127.0.0.1:5000/ when serving on
+    another PORT" (``make run PORT=8000`` passes its host and port; so does ``PORT=``)."""
+    given = runner.invoke(args=["create-admin", "--if-none", "--port", "8000"])
+    assert given.exit_code == 0, given.output
+    assert "Log in at http://127.0.0.1:8000/ " in given.output
+    from_env = runner.invoke(args=["create-admin", "--username", "boss2"],
+                             env={"PORT": "8123", "HOST": "10.0.0.5"})
+    assert "Log in at http://10.0.0.5:8123/ " in from_env.output
+    default = runner.invoke(args=["create-admin", "--username", "boss3"], env={"PORT": None})
+    assert "Log in at http://127.0.0.1:5000/ " in default.output

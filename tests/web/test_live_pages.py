@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 
 from dealer_assist import db
+from dealer_assist.rules.settlement import at_showdown
 from dealer_assist.services.disputes import voids
 from dealer_assist.services.rounds import live
 from tests.factories import make_user
@@ -87,7 +88,9 @@ def test_a_whole_russian_round_is_played_through_the_pages(browser: Browser, app
     assert "Paid ✓" in page and "PAY 100" in page  # insurance 1:1 on the dealer's "no game"
     rnd = round_of(app, table)
     assert rnd.settlement is not None
-    expected = {b.box: b.net for b in rnd.settlement.boxes}
+    # the headline is what moves now: the wagers; box 1's buy-game fee went in at the tap
+    expected = {b.box: at_showdown(b.to_dict()) for b in rnd.settlement.boxes}
+    assert expected["1"] == rnd.settlement.boxes[0].net + 100
     shown = dict(re.findall(r'<article class="payout \w+" data-box="(\d)" data-net="(-?\d+)"',
                             page))
     assert {k: int(v) for k, v in shown.items()} == expected
@@ -146,6 +149,24 @@ def test_an_ante_outside_the_limits_is_refused_and_starts_nothing(browser: Brows
         assert live.open_round_id(dbs, table.id) is None
 
 
+def test_a_refused_bonus_is_named_and_marked_on_its_own_box_not_on_an_equal_one(
+        browser: Browser, app: Flask, screen: str, table: Any) -> None:
+    """Issue 26 item 3: "Box 2 ANTE 20 with bonus 50: the message 'Box 1: the bonus bet may be
+    at most 50 % of the ANTE (10), got 50' sits under Box 1 (a valid 100/50)"."""
+    resp = start(browser, table, ante_1="100", bonus_1="50", ante_2="20", bonus_2="50")
+    assert resp.status_code == 303
+    page = text(browser.get(screen))
+    said = re.search(r'<p class="field-msg error" id="msg-(\w+)" data-error-for="\w+" '
+                     r'role="alert">([^<]+)</p>', page)
+    assert said is not None, "no message beside an input"
+    assert said.groups() == ("bonus_2", "Box 2: the bonus bet may be at most 50% of the ANTE "
+                                        "(10), got 50")
+    assert re.search(r'name="bonus_2"[^>]*aria-invalid="true"', page)
+    assert not re.search(r'name="bonus_1"[^>]*aria-invalid', page)
+    with db.session_scope(app) as dbs:
+        assert live.open_round_id(dbs, table.id) is None
+
+
 def test_a_step_posted_from_a_stale_screen_is_refused_and_the_fresh_screen_shown(
         browser: Browser, app: Flask, screen: str, table: Any) -> None:
     start(browser, table)
@@ -160,7 +181,7 @@ def test_undo_from_the_screen_cancels_the_last_step(browser: Browser, app: Flask
                                                     table: Any) -> None:
     start(browser, table)
     step(browser, app, table, "bet", box="1")
-    assert "Undo bet · box 1" in text(browser.get(screen))
+    assert "Undo: the bet · box 1" in text(browser.get(screen))
     assert step(browser, app, table, "undo").status_code == 303
     rnd = round_of(app, table)
     assert rnd.events[-1].type == "undo" and not rnd.flow.summary(rnd.state)["boxes"][0]["decision"]

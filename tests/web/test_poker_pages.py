@@ -166,7 +166,7 @@ def test_the_dealer_files_a_dispute_on_a_pot_and_a_pit_boss_reviews_the_replay_a
     round_id = arrange(app, play)
     browser.login("carla")
     form = text(browser.client.get(f"/rounds/{round_id}/disputes?box=2"))
-    assert "Pot 400" in form and 'data-award="1">400' in form
+    assert "Pot: 400" in form and 'data-award="1">400' in form
     filed = browser.post(f"/rounds/{round_id}/disputes",
                          {"box": "2", "claim": "Aces up won the pot", "claimed_amount": "400",
                           "croupier_note": "Seat 1 showed three queens"})

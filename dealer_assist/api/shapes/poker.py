@@ -105,10 +105,13 @@ class Deck(Shape):
 
 
 class Pot(Shape):
+    """From the showdown on (the betting is over: the dealer stacks the pots before the hands
+    are shown) ``amount`` and ``eligible``; once complete also ``winners`` and ``awards``."""
+
     amount: Money
     eligible: SeatList
-    winners: SeatList
-    awards: ChipsBySeat
+    winners: SeatList | Absent = None
+    awards: ChipsBySeat | Absent = None
 
 
 class PokerHand(Shape):

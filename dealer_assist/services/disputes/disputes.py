@@ -34,6 +34,7 @@ from ...models.audit import (
     Outcome,
     RoundCorrection,
 )
+from ...rules.phrase import Phrase
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
 from . import review as replay
@@ -173,6 +174,9 @@ def decide(session: Session, *, dispute_id: int, outcome: str, note: str, actor_
                               field="adjustment")
     if outcome != Outcome.UPHELD:
         adjustment = 0
+    if outcome == Outcome.ESCALATED and user.role in ESCALATION:
+        raise ValidationError("A shift manager decides the dispute: uphold it or deny it "
+                              "(there is nobody to escalate it to).", field="outcome")
     duties.check_dispute_decider(
         session, user=user, round_id=current.round_id, filed_by=current.filed_by,
         previous=[(d.outcome, d.decided_by) for d in current.decisions])
@@ -199,11 +203,12 @@ def _correct(session: Session, dispute: DisputeView, decision: DisputeDecision,
     rows = []
     if previous:
         rows.append((-previous, CorrectionSource.REVERSAL,
-                     f"Dispute {dispute.id}: decision {decision.number} supersedes "
-                     f"decision {decision.number - 1}"))
+                     Phrase("Dispute %(id)s: decision %(new)s supersedes decision %(old)s",
+                            id=dispute.id, new=decision.number, old=decision.number - 1)))
     if decision.adjustment:
         rows.append((decision.adjustment, CorrectionSource.DISPUTE,
-                     f"Dispute {dispute.id} upheld: {decision.note}"))
+                     Phrase("Dispute %(id)s upheld: %(note)s", id=dispute.id,
+                            note=decision.note)))
     for amount, source, reason in rows:
         session.add(RoundCorrection(
             round_id=dispute.round_id, table_id=dispute.table_id, shift_id=dispute.shift_id,

@@ -101,7 +101,9 @@ def replay_round(session: Session, round_id: int) -> Replayed:
         profile = str(rules["profile"]["name"])
         recomputed, error = _recompute(rules, events)
         _adopt_reasons(stored, recomputed)
-    stored_by = (f"{row.engine_version}, profile {row.profile} ({row.profile_version})"
+    stored_by = (Phrase("%(engine)s, profile %(profile)s (%(version)s)",
+                        engine=row.engine_version, profile=row.profile,
+                        version=row.profile_version)
                  if row else None)
     return Replayed(round_id, rnd.number, rnd.status, table, profile, timeline, stored,
                     stored_by, recomputed, error, tuple(differences(stored, recomputed, error)))

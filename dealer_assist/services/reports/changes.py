@@ -27,14 +27,15 @@ from sqlmodel import Session, col, select
 
 from ...models import Round, RoundEvent, RoundStatus, User
 from ...models.audit import ChangeKind, CorrectionSource
+from ...rules.phrase import Phrase
 from ..disputes import disputes, voids
 from ..people import duties
 
 LIMIT = 1_000_000  # every row of one shift (the services' default limit is for pages)
-SOURCE_TITLES = {CorrectionSource.DISPUTE.value: "Dispute upheld",
-                 CorrectionSource.CORRECTION.value: "Correction",
-                 CorrectionSource.REVERSAL.value: "Dispute reversal"}
-TABLE_VOID_REASON = "Redeal: closed as void at the table"
+SOURCE_TITLES = {CorrectionSource.DISPUTE.value: Phrase("Dispute upheld"),
+                 CorrectionSource.CORRECTION.value: Phrase("Correction"),
+                 CorrectionSource.REVERSAL.value: Phrase("Dispute reversal")}
+TABLE_VOID_REASON = Phrase("Redeal: closed as void at the table")
 
 At = Callable[[datetime | None], str | None]
 

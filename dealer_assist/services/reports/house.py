@@ -61,8 +61,9 @@ def _best(combinations: list[dict[str, Any]]) -> dict[str, Any]:
 def hands_paid(rows: list[tuple[Round, dict[str, Any], int]]) -> list[dict[str, Any]]:
     """Boxes whose bet was paid, by the category of their best paid combination.
 
-    ``paid`` is what the croupier paid those boxes (the box's net, as the table screen's PAY:
-    a lost fee is already taken off); ``gross`` is the bet's win before that, labelled so.
+    ``paid`` is what those boxes won net (the box's net: the fees it paid, collected at the tap,
+    are taken off; the table screen's showdown PAY is the wagers alone); ``gross`` is the bet's
+    win before the fees, labelled so.
     """
     by: dict[str, dict[str, int]] = {}
     for _r, s, _v in rows:
@@ -88,7 +89,7 @@ def _label(category: str) -> str:
 
 
 def _box_paid(box: dict[str, Any]) -> int:
-    """What the croupier paid the box: its net when positive (the table screen's PAY)."""
+    """What the box won net: its net when positive (the fees it paid at the tap taken off)."""
     return max(int(box["net"]), 0)
 
 
@@ -97,10 +98,19 @@ def _box_gross(box: dict[str, Any]) -> int:
     return sum(int(w["net"]) for w in box["wagers"].values() if int(w["net"]) > 0)
 
 
+def hand_value(hand: dict[str, Any]) -> dict[str, Any] | None:
+    """A stored hand as codes (category and cards), for the reader's language: the label is
+    the engine's English (issue 26 item 13)."""
+    if not hand.get("category") or not hand.get("cards"):
+        return None
+    return {"category": hand["category"], "cards": list(hand["cards"])}
+
+
 def _box_line(rnd: Round, box: dict[str, Any], zone: tzinfo | None) -> dict[str, Any]:
     hand = box.get("hand") or {}
     return {"round": rnd.number, "at": sections.at(rnd.opened_at, zone), "box": box["box"],
             "seat": box.get("seat", box["box"]), "hand": hand.get("label", ""),
+            "hand_value": hand_value(hand),
             "paid": _box_paid(box), "gross": _box_gross(box), "net": int(box["net"]),
             "capped": bool(box["capped"])}
 
@@ -115,18 +125,21 @@ def _capped_wagers(rnd: Round, box: dict[str, Any], table_cap: int,
     """One line per capped wager of a capped box, each against its own cap (a bet and a bonus
     capped separately are two lines, never one sum "at the cap")."""
     hand = (box.get("hand") or {}).get("label", "")
+    value = hand_value(box.get("hand") or {})
     out = []
     for name, w in box["wagers"].items():
         note = _CAP_NOTE.search(str(w.get("explanation", "")))
         if note is None or int(w["net"]) <= 0:
             continue
         out.append({"round": rnd.number, "at": sections.at(rnd.opened_at, zone), "box": box["box"],
-                    "hand": hand, "wager": name, "title": WAGER_TITLES.get(name, name),
+                    "hand": hand, "hand_value": value, "wager": name,
+                    "title": WAGER_TITLES.get(name, name),
                     "paid": int(w["net"]), "cap": int(note.group(1)),
                     "shared": (note.group("shared") or "").replace(" for ", "", 1)})
     if not out:  # an older settlement without a cap note: the box, against the table's cap
         out.append({"round": rnd.number, "at": sections.at(rnd.opened_at, zone), "box": box["box"],
-                    "hand": hand, "wager": "", "title": "Box", "paid": _box_paid(box),
+                    "hand": hand, "hand_value": value, "wager": "", "title": "Box",
+                    "paid": _box_paid(box),
                     "cap": table_cap, "shared": ""})
     return out
 

@@ -143,12 +143,13 @@ def disputes_section(session: Session, shift_id: int, zone: tzinfo | None) -> di
 def audit_section(session: Session, shift: Shift) -> dict[str, Any]:
     """The audit entry that recorded the shift's closing (fixed once written)."""
     if shift.closed_at is None:
-        return {"available": False, "head": None, "note": "shift still open"}
+        return {"available": False, "head": None, "note": Phrase("shift still open")}
     entry = session.exec(select(AuditEntry).where(AuditEntry.entity == "shift",
                                                   AuditEntry.entity_id == str(shift.id))
                          .order_by(col(AuditEntry.seq).desc())).first()
     if entry is None:
-        return {"available": False, "head": None, "note": "no audit entry for the closing"}
+        return {"available": False, "head": None,
+                "note": Phrase("no audit entry for the closing")}
     key = audit.key_of(session)
     signed = audit.sign_head(key, entry.seq, entry.hash) if key is not None else None
     return {"available": True, "head": f"{entry.seq}:{entry.hash}", "note": "closing entry",

@@ -87,6 +87,14 @@ def open_table(session: Session, *, name: str, profile: str, stakes: Mapping[str
     return get(session, row.id)
 
 
+def stakes_by_table(session: Session) -> dict[int, dict[str, Any]]:
+    """Every poker table's stakes and betting structure (one query), for the tables list:
+    "Ante 10 / bring-in 20", "Blinds 5/10/20" (issue 26 item 9)."""
+    return {row.table_id: {"stakes": json.loads(row.stakes),
+                           "structure": get_poker_profile(row.profile).structure}
+            for row in session.exec(select(PokerTable))}
+
+
 def get(session: Session, table_id: int) -> PokerTableView:
     poker, table = session.get(PokerTable, table_id), session.get(GameTable, table_id)
     if poker is None or table is None:

@@ -18,7 +18,8 @@ from .draw import deck_view
 from .hand import replay
 from .profile import PokerProfile, Stakes, get_poker_profile, make_stakes
 from .setup import SeatEntry
-from .state import ACTION_TYPES, Action, HandState
+from .showdown import pots_to_award
+from .state import ACTION_TYPES, SHOWDOWN, Action, HandState
 
 
 def parse_hand(data: Any) -> HandState:
@@ -90,6 +91,9 @@ def hand_to_dict(state: HandState) -> dict[str, Any]:
         out["deck"] = deck_view(state)
     if state.show_order:
         out["show_order"] = list(state.show_order)
+    if state.status == SHOWDOWN:  # the pots are known: stacked before the hands are shown
+        out["pots"] = [{"amount": p.amount, "eligible": list(p.eligible)}
+                       for p in pots_to_award(state)]
     if state.status == "complete":
         out["pots"] = [p.to_dict() for p in state.pots]
         out["rake"] = state.rake

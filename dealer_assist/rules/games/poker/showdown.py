@@ -94,19 +94,31 @@ def layered_pots(state: HandState) -> tuple[Pot, ...]:
     return tuple(pots)
 
 
+def pots_to_award(state: HandState) -> tuple[Pot, ...]:
+    """The main and side pots as they will be pushed: the rake (profile data) taken from the
+    main pot first. Known once the betting is over: the dealer stacks them at the showdown,
+    before the hands are shown (issue 26 item 10)."""
+    pots = layered_pots(state)
+    owed, out = state.profile.rake(sum(p.amount for p in pots)), []
+    for pot in pots:
+        taken = min(owed, pot.amount)
+        owed -= taken
+        out.append(Pot(pot.amount - taken, pot.eligible))
+    return tuple(out)
+
+
 def settle(state: HandState, keys: Mapping[str, int] | None) -> HandState:
     """Award every pot and complete the hand.
 
     ``keys`` are the shown hands' strengths; ``None`` means nobody contends (everyone else
     folded, or Parole): every eligible player of a pot shares it.
     """
-    pots = layered_pots(state)
-    rake = state.profile.rake(sum(p.amount for p in pots))
-    owed, results, won = rake, [], dict.fromkeys(state.seats, 0)
+    pots = pots_to_award(state)
+    rake = state.profile.rake(sum(p.amount for p in layered_pots(state)))
+    results, won = [], dict.fromkeys(state.seats, 0)
     order = state.from_button
     for pot in pots:
-        amount = pot.amount - min(owed, pot.amount)
-        owed -= pot.amount - amount
+        amount = pot.amount
         if keys is None:
             winners = list(pot.eligible)
         else:

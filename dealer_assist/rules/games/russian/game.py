@@ -32,13 +32,15 @@ from typing import Any
 
 from ...cards import Card
 from ...engine import Decoder, Step, StepRule, passes
+from ...errors import RulesError
 from ...evaluator import evaluate
 from ...fields import RequestError, get_cards, get_int
 from ...settlement import Settlement
 from ..stud.actions import PlaceBox
 from ..stud.codec import SHARED_DECODERS, box_of, codes, value_of
 from ..stud.deal import place_box
-from ..stud.game import HouseGame
+from ..stud.dealer import bought_summary, buy_game
+from ..stud.game import HouseGame, collected_fees
 from ..stud.players import summary_of
 from ..stud.state import BoxState
 from ..stud.steps import SHARED
@@ -167,11 +169,23 @@ class RussianGame(HouseGame):
         if s.revealed:
             hand = s.dealer_hand
             dealer.update(hand=hand.label, hand_value=value_of(hand),
-                          qualified=dealer_has_game(s))
+                          qualified=dealer_has_game(s), bought=_bought(s))
         return {"game": self.name, "profile": s.profile.name, "table": s.table.to_dict(),
                 "voided": s.voided, "dealer": dealer, "dealt": s.dealt,
                 "boxes": [_box_summary(b, s) for b in s.boxes],
                 "used": sorted(c.code for c in s.used)}
+
+
+def _bought(s: RoundState) -> dict[str, Any] | None:
+    """The dealer's new hand once he has drawn for a bought game (issue 26 item 2)."""
+    if not s.draw or dealer_has_game(s):
+        return None
+    p = s.profile
+    try:
+        return bought_summary(buy_game(s.dealer, s.draw, p.ranking, p.qualifier,
+                                       free_second_replacement=p.free_second_replacement))
+    except RulesError:  # the free second card not drawn yet
+        return None
 
 
 def _box_summary(b: BoxState, s: RoundState) -> dict[str, Any]:
@@ -185,6 +199,7 @@ def _box_summary(b: BoxState, s: RoundState) -> dict[str, Any]:
         "hand_cards": codes(hand) if b.hand_known else [],
         "hand": value.label if value else None, "hand_value": value_of(value),
         "decision": b.decision, "bet": b.bet, "insurance": b.insurance, "no_game": b.no_game,
+        "collected": collected_fees(b),
         **summary_of(s.boxes, b, s.profile.open_boxes),
     }
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...cards import Card
 from ...errors import CardCountError
 from ...evaluator import HandValue, evaluate
 from ...ranking import Category, Ranking
+from .codec import codes, value_of
 
 
 def dealer_qualifies(hand: HandValue, qualifier: Category, ranking: Ranking) -> bool:
@@ -81,3 +83,14 @@ def draw_needed(cards: Sequence[Card], draw: Sequence[Card], ranking: Ranking,
                             free_second_replacement=free_second_replacement).drawn)
     except CardCountError:
         return len(draw) + 1
+
+
+def bought_summary(bought: BoughtGame | None) -> dict[str, Any] | None:
+    """The dealer's bought game as the screen announces it the moment he draws (issue 26 item
+    2): the cards replaced and drawn, the new hand and whether it is a game (``None``: nothing
+    bought, or the draw not complete)."""
+    if bought is None:
+        return None
+    return {"replaced": codes(bought.replaced), "drawn": codes(bought.drawn),
+            "cards": codes(bought.cards), "hand": bought.hand.label,
+            "hand_value": value_of(bought.hand), "qualified": bought.qualified}

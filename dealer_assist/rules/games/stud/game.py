@@ -21,10 +21,11 @@ from ...profiles import HouseProfile, load_profile, profile_hash
 from ...settlement import Settlement
 from .codec import SHARED_DECODERS, codes, encode_shared, value_of
 from .deal import FREE, State, can_bet, can_deal_dealer, can_fold, can_place_box
+from .dealer import bought_summary
 from .players import summary_of
 from .settle import missing_hand, resolve_dealer
 from .showdown import can_buy_game, can_dealer_draw, can_reveal_dealer, can_show, can_take_ante
-from .state import BoxState, RoundState, evolve
+from .state import BUY_GAME, BoxState, RoundState, evolve
 from .steps import SHARED
 from .table import Table
 
@@ -169,11 +170,21 @@ class StudGame(HouseGame):
                                   "draw": codes(s.draw), "small": codes(s.dealer_small)}
         if s.revealed:
             dealer.update(hand=s.dealer_hand.label, hand_value=value_of(s.dealer_hand),
-                          qualified=s.dealer_qualified)
+                          qualified=s.dealer_qualified, bought=_bought(s))
         return {"game": self.name, "profile": s.profile.name, "table": s.table.to_dict(),
                 "voided": None, "dealer": dealer, "dealt": s.dealt,
                 "boxes": [_box_summary(b, s) for b in s.boxes],
                 "used": sorted(c.code for c in s.used)}
+
+
+def _bought(s: State) -> dict[str, Any] | None:
+    """The dealer's new hand once he has drawn for a bought game (issue 26 item 2)."""
+    if not s.draw:
+        return None
+    try:
+        return bought_summary(resolve_dealer(s).bought)
+    except RulesError:  # a buyer's choice still missing: the draw is not complete yet
+        return None
 
 
 def _box_summary(b: BoxState, s: State) -> dict[str, Any]:
@@ -192,8 +203,15 @@ def _box_summary(b: BoxState, s: State) -> dict[str, Any]:
         "hand": value.label if value else None, "hand_value": value_of(value),
         "small_hand": small.label if small else None, "small_hand_value": value_of(small),
         "decision": b.decision, "bet": b.bet, "no_game": b.no_game, "buy_fee": b.buy_fee,
+        "collected": collected_fees(b),
         **summary_of(s.boxes, b, s.profile.terms().open_boxes),
     }
+
+
+def collected_fees(b: BoxState) -> int:
+    """The fees the box has paid into the tray so far: the improvement fee when the player
+    asked for it, the buy-game fee when he bought (RULES.md, "People at the table")."""
+    return b.improvement_fee + (b.buy_fee if b.no_game == BUY_GAME else 0)
 
 
 def phase(steps: Iterable[Step], settled: bool) -> str:

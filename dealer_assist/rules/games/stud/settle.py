@@ -106,8 +106,8 @@ def fee_wagers(box: BoxState, improvement_why: str) -> dict[str, WagerResult]:
                                                   improvement_why)
     if box.buy_fee:
         out["buy_game_fee"] = WagerResult.lost("buy_game_fee", box.buy_fee,
-                                               "fee for buying the dealer a game: kept by the "
-                                               "house whatever happens")
+                                               Phrase("fee for buying the dealer a game: kept "
+                                                      "by the house whatever happens"))
     return out
 
 
@@ -130,7 +130,8 @@ def no_game_wagers(state: RoundState, box: BoxState, outcome: DealerOutcome,
             why += Phrase(", capped at the maximum payout %(max_payout)s",
                           max_payout=state.table.max_payout)
         return ({"ante": WagerResult.won("ante", box.ante, win, why),
-                 "bet": WagerResult.pushed("bet", box.bet, "dealer has no game: BET returned")},
+                 "bet": WagerResult.pushed("bet", box.bet,
+                                           Phrase("dealer has no game: BET returned"))},
                 capped)
     assert outcome.bought is not None
     if not outcome.bought.qualified:
@@ -142,8 +143,8 @@ def no_game_wagers(state: RoundState, box: BoxState, outcome: DealerOutcome,
 
 
 def folded_wagers(box: BoxState) -> dict[str, WagerResult]:
-    return {"ante": WagerResult.lost("ante", box.ante, "folded: ANTE lost"),
-            "bet": WagerResult.pushed("bet", 0, "folded: no BET placed")}
+    return {"ante": WagerResult.lost("ante", box.ante, Phrase("folded: ANTE lost")),
+            "bet": WagerResult.pushed("bet", 0, Phrase("folded: no BET placed"))}
 
 
 def opponent(outcome: DealerOutcome) -> HandValue:

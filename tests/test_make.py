@@ -1,0 +1,41 @@
+"""The two commands (issue 26 item 14): ``make run`` installs the application's own dependencies
+only (not the test tools), ``make test`` the test extras and the benchmarks' peers; the port of
+``make run PORT=...`` reaches the first administrator's sign-in line. Read from ``make -n``
+(what make would run) in a copy of the project's build files, so nothing is installed here."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _dry_run(tmp_path: Path, *goal: str) -> str:
+    if shutil.which("make") is None:
+        pytest.fail("make is required (it is one of the two commands)")
+    for name in ("Makefile", "pyproject.toml", "benchmarks/requirements.txt"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, tmp_path / name)
+    done = subprocess.run(["make", "-n", *goal], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_make_run_installs_the_app_without_the_test_tools(tmp_path: Path) -> None:
+    run = _dry_run(tmp_path, "run", "PORT=8000")
+    installs = [line for line in run.splitlines() if "pip install" in line]
+    assert any(line.rstrip().endswith("install -q -e .") for line in installs), installs
+    assert not any("[test]" in line or "requirements" in line for line in installs), installs
+    assert "create-admin --if-none --host 127.0.0.1 --port 8000" in run
+    assert "waitress-serve --host 127.0.0.1 --port 8000" in run
+
+
+def test_make_test_installs_the_test_extras_and_the_benchmark_peers(tmp_path: Path) -> None:
+    test = _dry_run(tmp_path, "test")
+    assert "install -q -e '.[test]' -r benchmarks/requirements.txt" in test
+    assert "pytest" in test
