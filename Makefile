@@ -13,10 +13,12 @@ FLASK := $(BIN)/flask --app dealer_assist
 
 .PHONY: run dev test install install-app lint bench clean translations
 
-# `make run` serves with waitress (a production WSGI server, threads; docs/operations.md says why)
+# `make run` serves with waitress (a production WSGI server, threads; docs/operations.md says why);
+# `make run WORKERS=N` (N > 1) with gunicorn: N app processes on one database (issue 25)
 HOST ?= 127.0.0.1
 PORT ?= 5000
 THREADS ?= 8
+WORKERS ?= 1
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,8 +47,13 @@ install: $(TEST_STAMP)
 run: install-app
 	$(FLASK) init-db
 	$(FLASK) create-admin --if-none --host $(HOST) --port $(PORT)
+ifeq ($(WORKERS),1)
 	$(BIN)/waitress-serve --host $(HOST) --port $(PORT) --threads $(THREADS) \
 	  --call dealer_assist.wsgi:production_app
+else
+	$(BIN)/gunicorn -c python:dealer_assist.gunicorn_conf --workers $(WORKERS) \
+	  --threads $(THREADS) --bind $(HOST):$(PORT) 'dealer_assist.wsgi:production_app()'
+endif
 
 # development: Flask's own server with the reloader and the debugger (never on a floor)
 dev: install-app
@@ -71,7 +78,7 @@ test: install
 # every benchmark script, each timing us against its peers in one run; headline figures last
 # (`make test` runs each once in its --smoke mode: tests/test_benchmarks.py)
 bench: install
-	@for b in evaluator settle settle_house_games http profile_step report poker lab load; do \
+	@for b in evaluator settle settle_house_games http profile_step report poker lab load floor; do \
 	  if [ -f benchmarks/$$b.py ]; then echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; fi; \
 	done
 

@@ -4,9 +4,16 @@ Plays ``--rounds`` Russian poker rounds through the rounds API (the Flask test c
 JSON requests the tablets send: session cookie, CSRF header, idempotency key) on a SQLite file
 with the production pragmas, profiles every ``POST /events`` and prints the share of the time
 spent in each layer (SQL execution, the ORM around it, the rules engine, the audit chain,
-Flask/Werkzeug, JSON) and the top functions by own time.
+Flask/Werkzeug, JSON), the top functions by own time, and the SQL statements one step sends
+(``--sql``: each of them; issue 25 counts round trips).
 
-    .venv/bin/python benchmarks/profile_step.py [--rounds 30] [--db-url URL]
+``--server SECONDS``: the real server instead (waitress as ``make run`` starts it, on a fresh
+SQLite file or ``--db postgres``), one tablet over loopback playing the four house games with no
+double taps, one step at a time (no contention); the server process's own CPU time (user +
+system, from ``/proc``) per answered write is the figure issue 25 targets.
+
+    .venv/bin/python benchmarks/profile_step.py [--rounds 30] [--db-url URL] [--sql]
+    .venv/bin/python benchmarks/profile_step.py --server 20 [--db sqlite|postgres]
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
@@ -47,12 +55,20 @@ def main() -> None:
     parser.add_argument("--db-url", default=None)
     parser.add_argument("--plain", action="store_true",
                         help="no profiler: wall and CPU time per step only")
+    parser.add_argument("--sql", action="store_true",
+                        help="count the SQL statements of each step; print one step's")
+    parser.add_argument("--server", type=float, default=None, metavar="SECONDS",
+                        help="the server process's CPU per write, over HTTP (see above)")
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--smoke", action="store_true",
                         help="a tiny run that proves the script works (make test); no figure "
                              "of a smoke run means anything")
     args = parser.parse_args()
     if args.smoke:
         args.rounds = 2
+    if args.server is not None:
+        server_cpu(2.0 if args.smoke else args.server, args.db)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         url = args.db_url or f"sqlite:///{Path(tmp) / 'profile.sqlite3'}"
         app = create_app({"SECRET_KEY": "profile", "DATABASE_URL": url,
@@ -69,6 +85,13 @@ def main() -> None:
                                                               "russian-classic", 10, 500,
                                                               50000, 6))
             shifts.open_shift(dbs, table_id=table.id, user_id=row.id or 0)
+        statements: list[str] = []
+        if args.sql:
+            from sqlalchemy import event
+
+            @event.listens_for(db.get_engine(app), "before_cursor_execute")
+            def _count(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+                statements.append(" ".join(statement.split()))
         client = app.test_client()
         client.get("/login")
         with client.session_transaction() as sess:
@@ -78,6 +101,9 @@ def main() -> None:
         with client.session_transaction() as sess:
             csrf = sess["csrf_token"]
         profile = cProfile.Profile()
+        held, committing = (_time_the_write_lock(db.get_engine(app)) if args.plain
+                            else ([], []))
+        per_step: list[list[str]] = []
         n = 0
         wall = cpu = 0.0
         # the evaluator builds its lookup tables on first use (seconds, once per process):
@@ -95,9 +121,12 @@ def main() -> None:
             t0, c0 = time.perf_counter(), time.process_time()
             if profiled and not args.plain:
                 profile.enable()
+            before = len(statements)
             resp = client.post(url, json=body, headers=headers)
             if profiled:
                 profile.disable()
+                if args.sql:
+                    per_step.append(statements[before:])
                 n += 1
                 wall += time.perf_counter() - t0
                 cpu += time.process_time() - c0
@@ -128,12 +157,155 @@ def main() -> None:
                      {"type": step["type"], "payload": {"box": step["box"]}}, True)
             post(f"/api/v1/rounds/{rid}/events", {"type": "paid"}, False)
         db.dispose(app)
+        bare = (_load_benchmark().bare_commit_rate(url, Path(tmp), 3.0)
+                if args.plain and held else 0.0)
+    if args.sql:
+        sql_report(per_step)
+    if args.plain and held:
+        lock_report(held, committing, bare)
     if args.plain:
         print(f"{n} steps, wall {wall / n * 1000:.2f} ms, CPU {cpu / n * 1000:.2f} ms per step")
         print(f"step_wall: {wall / n * 1000:.2f} ms")
         print(f"step_cpu: {cpu / n * 1000:.2f} ms")
         return
     report(pstats.Stats(profile), n, wall)
+
+
+def _time_the_write_lock(engine: object) -> tuple[list[float], list[float]]:
+    """Wrap the record path's write phase (issue 25, group commit): how long one writer holds
+    SQLite's lock, from ``begin_write`` to the end of its commit, and how much of that is the
+    durable COMMIT itself (the fsync a group commit would share): milliseconds per write."""
+    from sqlalchemy import event
+
+    from dealer_assist.services.rounds import txn
+
+    held: list[float] = []
+    committing: list[float] = []
+    commit_started: list[float] = []
+    begin_write, end_write = txn.begin_write, txn.end_write  # wrapped to be measured
+
+    def timed_begin(session: object) -> None:
+        begin_write(session)  # type: ignore[arg-type]
+        session.info["profile_t0"] = time.perf_counter()  # type: ignore[attr-defined]
+        commit_started.clear()
+
+    @event.listens_for(engine, "commit")
+    def _commit(_conn: object) -> None:
+        commit_started.append(time.perf_counter())
+
+    def timed_end(session: object) -> None:
+        t0 = session.info.pop("profile_t0", None)  # type: ignore[attr-defined]
+        if t0 is not None:
+            now = time.perf_counter()
+            held.append((now - t0) * 1000)
+            if commit_started:
+                committing.append((now - commit_started[-1]) * 1000)
+        end_write(session)  # type: ignore[arg-type]
+
+    txn.begin_write, txn.end_write = timed_begin, timed_end  # type: ignore[assignment]
+    return held, committing
+
+
+def lock_report(held: list[float], committing: list[float], bare: float) -> None:
+    """Group commit, decided with figures (issue 25): the write lock's hold time, the share of
+    it that is the durable COMMIT (the only part several writers' appends could share), the
+    bare durable commit of the same disk, and the ceilings one writer puts on writes/s without
+    and with a perfect group commit (the COMMIT's time shared by many writes: it tends to 0)."""
+    median = sorted(held)[len(held) // 2]
+    commit = sorted(committing)[len(committing) // 2] if committing else 0.0
+    print(f"write lock held (BEGIN IMMEDIATE to COMMIT done, no contention): median "
+          f"{median:.2f} ms, of which the durable COMMIT {commit:.2f} ms; a bare durable "
+          f"commit on the same disk {1000 / bare:.2f} ms ({bare:.0f} commits/s)")
+    print(f"one writer's ceiling {1000 / median:.0f} writes/s; with a perfect group commit "
+          f"{1000 / max(median - commit, 0.01):.0f} writes/s")
+    print(f"write_lock_held: {median:.2f} ms")
+    print(f"commit_in_lock: {commit:.2f} ms")
+    print(f"bare_commit: {1000 / bare:.2f} ms")
+    print(f"writer_ceiling: {1000 / median:.0f} writes/s")
+    print(f"group_commit_ceiling: {1000 / max(median - commit, 0.01):.0f} writes/s")
+
+
+def sql_report(per_step: list[list[str]]) -> None:
+    """The statements of a typical step (a deal, not the first of a round), and the average."""
+    typical = per_step[1] if len(per_step) > 1 else per_step[0]
+    print("the SQL statements of one step (a deal):")
+    for statement in typical:
+        print(f"  {statement[:150]}")
+    round_trips = [len([s for s in step if not s.startswith(("BEGIN", "COMMIT", "ROLLBACK"))])
+                   for step in per_step]
+    print(f"sql_statements_per_step: {sum(map(len, per_step)) / len(per_step):.1f} statements")
+    print(f"sql_round_trips_per_step: {sum(round_trips) / len(round_trips):.1f} statements "
+          "(BEGIN/COMMIT left out)")
+
+
+def _load_benchmark() -> Any:
+    """``load.py``, by file name (this directory is off the path); it loads its helpers."""
+    import importlib.util
+
+    if "load" in sys.modules:
+        return sys.modules["load"]
+    spec = importlib.util.spec_from_file_location("load", HERE / "load.py")
+    assert spec is not None and spec.loader is not None
+    load = importlib.util.module_from_spec(spec)
+    sys.modules["load"] = load
+    spec.loader.exec_module(load)
+    return load
+
+
+def server_cpu(seconds: float, database: str) -> None:
+    """One tablet at a time against the real server, no double taps: the server process's CPU
+    (user + system) per answered write, for each house game in turn."""
+    import os
+
+    load = _load_benchmark()
+    tablet = sys.modules["load_tablet"]
+    tablet.DOUBLE_TAP = tablet.TIME_OUT = 0.0  # one request at a time: no contention
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def cpu(pid: int) -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+
+    with tempfile.TemporaryDirectory(prefix="dealer-cpu-") as tmp_name:
+        tmp = Path(tmp_name)
+        pg = load._helper("load_pg").start_postgres() if database == "postgres" else None
+        url = pg.url("dealer_load") if pg else f"sqlite:///{tmp / 'cpu.sqlite3'}"
+        try:
+            plan = load.setup(url, len(load.GAMES))
+            server = load.Server(url, load.free_port(), 8, tmp / "server.log")
+            server.start()
+            try:
+                writes, used, wall = _play_in_turn(load, tablet, plan, server, seconds, cpu)
+            finally:
+                server.stop()
+        finally:
+            if pg is not None:
+                pg.stop()
+    print(f"{writes} writes answered one at a time ({database}, waitress), "
+          f"server CPU {used:.2f} s in {wall:.1f} s")
+    print(f"server_cpu_per_write: {used / writes * 1000:.2f} ms")
+    print(f"wall_per_write: {wall / writes * 1000:.2f} ms")
+
+
+def _play_in_turn(load: object, tablet: object, plan: list[dict[str, object]], server: object,
+                  seconds: float, cpu: object) -> tuple[int, float, float]:
+    """A warm-up round at every table, then the measured time shared among the tables."""
+    port = server.port  # type: ignore[attr-defined]
+    pid = server.proc.pid  # type: ignore[attr-defined]
+    Tablet = tablet.Tablet  # type: ignore[attr-defined]
+    for i, table in enumerate(plan):  # warm-up: login, first rounds, lazy tables
+        t = Tablet(i, port, table, load.PASSWORD, time.monotonic() + 1, i)  # type: ignore[attr-defined]
+        t.run()
+    c0, t0 = cpu(pid), time.monotonic()  # type: ignore[operator]
+    writes = 0
+    for i, table in enumerate(plan):
+        t = Tablet(i, port, table, load.PASSWORD,  # type: ignore[attr-defined]
+                   time.monotonic() + seconds / len(plan), 100 + i)
+        t.run()
+        if t.stats.errors:
+            raise SystemExit(f"tablet errors: {t.stats.errors[:3]}")
+        writes += len(t.stats.step_ms) + len(t.stats.settle_ms) + len(t.stats.start_ms)
+    return writes, cpu(pid) - c0, time.monotonic() - t0  # type: ignore[operator]
 
 
 def report(stats: pstats.Stats, n: int, wall: float) -> None:

@@ -46,8 +46,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "GAMING_DAY_START_HOUR": 6,
         # IANA zone of the casino floor; empty means the server's local zone
         "TIMEZONE": "",
-        # the public calculators (no login): a limit per client address (Flask-Limiter syntax,
-        # in-memory counters per process; RATELIMIT_ENABLED=false turns it off) and the most
+        # the public calculators (no login): a limit per anonymous client address (Flask-Limiter
+        # syntax; counters in Redis when REDIS_URL is set, shared by every process and machine,
+        # else in this process's memory; RATELIMIT_ENABLED=false turns it off) and the most
         # Monte Carlo samples one split/suggest call may ask for
         "PUBLIC_API_RATE_LIMIT": "60 per minute",
         "RATELIMIT_ENABLED": True,
@@ -66,8 +67,9 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     for key, raw in os.environ.items():
         if key.startswith(ENV_PREFIX):
             app.config[key[len(ENV_PREFIX):]] = _parse_env(raw)
-    if os.environ.get("DATABASE_URL"):
-        app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+    for key in ("DATABASE_URL", "REDIS_URL"):  # as hosting providers name them
+        if os.environ.get(key):
+            app.config[key] = os.environ[key]
     if test_config:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):

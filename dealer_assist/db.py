@@ -36,6 +36,8 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: execution option read by the SQLite ``begin`` hook: "IMMEDIATE" (default) or "DEFERRED"
 SQLITE_BEGIN = "dealer_assist_sqlite_begin"
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: ``SQLITE_BEGIN`` value of :func:`autocommit`: no BEGIN at all
+NO_BEGIN = "NONE"
 
 
 def normalize_url(url: str) -> str:
@@ -79,12 +81,25 @@ def _install_sqlite_hooks(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
         mode = conn.get_execution_options().get(SQLITE_BEGIN, "IMMEDIATE")
+        if mode == NO_BEGIN:
+            return  # each statement is its own transaction (:func:`autocommit`)
         conn.exec_driver_sql("BEGIN DEFERRED" if mode == "DEFERRED" else "BEGIN IMMEDIATE")
 
 
 def read_only(engine: Engine) -> Engine:
     """The same engine (and pool) whose transactions start with a deferred BEGIN on SQLite."""
-    return engine.execution_options(**{SQLITE_BEGIN: "DEFERRED"})
+    return _derived(engine, "read_only", **{SQLITE_BEGIN: "DEFERRED"})
+
+
+def _derived(engine: Engine, name: str, **options: Any) -> Engine:
+    """``engine.execution_options(...)``, made once per engine and kept on it (every request
+    asks for one: making it is not free)."""
+    attribute = f"_dealer_assist_{name}"
+    found: Engine | None = getattr(engine, attribute, None)
+    if found is None:
+        found = engine.execution_options(**options)
+        setattr(engine, attribute, found)
+    return found
 
 
 # --- Flask wiring -------------------------------------------------------------------------------
@@ -125,15 +140,31 @@ def close_session(exc: BaseException | None = None) -> None:
         session.close()
 
 
+def autocommit(engine: Engine) -> Engine:
+    """The same engine (and pool) without transactions: each statement commits on its own
+    (no BEGIN, no COMMIT: one round trip for a read that is one statement). SQLite: the
+    ``begin`` hook emits nothing (pysqlite's own transaction handling is off); PostgreSQL:
+    psycopg's autocommit. Only for reads whose statements need no common snapshot."""
+    if engine.dialect.name == "sqlite":
+        return _derived(engine, "autocommit", **{SQLITE_BEGIN: NO_BEGIN})
+    return _derived(engine, "autocommit", isolation_level="AUTOCOMMIT")
+
+
 @contextmanager
-def session_scope(bind: Flask | Engine | None = None, *, write: bool = True) -> Iterator[Session]:
+def session_scope(bind: Flask | Engine | None = None, *, write: bool = True,
+                  one_statement: bool = False) -> Iterator[Session]:
     """A unit of work: commit on success, roll back on any exception, always close.
 
     ``bind`` is an app, an engine or nothing (the current app). ``write=False`` reads with a
-    deferred BEGIN on SQLite.
+    deferred BEGIN on SQLite; ``one_statement``: a read that is a single statement runs
+    without a transaction around it (who is signed in, on every request: issue 25).
     """
     engine = bind if isinstance(bind, Engine) else get_engine(bind)
-    session = Session(engine if write else read_only(engine), expire_on_commit=False)
+    if one_statement:
+        engine = autocommit(engine)
+    elif not write:
+        engine = read_only(engine)
+    session = Session(engine, expire_on_commit=False)
     try:
         yield session
         session.commit()

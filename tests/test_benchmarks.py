@@ -21,7 +21,10 @@ HELPERS = sorted(p.name for p in BENCHMARKS.glob("*.py") if p.name not in SCRIPT
 #: ``name: value unit`` (the unit may be ``x``, ``ms``, ``Mhands/s``, ``responses`` ...)
 HEADLINE = re.compile(r"^[\w.%-]+: -?[\d.,]+ \S+$")
 RUNS = [pytest.param([name], id=name) for name in SCRIPTS] + [
-    pytest.param(["load.py", "--db", "postgres"], id="load.py-postgres")]
+    pytest.param(["load.py", "--db", "postgres"], id="load.py-postgres"),
+    # issue 25: the floor at human pace on PostgreSQL too (it exits 1 if the database check
+    # after the run finds a step lost or stored twice)
+    pytest.param(["floor.py", "--db", "postgres"], id="floor.py-postgres")]
 
 
 def test_the_benchmarks_are_found() -> None:

@@ -39,3 +39,11 @@ def test_make_test_installs_the_test_extras_and_the_benchmark_peers(tmp_path: Pa
     test = _dry_run(tmp_path, "test")
     assert "install -q -e '.[test]' -r benchmarks/requirements.txt" in test
     assert "pytest" in test
+
+
+def test_make_run_workers_serves_n_processes_with_gunicorn(tmp_path: Path) -> None:
+    """Issue 25: ``make run WORKERS=N`` serves N app processes (gunicorn); one is waitress."""
+    run = _dry_run(tmp_path, "run", "WORKERS=3", "PORT=8000")
+    assert "gunicorn -c python:dealer_assist.gunicorn_conf --workers 3" in run
+    assert "--bind 127.0.0.1:8000" in run
+    assert "waitress-serve" not in run

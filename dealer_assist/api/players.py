@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import current_app, g, jsonify, request
+from flask import g, jsonify, request
 
 from .. import db
 from ..edge import role_required
@@ -46,5 +46,5 @@ def player_ratings(card: str) -> Any:
     with db.session_scope(write=False) as dbs:
         found = rated.player_ratings(
             dbs, card, reader_role=g.user.role, day=day,
-            edges=EdgeBook.configured(current_app.config, current_app.instance_path))
+            edges=EdgeBook(dbs))
         return jsonify({"day": day.isoformat() if day else None, **found.to_dict()})

@@ -160,6 +160,30 @@ def _entity_id(values: Mapping[str, Any]) -> str | None:
     return None if key is None else str(key)
 
 
+def created(tablename: str, values: Mapping[str, Any], table_id: int | None,
+            actor: Actor | None = None) -> Change:
+    """The entry of an inserted row: a snapshot of every column (the flush hook's, and the
+    record path's for the rows it inserts with a Core statement)."""
+    return Change(_action(tablename, "created", values), tablename, _entity_id(values),
+                  snapshot(tablename, values), table_id, actor)
+
+
+def updated(tablename: str, values: Mapping[str, Any], diff: Mapping[str, tuple[Any, Any]],
+            table_id: int | None) -> Change:
+    """The entry of a changed row: its id and each changed column ``{"from", "to"}``."""
+    payload = {"id": values.get("id"), "changes": _changes(tablename, diff)}
+    return Change(_action(tablename, "updated", values, diff), tablename, _entity_id(values),
+                  payload, table_id)
+
+
+def append_rows(conn: Connection, changes: list[Change]) -> None:
+    """Append the entries of rows written by Core statements (the record path's hot path),
+    attributed as the flush hook attributes them; nothing when the engine is not audited."""
+    if changes and _audited_engine(conn.engine):
+        append(conn, changes, default_actor=_actor_now())
+        note_action(changes)
+
+
 def _flushed_changes(session: OrmSession, conn: Connection) -> list[Change]:
     tables = _Tables(conn)
     out: list[Change] = []
@@ -171,8 +195,7 @@ def _flushed_changes(session: OrmSession, conn: Connection) -> list[Change]:
         actor = None
         if tablename == "auth_session":
             actor = _user_actor(conn, values.get("user_id"))
-        out.append(Change(_action(tablename, "created", values), tablename, _entity_id(values),
-                          snapshot(tablename, values), tables.of(tablename, values), actor))
+        out.append(created(tablename, values, tables.of(tablename, values), actor))
     for obj in list(session.dirty):
         tablename = getattr(obj, "__tablename__", None)
         if tablename is None or tablename in _SKIP or obj in session.deleted:
@@ -181,9 +204,7 @@ def _flushed_changes(session: OrmSession, conn: Connection) -> list[Change]:
         if not diff or set(diff) <= NOISE_COLUMNS:
             continue
         values = _row_values(obj)
-        payload = {"id": values.get("id"), "changes": _changes(tablename, diff)}
-        out.append(Change(_action(tablename, "updated", values, diff), tablename,
-                          _entity_id(values), payload, tables.of(tablename, values)))
+        out.append(updated(tablename, values, diff, tables.of(tablename, values)))
     for obj in list(session.deleted):
         tablename = getattr(obj, "__tablename__", None)
         if tablename is None or tablename in _SKIP:
@@ -261,15 +282,20 @@ def _audited(session: OrmSession) -> bool:
         bind = session.get_bind()
     except Exception:  # an unbound session is none of ours
         return False
-    engine = getattr(bind, "engine", bind)
-    return bool(getattr(getattr(engine, "pool", None), _INSTALLED, False))
+    return _audited_engine(getattr(bind, "engine", bind))
+
+
+def _audited_engine(engine: Any) -> bool:
+    return bool(getattr(getattr(engine, "dialect", None), _INSTALLED, False))
 
 
 def install(engine: Engine, key: bytes | None = None) -> Engine:
     """Audit every session bound to ``engine`` (and to its ``execution_options`` copies);
     with ``key``, new entries are HMAC-keyed (chain 2)."""
-    setattr(engine.pool, _INSTALLED, True)
-    setattr(engine.pool, KEY_ATTRIBUTE, key)
+    # on the dialect: one per engine, shared by its ``execution_options`` copies, and kept when
+    # the pool is recreated (``engine.dispose()``, a gunicorn worker after the fork)
+    setattr(engine.dialect, _INSTALLED, True)
+    setattr(engine.dialect, KEY_ATTRIBUTE, key)
     if not event.contains(OrmSession, "after_flush", _after_flush):
         event.listen(OrmSession, "after_flush", _after_flush)
         event.listen(OrmSession, "do_orm_execute", _bulk)

@@ -34,7 +34,7 @@ NOISE_COLUMNS = frozenset({"last_seen_at"})
 JSON_COLUMNS = frozenset({("round_event", "payload"), ("round_settlement", "settlement")})
 #: short entity names for the action ("round.created"); others use the table name
 SHORT = {"user_account": "user", "game_table": "table", "game_round": "round"}
-#: the engine pool attribute that holds the chain key (set by ``capture.install``)
+#: the engine dialect attribute that holds the chain key (set by ``capture.install``)
 KEY_ATTRIBUTE = "dealer_assist_audit_key"
 UNKEYED, KEYED = 1, 2
 
@@ -130,7 +130,7 @@ def sign_head(key: bytes, seq: int, digest: str) -> str:
 def key_of(session_or_conn: Any) -> bytes | None:
     """The chain key installed on the engine behind a session or connection (None: unkeyed)."""
     conn = _conn(session_or_conn)
-    return getattr(conn.engine.pool, KEY_ATTRIBUTE, None)
+    return getattr(conn.engine.dialect, KEY_ATTRIBUTE, None)
 
 
 def _conn(session_or_conn: Any) -> Connection:
@@ -155,9 +155,14 @@ class ChainHead:
 _TABLE = AuditEntry.__table__  # type: ignore[attr-defined]
 
 
+#: the statements of an append, built once (issue 25: every step appends an entry)
+_HEAD = select(_TABLE.c.seq, _TABLE.c.hash, _TABLE.c.at).order_by(_TABLE.c.seq.desc()).limit(1)
+_INSERT = insert(_TABLE)
+_ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:k)")
+
+
 def _head(conn: Connection) -> ChainHead:
-    row = conn.execute(select(_TABLE.c.seq, _TABLE.c.hash, _TABLE.c.at)
-                       .order_by(_TABLE.c.seq.desc()).limit(1)).first()
+    row = conn.execute(_HEAD).first()
     return ChainHead(row.seq, row.hash, row.at) if row else ChainHead(0, GENESIS)
 
 
@@ -181,7 +186,7 @@ class Change:
 def append(conn: Connection, changes: list[Change], *, default_actor: Actor) -> ChainHead:
     """Append entries after the current head, on ``conn`` (inside the caller's transaction)."""
     if conn.dialect.name == "postgresql":
-        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ADVISORY_LOCK_KEY})
+        conn.execute(_ADVISORY_LOCK, {"k": ADVISORY_LOCK_KEY})
     head = _head(conn)
     seq, prev = head.seq, head.hash
     key = key_of(conn)
@@ -197,8 +202,8 @@ def append(conn: Connection, changes: list[Change], *, default_actor: Actor) -> 
                "prev_hash": prev, "chain": chain}
         row["hash"] = prev = entry_hash(prev, content_of(row), key)
         rows.append(row)
-    if rows:
-        conn.execute(insert(_TABLE), rows)
+    if rows:  # one row is one INSERT (a list would take the executemany path)
+        conn.execute(_INSERT, rows[0] if len(rows) == 1 else rows)
     return ChainHead(seq, prev)
 
 

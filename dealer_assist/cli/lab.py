@@ -8,6 +8,7 @@ minimum ANTE unless ``--ante`` says otherwise. The figures are stored for the pr
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -15,6 +16,7 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 from flask_babel import gettext
 
+from .. import db
 from ..i18n.wording import category_name, say
 from ..rules.errors import HouseRulesError
 from ..rules.profiles import get_profile
@@ -56,9 +58,25 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
     for line in format_figures(figures):
         click.echo(line)
     if not no_store and strategy is None and ante is None:
-        path = store.store_path(current_app.config, current_app.instance_path)
-        store.save(path, figures)
-        click.echo(gettext("stored for the profile page (%(path)s)", path=path))
+        with db.session_scope() as session:  # the database every app process reads (issue 25)
+            store.save(session, figures)
+        click.echo(gettext("stored for the profile page (%(path)s)", path="lab_figure"))
+
+
+@lab_group.command("import-figures")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path), required=False)
+def import_figures_command(path: Path | None) -> None:
+    """Store the figures of a house_edge.json (the old file store; default: the instance
+    folder's) in the database, for the profiles that have none there yet."""
+    from ..services.reports import house_edge as store
+
+    path = path or Path(current_app.instance_path) / "house_edge.json"
+    if not path.exists():
+        raise click.ClickException(gettext("no such file: %(path)s", path=path))
+    with db.session_scope() as session:
+        done = store.import_file(session, path)
+    click.echo(gettext("imported the figures of %(profiles)s from %(path)s",
+                       profiles=", ".join(done) or "-", path=path))
 
 
 def format_figures(f: dict[str, Any]) -> list[str]:

@@ -37,10 +37,8 @@ def shift_command(shift_id: int, output: Path, size: str, json_path: Path | None
     name = current_app.config.get("TIMEZONE") or (datetime.now().astimezone().tzname() or "")
     try:
         with db.session_scope(write=False) as session:
-            data, sha = reports.report_with_digest(
-                session, shift_id, zone=zone, zone_name=name,
-                house_edges=reports.house_edge.store_path(current_app.config,
-                                                          current_app.instance_path))
+            data, sha = reports.report_with_digest(session, shift_id, zone=zone,
+                                                   zone_name=name)
     except ServiceError as err:
         raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
     printed = datetime.now(zone).strftime("%Y-%m-%d %H:%M")

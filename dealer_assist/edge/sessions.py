@@ -59,7 +59,7 @@ def load_user() -> CurrentUser | None:
     if not token:
         return None
     idle_timeout, lifetime = _minutes("IDLE_TIMEOUT_MINUTES"), _minutes("SESSION_LIFETIME_MINUTES")
-    with db.session_scope(write=False) as dbs:
+    with db.session_scope(write=False, one_statement=True) as dbs:  # one read, no BEGIN
         active = auth.resolve(dbs, str(token), idle_timeout=idle_timeout, lifetime=lifetime)
         idle = active is None and auth.is_idle(dbs, str(token), idle_timeout=idle_timeout,
                                                lifetime=lifetime)

@@ -24,6 +24,7 @@ from .audit import (
 )
 from .base import NAMING, UTCDateTime, utcnow
 from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
+from .lab import LabFigures
 from .parlour import ParlourGame
 from .people import AuthSession, LoginThrottle, Role, User
 from .players import PlayerCard, PlayerVisit
@@ -34,6 +35,7 @@ from .tables import POKER_GAMES, Game, GameTable
 
 __all__ = [
     "AuditEntry", "AuthSession", "ChangeKind", "ChipTransfer", "CorrectionSource", "CountKind",
+    "LabFigures",
     "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
     "Outcome", "ParlourGame", "PlayerCard", "PlayerVisit", "POKER_GAMES", "PokerChipMove",
     "PokerSeat",

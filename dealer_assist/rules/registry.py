@@ -11,8 +11,10 @@ The services and pages ask the spec instead of testing a game's name
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .engine import Game
@@ -99,20 +101,36 @@ def get_flow(game: str) -> Game[Any]:
 def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
                 max_payout: int) -> dict[str, Any]:
     """What a house round stores about itself when it starts: the game, the full house-rules
-    profile as data with its hash, and the table limits in force. Replay reads only this."""
+    profile as data with its hash, and the table limits in force. Replay reads only this.
+
+    A pure function of registered profiles (one name, one profile, for the life of the
+    process), so it is made once per table setting and handed out as a fresh copy (issue 25:
+    making it took longer than the rest of a round's start)."""
+    rules: dict[str, Any] = json.loads(_round_rules_text(game, profile, min_ante, max_ante,
+                                                         max_payout))
+    return rules
+
+
+@lru_cache(maxsize=512)
+def _round_rules_text(game: str, profile: str, min_ante: int, max_ante: int,
+                      max_payout: int) -> str:
     from .games.stud.table import Table
 
     get_flow(game)
     data = profile_data(get_profile(profile, game))
     limits = Table(min_ante, max_ante, max_payout).to_dict()
-    return {"game": game, "profile": data, "profile_hash": profile_hash(data),
-            "limits": limits}
+    return json.dumps({"game": game, "profile": data, "profile_hash": profile_hash(data),
+                       "limits": limits})
+
+
+def rules_flow(rules: Mapping[str, Any]) -> Game[Any]:
+    """The flow of a house round's own stored rules (``round_rules``), without starting it."""
+    return get_flow(get_str(need_mapping(rules, "rules"), "game"))
 
 
 def start_rules(rules: Mapping[str, Any]) -> tuple[Game[Any], Any]:
     """The flow and the empty round of a house round's own stored rules (``round_rules``)."""
-    rules = need_mapping(rules, "rules")
-    flow = get_flow(get_str(rules, "game"))
+    flow = rules_flow(rules)
     return flow, flow.start(rules)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import (
-    current_app,
     flash,
     g,
     make_response,
@@ -185,5 +184,4 @@ def update_table(table_id: int) -> Any:
 def profiles_page() -> str:
     return render_template("admin/profiles.html", games=profiles.engine_games(),
                            profiles=profiles.engine_profiles(), titles=GAME_TITLES,
-                           edges=house_edge.stored_edges(house_edge.store_path(
-                               current_app.config, current_app.instance_path)))
+                           edges=house_edge.stored_edges(db.get_session()))

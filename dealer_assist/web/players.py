@@ -15,7 +15,7 @@ import io
 from datetime import date
 from typing import Any
 
-from flask import Response, current_app, g, redirect, render_template, request, url_for
+from flask import Response, g, redirect, render_template, request, url_for
 
 from .. import db
 from ..edge import PageBlueprint, role_required
@@ -31,8 +31,8 @@ CSV_COLUMNS = ("card", "table", "game", "start", "end", "average_bet", "wagered"
 
 
 def edges() -> EdgeBook:
-    """The lab's stored house edges (the app's ``HOUSE_EDGE_STORE``), for theoretical wins."""
-    return EdgeBook.configured(current_app.config, current_app.instance_path)
+    """The lab's stored house edges (the ``lab_figure`` table), for theoretical wins."""
+    return EdgeBook(db.get_session())
 
 
 def _day(raw: str | None, default: date | None = None) -> date | None:

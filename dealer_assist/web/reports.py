@@ -51,9 +51,7 @@ def _zone() -> tuple[tzinfo | None, str]:
 
 def _report(shift_id: int) -> tuple[dict[str, Any], str]:
     zone, name = _zone()
-    return reports.report_with_digest(db.get_session(), shift_id, zone=zone, zone_name=name,
-                                      house_edges=reports.house_edge.store_path(
-                                          current_app.config, current_app.instance_path))
+    return reports.report_with_digest(db.get_session(), shift_id, zone=zone, zone_name=name)
 
 
 @bp.get("/")

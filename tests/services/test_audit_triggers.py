@@ -68,14 +68,32 @@ def test_every_table_of_issue_6_is_guarded_by_a_trigger(recorded: Engine) -> Non
     assert expected <= names
 
 
-def test_inserting_an_event_still_works_and_is_audited(recorded: Engine) -> None:
-    with Session(recorded) as session:
+def _append_one(engine: Engine, key: str) -> tuple[int, int]:
+    """One more event in the recorded round: the chain's length before and after."""
+    with Session(engine) as session:
         before = audit.chain_head(session).seq
         rnd_id = session.exec(text("SELECT id FROM game_round")).scalar_one()  # type: ignore[call-overload]
         actor = session.exec(text("SELECT id FROM user_account")).scalar_one()  # type: ignore[call-overload]
         rounds.append_event(session, round_id=rnd_id, type="deal_box",
                             payload={"box": "1", "cards": ["As"]}, actor_id=actor,
-                            idempotency_key="k2")
+                            idempotency_key=key)
         session.commit()
-        head = audit.chain_head(session)
-    assert head.seq == before + 1
+        return before, audit.chain_head(session).seq
+
+
+def test_inserting_an_event_still_works_and_is_audited(recorded: Engine) -> None:
+    before, after = _append_one(recorded, "k2")
+    assert after == before + 1
+
+
+def test_an_engine_stays_audited_when_its_pool_is_recreated(recorded: Engine) -> None:
+    """Issue 25: a gunicorn worker recreates its pool after the fork (``engine.dispose``);
+    its writes must still be chained, with the same key (they were not: the flag and the key
+    sat on the pool)."""
+    with recorded.connect() as conn:
+        key = audit.key_of(conn)
+    recorded.dispose(close=False)
+    before, after = _append_one(recorded, "k3")
+    assert after == before + 1
+    with recorded.connect() as conn:
+        assert audit.key_of(conn) == key

@@ -28,12 +28,9 @@ from tests.lab import test_russian_mc, test_split_mc
 from tests.services.conftest_reports import make_floor, play_shift, stored_settlements
 
 
-def _store(app: Flask, tmp_path: Path, profile: str, edge: float) -> None:
-    path = tmp_path / "edges.json"
-    app.config["HOUSE_EDGE_STORE"] = str(path)
-    house_edge.save(path, {"profile": profile, "fingerprint": fingerprint(get_profile(profile)),
-                           "default_strategy": "basic",
-                           "strategies": {"basic": {"house_edge": edge}}})
+def _figures(profile: str, edge: float) -> dict[str, Any]:
+    return {"profile": profile, "fingerprint": fingerprint(get_profile(profile)),
+            "default_strategy": "basic", "strategies": {"basic": {"house_edge": edge}}}
 
 
 def test_a_russian_shift_compares_the_main_game_and_lists_the_side_wagers_apart(
@@ -42,9 +39,8 @@ def test_a_russian_shift_compares_the_main_game_and_lists_the_side_wagers_apart(
     assert floor.profile == "russian-classic"
     play_shift(session, floor, 40, seed=11)
     session.commit()
-    _store(app, tmp_path, floor.profile, 0.18)
-    edges = house_edge.store_path(app.config, app.instance_path)
-    th = reports.build_shift_report(session, floor.shift_id, house_edges=edges)["theoretical"]
+    house_edge.save(session, _figures(floor.profile, 0.18))  # in the database (issue 25)
+    th = reports.build_shift_report(session, floor.shift_id)["theoretical"]
     boxes = [b for s in stored_settlements(session, floor.shift_id) for b in s["boxes"]]
     side = {name: sum(-b["wagers"][name]["net"] for b in boxes)
             for name in theoretical.SIDE_WAGERS}
@@ -85,9 +81,8 @@ def test_engine_settled_rounds_of_the_basic_strategy_fall_in_the_expected_range(
     prof = get_profile(profile)
     edge = montecarlo.simulate(prof, rounds=200_000, seed=3, ante=test_russian_mc.ANTE,
                                max_payout=test_russian_mc.CAP).house_edge
-    _store(app, tmp_path, profile, edge)
     rows = _engine_rows(game, 600)
-    th = theoretical.section(rows, profile, house_edge.store_path(app.config, app.instance_path))
+    th = theoretical.section(rows, profile, _figures(profile, edge))
     assert th["antes_wagered"] == 600 * test_russian_mc.ANTE
     assert th["actual_win"] == -sum(b["net"] for _r, s, _v in rows for b in s["boxes"])
     assert th["outside"] is False, th

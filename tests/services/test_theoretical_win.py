@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from sqlmodel import Session
 
 from dealer_assist.lab.version import fingerprint
 from dealer_assist.rules import games  # noqa: F401  (registers the profile)
@@ -21,25 +22,17 @@ def _rows(nets: list[tuple[int, int]]) -> list[tuple[Any, dict[str, Any], int]]:
             for a, n in nets]
 
 
-def _edges(app: Flask) -> Path:
-    """The app's store of house edges, as the report's callers name it."""
-    return house_edge.store_path(app.config, app.instance_path)
-
-
-def _store(app: Flask, tmp_path: Path, edge: float) -> None:
-    path = tmp_path / "edges.json"
-    app.config["HOUSE_EDGE_STORE"] = str(path)
-    house_edge.save(path, {"profile": "caribbean-classic",
-                           "fingerprint": fingerprint(get_profile("caribbean-classic")),
-                           "default_strategy": "optimal",
-                           "strategies": {"optimal": {"house_edge": edge}}})
+def _figures(edge: float) -> dict[str, Any]:
+    """Caribbean stud's figures as the lab stores them (``house_edge.stored`` hands them over)."""
+    return {"profile": "caribbean-classic",
+            "fingerprint": fingerprint(get_profile("caribbean-classic")),
+            "default_strategy": "optimal", "strategies": {"optimal": {"house_edge": edge}}}
 
 
 def test_theoretical_win_is_the_house_edge_times_the_antes_and_the_range_comes_from_the_boxes(
         app: Flask, tmp_path: Path) -> None:
-    _store(app, tmp_path, 0.05224)
     nets = [(100, -100), (100, 100), (100, -300), (200, 200), (100, 0)]
-    got = theoretical.section(_rows(nets), "caribbean-classic", _edges(app))
+    got = theoretical.section(_rows(nets), "caribbean-classic", _figures(0.05224))
     results = [-n for _a, n in nets]
     mean = sum(results) / len(results)
     sd = math.sqrt(sum((x - mean) ** 2 for x in results) / (len(results) - 1))
@@ -53,14 +46,20 @@ def test_theoretical_win_is_the_house_edge_times_the_antes_and_the_range_comes_f
 
 def test_an_actual_win_outside_the_expected_range_is_flagged(app: Flask,
                                                              tmp_path: Path) -> None:
-    _store(app, tmp_path, 0.05)
     nets = [(100, -100)] * 40 + [(100, -300)] * 40  # the house wins every box
-    got = theoretical.section(_rows(nets), "caribbean-classic", _edges(app))
+    got = theoretical.section(_rows(nets), "caribbean-classic", _figures(0.05))
     assert got["actual_win"] == 16000 and got["theoretical_win"] == 400
     assert got["outside"] is True
 
 
-def test_figures_stored_for_other_rules_are_not_used(app: Flask, tmp_path: Path) -> None:
-    _store(app, tmp_path, 0.05)
-    assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic", _edges(app)) == \
+def test_figures_stored_for_other_rules_are_not_used(session: Session) -> None:
+    """The figures live in the database (issue 25); a profile's are its own, and only while
+    they were computed for its current rules."""
+    house_edge.save(session, _figures(0.05))
+    assert house_edge.stored(session, "caribbean-classic") == _figures(0.05)
+    assert house_edge.stored(session, "oasis-classic") is None
+    house_edge.save(session, dict(_figures(0.05), fingerprint="0" * 64))  # other rules
+    assert house_edge.stored(session, "caribbean-classic") is None
+    assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic",
+                               house_edge.stored(session, "oasis-classic")) == \
         {"available": False, "profile": "oasis-classic"}

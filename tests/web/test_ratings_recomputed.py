@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,13 +42,13 @@ SHIFTS = 200
 EDGES = {"russian-classic": "0.0731", "oasis-classic": "0.0491", "split-classic": "0.0362"}
 
 
-def _store_edges(app: Flask, tmp_path: Path) -> None:
-    path = tmp_path / "house_edge.json"
-    app.config["HOUSE_EDGE_STORE"] = str(path)
-    for name, edge in EDGES.items():
-        house_edge.save(path, {"profile": name, "fingerprint": fingerprint(get_profile(name)),
-                               "default_strategy": "test",
-                               "strategies": {"test": {"house_edge": float(edge)}}})
+def _store_edges(app: Flask) -> None:
+    with db.session_scope(app) as session:
+        for name, edge in EDGES.items():
+            house_edge.save(session, {"profile": name,
+                                      "fingerprint": fingerprint(get_profile(name)),
+                                      "default_strategy": "test",
+                                      "strategies": {"test": {"house_edge": float(edge)}}})
 
 
 # --- the independent recomputation -----------------------------------------------------------
@@ -198,8 +197,8 @@ def pit(app: Flask, browser: Browser) -> int:
 
 
 def test_every_rating_figure_equals_an_independent_recomputation_from_the_stored_rounds(
-        app: Flask, browser: Browser, pit: int, tmp_path: Path) -> None:
-    _store_edges(app, tmp_path)
+        app: Flask, browser: Browser, pit: int) -> None:
+    _store_edges(app)
     played = play_shifts(app, browser, pit, seed=23, count=SHIFTS)
     assert played.shifts == SHIFTS and played.rounds >= SHIFTS and played.dark_refusals > 0
     with db.session_scope(app, write=False) as session:
@@ -266,8 +265,7 @@ def _check_top_players(app: Flask, expected: dict[str, Any], shift_ids: list[int
 
     for shift_id in shift_ids:
         with db.session_scope(app, write=False) as session:
-            top = build_shift_report(session, shift_id, house_edges=Path(
-                app.config["HOUSE_EDGE_STORE"]))["top_players"]
+            top = build_shift_report(session, shift_id)["top_players"]
         want = {card: [s for s in w["sessions"] if s["shift_id"] == shift_id]
                 for card, w in expected.items()}
         want = {card: s for card, s in want.items() if s}

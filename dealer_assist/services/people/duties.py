@@ -104,11 +104,22 @@ def check_recorder(session: Session, *, user: User, shift_id: int) -> None:
     if user.role != Role.CROUPIER.value:
         return
     shift = session.get(Shift, shift_id)
-    if shift is None or shift.opened_by == user.id:
+    if shift is not None:
+        assert user.id is not None
+        check_recorder_at(session, user_id=user.id, role=user.role, shift_id=shift_id,
+                          opened_by=shift.opened_by)
+
+
+def check_recorder_at(session: Session, *, user_id: int, role: str, shift_id: int,
+                      opened_by: int) -> None:
+    """Rule 5 with the shift's opener already read (the record path reads it with the round,
+    in one statement): the croupier who opened the shift, or co-signed one of its chip counts
+    or transfers as its croupier."""
+    if role != Role.CROUPIER.value or opened_by == user_id:
         return
     for model in (InventoryCount, ChipTransfer):
         signed = select(model.id).where(model.shift_id == shift_id,
-                                        model.croupier_id == user.id)
+                                        model.croupier_id == user_id)
         if session.exec(signed).first() is not None:
             return
     raise PermissionDenied("You are not the croupier of this table's shift; the croupier who "
@@ -118,7 +129,13 @@ def check_recorder(session: Session, *, user: User, shift_id: int) -> None:
 def check_shift_open(session: Session, shift_id: int, what: str) -> None:
     """Rule 6: refuse ``what`` on a closed shift."""
     shift = session.get(Shift, shift_id)
-    if shift is not None and shift.status == ShiftStatus.CLOSED.value:
+    if shift is not None:
+        check_status_open(shift.status, what)
+
+
+def check_status_open(status: str, what: str) -> None:
+    """Rule 6 with the shift's status already read."""
+    if status == ShiftStatus.CLOSED.value:
         raise Conflict("The shift was closed; %(what)s is not possible any more. Ask for a "
                        "correction instead (it is shown on the report as after close).",
                        what=what)

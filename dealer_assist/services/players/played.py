@@ -17,7 +17,6 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -44,14 +43,9 @@ class EdgeBook:
     profile's name when it was computed for the same rules (the lab's fingerprint of the
     round's stored profile), under its default strategy; None otherwise."""
 
-    def __init__(self, path: Path | None) -> None:
-        self.entries = house_edge.load_all(path) if path is not None else {}
+    def __init__(self, session: Session) -> None:
+        self.entries = house_edge.load_all(session)
         self.found: dict[str, Edge | None] = {}
-
-    @classmethod
-    def configured(cls, config: Mapping[str, Any], instance_path: str) -> EdgeBook:
-        """The store the configuration names (``HOUSE_EDGE_STORE``, else the instance's)."""
-        return cls(house_edge.store_path(config, instance_path))
 
     def edge(self, rules: Mapping[str, Any]) -> Edge | None:
         key = str(rules.get("profile_hash"))

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
-from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -38,18 +37,15 @@ from ...models import GameTable, Round, Shift
 from ...rules.registry import POKER_REPORT, get_game
 from ..errors import NotFound
 from . import changes as report_changes
-from . import house, sections, theoretical
+from . import house, house_edge, sections, theoretical
 
 SCHEMA = "dealer_assist/shift-report/2"
 
 
 def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None = None,
-                       zone_name: str = "UTC",
-                       house_edges: Path | None = None) -> dict[str, Any]:
-    """The whole report as plain data (see the module docstring for the meaning of each sum).
-
-    ``house_edges``: the file of the lab's stored house edges (``house_edge.store_path``), for
-    the theoretical win; None leaves that section unavailable."""
+                       zone_name: str = "UTC") -> dict[str, Any]:
+    """The whole report as plain data (see the module docstring for the meaning of each sum);
+    the theoretical win from the lab's figures stored in the database (none: unavailable)."""
     shift = session.get(Shift, shift_id)
     if shift is None:
         raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
@@ -86,8 +82,9 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
                               "hold": sections.ratio(corrected, money["total"]["wagered"])},
         "inventory": inv,
         "dealer": house.dealer(rows),
-        "theoretical": theoretical.section(rows, table.profile, house_edges),
-        "top_players": rated.top_players(session, shift_id, EdgeBook(house_edges)),
+        "theoretical": theoretical.section(rows, table.profile,
+                                           house_edge.stored(session, table.profile)),
+        "top_players": rated.top_players(session, shift_id, EdgeBook(session)),
         "hands_paid": house.hands_paid(rows),
         "largest_payouts": largest,
         "capped": capped,
@@ -129,8 +126,6 @@ def recent_shifts(session: Session, limit: int = 100) -> list[ShiftLine]:
 
 
 def report_with_digest(session: Session, shift_id: int, *, zone: tzinfo | None = None,
-                       zone_name: str = "UTC",
-                       house_edges: Path | None = None) -> tuple[dict[str, Any], str]:
-    data = build_shift_report(session, shift_id, zone=zone, zone_name=zone_name,
-                              house_edges=house_edges)
+                       zone_name: str = "UTC") -> tuple[dict[str, Any], str]:
+    data = build_shift_report(session, shift_id, zone=zone, zone_name=zone_name)
     return data, sections.digest(data)

@@ -8,17 +8,15 @@ no split per wager type and the report gives one line. Side bets the lab's strat
 95 % range is the theoretical win +- 1.96 x the standard deviation of the shift's own box
 results x sqrt(boxes); actual win outside it is flagged for an explanation (regulators ask for
 one). Figures are whole currency units (expectations, rounded), percentages three-decimal
-strings: the report's JSON holds no floats. The caller names the file of stored figures
-(``house_edge.store_path`` of the app's config): this module reads no app state.
+strings: the report's JSON holds no floats. The caller hands over the profile's stored figures
+(``house_edge.stored``: the database, issue 25): this module reads nothing itself.
 """
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
-
-from . import house_edge
 
 #: wagers the lab's strategies never place (Russian poker's insurance and bonus side bet): their
 #: results are listed apart and left out of the comparison, which would otherwise set the side
@@ -26,11 +24,8 @@ from . import house_edge
 SIDE_WAGERS = ("insurance", "bonus")
 
 
-def _edge(profile: str, store: Path | None) -> tuple[float, str] | None:
-    """(house edge per ANTE, strategy) stored for the profile's current rules, if any."""
-    if store is None:
-        return None
-    figures = house_edge.stored(store, profile)
+def _edge(figures: Mapping[str, Any] | None) -> tuple[float, str] | None:
+    """(house edge per ANTE, strategy) of the profile's stored figures, if any."""
     if figures is None:
         return None
     strategy = figures["default_strategy"]
@@ -38,10 +33,11 @@ def _edge(profile: str, store: Path | None) -> tuple[float, str] | None:
 
 
 def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str,
-            store: Path | None = None) -> dict[str, Any]:
-    """The report's "theoretical" section for the settled rounds ``rows``; ``store`` is the
-    file of the lab's stored figures (None: the section is unavailable)."""
-    found = _edge(profile, store)
+            figures: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The report's "theoretical" section for the settled rounds ``rows``; ``figures`` are the
+    profile's stored figures for its current rules (``house_edge.stored``; None: the section
+    is unavailable)."""
+    found = _edge(figures)
     if found is None:
         return {"available": False, "profile": profile}
     edge, strategy = found

@@ -6,21 +6,28 @@ row, the pending void that freezes it, the stored settlement.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from importlib import metadata
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import bindparam, exists, func, insert, true, update
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
-from ...models import Round, RoundSettlement, RoundStatus, User
-from ...rules.registry import get_game, start_rules
+from ...audit import capture
+from ...models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
+from ...models.audit import RoundChangeDecision, RoundChangeRequest
+from ...models.base import utcnow
+from ...rules.engine import Game
+from ...rules.registry import get_game, rules_flow
 from ..errors import N_, Conflict, NotFound, PermissionDenied
 from ..people import duties
 from ..shifts import shifts
 from ..tables import tables
 from . import memo, txn
 from . import store as rounds
-from .record import Loaded, Wording
+from .record import Closed, Facts, Loaded, Locked, Wording
 
 #: who records rounds: the people who run a table
 RECORDERS = shifts.OPENERS
@@ -47,19 +54,85 @@ def _engine_version() -> str:
 
 ENGINE_VERSION = _engine_version()
 
-_ANY_VOID_REQUEST = text("SELECT 1 FROM round_change_request WHERE round_id = :rid "
-                         "AND kind = 'void' LIMIT 1")
-#: a round's pending void requests (a void waiting for a pit boss freezes the round)
-_PENDING_VOIDS = text(
-    "SELECT count(*) FROM round_change_request r LEFT JOIN round_change_decision d "
-    "ON d.request_id = r.id WHERE r.round_id = :rid AND r.kind = 'void' AND d.id IS NULL")
+_R = Round.__table__  # type: ignore[attr-defined]
+_T = GameTable.__table__  # type: ignore[attr-defined]
+_S = Shift.__table__  # type: ignore[attr-defined]
+_U = User.__table__  # type: ignore[attr-defined]
+_E = RoundEvent.__table__  # type: ignore[attr-defined]
+_SETTLEMENT = RoundSettlement.__table__  # type: ignore[attr-defined]
+_REQUEST = RoundChangeRequest.__table__  # type: ignore[attr-defined]
+_DECISION = RoundChangeDecision.__table__  # type: ignore[attr-defined]
 
 
-def void_request(session: Session, round_id: int) -> Any:
+def _void_requested(*, pending: bool) -> Any:
+    """Whether the round (of the enclosing query) has a void request; ``pending``: one that
+    no pit boss has decided yet (a void waiting for a pit boss freezes the round)."""
+    query = core_select(_REQUEST.c.id).where(_REQUEST.c.round_id == _R.c.id,
+                                             _REQUEST.c.kind == "void")
+    if pending:
+        query = query.where(~exists().where(_DECISION.c.request_id == _REQUEST.c.id))
+    return exists(query)
+
+
+#: issue 25: a step reads its round in one statement -- the round row, its table, its shift's
+#: opener and status, whether any void was asked for, and the role of whoever records (NULL:
+#: no such account, or disabled). Built once; SQLAlchemy compiles it once.
+_HEAD = (core_select(*(c.label(f"r_{c.name}") for c in _R.c),
+                     *(c.label(f"t_{c.name}") for c in _T.c),
+                     _S.c.status.label("shift_status"), _S.c.opened_by.label("shift_opened_by"),
+                     _void_requested(pending=False).label("any_void"),
+                     core_select(_U.c.role).where(_U.c.id == bindparam("uid"),
+                                                  _U.c.active == true())
+                     .scalar_subquery().label("actor_role"))
+         .select_from(_R.join(_T, _T.c.id == _R.c.table_id).join(_S, _S.c.id == _R.c.shift_id))
+         .where(_R.c.id == bindparam("rid")))
+#: the compare of compare-and-append in one statement: the round's status, whether a void is
+#: pending and its last sequence number, as they are now (SQLite: under ``BEGIN IMMEDIATE``,
+#: which has serialised the writer)
+_COMPARE = (core_select(_R.c.status, _void_requested(pending=True).label("pending"),
+                        core_select(func.max(_E.c.seq)).where(_E.c.round_id == _R.c.id)
+                        .scalar_subquery().label("last_seq"))
+            .where(_R.c.id == bindparam("rid")))
+#: PostgreSQL: the round row locked until commit first (``FOR NO KEY UPDATE``), then the
+#: compare in a statement of its own -- its snapshot is taken after the lock was granted, so it
+#: sees what the transaction we waited for committed (a subquery of the locking statement
+#: itself would still read the snapshot from before the wait)
+_ROW_LOCK = (core_select(_R.c.id).where(_R.c.id == bindparam("rid"))
+             .with_for_update(key_share=True))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRead:
+    """A game_round stream's row as one statement reads it (:data:`_HEAD`)."""
+
+    round: rounds.RoundView
+    table: tables.TableView
+    rules_text: str | None
+    any_void: bool
+    facts: Facts
+
+
+def read_round(session: Session, round_id: int, actor_id: int | None = None) -> RoundRead | None:
+    """The round, its table, its shift's facts and the actor's role: one round trip."""
+    row = session.connection().execute(_HEAD, {"rid": round_id, "uid": actor_id}).first()
+    if row is None:
+        return None
+    m = row._mapping
+    view = rounds.RoundView(**{f.name: m[f"r_{f.name}"] for f in fields(rounds.RoundView)})
+    table = tables.TableView(**{f.name: m[f"t_{f.name}"] for f in fields(tables.TableView)})
+    return RoundRead(view, table, m["r_rules"], bool(m["any_void"]),
+                     Facts(table.id, m["actor_role"], m["shift_status"], m["shift_opened_by"],
+                           actor_id))
+
+
+def void_request(session: Session, round_id: int, any_void: bool | None = None) -> Any:
     """The round's newest void request (``voids.ChangeView``: pending, approved or rejected),
-    if any. Most rounds never see one: a cheap look first (the time of a step is mostly SQL
-    statements)."""
-    if session.connection().execute(_ANY_VOID_REQUEST, {"rid": round_id}).first() is None:
+    if any. Most rounds never see one: the stream's read says whether to look (``any_void``)."""
+    if any_void is None:
+        any_void = session.connection().execute(
+            core_select(_void_requested(pending=False)).select_from(_R)
+            .where(_R.c.id == round_id)).scalar()
+    if not any_void:
         return None
     from ..disputes import voids  # late: the disputes' review reads rounds through here
 
@@ -72,11 +145,17 @@ def pending(request: Any) -> bool:
     return request is not None and request.status == PENDING
 
 
-def lock_round(session: Session, loaded: Loaded) -> tuple[Round, str, bool]:
-    """The round row locked until commit, its status and whether a void is pending now."""
-    row = txn.lock_round(session, loaded.id)
-    pending = session.connection().execute(_PENDING_VOIDS, {"rid": loaded.id}).scalar()
-    return row, row.status, bool(pending) and row.status == RoundStatus.OPEN.value
+def lock_round(session: Session, loaded: Loaded) -> Locked:
+    """The round row locked until commit: its status, whether a void is pending, its last
+    sequence number (SQLite one statement, PostgreSQL two: see :data:`_ROW_LOCK`)."""
+    conn = session.connection()
+    if conn.dialect.name != "sqlite":
+        conn.execute(_ROW_LOCK, {"rid": loaded.id})
+    row = conn.execute(_COMPARE, {"rid": loaded.id}).first()
+    if row is None:
+        raise NotFound("No round with id %(round_id)s.", round_id=loaded.id)
+    return Locked(row.status, bool(row.pending) and row.status == RoundStatus.OPEN.value,
+                  int(row.last_seq or 0))
 
 
 def stored_settlement(session: Session, round_id: int) -> dict[str, Any] | None:
@@ -85,41 +164,82 @@ def stored_settlement(session: Session, round_id: int) -> dict[str, Any] | None:
     return json.loads(row.settlement) if row else None
 
 
-def store_round_settlement(session: Session, row: Round, seq: int, body: dict[str, Any], *,
-                           engine: str, profile: str, version: str) -> dict[str, Any]:
-    """The settlement row of a complete round; the round is settled."""
+_INSERT_SETTLEMENT = insert(_SETTLEMENT)
+_SETTLE = update(_R).where(_R.c.id == bindparam("rid"), _R.c.status == RoundStatus.OPEN.value)
+
+
+def store_round_settlement(session: Session, loaded: Loaded, seq: int, body: dict[str, Any],
+                           *, engine: str, profile: str, version: str) -> Closed:
+    """The settlement row of a complete round; the round is settled. Two Core statements and
+    their audit entries (as the flush hook writes them: the settlement, then the round)."""
     text_ = rounds.encode_payload(body)
-    assert row.id is not None
-    session.add(RoundSettlement(round_id=row.id, through_seq=seq, settlement=text_,
-                                engine_version=engine, profile=profile, profile_version=version))
-    row.status = RoundStatus.SETTLED.value
-    session.add(row)
-    session.flush()
+    values: dict[str, Any] = {"round_id": loaded.id, "through_seq": seq, "settlement": text_,
+                              "engine_version": engine, "profile": profile,
+                              "profile_version": version, "created_at": utcnow()}
+    conn = session.connection()
+    values["id"] = rounds.new_id(conn.execute(_INSERT_SETTLEMENT, values))
+    settled = RoundStatus.SETTLED.value
+    if conn.execute(_SETTLE.values(status=settled), {"rid": loaded.id}).rowcount != 1:
+        raise txn.Stale  # not open any more (the lock said it was: a bug, never a half-write)
+    table_id = loaded.facts.table_id if loaded.facts else None
+    capture.append_rows(conn, [
+        capture.created(_SETTLEMENT.name, values, table_id),
+        capture.updated(_R.name, {"id": loaded.id}, {"status": (loaded.status, settled)},
+                        table_id)])
     stored: dict[str, Any] = json.loads(text_)
-    return stored
+    return Closed(settled, stored)
 
 
 def check_recorder(session: Session, actor_id: int, shift_id: int | None, message: str,
-                   what: str) -> None:
-    """Table staff; with ``shift_id``, staff of that (open) shift (``people/duties.py``)."""
-    user = session.get(User, actor_id)
-    if user is None or not user.active or user.role not in RECORDERS:
+                   what: str, facts: Facts | None = None) -> None:
+    """Table staff; with ``shift_id``, staff of that (open) shift (``people/duties.py``).
+    ``facts``: the actor's role and the shift as the stream's read found them (no more reads
+    unless a croupier recorded in a shift someone else opened)."""
+    opened_by = facts.shift_opened_by if facts else None
+    status = facts.shift_status if facts else None
+    if facts is None or facts.actor_id != actor_id or opened_by is None or status is None:
+        user = session.get(User, actor_id)
+        if user is None or not user.active or user.role not in RECORDERS:
+            raise PermissionDenied(message)
+        if shift_id is not None:
+            duties.check_recorder(session, user=user, shift_id=shift_id)
+            duties.check_shift_open(session, shift_id, what)
+        return
+    if facts.actor_role not in RECORDERS:
         raise PermissionDenied(message)
     if shift_id is not None:
-        duties.check_recorder(session, user=user, shift_id=shift_id)
-        duties.check_shift_open(session, shift_id, what)
+        duties.check_recorder_at(session, user_id=actor_id, role=facts.actor_role,
+                                 shift_id=shift_id, opened_by=opened_by)
+        duties.check_status_open(status, what)
 
 
-def check_round_recorder(session: Session, actor_id: int, shift_id: int | None = None) -> None:
+def check_round_recorder(session: Session, actor_id: int, shift_id: int | None = None,
+                         facts: Facts | None = None) -> None:
     """Who records a house round: table staff; with ``shift_id``, staff of that open shift."""
     check_recorder(session, actor_id, shift_id,
                    N_("Only a croupier, pit boss or shift manager records rounds."),
-                   "recording a step")
+                   "recording a step", facts)
 
 
 def profile_version(rules: dict[str, Any]) -> str:
     """A fingerprint of the round's profile as data (its stored hash, shortened)."""
     return str(rules["profile_hash"])[:16]
+
+
+def loaded_round(session: Session, got: RoundRead, flow: Game[Any], rules: dict[str, Any],
+                 head: Callable[[Any], Any], *, stored: bool = True) -> Loaded:
+    """A game_round stream (a house round or a poker hand) from its read: its events folded
+    (the memo), its void request looked up only if one was ever asked for; ``stored``: a
+    closed round's stored settlement too."""
+    r = got.round
+    events = rounds.events(session, r.id)
+    request = void_request(session, r.id, got.any_void)
+    is_open = r.status == RoundStatus.OPEN.value
+    return Loaded(r.id, r.number, r.status, r.shift_id, rules, flow, events,
+                  memo.replay(flow, rules, events, got.rules_text),
+                  void_pending=is_open and pending(request),
+                  head=head(request), facts=got.facts, rules_text=got.rules_text,
+                  stored=None if is_open or not stored else stored_settlement(session, r.id))
 
 
 class HouseStream:
@@ -129,35 +249,29 @@ class HouseStream:
     column = "round_id"
     settles_when_complete = False
 
-    def load(self, session: Session, stream_id: int) -> Loaded:
-        row = session.get(Round, stream_id)
-        if row is None:
+    def load(self, session: Session, stream_id: int, actor_id: int | None = None) -> Loaded:
+        got = read_round(session, stream_id, actor_id)
+        if got is None:
             raise NotFound("No round with id %(round_id)s.", round_id=stream_id)
-        table = tables.get_table(session, row.table_id)
+        table = got.table
         if get_game(table.game).poker_room:  # issue 15: a poker hand is read as a hand
             raise Conflict("Round %(number)s is a hand of the poker table %(name)s: read it at "
-                           "/api/v1/poker/hands/%(round_id)s.", number=row.number,
+                           "/api/v1/poker/hands/%(round_id)s.", number=got.round.number,
                            name=table.name, round_id=stream_id)
-        events = rounds.events(session, stream_id)
-        request = void_request(session, stream_id)
-        is_open = row.status == RoundStatus.OPEN.value
-        rules = rounds.rules_of(session, row)
-        flow, _empty = start_rules(rules)
-        return Loaded(stream_id, row.number, row.status, row.shift_id, rules, flow, events,
-                      memo.replay(flow, rules, events),
-                      void_pending=is_open and pending(request),
-                      head=(rounds.round_view(row), table, request),
-                      stored=None if is_open else stored_settlement(session, stream_id))
+        rules = rounds.rules_from(got.rules_text, lambda: table)
+        return loaded_round(session, got, rules_flow(rules), rules,
+                            lambda request: (got.round, table, request))
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
-        check_round_recorder(session, actor_id, loaded.shift_id if loaded else None)
+        check_round_recorder(session, actor_id, loaded.shift_id if loaded else None,
+                             loaded.facts if loaded else None)
 
-    def lock(self, session: Session, loaded: Loaded) -> tuple[Any, str, bool]:
+    def lock(self, session: Session, loaded: Loaded) -> Locked:
         return lock_round(session, loaded)
 
-    def store_settlement(self, session: Session, row: Any, loaded: Loaded, seq: int,
-                         settlement: Any, state: Any) -> dict[str, Any]:
-        return store_round_settlement(session, row, seq, settlement.to_dict(),
+    def store_settlement(self, session: Session, loaded: Loaded, seq: int, settlement: Any,
+                         state: Any) -> Closed:
+        return store_round_settlement(session, loaded, seq, settlement.to_dict(),
                                       engine=ENGINE_VERSION, profile=state.profile.name,
                                       version=profile_version(loaded.rules))
 

@@ -29,12 +29,19 @@ _lock = threading.Lock()
 _memo: OrderedDict[str, Folded[Any]] = OrderedDict()
 
 
+def canonical(value: Any) -> str:
+    """The canonical JSON of rules or a payload: what ``store.encode_payload`` stores, so a
+    stored text and the value it was made from give the same key."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def digest(start: Sequence[Any], events: Iterable[tuple[int, str, Any]]) -> str:
-    """The key of a stream: the flow's start arguments and each (seq, type, payload)."""
+    """The key of a stream: the flow's start arguments and each (seq, type, payload); a
+    payload given as ``str`` is its canonical text already (as stored)."""
     h = hashlib.sha256(repr(tuple(start)).encode())
     for seq, type, payload in events:
         h.update(f"\x1e{seq}\x1f{type}\x1f".encode())
-        h.update(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode())
+        h.update((payload if isinstance(payload, str) else canonical(payload)).encode())
     return h.hexdigest()
 
 
@@ -63,24 +70,28 @@ def fold(key: str, replay: Callable[[], Folded[Any]]) -> Folded[Any]:
     return found
 
 
-def stream_key(rules: Mapping[str, Any], events: Sequence[EventView]) -> str:
-    """What a fold depends on: the stream's own rules (canonically) and its events. The game
-    is part of the rules (a house round names it; a poker hand's profile does)."""
-    start = json.dumps(rules, sort_keys=True, separators=(",", ":"))
-    return digest((start,), ((e.seq, e.type, e.payload) for e in events))
+def stream_key(rules: Mapping[str, Any], events: Sequence[EventView],
+               rules_text: str | None = None) -> str:
+    """What a fold depends on: the stream's own rules (canonically; ``rules_text``: as stored)
+    and its events (their stored payload texts, issue 25: no re-encoding per request). The
+    game is part of the rules (a house round names it; a poker hand's profile does)."""
+    start = rules_text if rules_text is not None else canonical(rules)
+    return digest((start,), ((e.seq, e.type, e.payload if e.payload_text is None
+                              else e.payload_text) for e in events))
 
 
-def replay(flow: Game[Any], rules: Mapping[str, Any],
-           events: Sequence[EventView]) -> Folded[Any]:
+def replay(flow: Game[Any], rules: Mapping[str, Any], events: Sequence[EventView],
+           rules_text: str | None = None) -> Folded[Any]:
     """The engine's replay of a stream from the empty round of its own ``rules``, memoised by
     content: replay stays the truth, a request replays at most once."""
-    return fold(stream_key(rules, events), lambda: flow.replay(
+    return fold(stream_key(rules, events, rules_text), lambda: flow.replay(
         flow.start(rules), [Event(e.seq, e.type, e.payload) for e in events]))
 
 
-def remember(rules: Mapping[str, Any], events: Sequence[EventView], folded: Folded[Any]) -> None:
+def remember(rules: Mapping[str, Any], events: Sequence[EventView], folded: Folded[Any],
+             rules_text: str | None = None) -> None:
     """Enter a fold the record path computed step by step (after an append) in the memo."""
-    put(stream_key(rules, events), folded)
+    put(stream_key(rules, events, rules_text), folded)
 
 
 def clear() -> None:

@@ -32,8 +32,8 @@ from ...rules.games.parlour.profile import VARIANTS, get_parlour_profile
 from ..errors import N_, NotFound, PermissionDenied, ValidationError
 from . import memo
 from . import record as path
-from .record import OPEN, Loaded, Wording
-from .store import encode_payload, events
+from .record import OPEN, Closed, Loaded, Locked, Wording
+from .store import encode_payload, events, last_seq
 
 #: who runs the parlour board: a host or club dealer (croupier) and administrators
 HOSTS = frozenset({"croupier", "admin"})
@@ -87,7 +87,7 @@ class ParlourStream:
     column = "game_id"
     settles_when_complete = False
 
-    def load(self, session: Session, stream_id: int) -> Loaded:
+    def load(self, session: Session, stream_id: int, actor_id: int | None = None) -> Loaded:
         row = session.get(ParlourGame, stream_id)
         if row is None:
             raise NotFound("No parlour game with id %(game_id)s.", game_id=stream_id)
@@ -102,13 +102,13 @@ class ParlourStream:
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
         _check_actor(session, actor_id)
 
-    def lock(self, session: Session, loaded: Loaded) -> tuple[Any, str, bool]:
-        row = session.exec(select(ParlourGame).where(ParlourGame.id == loaded.id)
-                           .with_for_update(key_share=True)).one()
-        return row, loaded.status, False
+    def lock(self, session: Session, loaded: Loaded) -> Locked:
+        session.exec(select(ParlourGame.id).where(ParlourGame.id == loaded.id)
+                     .with_for_update(key_share=True)).one()
+        return Locked(loaded.status, False, last_seq(session, self.column, loaded.id))
 
-    def store_settlement(self, session: Session, row: Any, loaded: Loaded, seq: int,
-                         settlement: Any, state: Any) -> dict[str, Any]:
+    def store_settlement(self, session: Session, loaded: Loaded, seq: int, settlement: Any,
+                         state: Any) -> Closed:
         raise NotImplementedError("a parlour evening stores no settlement row")
 
 

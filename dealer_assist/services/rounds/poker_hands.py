@@ -29,11 +29,19 @@ from ...rules.registry import get_game
 from ..errors import N_, Conflict, NotFound
 from ..shifts import shifts
 from ..tables import poker as poker_tables
-from . import memo, txn
 from . import record as path
 from . import store as rounds
-from .house import check_recorder, lock_round, pending, store_round_settlement, void_request
-from .record import Loaded, Recorded, Wording
+from . import txn
+from .house import (
+    check_recorder,
+    loaded_round,
+    lock_round,
+    pending,
+    read_round,
+    store_round_settlement,
+    void_request,
+)
+from .record import Closed, Loaded, Locked, Recorded, Wording
 
 ACTION = "action"
 ENGINE_VERSION = "dealer_assist poker 1"
@@ -83,37 +91,34 @@ class PokerStream:
     column = "round_id"
     settles_when_complete = True
 
-    def load(self, session: Session, stream_id: int) -> Loaded:
-        row = session.get(Round, stream_id)
-        rules: dict[str, Any] = json.loads(row.rules) if row is not None and row.rules else {}
-        if row is None or not is_poker(rules):
+    def load(self, session: Session, stream_id: int, actor_id: int | None = None) -> Loaded:
+        got = read_round(session, stream_id, actor_id)
+        rules: dict[str, Any] = json.loads(got.rules_text) if got and got.rules_text else {}
+        if got is None or not is_poker(rules):
             raise NotFound("No poker hand with id %(round_id)s.", round_id=stream_id)
-        flow = flow_of(rules)
-        events = rounds.events(session, stream_id)
-        request = void_request(session, stream_id)
-        return Loaded(stream_id, row.number, row.status, row.shift_id, rules, flow, events,
-                      memo.replay(flow, rules, events),
-                      void_pending=row.status == RoundStatus.OPEN.value and pending(request),
-                      head=rounds.round_view(row))
+        return loaded_round(session, got, flow_of(rules), rules, lambda _request: got.round,
+                            stored=False)
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
         """Table staff only; a croupier only at the shift he opened or co-signed (duties rule
         5); nothing on a closed shift (rule 6)."""
         check_recorder(session, actor_id, loaded.shift_id if loaded else None,
-                       N_("Only table staff deal hands."), "recording an action")
+                       N_("Only table staff deal hands."), "recording an action",
+                       loaded.facts if loaded else None)
 
-    def lock(self, session: Session, loaded: Loaded) -> tuple[Any, str, bool]:
+    def lock(self, session: Session, loaded: Loaded) -> Locked:
         return lock_round(session, loaded)
 
-    def store_settlement(self, session: Session, row: Any, loaded: Loaded, seq: int,
-                         settlement: Any, state: Any) -> dict[str, Any]:
+    def store_settlement(self, session: Session, loaded: Loaded, seq: int, settlement: Any,
+                         state: Any) -> Closed:
         """Store the result, settle the round, carry the stacks, keep the button."""
-        stored = store_round_settlement(session, row, seq, settlement.to_dict(),
+        closed = store_round_settlement(session, loaded, seq, settlement.to_dict(),
                                         engine=ENGINE_VERSION, profile=state.profile.name,
                                         version=state.profile.structure)
-        poker_tables.finish_hand(session, row.table_id, loaded.rules["button"], state.stacks)
+        head: rounds.RoundView = loaded.head
+        poker_tables.finish_hand(session, head.table_id, loaded.rules["button"], state.stacks)
         session.flush()
-        return stored
+        return closed
 
 
 POKER = PokerStream()

@@ -51,6 +51,36 @@ class Wording:
 
 
 @dataclass(frozen=True, slots=True)
+class Facts:
+    """What a stream's one read found besides the stream, for the checks: the table (the audit
+    entries name it), the role of ``actor_id`` (None: no such account, or disabled) and the
+    shift's status and opener (duties rules 5 and 6)."""
+
+    table_id: int | None
+    actor_role: str | None = None
+    shift_status: str | None = None
+    shift_opened_by: int | None = None
+    actor_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Locked:
+    """The stream's row under the write lock: what the compare of compare-and-append reads."""
+
+    status: str
+    void_pending: bool
+    last_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """A stream a step completed: its status now and the settlement as stored."""
+
+    status: str
+    stored: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Loaded:
     """A stream as read at the start of an attempt (or as left by the step just recorded)."""
 
@@ -67,6 +97,10 @@ class Loaded:
     head: Any = None
     #: the settlement stored by the step just recorded, if it completed the stream
     stored: dict[str, Any] | None = None
+    #: what the same read found for the checks (None: the stream reads them when asked)
+    facts: Facts | None = None
+    #: the rules as stored (the replay memo's key; None: made from ``rules``)
+    rules_text: str | None = None
 
     @property
     def last_seq(self) -> int:
@@ -102,21 +136,23 @@ class Stream(Protocol):
     #: a complete state stores its settlement at once (a poker hand); else only ``paid`` does
     settles_when_complete: bool
 
-    def load(self, session: Session, stream_id: int) -> Loaded:
-        """The stream and its events, folded (``NotFound`` for an unknown id)."""
+    def load(self, session: Session, stream_id: int, actor_id: int | None = None) -> Loaded:
+        """The stream and its events, folded (``NotFound`` for an unknown id); ``actor_id``:
+        whoever records, whose role the same read may fetch (``Loaded.facts``)."""
         ...
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
         """Who may record (with ``loaded``: also who may record in this stream now)."""
         ...
 
-    def lock(self, session: Session, loaded: Loaded) -> tuple[Any, str, bool]:
-        """The stream's row, locked until commit, with its status and pending void now."""
+    def lock(self, session: Session, loaded: Loaded) -> Locked:
+        """The stream's row, locked until commit: its status, pending void and last sequence
+        number now."""
         ...
 
-    def store_settlement(self, session: Session, row: Any, loaded: Loaded, seq: int,
-                         settlement: Any, state: Any) -> dict[str, Any]:
-        """Store a complete stream's settlement and close it; the settlement as stored."""
+    def store_settlement(self, session: Session, loaded: Loaded, seq: int, settlement: Any,
+                         state: Any) -> Closed:
+        """Store a complete stream's settlement and close it."""
         ...
 
 
@@ -146,8 +182,8 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
           payload: dict[str, Any], key: str, expected_seq: int | None,
           before: Callable[[Loaded], Recorded | None] | None) -> Recorded:
     txn.begin_read(session)
-    stream.check_actor(session, actor_id, None)
-    loaded = stream.load(session, stream_id)
+    loaded = stream.load(session, stream_id, actor_id)
+    stream.check_actor(session, actor_id, replace(loaded, shift_id=None))  # the role only
     # looked for among the events just folded (one read: a twin's event is in both or neither)
     existing = next((e for e in loaded.events if e.idempotency_key == key), None)
     if existing is not None:
@@ -161,18 +197,19 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
             return answered
     stored, folded, settlement = _play(stream, loaded, type, payload)
     txn.begin_write(session)
-    row, status, pending = stream.lock(session, loaded)
-    if (status, pending) != (loaded.status, loaded.void_pending) or \
-            store.last_seq(session, stream.column, loaded.id) != loaded.last_seq:
+    locked = stream.lock(session, loaded)
+    if (locked.status, locked.void_pending, locked.last_seq) != \
+            (loaded.status, loaded.void_pending, loaded.last_seq):
         raise txn.Stale  # the compare: the stream moved since it was read
     event = store.insert_event(session, stream.column, loaded.id, loaded.last_seq + 1, type,
-                               stored, actor_id, key)
+                               stored, actor_id, key,
+                               table_id=loaded.facts.table_id if loaded.facts else None)
     events = [*loaded.events, event]
-    memo.remember(loaded.rules, events, folded)
+    memo.remember(loaded.rules, events, folded, loaded.rules_text)
     after = replace(loaded, events=events, folded=folded)
     if settlement is not None:
-        kept = stream.store_settlement(session, row, loaded, event.seq, settlement, folded.state)
-        after = replace(after, status=str(row.status), stored=kept)
+        closed = stream.store_settlement(session, loaded, event.seq, settlement, folded.state)
+        after = replace(after, status=closed.status, stored=closed.stored)
     return Recorded(after, True)
 
 
@@ -207,7 +244,8 @@ def _play(stream: Stream, loaded: Loaded, type: str,
         flow.check_undo(effective, cancels)
         # undoing step s leaves the stream as the events before s left it (the engine's fold)
         undone = memo.replay(flow, loaded.rules,
-                             [e for e in loaded.events if e.seq < effective[-1]])
+                             [e for e in loaded.events if e.seq < effective[-1]],
+                             loaded.rules_text)
         return cancels, Folded(undone.state, undone.steps), None
     actions = flow.decode(state, type, payload)  # decoded once
     new = flow.play(state, actions, new=True, type=type)
@@ -236,7 +274,8 @@ def _check_resend(stream: Stream, loaded: Loaded, existing: store.EventView, typ
             raise reused
         return
     flow = loaded.flow
-    earlier = memo.replay(flow, loaded.rules, [e for e in loaded.events if e.seq < existing.seq])
+    earlier = memo.replay(flow, loaded.rules, [e for e in loaded.events if e.seq < existing.seq],
+                          loaded.rules_text)
     try:
         again = flow.normalize(earlier.state, type, payload)
     except (RulesError, RequestError):

@@ -16,14 +16,15 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from ...models import Round, RoundEvent
+from ...models import Round, RoundEvent, User
 from ...rules.engine import Folded
 from ...rules.fields import need_mapping
 from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
-from ...rules.registry import start_rules
+from ...rules.registry import rules_flow
 from ..disputes import voids
 from ..errors import Conflict
+from ..people import duties
 from ..players import cards
 from ..shifts import shifts
 from ..tables import tables
@@ -61,9 +62,14 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     shift = shifts.open_shift_of(session, table_id)
     if shift is None:
         raise Conflict("Table %(name)s has no open shift; open one first.", name=table.name)
-    live.check_actor(session, actor_id, shift.id)  # staff of this shift (services/people/duties.py)
-    rules = rounds.table_rules(table)
-    flow, empty = start_rules(rules)
+    # staff of this shift (services/people/duties.py), with the shift just read
+    role = session.get(User, actor_id).role  # type: ignore[union-attr]  # checked just above
+    duties.check_recorder_at(session, user_id=actor_id, role=role, shift_id=shift.id,
+                             opened_by=shift.opened_by)
+    duties.check_status_open(shift.status, "recording a step")
+    rules = rounds.table_rules(table)  # made once per table setting (rules.registry)
+    flow = rules_flow(rules)
+    empty = memo.replay(flow, rules, []).state  # the empty round, memoised like any fold
     actions = flow.decode(empty, "place", {"boxes": [b.payload() for b in boxes]})
     cards.check_cards(session, actions)  # issue 23: a box's player card is a registered one
     payload = flow.encode_event("place", actions)
@@ -88,7 +94,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
         raise txn.Stale  # a twin got there first: re-read, answer as a resend or a conflict
     rnd = rounds.start_round(session, shift_id=shift.id, rules=rules, start_key=key)
     event = rounds.insert_event(session, HOUSE.column, rnd.id, 1, "place", payload, actor_id,
-                                key)
+                                key, table_id=table.id)
     folded = Folded(state, (1,))
     memo.remember(rules, [event], folded)
     loaded = path.Loaded(rnd.id, rnd.number, rnd.status, rnd.shift_id, rules, flow, [event],
@@ -145,9 +151,9 @@ def _redeal(session: Session, loaded: path.Loaded, actor_id: int,
         raise Conflict("Round %(number)s already waits for a pit boss to decide on its "
                        "void.", number=loaded.number)
     txn.begin_write(session)
-    _row, status, pending = lock_round(session, loaded)
-    if (status, pending) != (loaded.status, loaded.void_pending) or \
-            rounds.last_seq(session, HOUSE.column, loaded.id) != loaded.last_seq:
+    locked = lock_round(session, loaded)
+    if (locked.status, locked.void_pending, locked.last_seq) != \
+            (loaded.status, loaded.void_pending, loaded.last_seq):
         raise txn.Stale
     voids.request_change(session, round_id=loaded.id, kind="void", reason=reason,
                          actor_id=actor_id)

@@ -5,11 +5,12 @@ the round three times inside it, so tablets queued behind one another and SQLite
 handler answered some of them "database is locked" (a 500) after five seconds. Now a write is
 two transactions on the caller's session:
 
-1. :func:`begin_read` -- a *read* transaction (SQLite: ``BEGIN DEFERRED``, which takes no write
-   lock; PostgreSQL: an ordinary READ COMMITTED snapshot). The service reads the round's
-   events, folds them once and lets the engine verify the step here, outside any lock.
+1. :func:`begin_read` -- a *read* outside any transaction (issue 25: SQLite without BEGIN,
+   PostgreSQL in autocommit; no write lock, no BEGIN/COMMIT round trips). The service reads
+   the round's events, folds them once and lets the engine verify the step here, outside any
+   lock.
 2. :func:`begin_write` -- the read transaction ends and the next statement takes the write lock
-   (SQLite ``BEGIN IMMEDIATE``; PostgreSQL a row lock from :func:`lock_round` or
+   (SQLite ``BEGIN IMMEDIATE``; PostgreSQL a row lock: ``house.lock_round`` or
    :func:`lock_table`). The service then *compares and appends*: if the round's last sequence
    number is still the one it folded, it inserts; otherwise it raises :class:`Stale` and
    :func:`run` re-reads and tries again.
@@ -32,8 +33,8 @@ from typing import TypeVar
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, select
 
-from ...db import SQLITE_BEGIN
-from ...models import GameTable, Round
+from ...db import NO_BEGIN, SQLITE_BEGIN
+from ...models import GameTable
 from ..errors import NotFound, ServiceError
 
 T = TypeVar("T")
@@ -76,14 +77,19 @@ def _sqlite(session: Session) -> bool:
 
 
 def begin_read(session: Session) -> None:
-    """End whatever the session had open and start a transaction that takes no write lock.
+    """End whatever the session had open and read without a transaction (issue 25): each
+    statement of the read sees what was committed when it ran (SQLite: no BEGIN at all;
+    PostgreSQL: autocommit, as READ COMMITTED already read each statement afresh), with no
+    write lock and no BEGIN/COMMIT round trips. The read need not be one snapshot: the write
+    compares what it folded with the stream as it is under the lock.
 
     Objects the session kept from earlier transactions are expired, so every read is fresh."""
     if session.in_transaction():
         session.commit()
     session.expire_all()
-    if _sqlite(session):
-        session.connection(execution_options={SQLITE_BEGIN: "DEFERRED"})
+    options = ({SQLITE_BEGIN: NO_BEGIN} if _sqlite(session)
+               else {"isolation_level": "AUTOCOMMIT"})
+    session.connection(execution_options=options)
 
 
 def begin_write(session: Session) -> None:
@@ -108,7 +114,9 @@ def _mutex(session: Session) -> threading.Lock:
         return _MUTEXES.setdefault(key, threading.Lock())
 
 
-def _release(session: Session) -> None:
+def end_write(session: Session) -> None:
+    """Release this process's SQLite write mutex, if the session holds it (after the commit or
+    the rollback of a write; :func:`run` calls it)."""
     mutex = session.info.pop(_HELD, None)
     if mutex is not None:
         mutex.release()
@@ -122,22 +130,14 @@ _HELD = "dealer_assist_write_mutex"
 WRITE_WAIT_S = 5.0
 
 
-def lock_round(session: Session, round_id: int) -> Round:
-    """The round row, locked until commit (PostgreSQL; SQLite's BEGIN IMMEDIATE serialises)."""
-    row = session.exec(select(Round).where(Round.id == round_id)
-                       .with_for_update(key_share=True)  # FOR NO KEY UPDATE: see lock_table
-                       .execution_options(populate_existing=True)).first()
-    if row is None:
-        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
-    return row
-
-
 def lock_table(session: Session, table_id: int) -> None:
     """The table row, locked until commit: one round start at a table at a time.
 
     ``FOR NO KEY UPDATE`` excludes the other starters (and ``FOR UPDATE``) but not the
     foreign-key checks of rows that merely point at the table (a shift closing, an inventory
     row): those would otherwise wait for us while we wait for their shift row."""
+    if _sqlite(session):
+        return  # BEGIN IMMEDIATE has serialised the writers; the read found the table
     found = session.exec(select(GameTable.id).where(GameTable.id == table_id)
                          .with_for_update(key_share=True)).first()
     if found is None:
@@ -168,7 +168,7 @@ def run(session: Session, attempt: Callable[[], T], *, attempts: int = ATTEMPTS)
             session.rollback()
             raise
         finally:
-            _release(session)
+            end_write(session)
         _pause(n)
     raise Busy("The table is busy (other tablets are saving at the same moment); nothing was "
                "recorded. Try again in a moment.")
