@@ -43,6 +43,7 @@ from dealer_assist.services import reports  # noqa: E402
 from dealer_assist.services.people import passwords  # noqa: E402
 from dealer_assist.services.rounds import store as rounds  # noqa: E402
 from dealer_assist.services.shifts import inventory  # noqa: E402
+from tests.factories import SIGNED  # noqa: E402
 from tests.services.conftest_reports import T0, make_floor, open_inventory, play_round  # noqa: E402
 
 
@@ -84,7 +85,7 @@ def build(url: str, n: int) -> int:
                 session.commit()
         session.commit()
         win = reports.build_shift_report(session, floor.shift_id)["total"]["house_win"]
-        inventory.close_shift(session, shift_id=floor.shift_id,
+        inventory.close_shift(session, credential=SIGNED, shift_id=floor.shift_id,
                               closing_amount=max(0, 200_000 + win - 20_000 + 50_000),
                               croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                               actor_id=floor.pit_boss, now=T0 + timedelta(hours=12, minutes=5))

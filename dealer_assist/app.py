@@ -41,7 +41,20 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
-    from .web import admin, auth, disputes, live, players, poker, reports, table_players, tables
+    from .web import (
+        admin,
+        auth,
+        devices,
+        disputes,
+        floor,
+        live,
+        players,
+        poker,
+        relief,
+        reports,
+        table_players,
+        tables,
+    )
     from .web import bp as web_bp
     from .web import parlour as parlour_web
 
@@ -56,6 +69,9 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(reports.bp)
     app.register_blueprint(disputes.bp)
     app.register_blueprint(parlour_web.bp)
+    app.register_blueprint(relief.bp)  # issue 28: reliefs, PINs, table devices, the floor
+    app.register_blueprint(devices.bp)
+    app.register_blueprint(floor.bp)
     app.register_blueprint(api_bp)
     from .edge import limits
 

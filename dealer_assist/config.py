@@ -39,6 +39,17 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LOGIN_LOCK_BASE_SECONDS": 30,
         "LOGIN_LOCK_MAX_SECONDS": 15 * 60,
         "PASSWORD_MIN_LENGTH": 10,
+        # issue 28: PIN guesses, like logins: per account on one device, per account across
+        # devices, per device across accounts (the lock times are the login's)
+        "PIN_MAX_FAILURES": 5,
+        "PIN_MAX_FAILURES_PER_ACCOUNT": 10,
+        "PIN_MAX_FAILURES_PER_DEVICE": 20,
+        # the pit's live floor (docs/operations.md): how often it asks for news, and its alerts
+        "FLOOR_POLL_SECONDS": 2,
+        "FLOOR_PAYOUT_ALERT": 10_000,
+        "FLOOR_ALERT_WINDOW_MINUTES": 30,
+        "FLOOR_IDLE_MINUTES": 15,
+        "FLOOR_BREAK_WINDOW_MINUTES": 120,
         # Argon2id cost (argon2-cffi's RFC 9106 low-memory profile); tests lower it
         "ARGON2_TIME_COST": 3,
         "ARGON2_MEMORY_KIB": 64 * 1024,

@@ -7,16 +7,22 @@ from typing import Any
 from sqlmodel import Session
 
 from dealer_assist.models import User
-from dealer_assist.services.people import passwords, users
+from dealer_assist.services.people import cosign, passwords, users
 from dealer_assist.services.tables import tables
 
 PASSWORD = "correct horse battery"
+#: every test account's PIN (issue 28), unless made with ``pin=None``
+PIN = "2580"
+#: the co-signer's PIN typed on the same device: what a two-person act needs (issue 28)
+SIGNED = cosign.Credential(pin=PIN)
 
 
 def make_user(session: Session, username: str = "carla", role: str = "croupier", *,
               password: str = PASSWORD, must_change: bool = False,
-              language: str | None = None) -> users.UserView:
-    """An account whose password is ``password`` (no one-time password step unless asked)."""
+              language: str | None = None, pin: str | None = PIN,
+              badge: str | None = None) -> users.UserView:
+    """An account whose password is ``password`` (no one-time password step unless asked),
+    with the PIN ``pin`` and the badge number ``badge``."""
     created = users.create_user(session, username=username, display_name=username.title(),
                                 role=role)
     row = session.get(User, created.user.id)
@@ -24,6 +30,8 @@ def make_user(session: Session, username: str = "carla", role: str = "croupier",
     row.password_hash = passwords.hash_password(password)
     row.must_change_password = must_change
     row.language = language
+    row.pin_hash = passwords.hash_password(pin) if pin else None
+    row.badge = badge
     session.flush()
     return users.view(row)
 

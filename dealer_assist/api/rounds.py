@@ -52,6 +52,7 @@ def round_json(rnd: live.LiveRound) -> dict[str, Any]:
     return {
         "id": r.id, "table_id": r.table_id, "shift_id": r.shift_id, "number": r.number,
         "status": r.status, "opened_at": r.opened_at.isoformat(),
+        "dealer_id": r.dealer_id,  # issue 28: the dealer of record
         "game": rnd.rules.get("game", rnd.table.game), "profile": rnd.state.profile.name,
         "rules": rnd.rules,
         "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor_id": e.actor_id,

@@ -121,6 +121,8 @@ def _changes(tablename: str, diff: Mapping[str, tuple[Any, Any]]) -> dict[str, A
     for column, (old, new) in diff.items():
         if column == "password_hash":
             out["password"] = "changed"
+        elif column == "pin_hash":  # issue 28: that the PIN changed, never the hash
+            out["pin"] = "changed" if new else "cleared"
         elif column not in SECRET_COLUMNS:
             out[column] = {"from": shown(tablename, column, old),
                            "to": shown(tablename, column, new)}
@@ -136,7 +138,16 @@ def _action(tablename: str, op: str, values: Mapping[str, Any],
         if diff and "revoked_at" in diff:
             return "logout"
     if tablename == "login_throttle":
-        return "login.throttle_cleared" if op == "deleted" else "login.failed"
+        what = "pin" if str(values.get("username", "")).startswith("pin:") else "login"
+        return f"{what}.throttle_cleared" if op == "deleted" else f"{what}.failed"
+    if tablename == "dealer_stint" and op == "created":  # issue 28: who deals where
+        return f"stint.{values.get('kind')}"[:40]
+    if tablename == "act_signature" and op == "created":
+        return f"signature.{values.get('act')}"[:40]
+    if tablename == "table_device":
+        return "device.revoked" if diff and "revoked_at" in diff else f"device.{op}"
+    if tablename == "user_account" and diff and set(diff) <= {"pin_hash", "pin_set_at"}:
+        return "user.pin_set"
     if tablename == "shift":
         if op == "created":
             return "shift.opened"

@@ -29,7 +29,7 @@ from ..models.audit import AuditEntry
 GENESIS = hashlib.sha256(b"dealer_assist audit log genesis").hexdigest()
 #: serialises appends on PostgreSQL ("audt")
 ADVISORY_LOCK_KEY = 0x61756474
-SECRET_COLUMNS = frozenset({"password_hash", "token_hash"})
+SECRET_COLUMNS = frozenset({"password_hash", "pin_hash", "token_hash"})
 NOISE_COLUMNS = frozenset({"last_seen_at"})
 JSON_COLUMNS = frozenset({("round_event", "payload"), ("round_settlement", "settlement")})
 #: short entity names for the action ("round.created"); others use the table name

@@ -28,7 +28,7 @@ from . import capture, chain
 
 SKIPPED_COLUMNS = chain.SECRET_COLUMNS | chain.NOISE_COLUMNS
 NOT_AUDITED = frozenset({"audit_entry", "alembic_version"})
-DELETED_ACTIONS = frozenset({"login.throttle_cleared"})
+DELETED_ACTIONS = frozenset({"login.throttle_cleared", "pin.throttle_cleared"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ know nothing of HTTP (they raise ``ServiceError``/``RulesError``, mapped here on
 
 - ``headers``: security headers, NUL refusal, bounded ``<int:>`` ids, :func:`as_id`
 - ``csrf``, ``sessions``, ``roles``, ``refusals``, ``guard``: the one request hook
+- ``device``: a tablet bound to one table (issue 28): who it records for, and its fence
 - ``status``: the one service-error-to-HTTP mapping; ``problems`` and ``pages``: the two ways
   to answer a failure, registered per blueprint (``blueprints``); ``fallback``: requests no
   blueprint owns (an unknown route), answered by path
@@ -37,13 +38,13 @@ from .roles import (
     undeclared_endpoints,
 )
 from .sessions import CurrentUser, end_login, start_login
-from .status import STATUS, is_api, status_for
+from .status import STATUS, end_refused, is_api, status_for
 
 __all__ = [
     "ALL_ROLES", "MAX_ID", "PROBLEM_TYPE", "PUBLIC", "PUBLIC_ROLES", "STATUS", "ApiBlueprint",
     "CurrentUser", "PageBlueprint", "any_role", "as_id", "csrf_field", "csrf_ok", "csrf_token",
-    "declared_roles", "end_login", "form_error", "init_app", "init_errorhandlers", "is_api",
-    "json_body", "may_reach", "problem", "public", "role_required", "rules_problem",
+    "declared_roles", "end_login", "end_refused", "form_error", "init_app", "init_errorhandlers",
+    "is_api", "json_body", "may_reach", "problem", "public", "role_required", "rules_problem",
     "start_login", "status_for", "undeclared_endpoints",
 ]
 

@@ -4,7 +4,9 @@ one CSRF check):
 1. Every non-GET request must carry the session's CSRF token (:mod:`.csrf`): a page answers
    400, the API a 403 problem body. Only the public, stateless API calculators are exempt (they
    read no cookie and store nothing).
-2. The login session (:mod:`.sessions`) puts the user on ``g.user``.
+2. The login session (:mod:`.sessions`) puts the user on ``g.user``; without one, a tablet
+   bound to a table (:mod:`.device`, issue 28) puts the table's current dealer there and is
+   fenced in to its own table's screens.
 3. The endpoint's declared roles (:mod:`.roles`) are checked; an account with a one-time
    password is sent to the change-password page first (the API answers 403). Under ``/api`` a
    refusal is a problem body (401 not signed in, 403 wrong role), never a redirect.
@@ -16,6 +18,7 @@ from typing import Any
 
 from flask import Flask, current_app, g, redirect, request, url_for
 
+from . import device
 from .csrf import csrf_field, csrf_ok, csrf_token
 from .headers import SAFE_METHODS
 from .refusals import csrf_refused, forbidden, to_login
@@ -34,11 +37,18 @@ def before_request() -> Any:
     if request.method not in SAFE_METHODS and not stateless and not csrf_ok():
         return csrf_refused()
     g.user = None if stateless else load_user()
+    g.device = None
+    if g.user is None and not stateless and not is_api():
+        g.device = device.load()  # issue 28: a tablet bound to a table, not a person
+        if g.device is not None:
+            g.user = device.dealer_of(g.device)
     if endpoint is None:  # 404/405: let the error handler answer
         return None
     if roles is None:
         current_app.logger.error("route %s declares no roles; refused", endpoint)
         return forbidden()
+    if g.device is not None:
+        return device.guard(g.device, endpoint)
     if PUBLIC in roles:
         return None
     user: CurrentUser | None = g.user
@@ -55,7 +65,7 @@ def before_request() -> Any:
 
 def template_globals() -> dict[str, Any]:
     return {"current_user": g.get("user"), "csrf_field": csrf_field, "csrf_token": csrf_token,
-            "may_reach": may_reach}
+            "may_reach": may_reach, "table_device": g.get("device")}
 
 
 def init_app(app: Flask) -> None:

@@ -19,18 +19,18 @@ from werkzeug.exceptions import HTTPException
 from ..i18n.wording import say
 from ..services.errors import ServiceError
 from ..services.rounds.txn import Busy
-from .status import as_busy, rollback, status_for
+from .status import as_busy, end_refused, rollback, status_for
 
 
 def form_error(err: ServiceError, template: str, **context: Any) -> tuple[str, int]:
     """Re-show a form with the error flashed above it and the offending field marked."""
-    rollback()
+    end_refused(err)
     flash(say(err.message), "error")
     return render_template(template, error_field=err.field, **context), status_for(err)
 
 
 def service_page(err: ServiceError) -> Any:
-    rollback()
+    end_refused(err)
     status = status_for(err)
     return render_template("error.html", status=status, title=title(status),
                            message=say(err.message)), status

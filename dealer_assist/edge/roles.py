@@ -47,6 +47,8 @@ def role_required(*roles: str) -> Callable[[F], F]:
         @wraps(view)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             user: CurrentUser | None = g.get("user")
+            if user is None and g.get("device_ok"):  # a table device's own page (issue 28)
+                return view(*args, **kwargs)
             if user is None:
                 return to_login()
             if user.role not in allowed or user.must_change_password and is_api():
@@ -86,7 +88,12 @@ def public_endpoints(app: Flask, prefix: str = "/") -> list[str]:
 
 
 def may_reach(endpoint: str) -> bool:
-    """For templates: show a link only to those who may follow it."""
+    """For templates: show a link only to those who may follow it (on a table device: only
+    its own screens, ``edge.device``)."""
+    if g.get("device") is not None:
+        from . import device
+
+        return device.may_reach(endpoint)
     roles = declared_roles(current_app, endpoint)
     if roles is None:
         return False

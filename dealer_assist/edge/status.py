@@ -50,6 +50,19 @@ def rollback() -> None:
         dbs.rollback()
 
 
+def end_refused(err: ServiceError) -> None:
+    """End the transaction of a refused request: rolled back, except after a wrong PIN or
+    password (or a throttled one), whose failed attempt must count (issue 28: the services
+    check a PIN before they write anything else, so the failure is all there is to keep)."""
+    dbs = g.get("db_session")
+    if dbs is None:
+        return
+    if isinstance(err, (AuthenticationFailed, Throttled)):
+        dbs.commit()
+    else:
+        dbs.rollback()
+
+
 def is_api() -> bool:
     """A JSON API path (problem bodies) rather than a page. Decided by the path, so that it
     also holds for a request no blueprint owns (an unknown ``/api/...`` route is a JSON 404)."""

@@ -4,9 +4,10 @@
 ``base`` holds what every table module shares (constraint naming, :func:`utcnow`,
 :class:`UTCDateTime`); ``people`` (accounts, login sessions), ``tables``, ``shifts``, ``rounds``
 (rounds, their events and settlements), ``inventory`` (chip counts, fills, credits), ``audit``
-(the audit chain, disputes, voids, corrections), ``poker`` (poker tables and seats),
-``parlour`` (the parlour board game) and ``players`` (rated players' cards and visits). The
-table classes are re-exported here: ``from dealer_assist.models import Round``.
+(the audit chain, disputes, voids, corrections), ``floor`` (dealers' stints, table devices,
+signatures), ``poker`` (poker tables and seats), ``parlour`` (the parlour board game) and
+``players`` (rated players' cards and visits). The table classes are re-exported here:
+``from dealer_assist.models import Round``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .audit import (
     RoundCorrection,
 )
 from .base import NAMING, UTCDateTime, utcnow
+from .floor import ActSignature, DealerStint, SignMethod, StintKind, TableDevice
 from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
 from .lab import LabFigures
 from .parlour import ParlourGame
@@ -34,8 +36,8 @@ from .shifts import Shift, ShiftStatus
 from .tables import POKER_GAMES, Game, GameTable
 
 __all__ = [
-    "AuditEntry", "AuthSession", "ChangeKind", "ChipTransfer", "CorrectionSource", "CountKind",
-    "LabFigures",
+    "ActSignature", "AuditEntry", "AuthSession", "ChangeKind", "ChipTransfer", "CorrectionSource",
+    "CountKind", "DealerStint", "LabFigures", "SignMethod", "StintKind", "TableDevice",
     "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
     "Outcome", "ParlourGame", "PlayerCard", "PlayerVisit", "POKER_GAMES", "PokerChipMove",
     "PokerSeat",

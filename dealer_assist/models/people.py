@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, String, UniqueConstraint
+from sqlalchemy import CheckConstraint, Index, String, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from .base import UTCDateTime, check_in, utcnow
@@ -24,7 +24,8 @@ class User(SQLModel, table=True):
     """An individual account; shared logins are not allowed on a casino floor."""
 
     __tablename__ = "user_account"
-    __table_args__ = (CheckConstraint(check_in("role", Role), name="role"),)
+    __table_args__ = (CheckConstraint(check_in("role", Role), name="role"),
+                      Index("uq_user_account_badge", "badge", unique=True))
 
     id: int | None = Field(default=None, primary_key=True)
     username: str = Field(sa_type=String(64), unique=True, nullable=False)
@@ -37,6 +38,12 @@ class User(SQLModel, table=True):
     password_changed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     #: the language the pages speak to this person (``i18n.LANGUAGES``); None: the browser's
     language: str | None = Field(default=None, sa_type=String(8))
+    #: issue 28: the PIN (4-8 digits) that authenticates this person for one act (a relief at a
+    #: table device, a co-signature), hashed like the password; None: no PIN set yet
+    pin_hash: str | None = Field(default=None, sa_type=String(255))
+    pin_set_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    #: the number a badge reader types (a keyboard wedge), unique; None: no badge
+    badge: str | None = Field(default=None, sa_type=String(40))
 
 
 class AuthSession(SQLModel, table=True):

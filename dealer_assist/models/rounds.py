@@ -44,6 +44,9 @@ class Round(SQLModel, table=True):
     rules: str | None = Field(default=None, sa_type=Text, nullable=True)
     #: the idempotency key of the request that started the round (NULL before revision 0006)
     start_key: str | None = Field(default=None, sa_type=String(64))
+    #: issue 28: the dealer of record, the one tapped in at the table when the round (or poker
+    #: hand) started; rounds from before revision 0013: the shift's croupier
+    dealer_id: int | None = Field(default=None, foreign_key="user_account.id", index=True)
 
 
 class RoundEvent(SQLModel, table=True):

@@ -37,6 +37,7 @@ class GameTable(SQLModel, table=True):
         CheckConstraint("min_ante > 0 AND max_ante >= min_ante", name="ante_limits"),
         CheckConstraint("max_payout > 0", name="max_payout"),
         CheckConstraint("boxes >= 1", name="boxes"),
+        CheckConstraint("rotation_minutes > 0", name="rotation_minutes"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -54,3 +55,8 @@ class GameTable(SQLModel, table=True):
                           sa_column_kwargs={"server_default": "standard"})
     #: ISO 4217 code of the table's currency unit; None: the configuration's DEFAULT_CURRENCY
     currency: str | None = Field(default=None, sa_type=String(3))
+    #: issue 28: the pit the table belongs to (the floor page shows a pit's tables); None: none
+    pit: str | None = Field(default=None, sa_type=String(40))
+    #: minutes a dealer deals here before the floor page flags him for a relief
+    rotation_minutes: int = Field(default=40, nullable=False,
+                                  sa_column_kwargs={"server_default": "40"})

@@ -24,7 +24,7 @@ from ..edge import PageBlueprint, form_error, role_required
 from ..models import Role
 from ..rules.registry import games
 from ..services.errors import ServiceError
-from ..services.people import users
+from ..services.people import pins, users
 from ..services.people.users import ROLE_TITLES, NewPassword
 from ..services.reports import house_edge
 from ..services.shifts import chips
@@ -84,6 +84,20 @@ def reset_password(user_id: int) -> Any:
     return _show_password(new, "reset")
 
 
+@bp.post("/users/<int:user_id>/badge")
+@admin_only
+def set_badge(user_id: int) -> Any:
+    """Issue 28: the number a badge reader types for this person (empty: no badge)."""
+    dbs = db.get_session()
+    try:
+        pins.set_badge(dbs, user_id, text("badge", max_length=40))
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "admin/users.html", form={}, **_users_context())
+    flash(gettext("Badge saved."), "success")
+    return redirect(url_for("admin.users_page"))
+
+
 @bp.post("/users/<int:user_id>/disable")
 @admin_only
 def disable_user(user_id: int) -> Any:
@@ -127,7 +141,8 @@ def _table_spec() -> tables.TableSpec:
         max_payout=whole_number("max_payout", "The maximum payout"),
         boxes=whole_number("boxes", "The number of boxes"),
         chip_set=request.form.get("chip_set", "") or chips.DEFAULT_CHIP_SET,
-        currency=request.form.get("currency", "")[:3] or None)
+        currency=request.form.get("currency", "")[:3] or None,
+        pit=text("pit", max_length=40) or None)
 
 
 @bp.get("/tables")
@@ -159,7 +174,8 @@ def edit_table(table_id: int) -> str:
 
 def _as_form(table: tables.TableView) -> dict[str, Any]:
     return {f: getattr(table, f) for f in ("name", "game", "profile", "min_ante", "max_ante",
-                                           "max_payout", "boxes", "chip_set", "currency")}
+                                           "max_payout", "boxes", "chip_set", "currency",
+                                           "pit")}
 
 
 @bp.post("/tables/<int:table_id>")

@@ -49,7 +49,7 @@ def _safe_next(target: str | None) -> str:
 @public
 def login() -> Any:
     if request.method == "GET":
-        if g.get("user"):
+        if g.get("user") and g.get("device") is None:  # a table device's dealer is no login
             return redirect(url_for("web.home"))
         return render_template("login.html", next=request.args.get("next", ""))
     username = request.form.get("username", "")[:64]
@@ -74,6 +74,9 @@ def login() -> Any:
     if result.must_change_password:
         flash(gettext("Choose your own password to continue."), "info")
         return redirect(url_for("auth.change_password"))
+    if users.needs_pin(dbs, result.user_id):  # issue 28: set at a full sign-in
+        flash(gettext("Set your PIN (the name menu, PIN): a relief and a co-signature ask for "
+                      "it."), "info")
     return redirect(_safe_next(request.form.get("next")))
 
 

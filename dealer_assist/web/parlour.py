@@ -18,10 +18,12 @@ from werkzeug.datastructures import MultiDict
 from .. import db
 from ..edge import PageBlueprint, role_required, status_for
 from ..i18n.wording import N_, say
+from ..models import utcnow
 from ..rules.cards import SUITS
 from ..rules.errors import RulesError
 from ..rules.games.parlour.profile import DEFAULT_PROFILE
 from ..services.errors import ServiceError
+from ..services.people import stints
 from ..services.rounds import parlour
 from .forms import text
 from .parlour_form import hand_field, parse_betting, read_end_hands, read_extra_hand, read_hands
@@ -83,8 +85,10 @@ def _message(err: RulesError | ServiceError, what: str) -> str:
 def _screen(game_id: int, status: int = 200, typed: MultiDict[str, str] | None = None) -> Any:
     view = parlour.load(db.get_session(), game_id)
     last = view.hands[-1] if view.hands else None
+    hosts = stints.of_game(db.get_session(), game_id)  # issue 28: who hosts, who hosted
     return render_template(
         "parlour/game.html", game=view, last=last, typed=typed or {}, suits=SUITS, ranks=RANKS,
+        host=hosts[-1] if hosts else None, hosts=hosts, host_at=stints.host_at, now=utcnow(),
         sections=DEFAULT_PROFILE.section_names, key=uuid.uuid4().hex, hand_field=hand_field,
         betting_order=[*view.seating[1:], view.seating[0]]), status
 

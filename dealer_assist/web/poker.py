@@ -24,6 +24,7 @@ from ..services.errors import Conflict, ServiceError, ValidationError
 from ..services.rounds import poker_hands
 from ..services.shifts import shifts
 from ..services.tables import poker as poker_tables
+from ..services.tables import tables
 from .forms import whole_number
 from .live import card_html, new_key
 from .poker_street import as_code, cards_said, refused_up_card
@@ -249,6 +250,7 @@ def create_table() -> Any:
         view = poker_tables.open_table(dbs, name=request.form.get("name", ""), profile=profile,
                                        stakes=stakes,
                                        seat_count=whole_number("seats", "Seats"))
+        tables.set_pit(dbs, view.id, request.form.get("pit", "")[:40])  # issue 28: the floor
         dbs.commit()
     except (RulesError, ServiceError) as err:
         dbs.rollback()

@@ -28,7 +28,7 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db, pdf
-from ..edge import PageBlueprint, as_id, form_error, may_reach, role_required
+from ..edge import PageBlueprint, as_id, device, form_error, may_reach, role_required
 from ..i18n.wording import N_
 from ..models import Role, utcnow
 from ..services import reports
@@ -162,7 +162,8 @@ def opening_count(shift_id: int) -> Any:
     return _save(shift_id, lambda dbs: inventory.record_opening_count(
         dbs, shift_id=shift_id, **_counted(dbs, shift_id, "amount", "The opening count"),
         croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
-        actor_id=g.user.id, note=text("note", max_length=500)), "Opening count recorded.")
+        actor_id=g.user.id, note=text("note", max_length=500),
+        credential=device.credential("croupier_pin")), "Opening count recorded.")
 
 
 @bp.post("/shifts/<int:shift_id>/transfers")
@@ -172,7 +173,8 @@ def transfer(shift_id: int) -> Any:
     return _save(shift_id, lambda dbs: inventory.record_transfer(
         dbs, shift_id=shift_id, kind=kind, amount=whole_number("amount", "The amount"),
         croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
-        actor_id=g.user.id, note=text("note", max_length=500)),
+        actor_id=g.user.id, note=text("note", max_length=500),
+        credential=device.credential("croupier_pin")),
         f"{'Fill' if kind == 'fill' else 'Credit'} recorded.")
 
 
@@ -188,7 +190,8 @@ def close(shift_id: int) -> Any:
         inventory.close_shift(
             dbs, shift_id=shift_id, closing_amount=counted["amount"], chips=counted["chips"],
             croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
-            actor_id=g.user.id, note=text("note", max_length=500))
+            actor_id=g.user.id, note=text("note", max_length=500),
+            credential=device.credential("croupier_pin"))
         dbs.commit()
     except ServiceError as err:
         return form_error(err, "reports/inventory.html", **_inventory_page(shift_id))

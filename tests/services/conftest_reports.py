@@ -27,7 +27,7 @@ from dealer_assist.rules.engine import Step
 from dealer_assist.rules.registry import start
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import inventory, shifts
-from tests.factories import make_table, make_user
+from tests.factories import SIGNED, make_table, make_user
 
 #: a Saturday afternoon; every generated time derives from it, so data is reproducible
 T0 = datetime(2026, 3, 14, 14, 0, tzinfo=UTC)
@@ -211,17 +211,20 @@ def play_shift(session: Session, floor: Floor, n: int, *, seed: int = 7,
 def open_inventory(session: Session, floor: Floor, *, opening: int = 200_000,
                    fills: tuple[int, ...] = (50_000,), credits: tuple[int, ...] = (20_000,),
                    note: str = "") -> None:
-    inventory.record_opening_count(session, shift_id=floor.shift_id, amount=opening,
+    inventory.record_opening_count(session, credential=SIGNED,
+                                   shift_id=floor.shift_id, amount=opening,
                                    croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                    actor_id=floor.pit_boss, note=note,
                                    now=T0 + timedelta(seconds=30))
     for i, amount in enumerate(fills):
-        inventory.record_transfer(session, shift_id=floor.shift_id, kind="fill", amount=amount,
+        inventory.record_transfer(session, credential=SIGNED,
+                                  shift_id=floor.shift_id, kind="fill", amount=amount,
                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.pit_boss, at=T0 + timedelta(hours=2 + i),
                                   now=T0 + timedelta(hours=13))
     for i, amount in enumerate(credits):
-        inventory.record_transfer(session, shift_id=floor.shift_id, kind="credit",
+        inventory.record_transfer(session, credential=SIGNED,
+                                  shift_id=floor.shift_id, kind="credit",
                                   amount=amount, croupier_id=floor.croupier,
                                   pit_boss_id=floor.pit_boss, actor_id=floor.pit_boss,
                                   at=T0 + timedelta(hours=6 + i), now=T0 + timedelta(hours=13))

@@ -27,12 +27,13 @@ from dealer_assist import audit, create_app, db
 from dealer_assist.audit import data as audit_data
 from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.errors import AuthenticationFailed
-from dealer_assist.services.people import auth, passwords
+from dealer_assist.services.people import auth, cosign, passwords, stints
 from dealer_assist.services.rounds import live, parlour
 from dealer_assist.services.shifts import inventory, shifts
+from dealer_assist.services.tables import devices
 from dealer_assist.services.tables import poker as poker_tables
 from tests.conftest import FAST_ARGON2
-from tests.factories import make_table, make_user
+from tests.factories import PIN, SIGNED, make_table, make_user
 from tests.services.test_disputes import STEPS
 from tests.services.test_parlour import suited_hand
 
@@ -62,9 +63,11 @@ def _populate(engine: Engine) -> None:
         carla, pavel, petra, maria, _ = ids
         table = make_table(s)
         shift = shifts.open_shift(s, table_id=table.id, user_id=carla)
-        inventory.record_opening_count(s, shift_id=shift.id, amount=100_000, croupier_id=carla,
+        inventory.record_opening_count(s, credential=SIGNED,
+                                       shift_id=shift.id, amount=100_000, croupier_id=carla,
                                        pit_boss_id=pavel, actor_id=pavel)
-        inventory.record_transfer(s, shift_id=shift.id, kind="fill", amount=5_000,
+        inventory.record_transfer(s, credential=SIGNED,
+                                  shift_id=shift.id, kind="fill", amount=5_000,
                                   croupier_id=carla, pit_boss_id=pavel, actor_id=pavel)
         s.commit()
         rounds = [_play(s, table.id, carla, n) for n in range(4)]
@@ -89,6 +92,12 @@ def _populate(engine: Engine) -> None:
         shifts.open_shift(s, table_id=poker.id, user_id=carla)
         for seat in "12":
             poker_tables.seat_player(s, poker.id, seat=seat, player=f"P{seat}", buy_in=500)
+        s.commit()
+        # issue 28: a table device bound, a relief on it (stint, signature), then revoked
+        device, _token = devices.bind(s, table_id=table.id, actor_id=pavel)
+        stints.relieve(s, table_id=table.id, relief=stints.Relief(
+            petra, cosign.Credential(pin=PIN, device_id=device.id)))
+        devices.revoke(s, device_id=device.id, actor_id=pavel)
         s.commit()
         auth.login(s, username="pavel", password="correct horse battery", ip="10.0.0.1")
         with pytest.raises(AuthenticationFailed):

@@ -13,7 +13,7 @@ from dealer_assist.services import reports
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import chips, inventory
-from tests.factories import make_table, make_user
+from tests.factories import SIGNED, make_table, make_user
 from tests.services.conftest_reports import T0, Floor, make_floor
 
 FLOAT = {"5": 100, "25": 80, "100": 40, "1000": 10}  # 500 + 2,000 + 4,000 + 10,000
@@ -49,7 +49,8 @@ def test_opening_a_shift_records_its_opening_count_in_one_step(session: Session)
     people = _people(session)
     table = make_table(session, chip_set="standard")
     shift, count = inventory.open_shift_with_count(
-        session, table_id=table.id, actor_id=people["carla"], croupier_id=people["carla"],
+        session, credential=SIGNED,
+        table_id=table.id, actor_id=people["carla"], croupier_id=people["carla"],
         pit_boss_id=people["pavel"], chips=FLOAT, now=T0)
     session.commit()
     inv = inventory.inventory_of(session, shift.id)
@@ -63,7 +64,7 @@ def test_the_one_who_opens_must_be_one_of_the_two_signers(session: Session) -> N
     table = make_table(session)
     with pytest.raises(PermissionDenied):
         inventory.open_shift_with_count(
-            session, table_id=table.id, actor_id=people["dimitri"],
+            session, credential=SIGNED, table_id=table.id, actor_id=people["dimitri"],
             croupier_id=people["carla"], pit_boss_id=people["pavel"], chips=FLOAT, now=T0)
 
 
@@ -72,7 +73,8 @@ def test_a_table_with_another_chip_set_counts_in_its_denominations(session: Sess
     table = make_table(session, name="VIP", chip_set="high-limit")
     with pytest.raises(ValidationError) as err:
         inventory.open_shift_with_count(
-            session, table_id=table.id, actor_id=people["pavel"], croupier_id=people["carla"],
+            session, credential=SIGNED,
+            table_id=table.id, actor_id=people["pavel"], croupier_id=people["carla"],
             pit_boss_id=people["pavel"], chips={"5": 1}, now=T0)
     assert err.value.field == "chips.5"
 
@@ -81,7 +83,8 @@ def test_an_opening_count_after_the_first_round_is_refused(session: Session) -> 
     floor: Floor = make_floor(session)
     rounds.start_round(session, shift_id=floor.shift_id, now=T0 + timedelta(minutes=1))
     with pytest.raises(Conflict, match="before its first round"):
-        inventory.record_opening_count(session, shift_id=floor.shift_id, chips=FLOAT,
+        inventory.record_opening_count(session, credential=SIGNED,
+                                       shift_id=floor.shift_id, chips=FLOAT,
                                        croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                        actor_id=floor.pit_boss)
 
@@ -90,9 +93,11 @@ def test_the_closing_count_is_chip_by_chip_and_shows_in_the_report(session: Sess
     people = _people(session)
     table = make_table(session)
     shift, _ = inventory.open_shift_with_count(
-        session, table_id=table.id, actor_id=people["pavel"], croupier_id=people["carla"],
+        session, credential=SIGNED,
+        table_id=table.id, actor_id=people["pavel"], croupier_id=people["carla"],
         pit_boss_id=people["pavel"], chips=FLOAT, now=T0)
-    closed = inventory.close_shift(session, shift_id=shift.id, croupier_id=people["dimitri"],
+    closed = inventory.close_shift(session, credential=SIGNED,
+                                   shift_id=shift.id, croupier_id=people["dimitri"],
                                    pit_boss_id=people["maria"], actor_id=people["maria"],
                                    chips={"100": 50, "5000": 1}, now=T0 + timedelta(hours=8))
     session.commit()
@@ -108,10 +113,11 @@ def test_a_closing_amount_that_disagrees_with_its_chips_is_refused(session: Sess
     people = _people(session)
     table = make_table(session)
     shift, _ = inventory.open_shift_with_count(
-        session, table_id=table.id, actor_id=people["pavel"], croupier_id=people["carla"],
+        session, credential=SIGNED,
+        table_id=table.id, actor_id=people["pavel"], croupier_id=people["carla"],
         pit_boss_id=people["pavel"], chips=FLOAT, now=T0)
     with pytest.raises(ValidationError, match="worth 5,000, not 5,001"):
-        inventory.close_shift(session, shift_id=shift.id, closing_amount=5_001,
+        inventory.close_shift(session, credential=SIGNED, shift_id=shift.id, closing_amount=5_001,
                               chips={"100": 50}, croupier_id=people["carla"],
                               pit_boss_id=people["pavel"], actor_id=people["pavel"],
                               now=T0 + timedelta(hours=1))

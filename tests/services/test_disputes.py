@@ -120,7 +120,7 @@ def test_the_croupier_who_dealt_cannot_resolve_and_a_croupier_never_can(
         session: Session, floor: Floor) -> None:
     rid = play(session, floor, dealer=floor.pit_boss)  # a pit boss dealt this one
     dispute = file(session, floor, rid, actor_id=floor.pit_boss)
-    with pytest.raises(PermissionDenied, match="You recorded this round"):
+    with pytest.raises(PermissionDenied, match="You dealt or recorded this round"):
         disputes.decide(session, dispute_id=dispute.id, outcome="denied", note="fine",
                         actor_id=floor.pit_boss)
     with pytest.raises(PermissionDenied, match="may not decide"):

@@ -14,10 +14,11 @@ from dealer_assist import audit
 from dealer_assist.models import GameTable, Round
 from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
+from dealer_assist.services.people import stints
 from dealer_assist.services.reports import changes as report_changes
 from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import inventory, shifts
-from tests.factories import make_table, make_user
+from tests.factories import SIGNED, make_table, make_user
 from tests.services.test_disputes import Floor, file, play
 
 LATER = datetime(2099, 1, 1, tzinfo=UTC)
@@ -33,14 +34,15 @@ def floor(engine: Engine, session: Session) -> Floor:
     table = make_table(session)
     shift = shifts.open_shift(session, table_id=table.id, user_id=ids[0])
     # the opening float is counted when the shift opens, before its first round (issue 10)
-    inventory.record_opening_count(session, shift_id=shift.id, amount=100_000,
+    inventory.record_opening_count(session, credential=SIGNED, shift_id=shift.id, amount=100_000,
                                    croupier_id=ids[0], pit_boss_id=ids[2], actor_id=ids[2])
     session.commit()
     return Floor(*ids, table.id, shift.id)
 
 
 def _close(session: Session, floor: Floor) -> None:
-    inventory.close_shift(session, shift_id=floor.shift_id, closing_amount=100_000,
+    inventory.close_shift(session, credential=SIGNED,
+                          shift_id=floor.shift_id, closing_amount=100_000,
                           croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                           actor_id=floor.pit_boss, now=LATER)
     session.commit()
@@ -100,7 +102,7 @@ def test_a_pit_boss_who_dealt_a_round_cannot_approve_its_void_asked_by_the_croup
     req = voids.request_change(session, round_id=rid, kind="void", reason="misdeal",
                                actor_id=floor.croupier)
     session.commit()
-    with pytest.raises(PermissionDenied, match="You recorded this round"):
+    with pytest.raises(PermissionDenied, match="You dealt or recorded this round"):
         voids.decide_change(session, request_id=req.id, approve=True, note="",
                             actor_id=floor.pit_boss)
     session.rollback()
@@ -151,14 +153,14 @@ def test_a_croupier_cannot_record_steps_in_another_croupiers_round_at_another_ta
     rnd = live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
                            boxes=[live.BoxStake("1", 100)], idempotency_key="mine")
     session.commit()
-    with pytest.raises(PermissionDenied, match="not the croupier of this table"):
+    with pytest.raises(PermissionDenied, match="Carla deals at this table now"):
         live.record_step(session, round_id=rnd.round.id, actor_id=floor.croupier2,
                          type="deal_box", payload={"box": "1", "cards": "as ad ah 2c 3d"},
                          idempotency_key="theirs")
     session.rollback()
     other = make_table(session, name="RP 2")
     shifts.open_shift(session, table_id=other.id, user_id=floor.croupier2)
-    with pytest.raises(PermissionDenied, match="not the croupier of this table"):
+    with pytest.raises(PermissionDenied, match="Carla deals at this table now"):
         live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
                          boxes=[live.BoxStake("1", 100)], idempotency_key="k2")
     # a pit boss supervises every table and may step in
@@ -167,16 +169,28 @@ def test_a_croupier_cannot_record_steps_in_another_croupiers_round_at_another_ta
                      idempotency_key="boss")
 
 
-def test_a_croupier_who_signed_a_chip_transfer_of_the_shift_is_assigned_to_it(
+def test_a_relief_croupier_deals_after_his_relief_not_after_signing_a_fill(
         session: Session, floor: Floor) -> None:
-    """A relief croupier is assigned by signing the shift's chips (the opening count is
-    Carla's, taken when the shift opened: issue 10), here a fill."""
-    inventory.record_transfer(session, shift_id=floor.shift_id, kind="fill", amount=5_000,
+    """Issue 28: the dealer at a table is whoever was tapped in last, with his PIN ("Relieve
+    dealer"); co-signing a fill (issue 12's way of assigning a relief croupier) no longer makes
+    him the dealer while Carla deals."""
+    inventory.record_transfer(session, credential=SIGNED,
+                              shift_id=floor.shift_id, kind="fill", amount=5_000,
                               croupier_id=floor.croupier2, pit_boss_id=floor.pit_boss,
                               actor_id=floor.pit_boss)
+    with pytest.raises(PermissionDenied, match="Carla deals at this table now"):
+        live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
+                         boxes=[live.BoxStake("1", 100)], idempotency_key="too-early")
+    session.rollback()
+    stints.relieve(session, table_id=floor.table_id,
+                   relief=stints.Relief(floor.croupier2, SIGNED))
+    session.commit()
     rnd = live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
                            boxes=[live.BoxStake("1", 100)], idempotency_key="relief")
-    assert rnd.round.id is not None
+    assert rnd.round.dealer_id == floor.croupier2
+    with pytest.raises(PermissionDenied, match="Dimitri deals at this table now"):
+        live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
+                         boxes=[live.BoxStake("1", 100)], idempotency_key="carla-again")
 
 
 def test_a_closed_shift_refuses_a_void_asked_for_or_approved_after_close(

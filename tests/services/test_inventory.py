@@ -17,6 +17,7 @@ from dealer_assist.models.inventory import ChipTransfer
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import inventory
+from tests.factories import SIGNED
 from tests.services.conftest_reports import T0, Floor, make_floor, open_inventory, play_shift
 
 LATER = T0 + timedelta(hours=12)
@@ -33,7 +34,8 @@ def _close(session: Session, floor: Floor, amount: int = 190_000, **kw: int) -> 
     args = {"croupier_id": floor.croupier, "pit_boss_id": floor.pit_boss,
             "actor_id": floor.pit_boss}
     args.update(kw)
-    return inventory.close_shift(session, shift_id=floor.shift_id, closing_amount=amount,
+    return inventory.close_shift(session, credential=SIGNED,
+                                 shift_id=floor.shift_id, closing_amount=amount,
                                  now=LATER, **args)
 
 
@@ -52,14 +54,16 @@ def test_the_inventory_win_is_closing_minus_opening_plus_credits_minus_fills(
 def test_a_pit_boss_cannot_sign_as_both_croupier_and_pit_boss(session: Session,
                                                               floor: Floor) -> None:
     with pytest.raises(ValidationError, match="two different people"):
-        inventory.record_opening_count(session, shift_id=floor.shift_id, amount=1000,
+        inventory.record_opening_count(session, credential=SIGNED,
+                                       shift_id=floor.shift_id, amount=1000,
                                        croupier_id=floor.pit_boss, pit_boss_id=floor.pit_boss,
                                        actor_id=floor.pit_boss)
 
 
 def test_the_croupier_signer_must_be_a_croupier_account(session: Session, floor: Floor) -> None:
     with pytest.raises(ValidationError, match="croupier"):
-        inventory.record_opening_count(session, shift_id=floor.shift_id, amount=1000,
+        inventory.record_opening_count(session, credential=SIGNED,
+                                       shift_id=floor.shift_id, amount=1000,
                                        croupier_id=floor.manager, pit_boss_id=floor.pit_boss,
                                        actor_id=floor.pit_boss)
 
@@ -67,14 +71,16 @@ def test_the_croupier_signer_must_be_a_croupier_account(session: Session, floor:
 def test_a_croupier_cannot_record_a_fill_in_a_pit_boss_name(session: Session,
                                                             floor: Floor) -> None:
     with pytest.raises(PermissionDenied):
-        inventory.record_transfer(session, shift_id=floor.shift_id, kind="fill", amount=5000,
+        inventory.record_transfer(session, credential=SIGNED,
+                                  shift_id=floor.shift_id, kind="fill", amount=5000,
                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.croupier)
 
 
 def test_a_pit_boss_records_under_their_own_name_only(session: Session, floor: Floor) -> None:
     with pytest.raises(PermissionDenied, match="your own name"):
-        inventory.record_transfer(session, shift_id=floor.shift_id, kind="credit", amount=5000,
+        inventory.record_transfer(session, credential=SIGNED,
+                                  shift_id=floor.shift_id, kind="credit", amount=5000,
                                   croupier_id=floor.croupier, pit_boss_id=floor.manager,
                                   actor_id=floor.pit_boss)
 
@@ -83,7 +89,8 @@ def test_a_pit_boss_records_under_their_own_name_only(session: Session, floor: F
 def test_a_fill_must_be_a_positive_plausible_amount(session: Session, floor: Floor,
                                                     amount: int) -> None:
     with pytest.raises(ValidationError):
-        inventory.record_transfer(session, shift_id=floor.shift_id, kind="fill", amount=amount,
+        inventory.record_transfer(session, credential=SIGNED,
+                                  shift_id=floor.shift_id, kind="fill", amount=amount,
                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.pit_boss)
 
@@ -129,7 +136,8 @@ def test_a_closed_shift_takes_no_new_round_no_event_and_no_inventory(session: Se
         rounds.append_event(session, round_id=1, type="reveal", payload={},
                             actor_id=floor.croupier, idempotency_key="late")
     with pytest.raises(Conflict, match="closed"):
-        inventory.record_transfer(session, shift_id=floor.shift_id, kind="fill", amount=5,
+        inventory.record_transfer(session, credential=SIGNED,
+                                  shift_id=floor.shift_id, kind="fill", amount=5,
                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.pit_boss)
     with pytest.raises(Conflict, match="closed"):
@@ -138,7 +146,8 @@ def test_a_closed_shift_takes_no_new_round_no_event_and_no_inventory(session: Se
 
 def test_a_transfer_time_must_fall_within_the_shift(session: Session, floor: Floor) -> None:
     with pytest.raises(ValidationError, match="between"):
-        inventory.record_transfer(session, shift_id=floor.shift_id, kind="fill", amount=5,
+        inventory.record_transfer(session, credential=SIGNED,
+                                  shift_id=floor.shift_id, kind="fill", amount=5,
                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.pit_boss, at=T0 - timedelta(minutes=1),
                                   now=LATER)
@@ -147,7 +156,8 @@ def test_a_transfer_time_must_fall_within_the_shift(session: Session, floor: Flo
 def test_transfers_come_back_in_time_order_with_the_signers_names(session: Session,
                                                                   floor: Floor) -> None:
     for hours, kind in ((5, "credit"), (1, "fill"), (3, "fill")):
-        inventory.record_transfer(session, shift_id=floor.shift_id, kind=kind, amount=hours,
+        inventory.record_transfer(session, credential=SIGNED,
+                                  shift_id=floor.shift_id, kind=kind, amount=hours,
                                   croupier_id=floor.croupier2, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.pit_boss, at=T0 + timedelta(hours=hours),
                                   now=LATER)

@@ -245,3 +245,86 @@ def test_parlour_events_made_at_the_previous_head_move_into_the_one_event_table(
             assert conn.execute(text("SELECT count(*) FROM round_event")).scalar() == 0
     finally:
         engine.dispose()
+
+
+def test_rounds_from_before_stints_get_the_shifts_croupier_as_dealer_of_record(
+        empty_db_url: str) -> None:
+    """Issue 28, "Old data" (revision 0014): shifts and rounds from before keep working; their
+    dealer of record is the shift's croupier (the one who signed its opening count, else its
+    opener), each shift gets one ``migrated`` stint of his from its opening, and the audit log
+    says so."""
+    import json
+
+    from sqlmodel import Session
+
+    from dealer_assist import audit
+    from dealer_assist.audit import data as audit_data
+    from dealer_assist.services import reports
+    from dealer_assist.services.people import stints
+
+    engine = db.make_engine(empty_db_url)
+    try:
+        db.upgrade(engine, "0013")
+        now = utcnow()
+        with engine.begin() as conn:
+            def user(name: str, role: str) -> int:
+                return insert_as_of_now(conn, "user_account", username=name, display_name=name,
+                                        role=role, password_hash="x", active=True,
+                                        must_change_password=False, created_at=now)
+
+            pia, carla, dima = user("pia", "pit_boss"), user("carla", "croupier"), user(
+                "dima", "croupier")
+            table = insert_as_of_now(conn, "game_table", name="RP 9", game="russian",
+                                     profile="russian-classic", min_ante=10, max_ante=100,
+                                     max_payout=5000, boxes=6, active=True, created_at=now)
+            counted = insert_as_of_now(conn, "shift", table_id=table, gaming_date=now.date(),
+                                       status="closed", opened_by=pia, opened_at=now,
+                                       closed_by=pia, closed_at=now)
+            insert_as_of_now(conn, "inventory_count", shift_id=counted, kind="opening",
+                             amount=100, counted_at=now, croupier_id=carla, pit_boss_id=pia,
+                             recorded_by=pia, note="")
+            uncounted = insert_as_of_now(conn, "shift", table_id=table, gaming_date=now.date(),
+                                         status="open", opened_by=dima, opened_at=now)
+            rounds = {shift: [insert_as_of_now(conn, "game_round", table_id=table,
+                                               shift_id=shift, number=n, status="voided",
+                                               opened_at=now) for n in (1, 2)]
+                      for shift in (counted, uncounted)}
+        db.upgrade(engine)
+        with engine.connect() as conn:
+            dealers = dict(conn.execute(text("SELECT id, dealer_id FROM game_round")).all())
+            assert {dealers[r] for r in rounds[counted]} == {carla}
+            assert {dealers[r] for r in rounds[uncounted]} == {dima}
+            migrated = conn.execute(text("SELECT shift_id, dealer_id, kind FROM dealer_stint "
+                                         "ORDER BY shift_id")).all()
+            assert [tuple(m) for m in migrated] == [(counted, carla, "migrated"),
+                                                    (uncounted, dima, "migrated")]
+            assert audit.verify(conn).ok
+            entries = conn.execute(text("SELECT action, payload FROM audit_entry "
+                                        "WHERE seq > 0 ORDER BY seq")).all()
+            actions = [a for a, _p in entries]
+            assert actions.count("round.dealer_of_record") == 4
+            assert actions.count("stint.migrated") == 2
+            summary = json.loads(next(p for a, p in entries
+                                      if a == "dealer_of_record.migrated"))
+            assert summary["issue"] == 28 and "shift's croupier" in summary["rule"]
+            assert (summary["shifts"], summary["rounds"]) == (2, 4)
+            problems = audit_data.verify_data(conn)
+            # the rows written at 0011 without the log are named as such; nothing the
+            # migration wrote is
+            assert problems and all(p.reason.endswith("(inserted directly)") for p in problems), \
+                [str(p) for p in problems if not p.reason.endswith("(inserted directly)")]
+            assert not [p for p in problems if p.table == "dealer_stint"
+                        or p.column == "dealer_id"]
+        with Session(engine) as session:  # the old shifts keep working
+            assert stints.current(session, uncounted).dealer_id == dima  # type: ignore[union-attr]
+            report = reports.build_shift_report(session, counted)
+            assert [(d["name"], d["rounds"], d["voided"]) for d in report["dealers"]] == [
+                ("carla", 2, 2)]
+        command.downgrade(db.alembic_config(engine), "0013")  # with rows: no table rebuilt
+        assert "dealer_stint" not in inspect(engine).get_table_names()
+        db.upgrade(engine)
+        with engine.connect() as conn:
+            again = dict(conn.execute(text("SELECT id, dealer_id FROM game_round")).all())
+        assert again == dealers
+    finally:
+        engine.dispose()

@@ -28,7 +28,7 @@ from dealer_assist.services.rounds import poker_hands
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.conftest import FAST_ARGON2
-from tests.factories import make_user
+from tests.factories import SIGNED, make_user
 from tests.services.test_poker_records import _showdown
 from tests.services.test_poker_tables import _fold_out
 
@@ -43,12 +43,13 @@ def _play_shift(session: Session) -> dict[str, int]:
     table = poker_tables.open_table(session, name="PK 1", profile="draw32-limit",
                                     stakes={"small_blind": 10}, seat_count=5)
     shift = shifts.open_shift(session, table_id=table.id, user_id=people["carla"])
-    inventory.record_opening_count(session, shift_id=shift.id, amount=OPENING,
+    inventory.record_opening_count(session, credential=SIGNED, shift_id=shift.id, amount=OPENING,
                                    croupier_id=people["carla"], pit_boss_id=people["pia"],
                                    actor_id=people["pia"])
     for seat, name in zip("1234", ("Ann", "Bob", "Cy", "Dee"), strict=True):
         poker_tables.seat_player(session, table.id, seat=seat, player=name, buy_in=1000)
-    inventory.record_transfer(session, shift_id=shift.id, kind="fill", amount=FILL,
+    inventory.record_transfer(session, credential=SIGNED,
+                              shift_id=shift.id, kind="fill", amount=FILL,
                               croupier_id=people["carla"], pit_boss_id=people["pia"],
                               actor_id=people["pia"])
     first = _showdown(session, table.id, people["carla"])  # 400 to seat 1 (three queens)
@@ -72,7 +73,8 @@ def _play_shift(session: Session) -> dict[str, int]:
     poker_tables.set_status(session, table.id, "2", "left")
     session.commit()
     sold = 4 * 1000 + 500
-    inventory.close_shift(session, shift_id=shift.id, croupier_id=people["dimitri"],
+    inventory.close_shift(session, credential=SIGNED,
+                          shift_id=shift.id, croupier_id=people["dimitri"],
                           pit_boss_id=people["pia"], actor_id=people["pia"],
                           closing_amount=OPENING + FILL - sold - 40)  # 40 paid from the tray
     session.commit()

@@ -13,6 +13,7 @@ from sqlmodel import Session
 
 from dealer_assist.services import reports
 from dealer_assist.services.shifts import inventory
+from tests.factories import SIGNED
 from tests.services.conftest_reports import (
     T0,
     Floor,
@@ -121,7 +122,8 @@ def _capped_rows(html: str) -> list[tuple[str, ...]]:
 def test_a_shift_manager_who_signs_the_count_is_printed_as_shift_manager(
         session: Session) -> None:
     floor = _shift_with_the_round(session)
-    inventory.close_shift(session, shift_id=floor.shift_id, closing_amount=100_000,
+    inventory.close_shift(session, credential=SIGNED,
+                          shift_id=floor.shift_id, closing_amount=100_000,
                           croupier_id=floor.croupier, pit_boss_id=floor.manager,
                           actor_id=floor.manager, now=T0 + timedelta(hours=1))
     session.commit()
@@ -134,7 +136,8 @@ def test_a_shift_manager_who_signs_the_count_is_printed_as_shift_manager(
 
 def test_a_pit_boss_who_signs_the_count_is_printed_as_pit_boss(session: Session) -> None:
     floor = _shift_with_the_round(session)
-    inventory.close_shift(session, shift_id=floor.shift_id, closing_amount=100_000,
+    inventory.close_shift(session, credential=SIGNED,
+                          shift_id=floor.shift_id, closing_amount=100_000,
                           croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                           actor_id=floor.pit_boss, now=T0 + timedelta(hours=1))
     session.commit()

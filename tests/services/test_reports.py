@@ -35,6 +35,7 @@ from dealer_assist.services.errors import NotFound
 from dealer_assist.services.people import passwords
 from dealer_assist.services.shifts import inventory
 from tests.conftest import DATABASES, FAST_ARGON2
+from tests.factories import SIGNED
 from tests.services.conftest_reports import (
     RATED,
     T0,
@@ -85,7 +86,8 @@ def shift_db(request: pytest.FixtureRequest,
         moved = int(session.execute(text("SELECT coalesce(sum(amount), 0) FROM round_correction "
                                          "WHERE shift_id = :s"), {"s": floor.shift_id}).scalar())
         closing = 200_000 + (win - moved) - 20_000 + 75_000 + VARIANCE
-        inventory.close_shift(session, shift_id=floor.shift_id, closing_amount=closing,
+        inventory.close_shift(session, credential=SIGNED,
+                              shift_id=floor.shift_id, closing_amount=closing,
                               croupier_id=floor.croupier2, pit_boss_id=floor.pit_boss,
                               actor_id=floor.pit_boss, note="all chips racked",
                               now=T0 + timedelta(hours=12, minutes=20))

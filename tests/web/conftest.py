@@ -18,7 +18,7 @@ from werkzeug.test import TestResponse
 
 from dealer_assist import create_app, db
 from tests.conftest import FAST_ARGON2
-from tests.factories import PASSWORD, make_table, make_user
+from tests.factories import PASSWORD, PIN, make_table, make_user
 
 
 @pytest.fixture
@@ -118,4 +118,6 @@ def opening_form(app: Flask, **extra: Any) -> dict[str, Any]:
 
     people = arrange(app, ids)
     return {"chips.100": "40", "chips.25": "80", "chips.5": "100",
-            "croupier_id": people["carla"], "pit_boss_id": people["olga"], **extra}
+            "croupier_id": people["carla"], "pit_boss_id": people["olga"],
+            # issue 28: the signer who is not signed in types his PIN (the route reads his)
+            "croupier_pin": PIN, "pit_boss_pin": PIN, **extra}

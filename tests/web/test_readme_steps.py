@@ -27,7 +27,9 @@ def test_the_readme_has_a_step_by_step_part_for_each_role() -> None:
 def test_every_button_and_page_the_readme_names_exists_in_the_templates() -> None:
     named = ["Open shift with this count", "Inventory, fills and credits", "Close shift",
              "The count is final", "Waiting for you", "Approvals", "Disputes", "Review",
-             "Frozen", "Record", "Download PDF"]
+             "Frozen", "Record", "Download PDF",
+             # issue 28: the relief and the table device
+             "Relieve dealer", "Take the table", "Make this tablet the table's device"]
     for label in named:
         assert label in README, label
         assert label in TEMPLATES or label == "Download PDF", label

@@ -20,7 +20,7 @@ from dealer_assist.models import Shift
 from dealer_assist.services import reports
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import shifts
-from tests.factories import make_table, make_user
+from tests.factories import PIN, make_table, make_user
 from tests.web.conftest import Browser, arrange, text
 
 
@@ -39,7 +39,8 @@ def floor(app: Flask) -> dict[str, Any]:
 
 def _opening(browser: Browser, f: dict[str, Any], amount: str = "100 000") -> Any:
     return browser.post(f"/reports/shifts/{f['shift']}/opening-count",
-                        {"amount": amount, "croupier_id": f["carla"], "note": "<i>ok</i>"})
+                        {"amount": amount, "croupier_id": f["carla"], "note": "<i>ok</i>",
+                         "croupier_pin": PIN})
 
 
 def test_every_report_route_declares_its_roles(app: Flask) -> None:
@@ -66,14 +67,16 @@ def test_a_pit_boss_counts_fills_and_closes_the_shift_through_the_pages(
     browser.login("pavel")
     assert _opening(browser, floor).status_code == 302
     resp = browser.post(f"/reports/shifts/{floor['shift']}/transfers",
-                        {"kind": "fill", "amount": "25,000", "croupier_id": floor["carla"]})
+                        {"kind": "fill", "amount": "25,000", "croupier_id": floor["carla"],
+                         "croupier_pin": PIN})
     assert resp.status_code == 422  # a comma is not a whole number; the form says so
     resp = browser.post(f"/reports/shifts/{floor['shift']}/transfers",
-                        {"kind": "fill", "amount": "25000", "croupier_id": floor["carla"]})
+                        {"kind": "fill", "amount": "25000", "croupier_id": floor["carla"],
+                         "croupier_pin": PIN})
     assert resp.status_code == 302
     resp = browser.post(f"/reports/shifts/{floor['shift']}/close",
                         {"closing_amount": "125000", "croupier_id": floor["carla"],
-                         "confirm": "yes"})
+                         "croupier_pin": PIN, "confirm": "yes"})
     assert resp.status_code == 302
     with db.session_scope(app) as session:
         shift = session.get(Shift, floor["shift"])
@@ -92,7 +95,8 @@ def test_closing_through_the_page_is_refused_while_a_round_is_open(
     page = browser.get(f"/reports/shifts/{floor['shift']}/inventory")
     assert "Round 1 still open" in text(page)
     resp = browser.post(f"/reports/shifts/{floor['shift']}/close",
-                        {"closing_amount": "1", "croupier_id": floor["carla"], "confirm": "yes"})
+                        {"closing_amount": "1", "croupier_id": floor["carla"],
+                         "croupier_pin": PIN, "confirm": "yes"})
     assert resp.status_code == 409 and "still open" in text(resp)
 
 
@@ -100,7 +104,8 @@ def test_closing_needs_the_confirmation_box(browser: Browser, floor: dict[str, A
     browser.login("pavel")
     _opening(browser, floor)
     resp = browser.post(f"/reports/shifts/{floor['shift']}/close",
-                        {"closing_amount": "1", "croupier_id": floor["carla"]})
+                        {"closing_amount": "1", "croupier_id": floor["carla"],
+                         "croupier_pin": PIN})
     assert resp.status_code == 422
 
 

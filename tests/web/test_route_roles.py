@@ -28,7 +28,9 @@ PIT_AND_MANAGEMENT = frozenset({"pit_boss", "shift_manager", "admin"})
 AUDITOR_PAGES = {"web.home", "tables.detail", "disputes.rounds_page", "disputes.round_page",
                  "disputes.queue", "disputes.review", "disputes.changes_page",
                  "disputes.audit_page", "reports.index", "reports.preview", "reports.download",
-                 "auth.change_password"}
+                 "auth.change_password",
+                 # issue 28: the pit's live floor and a dealer's figures, read-only
+                 "floor.page", "floor.cards", "floor.data", "floor.dealer"}
 #: every JSON API endpoint and the roles it declares (a new endpoint must be added here)
 API_ROLES = {
     "api.settle": frozenset({PUBLIC}), "api.split_suggest": frozenset({PUBLIC}),
@@ -191,3 +193,52 @@ def test_the_auditor_reads_every_audit_page_and_is_refused_every_write(
         if endpoint in AUDITOR_PAGES | api and method == "GET":
             resp = browser.get(url)
             assert resp.status_code in (200, 404), f"auditor: {url} {resp.status_code}"
+
+
+def test_a_pin_session_on_a_table_device_reaches_no_page_outside_the_device(
+        app: Flask, browser: Browser) -> None:
+    """Issue 28: a PIN authenticates one person for one act and opens no session beyond the
+    table device. A pit boss binds the tablet, a pit boss (Petra: the role with the most pages)
+    takes the table with her PIN; walking every route, the tablet reaches only its own table's
+    screen and steps and the relief (``edge.device``): every other page sends it to its home,
+    every other write is a 403, the API a 401."""
+    from dealer_assist.edge.device import ANY_TIME, WHILE_DEALING
+    from dealer_assist.services.shifts import shifts
+    from tests.factories import PIN, make_table
+
+    def floor(session: Any) -> int:
+        carla = make_user(session, "carla", "croupier")
+        make_user(session, "pavel", "pit_boss")
+        make_user(session, "petra", "pit_boss")
+        table = make_table(session, name="RP 1")
+        shifts.open_shift(session, table_id=table.id, user_id=carla.id)
+        return table.id
+
+    table_id = arrange(app, floor)
+    assert table_id == 1  # the walk's dummy id is this table's
+    assert browser.login("pavel").status_code == 302
+    assert browser.post(f"/tables/{table_id}/device", {}).status_code == 303
+    relief = browser.post(f"/tables/{table_id}/relief", {"dealer": "petra", "pin": PIN})
+    assert relief.status_code == 303
+    assert "data-dealer=\"Petra\"" in browser.get(f"/tables/{table_id}/live").get_data(
+        as_text=True)
+    allowed = ANY_TIME | WHILE_DEALING
+    problems, refused = [], set()
+    for endpoint, method, url in _routes(app):
+        resp = _send(browser, method, url)
+        home = resp.status_code == 302 and resp.headers.get("Location", "").endswith("/device")
+        if endpoint in allowed or (PUBLIC in (declared_roles(app, endpoint) or ())
+                                   and endpoint.startswith("api.")):
+            continue
+        if url.startswith("/api/"):
+            if resp.status_code != 401:
+                problems.append(f"{method} {url} ({endpoint}): {resp.status_code}")
+        elif not (home or resp.status_code == 403):
+            problems.append(f"{method} {url} ({endpoint}): {resp.status_code}")
+        else:
+            refused.add(endpoint)
+    assert not problems, problems
+    for endpoint in ("admin.users_page", "floor.page", "reports.index", "reports.preview",
+                     "disputes.queue", "disputes.decide", "reports.inventory_page",
+                     "relief.set_pin", "auth.change_password", "devices.revoke"):
+        assert endpoint in refused, endpoint

@@ -18,9 +18,9 @@ from tests.web.conftest import Browser, arrange, opening_form, text
 from tests.web.test_live_pages import round_of, start, step
 
 #: the product's name, people's and tables' names, and codes (SHA-256 in hex, the profile's
-#: id, formats)
+#: id, formats; "PIN" as in Russian "PIN-код")
 ALLOWED = {"dealer", "assist", "Carla", "Olga", "Petr", "RP", "CS", "SHA", "JSON", "UTF", "UTC",
-           "PDF", "A4", "Letter", "russian-classic", "caribbean-classic"}
+           "PDF", "PIN", "A4", "Letter", "russian-classic", "caribbean-classic"}
 
 
 def latin_words(page: str) -> set[str]:

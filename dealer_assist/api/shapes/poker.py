@@ -201,6 +201,7 @@ class PokerTableHand(Shape):
     shift_id: int
     number: int
     status: Literal["open", "settled", "voided"]
+    dealer_id: Annotated[int | None, Field(description="the dealer of record (issue 28)")] = None
     last_seq: int
     undoable: int | None = None
     rules: Annotated[Obj, Field(description="the hand's start, as the calculator takes it")]

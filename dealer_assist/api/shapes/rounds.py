@@ -51,6 +51,9 @@ class Round(Shape):
     number: int
     status: Literal["open", "settled", "voided"]
     opened_at: When | Absent = None
+    dealer_id: Annotated[int | None, Field(
+        description="the dealer of record: who was tapped in at the table when the round "
+                    "started (issue 28)")] = None
     game: str | Absent = None
     profile: str | Absent = None
     rules: Annotated[Obj | Absent, Field(

@@ -22,6 +22,7 @@ from ...rules.errors import RulesError
 from ...rules.phrase import Amount, Phrase
 from ...rules.registry import start_rules
 from ..errors import NotFound
+from ..people import stints
 from ..rounds import poker_hands
 from ..rounds import store as rounds
 from ..tables import tables
@@ -55,6 +56,10 @@ class Replayed:
     recomputed: dict[str, Any] | None
     error: str | None
     differences: tuple[str, ...]
+    #: issue 28: the dealer of record, and each mid-round handover (who took over, when, and
+    #: the pit boss who allowed it)
+    dealer: str | None = None
+    handovers: tuple[tuple[str, datetime, str | None], ...] = ()
 
     @property
     def matches(self) -> bool:
@@ -105,8 +110,12 @@ def replay_round(session: Session, round_id: int) -> Replayed:
                         engine=row.engine_version, profile=row.profile,
                         version=row.profile_version)
                  if row else None)
+    dealer = session.get(User, rnd.dealer_id) if rnd.dealer_id is not None else None
+    handovers = tuple((s.dealer, s.started_at, s.authorized_by_name)
+                      for s in stints.of_shift(session, rnd.shift_id) if s.round_id == round_id)
     return Replayed(round_id, rnd.number, rnd.status, table, profile, timeline, stored,
-                    stored_by, recomputed, error, tuple(differences(stored, recomputed, error)))
+                    stored_by, recomputed, error, tuple(differences(stored, recomputed, error)),
+                    dealer.display_name if dealer else None, handovers)
 
 
 def _recompute(rules: dict[str, Any],

@@ -3,7 +3,8 @@
 The rules (issue 12), each a function below and a row of ``tests/services/test_duties.py``:
 
 1. **Nobody decides a dispute they filed or dealt** (:func:`check_dispute_decider`): not the
-   person who filed it, not anyone who recorded an event of its round.
+   person who filed it, not its round's dealer of record (issue 28), not whoever took the round
+   over mid-round, not anyone who recorded an event of it (:func:`dealt_by`).
 2. **Escalation sticks**: once a dispute has been escalated, or decided by a shift manager,
    only a shift manager decides it again (a pit boss cannot override a shift manager).
 3. **Nobody approves a void or correction they requested or dealt**
@@ -12,8 +13,9 @@ The rules (issue 12), each a function below and a row of ``tests/services/test_d
    dispute adjustment or a correction moves at most the table's maximum payout plus its
    maximum stake per box (a wager returned and the capped win), in either direction.
 5. **Croupiers act only at their own table** (:func:`check_recorder`): a croupier records steps
-   only on a shift they opened, or were assigned to by signing one of its chip counts or
-   transfers as its croupier. Pit bosses and shift managers supervise every table.
+   only while he deals there (issue 28: his stint is the table's current one; before anyone
+   tapped in, on a shift he opened or co-signed a count or transfer of). Pit bosses and shift
+   managers supervise every table.
 6. **A closed shift does not change** (:func:`check_shift_open`): no void, no round step, no
    count after close. The one exception is money: an approved correction request or an
    upheld dispute decision writes a ``round_correction`` row (documented: a reason or note,
@@ -27,26 +29,43 @@ from datetime import datetime
 
 from sqlmodel import Session, col, func, select
 
-from ...models import GameTable, Role, RoundEvent, Shift, ShiftStatus, User
+from ...models import (
+    DealerStint,
+    GameTable,
+    Role,
+    Round,
+    RoundEvent,
+    Shift,
+    ShiftStatus,
+    User,
+)
 from ...models.inventory import ChipTransfer, InventoryCount
 from ...rules.registry import get_game
 from ..errors import Conflict, PermissionDenied, ValidationError
+from . import stints
 
 SUPERVISORS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 ESCALATION = frozenset({Role.SHIFT_MANAGER.value})
 
 
 def dealt_by(session: Session, round_id: int) -> frozenset[int]:
-    """Everyone who recorded an event of the round (who dealt it, and anyone who stepped in)."""
+    """Who dealt the round: its dealer of record (issue 28), whoever took it over mid-round,
+    and everyone who recorded one of its events (anyone who stepped in)."""
     query = select(RoundEvent.actor_id).where(RoundEvent.round_id == round_id).distinct()
-    return frozenset(session.exec(query).all())
+    people = set(session.exec(query).all())
+    row = session.get(Round, round_id)
+    if row is not None and row.dealer_id is not None:
+        people.add(row.dealer_id)
+    took_over = select(DealerStint.dealer_id).where(DealerStint.round_id == round_id)
+    people.update(session.exec(took_over).all())
+    return frozenset(people)
 
 
 def check_dispute_decider(session: Session, *, user: User, round_id: int, filed_by: int,
                           previous: list[tuple[str, int]]) -> None:
     """Rules 1 and 2. ``previous`` holds the earlier decisions as ``(outcome, decider's id)``."""
     if user.id in dealt_by(session, round_id):
-        raise PermissionDenied("You recorded this round; another pit boss must decide.")
+        raise PermissionDenied("You dealt or recorded this round; another pit boss must decide.")
     if user.id == filed_by:
         raise PermissionDenied("You filed this dispute; another pit boss must decide it.")
     if user.role in ESCALATION:
@@ -65,7 +84,8 @@ def check_change_approver(session: Session, *, user: User, round_id: int,
     if user.id == requested_by:
         raise PermissionDenied("You asked for this; another pit boss must approve it.")
     if user.id in dealt_by(session, round_id):
-        raise PermissionDenied("You recorded this round; another pit boss must approve it.")
+        raise PermissionDenied("You dealt or recorded this round; another pit boss must approve "
+                               "it.")
 
 
 def amount_limit(table: GameTable) -> int:
@@ -100,9 +120,7 @@ def check_amount(session: Session, *, table_id: int, amount: int, field: str,
 
 
 def check_recorder(session: Session, *, user: User, shift_id: int) -> None:
-    """Rule 5."""
-    if user.role != Role.CROUPIER.value:
-        return
+    """Rule 5 (:func:`check_recorder_at`) reading the shift's opener itself."""
     shift = session.get(Shift, shift_id)
     if shift is not None:
         assert user.id is not None
@@ -112,10 +130,19 @@ def check_recorder(session: Session, *, user: User, shift_id: int) -> None:
 
 def check_recorder_at(session: Session, *, user_id: int, role: str, shift_id: int,
                       opened_by: int) -> None:
-    """Rule 5 with the shift's opener already read (the record path reads it with the round,
-    in one statement): the croupier who opened the shift, or co-signed one of its chip counts
-    or transfers as its croupier."""
-    if role != Role.CROUPIER.value or opened_by == user_id:
+    """Rule 5 with the shift's opener already read (the record path reads it with the round):
+    a croupier records at a table while he is its dealer (his stint is the shift's current
+    one, issue 28). A shift nobody has tapped in at yet (from before stints): the croupier who
+    opened it or co-signed one of its chip counts or transfers as its croupier, as before."""
+    if role != Role.CROUPIER.value:
+        return
+    dealer = stints.current(session, shift_id)
+    if dealer is not None:
+        if dealer.dealer_id == user_id:
+            return
+        raise PermissionDenied("%(name)s deals at this table now: tap Relieve dealer to take "
+                               "it over.", name=dealer.dealer)
+    if opened_by == user_id:
         return
     for model in (InventoryCount, ChipTransfer):
         signed = select(model.id).where(model.shift_id == shift_id,

@@ -36,6 +36,9 @@ class UserView:
     active: bool
     must_change_password: bool
     created_at: datetime
+    #: issue 28: the badge number, and whether a PIN is set (never the PIN)
+    badge: str | None = None
+    has_pin: bool = False
 
     @property
     def role_title(self) -> str:
@@ -53,7 +56,18 @@ class NewPassword:
 def view(user: User) -> UserView:
     assert user.id is not None
     return UserView(user.id, user.username, user.display_name, user.role, user.active,
-                    user.must_change_password, user.created_at)
+                    user.must_change_password, user.created_at, user.badge,
+                    user.pin_hash is not None)
+
+
+#: the roles that take tables and co-sign counts: they need a PIN (issue 28)
+PIN_ROLES = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
+
+
+def needs_pin(session: Session, user_id: int) -> bool:
+    """A person who deals or co-signs and has no PIN yet."""
+    user = session.get(User, user_id)
+    return user is not None and user.role in PIN_ROLES and user.pin_hash is None
 
 
 def normalize_username(username: str) -> str:

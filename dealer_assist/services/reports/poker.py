@@ -29,7 +29,7 @@ from ...rules.ranking import Category
 from ..rounds import store
 from ..tables import poker as poker_tables
 from . import changes as report_changes
-from . import sections
+from . import dealers, sections
 
 SCHEMA = "dealer_assist/poker-shift-report/1"
 #: message ids (the report's data keeps the English; the PDF says them in the reader's language)
@@ -159,6 +159,7 @@ def build_poker_report(session: Session, shift: Shift, table: GameTable, *,
         "staff": [{"name": names.get(uid, ("?", ""))[0], "role": names.get(uid, ("", "?"))[1],
                    "events": n}
                   for uid, n in sorted(by_actor.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "dealers": dealers.dealers_section(session, shift, zone),
         "hands": {"dealt": counts["total"], "settled": counts["settled"],
                   "voided": counts["voided"], "open": counts["open"]},
         "players": _players(session, shift, seats, rows, zone),

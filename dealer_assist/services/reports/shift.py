@@ -37,7 +37,7 @@ from ...models import GameTable, Round, Shift
 from ...rules.registry import POKER_REPORT, get_game
 from ..errors import NotFound
 from . import changes as report_changes
-from . import house, house_edge, sections, theoretical
+from . import dealers, house, house_edge, sections, theoretical
 
 SCHEMA = "dealer_assist/shift-report/2"
 
@@ -76,6 +76,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "staff": [{"name": names.get(uid, ("?", ""))[0], "role": names.get(uid, ("", "?"))[1],
                    "events": n}
                   for uid, n in sorted(by_actor.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "dealers": dealers.dealers_section(session, shift, zone),
         "rounds": counts,
         "wagers": money["lines"], "total": money["total"], "hold": money["hold"],
         "after_corrections": {"corrections": fixes["house"], "house_win": corrected,

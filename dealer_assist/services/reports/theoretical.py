@@ -32,6 +32,11 @@ def _edge(figures: Mapping[str, Any] | None) -> tuple[float, str] | None:
     return float(figures["strategies"][strategy]["house_edge"]), strategy
 
 
+#: the stored (house edge per ANTE, strategy) of a profile in ``store``, or None: what a cached
+#: figure depends on besides the settlements (the floor page keys its cache by it, issue 28)
+edge_of = _edge
+
+
 def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str,
             figures: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The report's "theoretical" section for the settled rounds ``rows``; ``figures`` are the

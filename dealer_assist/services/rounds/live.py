@@ -27,7 +27,7 @@ codec is only replayed (rounds voided before approvals existed); the service no 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlmodel import Session, func, select
@@ -158,8 +158,7 @@ def view(loaded: Loaded) -> LiveRound:
     """A :class:`LiveRound` from a stream as read (or as the step just recorded left it)."""
     row, table, request = loaded.head
     if loaded.status != row.status:
-        row = rounds.RoundView(row.id, row.table_id, row.shift_id, row.number, loaded.status,
-                               row.opened_at)
+        row = replace(row, status=loaded.status)
     flow, state = loaded.flow, loaded.folded.state
     settlement = flow.settle(state) if flow.can_settle(state) else None
     steps: tuple[Step, ...] = ()

@@ -30,6 +30,7 @@ from ...rules.games.parlour.game import END, HAND
 from ...rules.games.parlour.hand import check_players
 from ...rules.games.parlour.profile import VARIANTS, get_parlour_profile
 from ..errors import N_, NotFound, PermissionDenied, ValidationError
+from ..people import stints
 from . import memo
 from . import record as path
 from .record import OPEN, Closed, Loaded, Locked, Wording
@@ -135,6 +136,7 @@ def create_game(session: Session, *, name: str, players: Sequence[str], actor_id
     session.add(row)
     session.flush()
     assert row.id is not None
+    stints.open_game(session, game_id=row.id, host_id=actor_id)  # issue 28: the host's stint
     return row.id
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -27,6 +27,7 @@ from ...rules.games.poker import HandState, get_poker_profile, hand_to_dict, par
 from ...rules.games.poker import shown_hands as shown_hands
 from ...rules.registry import get_game
 from ..errors import N_, Conflict, NotFound
+from ..people import stints
 from ..shifts import shifts
 from ..tables import poker as poker_tables
 from . import record as path
@@ -62,7 +63,8 @@ class PokerHand:
     def to_dict(self) -> dict[str, Any]:
         r = self.round
         return {"id": r.id, "table_id": r.table_id, "shift_id": r.shift_id, "number": r.number,
-                "status": r.status, "last_seq": self.last_seq, "undoable": self.undoable,
+                "status": r.status, "dealer_id": r.dealer_id,  # issue 28: dealer of record
+                "last_seq": self.last_seq, "undoable": self.undoable,
                 "rules": self.rules,
                 "actions": self.actions, "hand": hand_to_dict(self.state)}
 
@@ -128,8 +130,7 @@ def view(loaded: Loaded) -> PokerHand:
     """The hand as the screen shows it, from the stream as read or as just recorded."""
     head: rounds.RoundView = loaded.head
     if head.status != loaded.status:
-        head = rounds.RoundView(head.id, head.table_id, head.shift_id, head.number,
-                                loaded.status, head.opened_at)
+        head = replace(head, status=loaded.status)
     effective = set(loaded.effective)
     actions = [e.payload for e in loaded.events if e.seq in effective]
     return PokerHand(head, loaded.rules, actions, loaded.folded.state, loaded.last_seq,
@@ -159,7 +160,9 @@ def _start_once(session: Session, table_id: int, user_id: int,
     if idempotency_key:
         start["idempotency_key"] = idempotency_key[:rounds.KEY_MAX]
     parse_hand(start)  # the engine checks the start before anything is stored
-    started = rounds.start_round(session, shift_id=shift.id, rules=start)
+    # issue 28: the dealer of record is the one tapped in at the table when the hand starts
+    dealer = stints.dealer_for_round(session, shift_id=shift.id, actor_id=user_id)
+    started = rounds.start_round(session, shift_id=shift.id, rules=start, dealer_id=dealer)
     return load(session, started.id)
 
 

@@ -24,7 +24,7 @@ from ...rules.phrase import Phrase
 from ...rules.registry import rules_flow
 from ..disputes import voids
 from ..errors import Conflict
-from ..people import duties
+from ..people import duties, stints
 from ..players import cards
 from ..shifts import shifts
 from ..tables import tables
@@ -92,7 +92,10 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     if (_started_by(session, shift.id, key) is not None
             or live.open_round_id(session, table_id) is not None):
         raise txn.Stale  # a twin got there first: re-read, answer as a resend or a conflict
-    rnd = rounds.start_round(session, shift_id=shift.id, rules=rules, start_key=key)
+    # issue 28: the dealer of record is the one tapped in at the table when the round starts
+    dealer = stints.dealer_for_round(session, shift_id=shift.id, actor_id=actor_id)
+    rnd = rounds.start_round(session, shift_id=shift.id, rules=rules, start_key=key,
+                             dealer_id=dealer)
     event = rounds.insert_event(session, HOUSE.column, rnd.id, 1, "place", payload, actor_id,
                                 key, table_id=table.id)
     folded = Folded(state, (1,))

@@ -42,6 +42,8 @@ class RoundView:
     number: int
     status: str
     opened_at: datetime
+    #: issue 28: the dealer of record (None only for a round stored without one)
+    dealer_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,7 @@ class EventView:
 
 def round_view(r: Round) -> RoundView:
     assert r.id is not None
-    return RoundView(r.id, r.table_id, r.shift_id, r.number, r.status, r.opened_at)
+    return RoundView(r.id, r.table_id, r.shift_id, r.number, r.status, r.opened_at, r.dealer_id)
 
 
 def _event_view(e: RoundEvent) -> EventView:
@@ -84,9 +86,10 @@ def encode_payload(payload: Mapping[str, Any]) -> str:
 
 def start_round(session: Session, *, shift_id: int, now: datetime | None = None,
                 rules: Mapping[str, Any] | None = None,
-                start_key: str | None = None) -> RoundView:
+                start_key: str | None = None, dealer_id: int | None = None) -> RoundView:
     """A new round numbered after the shift's last; ``start_key`` is the starting request's
-    idempotency key (unique per shift: one key never starts two rounds)."""
+    idempotency key (unique per shift: one key never starts two rounds); ``dealer_id`` its
+    dealer of record (issue 28: ``people.stints.dealer_for_round``)."""
     # FOR SHARE: closing the shift takes FOR UPDATE on the same row and then looks for open
     # rounds, so a round started at the very moment of closing is either seen or refused.
     # (SQLite serializes writers with BEGIN IMMEDIATE and ignores the clause.)
@@ -100,7 +103,8 @@ def start_round(session: Session, *, shift_id: int, now: datetime | None = None,
     last = session.exec(select(func.max(Round.number)).where(Round.shift_id == shift_id)).one()
     new = Round(table_id=shift.table_id, shift_id=shift_id, number=(last or 0) + 1,
                 status=RoundStatus.OPEN.value, opened_at=now or utcnow(),
-                rules=None if rules is None else encode_payload(rules), start_key=start_key)
+                rules=None if rules is None else encode_payload(rules), start_key=start_key,
+                dealer_id=dealer_id)
     try:
         with session.begin_nested():
             session.add(new)

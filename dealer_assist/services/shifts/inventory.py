@@ -2,7 +2,12 @@
 
 Who signs: every count and transfer names the croupier and a pit boss (a pit boss or shift
 manager account; never the croupier's own account) and is recorded by that pit boss, signed in:
-the pit terminal is the pit boss's. The printed shift report carries the wet signatures.
+the pit terminal is the pit boss's. At the opening either of the two records it. Two signatures
+are two authentications (issue 28): the one who records signs by his own session, the other by
+his PIN typed on the same device (``credential``, :mod:`..people.cosign`); without it the act is
+refused naming the field (``croupier_pin`` or ``pit_boss_pin``) and nothing is stored. Each
+signature is stored (``act_signature``) beside the row. The printed shift report carries the wet
+signatures.
 
 Closing (:func:`close_shift`) records the closing count and marks the shift closed in one
 transaction. It is **refused while a round of the shift is still open** (pay or void it first):
@@ -18,7 +23,7 @@ at once queue; SQLite's ``BEGIN IMMEDIATE`` serialises writers anyway.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, tzinfo
 from typing import Any
 
@@ -29,6 +34,7 @@ from ...models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, U
 from ...models.inventory import NOTE_MAX, ChipTransfer, CountKind, InventoryCount, TransferKind
 from ...rules.phrase import Phrase
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..people import cosign
 from . import chips as chip_sets
 from . import shifts
 
@@ -135,27 +141,42 @@ def _user(session: Session, user_id: int, roles: frozenset[str], what: str,
 
 
 def _signers(session: Session, croupier_id: int, pit_boss_id: int, actor_id: int, *,
-             at_opening: bool = False) -> Signed:
-    """The two signers are valid, distinct, and the actor is the pit boss who signs (at the
+             act: str, credential: cosign.Credential | None,
+             at_opening: bool = False) -> tuple[Signed, tuple[cosign.Signature, ...]]:
+    """The two signers are valid and distinct, the actor is the pit boss who signs (at the
     shift's opening, either signer: the croupier who opens the table counts with the pit boss
-    beside him)."""
+    beside him), and the other signer is authenticated by ``credential`` (his PIN)."""
     actor = session.get(User, actor_id)
-    if at_opening and actor_id == croupier_id and actor is not None and actor.active:
-        croupier = _user(session, croupier_id, CROUPIERS, "croupier", "croupier_id")
-        boss = _user(session, pit_boss_id, PIT_BOSSES, "pit boss or shift manager",
-                     "pit_boss_id")
-        return Signed(croupier_id, croupier.display_name, pit_boss_id, boss.display_name,
-                      actor_id)
-    if actor is None or not actor.active or actor.role not in PIT_BOSSES:
+    croupier_acts = at_opening and actor_id == croupier_id
+    if not croupier_acts and (actor is None or not actor.active
+                              or actor.role not in PIT_BOSSES):
         raise PermissionDenied("Only a pit boss or shift manager records the table inventory.")
     if croupier_id == pit_boss_id:
         raise ValidationError("The croupier and the pit boss must be two different people.",
                               field="croupier_id")
     croupier = _user(session, croupier_id, CROUPIERS, "croupier", "croupier_id")
     boss = _user(session, pit_boss_id, PIT_BOSSES, "pit boss or shift manager", "pit_boss_id")
-    if actor_id != pit_boss_id:
+    if not croupier_acts and actor_id != pit_boss_id:
         raise PermissionDenied("You sign as the pit boss: record it under your own name.")
-    return Signed(croupier_id, croupier.display_name, pit_boss_id, boss.display_name, actor_id)
+    other, field = ((pit_boss_id, "pit_boss_pin") if croupier_acts
+                    else (croupier_id, "croupier_pin"))
+    origin = credential or cosign.NONE
+    if origin.signed_in is not None and origin.signed_in != actor_id:
+        # the request's session is the recorder's: it cannot also be the other signer's
+        origin = replace(origin, signed_in=None)
+    mine = cosign.Signature(actor_id, actor.display_name if actor else "?",
+                            actor.role if actor else "?", act, "session", origin.device_id)
+    theirs = cosign.authenticate(session, user_id=other, act=act, credential=origin,
+                                 field=field)
+    return (Signed(croupier_id, croupier.display_name, pit_boss_id, boss.display_name,
+                   actor_id), (mine, theirs))
+
+
+def _sign(session: Session, signatures: tuple[cosign.Signature, ...], entity: str,
+          entity_id: int | None, now: datetime) -> None:
+    assert entity_id is not None
+    for signature in signatures:
+        cosign.record(session, signature, entity=entity, entity_id=entity_id, now=now)
 
 
 def _open_shift(session: Session, shift_id: int, *, lock: bool = False) -> Shift:
@@ -200,53 +221,74 @@ def _counted(session: Session, shift: Shift, amount: int | None,
 def record_opening_count(session: Session, *, shift_id: int, amount: int | None = None,
                          croupier_id: int, pit_boss_id: int, actor_id: int, note: str = "",
                          chips: Mapping[Any, Any] | None = None,
+                         credential: cosign.Credential | None = None,
                          now: datetime | None = None, at_opening: bool = False) -> CountView:
     """The chips on the table when the shift starts (once per shift, before its first round:
-    a count taken later would be made up, not counted)."""
+    a count taken later would be made up, not counted), signed by both."""
     shift = _open_shift(session, shift_id)
-    signed = _signers(session, croupier_id, pit_boss_id, actor_id, at_opening=at_opening)
-    if has_rounds(session, shift_id):
+    signed = _signers(session, croupier_id, pit_boss_id, actor_id, act="opening_count",
+                      credential=credential, at_opening=at_opening)
+    return _opening(session, shift, signed, amount=amount, chips=chips, note=note,
+                    now=now or utcnow())
+
+
+def _opening(session: Session, shift: Shift,
+             signed: tuple[Signed, tuple[cosign.Signature, ...]], *, amount: int | None,
+             chips: Mapping[Any, Any] | None, note: str, now: datetime) -> CountView:
+    assert shift.id is not None
+    if has_rounds(session, shift.id):
         raise Conflict("The opening count is taken when the shift opens, before its first "
                        "round; this shift has rounds already.")
     worth, stored = _counted(session, shift, amount, chips, "amount")
-    row = InventoryCount(shift_id=shift_id, kind=CountKind.OPENING.value, amount=worth,
-                         counted_at=now or utcnow(), croupier_id=croupier_id,
-                         pit_boss_id=pit_boss_id, recorded_by=actor_id, note=_note(note),
-                         chips=stored)
+    who = signed[0]
+    row = InventoryCount(shift_id=shift.id, kind=CountKind.OPENING.value, amount=worth,
+                         counted_at=now, croupier_id=who.croupier_id,
+                         pit_boss_id=who.pit_boss_id, recorded_by=who.recorded_by,
+                         note=_note(note), chips=stored)
     _insert(session, row, "The opening count of this shift is already recorded.")
-    return _count_view(row, signed)
+    _sign(session, signed[1], "inventory_count", row.id, now)
+    return _count_view(row, who)
 
 
 def open_shift_with_count(session: Session, *, table_id: int, actor_id: int, croupier_id: int,
                           pit_boss_id: int, chips: Mapping[Any, Any], note: str = "",
+                          credential: cosign.Credential | None = None,
                           gaming_date: date | None = None, zone: tzinfo | None = None,
                           start_hour: int = 6,
                           now: datetime | None = None) -> tuple[shifts.ShiftView, CountView]:
     """Open a shift and record its opening count, chip by chip, signed by the croupier and
-    the pit boss, in one transaction: the opening float is counted, never invented later."""
+    the pit boss (the one not signed in by his PIN), in one transaction: the opening float is
+    counted, never invented later. The croupier who counted deals first (his stint opens)."""
     now = now or utcnow()
-    _signers(session, croupier_id, pit_boss_id, actor_id, at_opening=True)
+    signed = _signers(session, croupier_id, pit_boss_id, actor_id, act="opening_count",
+                      credential=credential, at_opening=True)
     shift = shifts.open_shift(session, table_id=table_id, user_id=actor_id,
                               gaming_date=gaming_date, zone=zone, start_hour=start_hour,
-                              now=now)
-    counted = record_opening_count(session, shift_id=shift.id, croupier_id=croupier_id,
-                                   pit_boss_id=pit_boss_id, actor_id=actor_id, note=note,
-                                   chips=chips, now=now, at_opening=True)
+                              now=now, dealer_id=croupier_id)
+    counted = _opening(session, _open_shift(session, shift.id), signed, amount=None,
+                       chips=chips, note=note, now=now)
     return shift, counted
 
 
 def record_transfer(session: Session, *, shift_id: int, kind: str, amount: int,
                     croupier_id: int, pit_boss_id: int, actor_id: int, note: str = "",
+                    credential: cosign.Credential | None = None,
                     at: datetime | None = None, now: datetime | None = None) -> TransferView:
-    """A fill (chips brought to the table) or a credit (chips sent back to the cage)."""
+    """A fill (chips brought to the table) or a credit (chips sent back to the cage), signed by
+    the pit boss (his session) and the croupier (his PIN)."""
     if kind not in {k.value for k in TransferKind}:
         raise ValidationError("A transfer is a fill or a credit.", field="kind")
+    now = now or utcnow()
     shift = _open_shift(session, shift_id)
-    signed = _signers(session, croupier_id, pit_boss_id, actor_id)
-    row = ChipTransfer(shift_id=shift_id, kind=kind, amount=_amount(amount, positive=True),
-                       at=_moment(shift, at, now or utcnow()), croupier_id=croupier_id,
-                       pit_boss_id=pit_boss_id, recorded_by=actor_id, note=_note(note))
+    amount = _amount(amount, positive=True)
+    moment = _moment(shift, at, now)
+    signed, signatures = _signers(session, croupier_id, pit_boss_id, actor_id, act=kind,
+                                  credential=credential)
+    row = ChipTransfer(shift_id=shift_id, kind=kind, amount=amount, at=moment,
+                       croupier_id=croupier_id, pit_boss_id=pit_boss_id, recorded_by=actor_id,
+                       note=_note(note))
     _insert(session, row, "This transfer could not be recorded; try again.")
+    _sign(session, signatures, "chip_transfer", row.id, now)
     return _transfer_view(row, signed)
 
 
@@ -265,13 +307,12 @@ def open_rounds(session: Session, shift_id: int) -> list[int]:
 def close_shift(session: Session, *, shift_id: int, closing_amount: int | None = None,
                 croupier_id: int, pit_boss_id: int, actor_id: int, note: str = "",
                 chips: Mapping[Any, Any] | None = None,
+                credential: cosign.Credential | None = None,
                 now: datetime | None = None) -> Inventory:
-    """Record the closing count (chip by chip, or one amount) and close the shift (refused
-    while a round is open)."""
+    """Record the closing count (chip by chip, or one amount), signed by both, and close the
+    shift (refused while a round is open)."""
     now = now or utcnow()
     shift = _open_shift(session, shift_id, lock=True)
-    _signers(session, croupier_id, pit_boss_id, actor_id)
-    amount, stored = _counted(session, shift, closing_amount, chips, "closing_amount")
     pending = open_rounds(session, shift_id)
     if pending:
         listed = ", ".join(str(n) for n in pending[:10])
@@ -281,10 +322,14 @@ def close_shift(session: Session, *, shift_id: int, closing_amount: int | None =
             len(pending), listed=listed))
     if _count(session, shift_id, CountKind.OPENING) is None:
         raise Conflict("Record the opening count before closing the shift.")
+    amount, stored = _counted(session, shift, closing_amount, chips, "closing_amount")
+    _signed_by, signatures = _signers(session, croupier_id, pit_boss_id, actor_id,
+                                      act="closing_count", credential=credential)
     row = InventoryCount(shift_id=shift_id, kind=CountKind.CLOSING.value, amount=amount,
                          counted_at=now, croupier_id=croupier_id, pit_boss_id=pit_boss_id,
                          recorded_by=actor_id, note=_note(note), chips=stored)
     _insert(session, row, "The closing count of this shift is already recorded.")
+    _sign(session, signatures, "inventory_count", row.id, now)
     shift.status = ShiftStatus.CLOSED.value
     shift.closed_by = actor_id
     shift.closed_at = now

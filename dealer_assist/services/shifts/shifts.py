@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 
 from ...models import GameTable, Role, Shift, ShiftStatus, User, utcnow
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..people import stints
 from ..tables import tables
 
 OPENERS = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
@@ -58,9 +59,12 @@ def _view(shift: Shift, opener: User | None) -> ShiftView:
 
 
 def open_shift(session: Session, *, table_id: int, user_id: int, gaming_date: date | None = None,
-               zone: tzinfo | None = None, start_hour: int = 6,
-               now: datetime | None = None) -> ShiftView:
-    """Open a shift on a table for ``gaming_date`` (default: the current gaming date)."""
+               zone: tzinfo | None = None, start_hour: int = 6, now: datetime | None = None,
+               dealer_id: int | None = None) -> ShiftView:
+    """Open a shift on a table for ``gaming_date`` (default: the current gaming date).
+
+    Issue 28: ``dealer_id`` (default: the opener, when he is a croupier) deals first: his
+    stint opens with the shift. A pit boss opening alone taps nobody in."""
     now = now or utcnow()
     user = session.get(User, user_id)
     if user is None or not user.active:
@@ -87,6 +91,11 @@ def open_shift(session: Session, *, table_id: int, user_id: int, gaming_date: da
             session.add(shift)
     except IntegrityError:  # another tablet opened one between our check and our insert
         raise Conflict("Table %(name)s already has an open shift.", name=table.name) from None
+    if dealer_id is None and user.role == Role.CROUPIER.value:
+        dealer_id = user_id
+    if dealer_id is not None:
+        assert shift.id is not None
+        stints.open_table(session, shift_id=shift.id, dealer_id=dealer_id, now=now)
     return _view(shift, user)
 
 

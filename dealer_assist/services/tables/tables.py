@@ -21,7 +21,10 @@ from ..shifts import chips
 from . import profiles
 
 NAME_MAX = 64
+PIT_MAX = 40
 MAX_BOXES = 9
+#: the rotation interval the pit may set, in minutes (issue 28; default 40)
+ROTATION_RANGE = (5, 240)
 #: the largest amount a column holds on both databases (BigInteger)
 MONEY_MAX = 2**63 - 1
 PROFILE_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -41,6 +44,9 @@ class TableView:
     chip_set: str = chips.DEFAULT_CHIP_SET
     #: ISO 4217 code; None: the configuration's DEFAULT_CURRENCY (``i18n.table_currency``)
     currency: str | None = None
+    #: issue 28: the pit it belongs to (the floor page), and its dealers' rotation interval
+    pit: str | None = None
+    rotation_minutes: int = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +62,14 @@ class TableSpec:
     boxes: int
     chip_set: str = chips.DEFAULT_CHIP_SET
     currency: str | None = None
+    pit: str | None = None
 
 
 def view(table: GameTable) -> TableView:
     assert table.id is not None
     return TableView(table.id, table.name, table.game, table.profile, table.min_ante,
                      table.max_ante, table.max_payout, table.boxes, table.active,
-                     table.chip_set, table.currency)
+                     table.chip_set, table.currency, table.pit, table.rotation_minutes)
 
 
 def validate(spec: TableSpec) -> TableSpec:
@@ -98,8 +105,12 @@ def validate(spec: TableSpec) -> TableSpec:
                                      and currency.isalpha()):
         raise ValidationError("A currency is a three-letter ISO 4217 code such as RUB or EUR.",
                               field="currency")
+    pit = " ".join((spec.pit or "").split()) or None
+    if pit is not None and len(pit) > PIT_MAX:
+        raise ValidationError("A pit's name is at most %(PIT_MAX)s characters.", PIT_MAX=PIT_MAX,
+                              field="pit")
     return TableSpec(name, spec.game, profile, spec.min_ante, spec.max_ante, spec.max_payout,
-                     spec.boxes, spec.chip_set, currency)
+                     spec.boxes, spec.chip_set, currency, pit)
 
 
 def _load(session: Session, table_id: int) -> GameTable:
@@ -121,7 +132,7 @@ def create_table(session: Session, spec: TableSpec) -> TableView:
     table = GameTable(name=spec.name, game=spec.game, profile=spec.profile,
                       min_ante=spec.min_ante, max_ante=spec.max_ante,
                       max_payout=spec.max_payout, boxes=spec.boxes, chip_set=spec.chip_set,
-                      currency=spec.currency)
+                      currency=spec.currency, pit=spec.pit)
     _save(session, spec.name, lambda: session.add(table))
     return view(table)
 
@@ -143,11 +154,44 @@ def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
 
     def apply() -> None:
         for field in ("name", "game", "profile", "min_ante", "max_ante", "max_payout", "boxes",
-                      "chip_set", "currency"):
+                      "chip_set", "currency", "pit"):
             setattr(table, field, getattr(spec, field))
 
     _save(session, spec.name, apply)
     return view(table)
+
+
+def set_rotation(session: Session, table_id: int, minutes: int) -> TableView:
+    """The pit sets how long a dealer deals at this table before the floor page flags him."""
+    table = _load(session, table_id)
+    low, high = ROTATION_RANGE
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not low <= minutes <= high:
+        raise ValidationError("The rotation interval is %(low)s to %(high)s minutes.", low=low,
+                              high=high, field="rotation_minutes")
+    table.rotation_minutes = minutes
+    session.add(table)
+    session.flush()
+    return view(table)
+
+
+def set_pit(session: Session, table_id: int, pit: str | None) -> TableView:
+    """Put a table (a poker table too) in a pit, or in none."""
+    table = _load(session, table_id)
+    pit = " ".join((pit or "").split()) or None
+    if pit is not None and len(pit) > PIT_MAX:
+        raise ValidationError("A pit's name is at most %(PIT_MAX)s characters.", PIT_MAX=PIT_MAX,
+                              field="pit")
+    table.pit = pit
+    session.add(table)
+    session.flush()
+    return view(table)
+
+
+def pits(session: Session) -> list[str]:
+    """The pits the active tables belong to, by name."""
+    query = select(GameTable.pit).where(GameTable.active == True,  # noqa: E712
+                                        GameTable.pit.is_not(None)).distinct()  # type: ignore[union-attr]
+    return sorted(p for p in session.exec(query).all() if p)
 
 
 def _save(session: Session, name: str, apply: Callable[[], None]) -> None:

@@ -1,0 +1,74 @@
+"""Table devices' pages (issue 28): a tablet bound to one table.
+
+``/device`` is a table device's home: its table's screen while someone deals there, else the
+relief. ``/tables/<id>/device`` binds the tablet in front of a pit boss to the table (his own
+login on it ends; the tablet keeps the device's cookie, ``edge.device``); ``/devices/<id>/revoke``
+ends a device (from the floor page).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, g, make_response, redirect, request, url_for
+from flask_babel import gettext
+
+from .. import db
+from ..edge import ALL_ROLES, PageBlueprint, device, end_login, end_refused, role_required
+from ..models import Role
+from ..services.errors import ServiceError
+from ..services.tables import devices, tables
+from .relief import screen_url
+
+bp = PageBlueprint("devices", __name__)
+BINDERS = tuple(sorted(devices.BINDERS))
+
+
+@bp.get("/device")
+@role_required(*sorted(ALL_ROLES - {Role.AUDITOR.value}))
+def home() -> Any:
+    """A table device's home: its table's screen while someone deals there, else the relief."""
+    bound = g.get("device")
+    if bound is None:
+        return redirect(url_for("web.home"))
+    if g.get("user") is not None:
+        return redirect(screen_url(tables.get_table(db.get_session(), bound.table_id)))
+    return redirect(url_for("relief.page", table_id=bound.table_id))
+
+
+@bp.post("/tables/<int:table_id>/device")
+@role_required(*BINDERS)
+def bind(table_id: int) -> Any:
+    """Make the tablet in front of the pit boss the table's device; his own login on it ends."""
+    dbs = db.get_session()
+    try:
+        bound, token = devices.bind(dbs, table_id=table_id, actor_id=g.user.id,
+                                    label=request.form.get("label", ""))
+        dbs.commit()
+    except ServiceError as err:
+        end_refused(err)
+        flash(str(err.message), "error")
+        return redirect(url_for("tables.detail", table_id=table_id))
+    end_login()
+    flash(gettext("This tablet is now the device of %(table)s: it shows this table's screen and "
+                  "the relief, nothing else.", table=bound.table), "success")
+    resp = make_response(redirect(url_for("devices.home"), 303))
+    return device.set_cookie(resp, token)
+
+
+@bp.post("/devices/<int:device_id>/revoke")
+@role_required(*BINDERS)
+def revoke(device_id: int) -> Any:
+    dbs = db.get_session()
+    try:
+        ended = devices.revoke(dbs, device_id=device_id, actor_id=g.user.id)
+        dbs.commit()
+    except ServiceError as err:
+        end_refused(err)
+        flash(str(err.message), "error")
+        return redirect(request.referrer or url_for("floor.page"))
+    flash(gettext("%(label)s no longer acts for %(table)s.", label=ended.label,
+                  table=ended.table), "success")
+    target = request.form.get("next", "")
+    return redirect(target if target.startswith("/") and not target.startswith("//")
+                    else url_for("floor.page"), 303)

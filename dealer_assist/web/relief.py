@@ -1,0 +1,196 @@
+"""Relief in a few taps, and one's own PIN (issue 28).
+
+* ``/tables/<id>/relief`` -- "Relieve dealer" on the table's tablet: tap your name (or scan your
+  badge: a keyboard wedge types the number and Enter into the name field), then your PIN. While a
+  round is open a pit boss's PIN is asked too. The screen is then the new dealer's.
+* ``/parlour/<id>/relief`` -- the same for the parlour board game's host.
+* ``/pin`` -- set or change one's PIN (a full sign-in, with the password).
+* the table screens' dealer bar (``_dealer_bar.html``): who deals and whether a relief is due.
+
+Table devices' own pages are ``web.devices``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from .. import db
+from ..audit import Actor, acting_as
+from ..edge import ALL_ROLES, PageBlueprint, device, form_error, role_required
+from ..i18n.wording import N_
+from ..models import Role, utcnow
+from ..rules.registry import get_game
+from ..services.errors import ServiceError
+from ..services.people import pins, stints
+from ..services.shifts import shifts
+from ..services.tables import tables
+
+bp = PageBlueprint("relief", __name__)
+DEALERS = tuple(sorted(stints.DEALERS))
+PARLOUR_HOSTS = tuple(sorted(stints.HOSTS))
+PIN_ROLES = tuple(sorted(ALL_ROLES - {Role.AUDITOR.value}))
+
+
+def pin_policy() -> pins.PinPolicy:
+    from flask import current_app
+
+    cfg = current_app.config
+    return pins.PinPolicy(int(cfg["PIN_MAX_FAILURES"]), int(cfg["PIN_MAX_FAILURES_PER_ACCOUNT"]),
+                          int(cfg["PIN_MAX_FAILURES_PER_DEVICE"]),
+                          int(cfg["LOGIN_LOCK_BASE_SECONDS"]), int(cfg["LOGIN_LOCK_MAX_SECONDS"]))
+
+
+def screen_url(table: tables.TableView) -> str:
+    """The table's own screen: the poker dealer's for a poker table, else the live round."""
+    if get_game(table.game).poker_room:
+        return url_for("poker.screen", table_id=table.id)
+    return url_for("live.screen", table_id=table.id)
+
+
+def _asked_for(dbs: Any) -> Any:
+    """The person named by ``?who=`` (a tap on a name, or a badge number and Enter)."""
+    if not request.args.get("who"):
+        return None
+    try:
+        return pins.find_person(dbs, request.args["who"])
+    except ServiceError as err:
+        flash(str(err.message), "error")
+        return None
+
+
+def _context(table_id: int, **extra: Any) -> dict[str, Any]:
+    dbs = db.get_session()
+    table = tables.get_table(dbs, table_id)
+    shift = shifts.open_shift_of(dbs, table_id)
+    current = stints.current(dbs, shift.id) if shift else None
+    people = [p for p in stints.candidates(dbs) if not current or p[0] != current.dealer_id]
+    who = extra.pop("who", None) or _asked_for(dbs)
+    supervisors = [p for p in people if p[2] in stints.SUPERVISORS]
+    return {"table": table, "shift": shift, "current": current, "people": people,
+            "who": who, "open_round": stints.round_in_progress(dbs, shift.id if shift else None),
+            "supervisors": supervisors, "screen": screen_url(table), **extra}
+
+
+def _take(relieve: Callable[[Any, Any], stints.StintView], done: str, target: str,
+          template: str, context: Callable[..., dict[str, Any]]) -> Any:
+    """The relief's POST, for a table and for the parlour game: find the incoming person,
+    relieve (his PIN checked first, the failure kept), commit, say so and go back."""
+    dbs = db.get_session()
+    who = None
+    try:
+        who = pins.find_person(dbs, request.form.get("dealer", ""))
+        with acting_as(Actor(who.id, who.username, who.role)):
+            stint = relieve(dbs, who)
+            dbs.commit()
+    except ServiceError as err:
+        return form_error(err, template, **context(who=who, form=request.form))
+    flash(gettext(done, name=stint.dealer), "success")
+    return redirect(target, 303)
+
+
+@bp.get("/tables/<int:table_id>/relief")
+@role_required(*DEALERS)
+def page(table_id: int) -> Any:
+    """Tap your name (or scan your badge), then your PIN."""
+    return render_template("relief/page.html", **_context(table_id))
+
+
+@bp.post("/tables/<int:table_id>/relief")
+@role_required(*DEALERS)
+def take(table_id: int) -> Any:
+    def relieve(dbs: Any, who: Any) -> stints.StintView:
+        boss = request.form.get("pit_boss", "").strip()
+        boss_id = pins.find_person(dbs, boss, field="pit_boss").id if boss else None
+        relief = stints.Relief(who.id or 0, device.credential("pin"), boss_id,
+                               device.credential("pit_pin") if boss_id else None)
+        return stints.relieve(dbs, table_id=table_id, relief=relief, policy=pin_policy())
+
+    table = tables.get_table(db.get_session(), table_id)
+    return _take(relieve, N_("%(name)s deals at this table now."), screen_url(table),
+                 "relief/page.html", lambda **kw: _context(table_id, **kw))
+
+
+@dataclass(frozen=True, slots=True)
+class Dealing:
+    """Who deals at a table now, for how long, and whether his relief is due."""
+
+    stint: stints.StintView
+    minutes: int
+    due: bool
+
+
+def table_dealer(table_id: int) -> Dealing | None:
+    dbs = db.get_session()
+    shift = shifts.open_shift_of(dbs, table_id)
+    stint = stints.current(dbs, shift.id) if shift else None
+    if stint is None:
+        return None
+    minutes = stint.minutes(utcnow())
+    return Dealing(stint, minutes, minutes >= tables.get_table(dbs, table_id).rotation_minutes)
+
+
+# --- the parlour board game's host ------------------------------------------------------------
+
+def _host_context(game_id: int, **extra: Any) -> dict[str, Any]:
+    from ..services.rounds import parlour
+
+    dbs = db.get_session()
+    hosts = stints.of_game(dbs, game_id)
+    current = hosts[-1] if hosts else None
+    people = [p for p in stints.candidates(dbs, stints.HOSTS)
+              if not current or p[0] != current.dealer_id]
+    return {"game": parlour.load(dbs, game_id), "current": current, "people": people,
+            "who": extra.pop("who", None) or _asked_for(dbs),
+            "back": url_for("parlour.game", game_id=game_id), **extra}
+
+
+@bp.get("/parlour/<int:game_id>/relief")
+@role_required(*PARLOUR_HOSTS)
+def host_page(game_id: int) -> Any:
+    """The parlour page's relief: tap your name (or scan your badge), then your PIN."""
+    return render_template("relief/host.html", **_host_context(game_id))
+
+
+@bp.post("/parlour/<int:game_id>/relief")
+@role_required(*PARLOUR_HOSTS)
+def take_game(game_id: int) -> Any:
+    def relieve(dbs: Any, who: Any) -> stints.StintView:
+        return stints.relieve_host(dbs, game_id=game_id, policy=pin_policy(),
+                                   relief=stints.Relief(who.id or 0, device.credential("pin")))
+
+    return _take(relieve, N_("%(name)s hosts this game now."),
+                 url_for("parlour.game", game_id=game_id), "relief/host.html",
+                 lambda **kw: _host_context(game_id, **kw))
+
+
+@bp.app_context_processor
+def _table_dealer_globals() -> dict[str, Any]:
+    """For the table screens' dealer bar (``_dealer_bar.html``) and the relief page."""
+    return {"table_dealer": table_dealer, "utc_now": utcnow}
+
+
+# --- one's own PIN --------------------------------------------------------------------------
+
+@bp.route("/pin", methods=["GET", "POST"])
+@role_required(*PIN_ROLES)
+def set_pin() -> Any:
+    """Set or change your PIN (4-8 digits) with your password: what a relief and a
+    co-signature ask of you."""
+    if request.method == "GET":
+        return render_template("relief/pin.html")
+    dbs = db.get_session()
+    try:
+        pins.set_pin(dbs, g.user.id, password=request.form.get("password", ""),
+                     pin=request.form.get("pin", ""), confirm=request.form.get("confirm_pin", ""))
+        dbs.commit()
+    except ServiceError as err:
+        return form_error(err, "relief/pin.html")
+    flash(gettext("Your PIN is set. It signs a relief or a count; it opens nothing else."),
+          "success")
+    return redirect(url_for("web.home"))
+
