@@ -49,9 +49,11 @@ def register_blueprints(app: Flask) -> None:
         disputes,
         floor,
         live,
+        players,
         poker,
         relief,
         reports,
+        table_players,
         tables,
     )
     from .web import bp as web_bp
@@ -62,6 +64,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(admin.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(table_players.bp)
+    app.register_blueprint(players.bp)
     app.register_blueprint(poker.bp)
     app.register_blueprint(reports.bp)
     app.register_blueprint(disputes.bp)

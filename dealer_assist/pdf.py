@@ -52,6 +52,7 @@ class RenderFailed(Exception):
 #: the one money and date formatter (``i18n``): ``1 234`` / ``1,234``, dates by locale
 money = i18n.money
 when = i18n.when
+duration = i18n.duration
 
 
 def chart(cumulative: Sequence[int]) -> dict[str, Any]:
@@ -93,7 +94,7 @@ def report_context(data: dict[str, Any], sha256: str, *, page_size: str = "a4",
     return {"r": data, "sha256": sha256, "page_size": size, "chart": chart(data["cumulative"]),
             "fills": [t for t in transfers if t["kind"] == "fill"],
             "credits": [t for t in transfers if t["kind"] == "credit"],
-            "money": money, "when": when, "printed_at": printed_at}
+            "money": money, "when": when, "duration": duration, "printed_at": printed_at}
 
 
 def report_html(data: dict[str, Any], sha256: str, *, page_size: str = "a4",

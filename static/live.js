@@ -78,6 +78,34 @@
     });
   });
 
+  /* who plays a box (issue 23): one tap gives a box the player (and the ANTE, if none is typed)
+     of the box beside it; boxes of one player are marked as such */
+  function playerOf(form, n) {
+    return form.querySelector('select[name="player_' + n + '"]');
+  }
+  function markLinked(form) {
+    form.querySelectorAll("select[data-player-box]").forEach(function (s) {
+      var prev = playerOf(form, parseInt(s.dataset.playerBox, 10) - 1);
+      var box = s.closest("fieldset");
+      if (box) { box.classList.toggle("same-player", !!prev && prev.value === s.value); }
+    });
+  }
+  document.querySelectorAll("[data-link-player]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var n = parseInt(b.dataset.linkPlayer, 10);
+      var prev = playerOf(b.form, n - 1), mine = playerOf(b.form, n);
+      if (prev && mine) { mine.value = prev.value; }
+      var before = b.form.querySelector('input[name="ante_' + (n - 1) + '"]');
+      var ante = b.form.querySelector('input[name="ante_' + n + '"]');
+      if (before && ante && !ante.value.trim()) { ante.value = before.value; }
+      markLinked(b.form);
+    });
+  });
+  document.querySelectorAll("select[data-player-box]").forEach(function (s) {
+    s.addEventListener("change", function () { markLinked(s.form); });
+    markLinked(s.form);
+  });
+
   /* a refused value: its message goes as soon as the croupier changes the input */
   document.querySelectorAll("[data-error-for]").forEach(function (msg) {
     var input = document.querySelector('[name="' + msg.dataset.errorFor + '"]');

@@ -37,3 +37,6 @@ from . import cage  # noqa: E402,F401  (buy-ins, slips, the hold report: issue 2
 
 # isort: split
 from . import lab  # noqa: E402,F401  (POST /lab/advise, issue 24)
+
+# isort: split
+from . import players  # noqa: E402,F401  (GET /players/<card>/ratings, issue 23)

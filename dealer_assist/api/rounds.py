@@ -93,9 +93,12 @@ def _boxes(body: Any) -> list[live.BoxStake]:
     for i, raw in enumerate(get_list(body, "boxes")):
         d = need_mapping(raw, f"boxes[{i}]")
         box = get_str(d, "box", f"boxes[{i}]")
+        player = d.get("player")  # issue 23: the engine checks it (and the service the card)
         boxes.append(live.BoxStake(box, get_int(d, "ante", f"boxes[{i}]"),
                                    get_int(d, "bonus", f"boxes[{i}]", default=0),
-                                   get_str(d, "seat", f"boxes[{i}]", default=box)))
+                                   get_str(d, "seat", f"boxes[{i}]", default=box),
+                                   None if player is None else need_mapping(
+                                       player, f"boxes[{i}].player")))
     return boxes
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from flask_babel import force_locale
 
 from .app import init_app
-from .formats import amount, cards, money, table_currency, when
+from .formats import amount, cards, duration, money, table_currency, when
 from .locale import LANGUAGE_NAMES, LANGUAGES, SESSION_KEY, TRANSLATIONS, locale_code, select_locale
 
 __all__ = ["LANGUAGES", "LANGUAGE_NAMES", "SESSION_KEY", "TRANSLATIONS", "amount", "cards",
-           "force_locale", "init_app", "locale_code", "money", "select_locale", "table_currency",
-           "when"]
+           "duration", "force_locale", "init_app", "locale_code", "money", "select_locale",
+           "table_currency", "when"]

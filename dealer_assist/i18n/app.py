@@ -9,7 +9,7 @@ from flask import Flask
 from flask_babel import Babel
 
 from .decisions import method_name, option_label, stage_name, strategy_name
-from .formats import money, pct, table_currency, when
+from .formats import clock_time, duration, money, pct, table_currency, when
 from .locale import LANGUAGE_NAMES, LANGUAGES, TRANSLATIONS, locale_code, select_locale
 from .wording import category_name, hand_name, reason, role_name, say, wager_name
 
@@ -23,7 +23,9 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", LANGUAGES[0])
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
-    app.jinja_env.filters.update(money=money, when=when, say=say, hand_name=hand_name,
+    app.jinja_env.filters.update(money=money, when=when, duration=duration,
+                                 clock_time=clock_time, say=say,
+                                 hand_name=hand_name,
                                  wager_name=wager_name, role_name=role_name,
                                  category_name=category_name, reason=reason, pct=pct,
                                  strategy_name=strategy_name, method_name=method_name,

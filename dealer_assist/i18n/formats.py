@@ -14,7 +14,7 @@ from typing import Any
 from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal, get_currency_symbol
 from flask import current_app
-from flask_babel import ngettext
+from flask_babel import gettext, ngettext
 
 from .locale import babel_locale
 
@@ -87,3 +87,21 @@ def pct(value: str | None) -> str:
 def cards(count: int) -> str:
     """``1 card``, ``5 cards`` (``1 карта``, ``3 карты``, ``5 карт``)."""
     return str(ngettext("%(num)d card", "%(num)d cards", count))
+
+
+def duration(seconds: int | None) -> str:
+    """Time played: ``2 h 05 min`` (``2 ч 05 мин``), whole minutes rounded down; ``–`` for
+    none."""
+    if seconds is None:
+        return "–"
+    minutes = max(int(seconds), 0) // 60
+    return str(gettext("%(hours)d h %(minutes)02d min", hours=minutes // 60,
+                       minutes=minutes % 60))
+
+
+def clock_time(seconds: int | None) -> str:
+    """Time played in a narrow column: ``2:05`` (hours and minutes, minutes rounded down)."""
+    if seconds is None:
+        return "–"
+    minutes = max(int(seconds), 0) // 60
+    return f"{minutes // 60}:{minutes % 60:02d}"

@@ -11,8 +11,11 @@ from ..rules.profiles import HouseProfile
 
 
 def fingerprint(profile: HouseProfile) -> str:
-    """SHA-256 of the profile's fields (names sorted, values as text): its version."""
-    data = {f.name: _plain(getattr(profile, f.name)) for f in dataclasses.fields(profile)}
+    """SHA-256 of the profile's fields (names sorted, values as text): its version. The fields
+    of a player's boxes (``CONDUCT``: how many, their antes, the dark course) change no box's
+    mathematics and are left out, so a figure stays valid for every round of those rules."""
+    data = {f.name: _plain(getattr(profile, f.name)) for f in dataclasses.fields(profile)
+            if f.name not in profile.CONDUCT}
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 

@@ -6,7 +6,8 @@
 (rounds, their events and settlements), ``inventory`` (chip counts, fills, credits), ``audit``
 (the audit chain, disputes, voids, corrections), ``floor`` (dealers' stints, table devices,
 signatures), ``cage`` (buy-ins, numbered slips, the soft count), ``poker`` (poker tables
-and seats) and ``parlour`` (the parlour board game). The table classes are re-exported here:
+and seats), ``parlour`` (the parlour board game) and ``players`` (rated players' cards and
+visits). The table classes are re-exported here:
 ``from dealer_assist.models import Round``.
 """
 
@@ -30,6 +31,7 @@ from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
 from .lab import LabFigures
 from .parlour import ParlourGame
 from .people import AuthSession, LoginThrottle, Role, User
+from .players import PlayerCard, PlayerVisit
 from .poker import PokerChipMove, PokerSeat, PokerTable
 from .rounds import Round, RoundEvent, RoundSettlement, RoundStatus
 from .shifts import Shift, ShiftStatus
@@ -40,7 +42,8 @@ __all__ = [
     "CorrectionSource", "CountKind", "DealerStint", "DropCount", "HoldNote", "LabFigures",
     "SignMethod", "Slip", "SlipCounter", "SlipKind", "SlipVoid", "StintKind", "TableDevice",
     "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
-    "Outcome", "ParlourGame", "POKER_GAMES", "PokerChipMove", "PokerSeat",
+    "Outcome", "ParlourGame", "PlayerCard", "PlayerVisit", "POKER_GAMES", "PokerChipMove",
+    "PokerSeat",
     "PokerTable", "Role", "Round", "RoundChangeDecision", "RoundChangeRequest",
     "RoundCorrection", "RoundEvent", "RoundSettlement", "RoundStatus", "Shift", "ShiftStatus",
     "TransferKind", "User", "UTCDateTime", "utcnow",

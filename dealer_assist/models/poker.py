@@ -57,6 +57,8 @@ class PokerSeat(SQLModel, table=True):
     #: draw: the blinds he missed while sitting out, comma-separated (small, big, over) or "new"
     missed: str = Field(default="", sa_type=String(32), nullable=False)
     seated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    #: when his leave was tapped (None: still seated, or left before revision 0017)
+    left_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
 
 
 class PokerChipMove(SQLModel, table=True):

@@ -225,19 +225,24 @@ class Game(Generic[S]):
         """The canonical payload of an event: decoded, then encoded."""
         return self.encode_event(type, self.decode(state, type, payload))
 
-    def play(self, state: S, actions: Iterable[Any], *, new: bool = False) -> S:
-        """Apply decoded records in order (each verified by the engine)."""
+    def play(self, state: S, actions: Iterable[Any], *, new: bool = False,
+             type: str | None = None) -> S:
+        """Apply decoded records in order (each verified by the engine). The records of an
+        event ``type`` stored as a list are refused under their place in it (``boxes[2]``)."""
+        many = self.list_events.get(type) if type is not None else None
+        done = 0
         try:
             for action in actions:
                 state = self.apply(state, action, new=new)
+                done += 1
         except RulesError as err:
-            where = self.where(state)
+            where = f"{many}[{done}]" if many is not None else self.where(state)
             raise err.at(where) if where else err from None
         return state
 
     def step(self, state: S, type: str, payload: Any, *, new: bool = False) -> S:
         """Apply one event to ``state``."""
-        return self.play(state, self.decode(state, type, payload), new=new)
+        return self.play(state, self.decode(state, type, payload), new=new, type=type)
 
     def replay(self, state: S, events: Iterable[Event]) -> Folded[S]:
         """Fold stored events into a state from the empty round ``state``, honouring undo."""

@@ -26,7 +26,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from .errors import HouseRulesError
 from .ranking import Category, Ranking, get_ranking
@@ -118,6 +118,9 @@ class RoundTerms:
     #: boxes one player may hold (None: no limit), and whether they carry the same ANTE
     boxes_per_seat: int | None
     equal_antes: bool
+    #: a player with more boxes plays this many open (his first course) and the others in the
+    #: dark, decided after the first course (None: every box open)
+    open_boxes: int | None
     #: boxes decide once every box and the dealer are dealt (else once the box itself is)
     whole_deal_first: bool
     #: a wrong number of cards is a redeal, never a correction
@@ -147,6 +150,14 @@ class HouseProfile:
     max_payout: int = 50000
     #: BET (raise) = bet_multiple x ANTE
     bet_multiple: int = 2
+
+    #: fields added after rounds were stored, with the value a round stored without them was
+    #: played under (``load_profile``: a round replays under its own rules, never today's
+    #: default)
+    STORED_WITHOUT: ClassVar[Mapping[str, Any]] = {}
+    #: fields of a player's boxes (table conduct): they change no box's mathematics, so the
+    #: lab's figures do not depend on them (``lab.version.fingerprint``)
+    CONDUCT: ClassVar[frozenset[str]] = frozenset()
 
     def __post_init__(self) -> None:
         self.validate()
@@ -247,7 +258,12 @@ def load_profile(data: Mapping[str, Any]) -> HouseProfile:
     if cls is None:
         raise HouseRulesError("no profile type for game '%(v)s'", v=data['game'], field="game",
                               value=str(data["game"]))
-    return cls.from_mapping(data)
+    return cls.from_mapping({**cls.STORED_WITHOUT, **data})
+
+
+def check_optional_int(value: Any, name: str, *, minimum: int = 0) -> int | None:
+    """None (no limit) or an integer house-rule value of at least ``minimum``."""
+    return None if value is None else check_int(value, name, minimum=minimum)
 
 
 def register_profile(profile: HouseProfile) -> HouseProfile:

@@ -102,6 +102,8 @@ class BoxSettlement:
     small_hand: SmallHandValue | None = None
     folded: bool = False
     notes: tuple[str, ...] = ()
+    #: who played the box when ``place`` named him (``{"seat": "A"}``, ``{"card": "..."}``)
+    player: Mapping[str, str] | None = None
 
     @property
     def net(self) -> int:
@@ -112,7 +114,7 @@ class BoxSettlement:
         return "; ".join(w.explanation for w in self.wagers.values() if w.explanation)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "box": self.box,
             "seat": self.seat,
             "folded": self.folded,
@@ -125,6 +127,9 @@ class BoxSettlement:
             "explanation": self.explanation,
             "notes": list(self.notes),
         }
+        if self.player is not None:  # issue 23: absent from older settlements
+            out["player"] = dict(self.player)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ from ..services.rounds import live
 from ..services.rounds import store as rounds
 from ..services.shifts import shifts
 from ..services.tables import tables
+from . import table_players
 from .forms import whole_number
 from .live_refusal import Refusal, box_of, input_for, keep, take
 from .live_said import collected, payout_lines, say_collected, undo_label
@@ -89,8 +90,8 @@ def _suggestion(rnd: live.LiveRound, entry: Any) -> Any:
         return None
 
 
-def _start_defaults(table_id: int, boxes: int) -> dict[str, dict[str, int]]:
-    """Last round's bets, to repeat them with one tap."""
+def _start_defaults(table_id: int, boxes: int) -> dict[str, dict[str, Any]]:
+    """Last round's bets, to repeat them with one tap (with their players: issue 23)."""
     dbs = db.get_session()
     last = live.last_round_id(dbs, table_id)
     if last is None:
@@ -117,6 +118,7 @@ def _screen(table_id: int) -> Any:
     context: dict[str, Any] = {"table": table, "shift": shift, "rnd": rnd, "typed": typed,
                                "new_key": new_key, "suits": SUITS, "ranks": RANKS,
                                "grid": {c.code for c in ALL_CARDS}}
+    context.update(table_players.bets_context(dbs, table))  # the bets form's players
     if rnd is None:
         context["defaults"] = _start_defaults(table_id, table.boxes)
         context["last_round"] = _last_round(shift.id, table_id) if shift else None
@@ -143,6 +145,8 @@ def _beside(refusal: Refusal, context: dict[str, Any], typed: MultiDict[str, str
     """Whether the input the message is about is on the screen again (else it goes on top)."""
     if refusal.input is None:
         return False
+    if refusal.input in ("card", "name"):  # a rated player sitting down (the bets screen)
+        return "seated" in context
     if box_of(refusal.input):  # the bets form
         entry = context.get("entry")
         return context["rnd"] is None or (entry is not None and entry.type == "place")
@@ -205,7 +209,8 @@ def _box_stakes(table: tables.TableView) -> list[live.BoxStake]:
         bonus = 0
         if request.form.get(f"bonus_{n}", "").strip():
             bonus = whole_number(f"bonus_{n}", gettext("Bonus of box %(box)s", box=n))
-        stakes.append(live.BoxStake(str(n), ante, bonus))
+        stakes.append(live.BoxStake(str(n), ante, bonus,
+                                    player=table_players.chosen(request.form, n)))
     if not stakes:
         raise ValidationError("Enter the ANTE of at least one box.", field="ante_1")
     return stakes

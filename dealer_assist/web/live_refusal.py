@@ -60,6 +60,8 @@ def input_for(field: str | None, value: Any, form: MultiDict[str, str]) -> str |
         return None
     if field in form:
         return field
+    if ".player" in field:  # issue 23: boxes[i].player(.card) -> the i-th placed box's choice
+        return _player_input(field, form)
     last = re.sub(r"\[\d+\]", "", field.rsplit(".", 1)[-1])
     if last in ("ante", "bonus"):
         placed = re.match(r"boxes\[(\d+)\]\.", field)
@@ -77,9 +79,20 @@ def input_for(field: str | None, value: Any, form: MultiDict[str, str]) -> str |
     return None
 
 
+def _player_input(field: str, form: MultiDict[str, str]) -> str | None:
+    """``boxes[1].player`` -> ``player_3`` when box 3 is the second box with an ANTE typed (the
+    bets form places the boxes with an ANTE, in order)."""
+    found = re.match(r"boxes\[(\d+)\]", field)
+    placed = [name.removeprefix("ante_") for name, typed in form.items(multi=True)
+              if name.startswith("ante_") and typed.strip()]
+    if found is None or int(found.group(1)) >= len(placed):
+        return None
+    return f"player_{placed[int(found.group(1))]}"
+
+
 def box_of(input: str | None) -> str | None:
     """``ante_2`` -> ``2``: the box a bets-form input belongs to."""
-    found = re.fullmatch(r"(?:ante|bonus)_(\d+)", input or "")
+    found = re.fullmatch(r"(?:ante|bonus|player)_(\d+)", input or "")
     return found.group(1) if found else None
 
 

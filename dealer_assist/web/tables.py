@@ -28,7 +28,8 @@ def floor_zone() -> tzinfo | None:
     return ZoneInfo(name) if name else None
 
 
-def _today() -> Any:
+def gaming_today() -> Any:
+    """The gaming date on the floor now (``GAMING_DAY_START_HOUR`` in the floor's zone)."""
     return shifts.gaming_date_at(utcnow(), floor_zone(),
                                  int(current_app.config["GAMING_DAY_START_HOUR"]))
 
@@ -38,7 +39,7 @@ def _page(table_id: int) -> dict[str, Any]:
     table = tables.get_table(dbs, table_id)
     croupiers, bosses = inventory.candidates(dbs)
     return {"table": table, "shift": shifts.open_shift_of(dbs, table_id),
-            "today": _today(), "openers": SHIFT_OPENERS,
+            "today": gaming_today(), "openers": SHIFT_OPENERS,
             "denominations": chips.denominations(table.chip_set), "croupiers": croupiers,
             "bosses": bosses, "form": request.form if request.method == "POST" else {}}
 

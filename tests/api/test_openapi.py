@@ -28,7 +28,7 @@ EXAMPLE = re.compile(
     r"<!-- example: ([\w-]+) status: (\d+) -->\s*```bash\s*"
     r"curl -s -X POST http://127\.0\.0\.1:5000(\S+) \\\s*-H '[^']*' \\\s*-d '(.*?)'\s*```\s*"
     r"HTTP \d+:\s*```json\s*(.*?)```", re.S)
-LISTING = re.compile(r"```sh\s*curl -b cookies\.txt http://127\.0\.0\.1:5000(/api/v1/[\w-]+)"
+LISTING = re.compile(r"```sh\s*curl -b cookies\.txt http://127\.0\.0\.1:5000(/api/v1/[\w/-]+)"
                      r"\S*\s*```\s*```json\s*(.*?)```", re.S)
 
 

@@ -31,6 +31,8 @@ from tests.factories import SIGNED, make_table, make_user
 
 #: a Saturday afternoon; every generated time derives from it, so data is reproducible
 T0 = datetime(2026, 3, 14, 14, 0, tzinfo=UTC)
+#: the rated player who plays box 1 of every round
+RATED = "C-100"
 ANTES = (10, 10, 25, 25, 50, 50, 100, 200, 500)
 WEIGHTS = {"deal_box": 10.0, "deal_dealer": 10.0, "exchange": 2.0, "sixth_card": 0.7,
            "bet": 5.0, "fold": 2.0, "insure": 0.6, "reveal": 10.0, "take_ante": 3.0,
@@ -80,6 +82,8 @@ def _place(rng: random.Random, limits: tuple[int, int, int], boxes: int) -> dict
     for i in range(rng.randint(1, boxes)):
         ante = min(max(rng.choice(ANTES), low), high)
         item: dict[str, Any] = {"box": str(i + 1), "seat": str(i + 1), "ante": ante}
+        if i == 0:  # issue 23: box 1 is a rated player's (the report's top rated players)
+            item["player"] = {"card": RATED}
         if ante >= 100 and rng.random() < 0.2:
             item["bonus"] = 50
         out.append(item)

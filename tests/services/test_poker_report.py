@@ -193,3 +193,31 @@ def test_the_poker_report_is_printed_in_russian_for_a_russian_reader(
         (out / "poker-shift-ru.pdf").write_bytes(body)
         subprocess.run(["pdftoppm", "-r", "80", "-png", "-f", "1", "-l", "1",
                         str(out / "poker-shift-ru.pdf"), str(out / "page")], check=True)
+
+
+def test_each_players_time_played_runs_from_his_sit_down_to_his_leave_or_last_hand(
+        built: dict[str, Any], session: Session) -> None:
+    """Issue 23: the poker report's time played per player, on the ratings' definition: from the
+    sit-down (tapped in this shift) to the leave when tapped, else to the end of his last hand;
+    recomputed here with SQL."""
+    from datetime import UTC, datetime
+
+    def aware(value: Any) -> datetime:
+        value = datetime.fromisoformat(value) if isinstance(value, str) else value
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+    shift = built["data"]["shift"]["id"]
+    ends = {rid: aware(at) for rid, at in session.execute(text(
+        "SELECT e.round_id, max(e.created_at) FROM round_event e JOIN game_round r "
+        "ON r.id = e.round_id WHERE r.shift_id = :s AND r.status = 'settled' "
+        "GROUP BY e.round_id"), {"s": shift})}
+    last = max(ends.values())
+    seats = {seat: (aware(sat), aware(left) if left else None) for seat, sat, left in
+             session.execute(text("SELECT seat, seated_at, left_at FROM poker_seat"))}
+    got = {p["seat"]: p for p in built["data"]["players"]}
+    assert seats["2"][1] is not None  # Bob left: his leave was tapped
+    for seat, (sat, left) in seats.items():
+        want = int(((left or last) - sat).total_seconds())
+        assert got[seat]["seconds"] == want, seat
+        assert datetime.fromisoformat(got[seat]["started"]) == sat.replace(microsecond=0)
+    assert "Time played" in built["text"]

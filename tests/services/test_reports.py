@@ -37,6 +37,7 @@ from dealer_assist.services.shifts import inventory
 from tests.conftest import DATABASES, FAST_ARGON2
 from tests.factories import SIGNED
 from tests.services.conftest_reports import (
+    RATED,
     T0,
     Floor,
     make_floor,
@@ -190,6 +191,8 @@ def _independent(session: Session, shift_id: int) -> dict[str, Any]:
         "JOIN game_round g ON g.id = q.round_id JOIN user_account u ON u.id = q.requested_by "
         "JOIN user_account a ON a.id = d.decided_by "
         "WHERE q.shift_id = :s AND q.kind = 'void' AND d.approved"), {"s": shift_id})]
+    rated = [b for s in settled for b in s["boxes"]
+             if (b.get("player") or {}).get("card") == RATED]
     total_wagered = sum(w["wagered"] for w in wagers.values())
     house = sum(w["collected"] - w["paid"] for w in wagers.values())
     return {"wagers": wagers, "wagered": total_wagered, "house": house, "sql": sql,
@@ -198,6 +201,11 @@ def _independent(session: Session, shift_id: int) -> dict[str, Any]:
             "voided": voided,
             "no_game": sum(1 for s in settled if not s["dealer"]["qualified"]),
             "settled": len(settled), "boxes": sum(len(s["boxes"]) for s in settled),
+            "rated": {"boxes": len(rated),
+                      "initial": sum(b["wagers"][w]["stake"] for b in rated
+                                     for w in ("ante", "bonus")),
+                      "wagered": sum(w["stake"] for b in rated for w in b["wagers"].values()),
+                      "win": -sum(b["net"] for b in rated)},
             "top": sorted(payouts, reverse=True)[:10],
             "capped": sum(1 for s in settled for b in s["boxes"] if b["capped"]),
             "capped_wagers": sum(1 for s in settled for b in s["boxes"] if b["capped"]
@@ -431,6 +439,24 @@ def test_every_voided_round_shows_the_void_requests_reason_requester_and_approve
     at_table = [v for n, v in listed.items() if n not in asked]
     assert at_table and all(v["approved_by"] is None and v["requested_by"] in {"Carla", "Dimitri"}
                             for v in at_table)
+
+
+def test_the_top_rated_player_is_box_1s_player_with_his_figures_from_the_settlements(
+        built: dict[str, Any]) -> None:
+    """Issue 23: box 1 of every round is the rated player's; the report's top rated players
+    list him with the figures summed here from the stored settlements (one box a round), and
+    the PDF prints them (no theoretical figure without the lab's stored house edge)."""
+    ind = built["ind"]["rated"]
+    (top,) = built["data"]["top_players"]
+    assert top["card"] == RATED and top["rounds"] == top["boxes"] == ind["boxes"]
+    assert top["wagered"] == ind["wagered"] and top["win"] == ind["win"]
+    assert top["average_bet"]["num"] == ind["initial"]
+    assert top["average_bet"]["rounded"] == (2 * ind["initial"] + ind["boxes"]) // (
+        2 * ind["boxes"])
+    assert top["theoretical"] is None and top["decisions_differing"] is None
+    text = built["text"]
+    assert "Top rated players" in text and RATED in text
+    assert m(ind["wagered"]) in text and m(ind["win"]) in text
 
 
 def test_the_russian_report_names_hands_corrections_and_voids_in_russian(

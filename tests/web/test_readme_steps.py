@@ -37,3 +37,12 @@ def test_every_button_and_page_the_readme_names_exists_in_the_templates() -> Non
 
 def test_the_first_round_walk_through_is_still_there() -> None:
     assert "## First steps" in README and "Paid ✓" in README
+
+
+def test_the_players_walk_through_names_what_the_screens_show() -> None:
+    """Issue 23: the README's players part names the table screen's and the pages' labels."""
+    steps = re.findall(r"^\d+\. ", _section("**Players at the boxes and their ratings"), re.M)
+    assert len(steps) >= 3
+    for label in ("Same player as box", "Rated player sits down", "Rated players at this table",
+                  "Leaves", "Rating slips (CSV)", "In the dark"):
+        assert label in README and label in TEMPLATES, label

@@ -21,6 +21,8 @@ EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "auth.set_language", "
                    "api.poker_hand", "api.parlour_hand", "api.parlour_end", "api.openapi"}
 STAFF = frozenset({"croupier", "pit_boss", "shift_manager"})
 AUDITORS = frozenset({"auditor", "pit_boss", "shift_manager", "admin"})
+#: who sees rated players' ratings and names (issue 23): pit and management
+PIT_AND_MANAGEMENT = frozenset({"pit_boss", "shift_manager", "admin"})
 #: what the read-only auditor may open (GET only): rounds, disputes, voids and corrections,
 #: the audit log, reports, the tables overview, and their own password
 AUDITOR_PAGES = {"web.home", "tables.detail", "disputes.rounds_page", "disputes.round_page",
@@ -51,6 +53,7 @@ API_ROLES = {
     "api.create_buy_in": STAFF, "api.get_slip": AUDITORS, "api.hold_report": AUDITORS,
     # the game-math lab's advisor (issue 24): staff and the admin; the auditor never posts
     "api.lab_advise": STAFF | {"admin"},
+    "api.player_ratings": PIT_AND_MANAGEMENT,
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
 

@@ -9,8 +9,9 @@ body the engine accepted but that breaks the documented shape is a 400 naming th
 
 from __future__ import annotations
 
-from . import house, lab, parlour, poker, problems, rounds
+from . import house, lab, parlour, players, poker, problems, rounds
 from .base import Shape, conform, field_path
 
-__all__ = ["Shape", "conform", "field_path", "house", "lab", "parlour", "poker", "problems",
+__all__ = ["Shape", "conform", "field_path", "house", "lab", "parlour", "players", "poker",
+           "problems",
            "rounds"]

@@ -49,9 +49,22 @@ class SplitHands(Shape):
     small: OptionalCards = None
 
 
+class BoxPlayer(Shape):
+    """Who plays the box (issue 23): exactly one of a seat letter (an anonymous player) or a
+    player card (a rated player, registered when he sat down). A player's boxes follow seed
+    001's rules in Russian poker: at most 4, one ANTE, the dark course after the first."""
+
+    seat: Annotated[str | None, Field(description="a seat letter, A to Z (either case)",
+                                      examples=["A"])] = None
+    card: Annotated[str | None, Field(description="a player card number: 1 to 20 letters, "
+                                                  "digits or dashes (either case)",
+                                      examples=["100234"])] = None
+
+
 class SettleBox(Shape):
     box: Label | None = None
     seat: Label | None = None
+    player: BoxPlayer | None = None
     ante: Money
     bonus: Opt = None
     cards: Cards
@@ -104,6 +117,7 @@ class Combination(Shape):
 class BoxSettlement(Shape):
     box: str
     seat: str
+    player: BoxPlayer | Absent = None
     folded: bool
     hand: Hand | None = None
     small_hand: Hand | None = None

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, WithJsonSchema
 
 from .base import Absent, Label, Money, Obj, Shape, When
-from .house import Settlement
+from .house import BoxPlayer, Settlement
 
 NullableWhen = Annotated[str | None, Field(json_schema_extra={"format": "date-time"})]
 
@@ -17,6 +17,7 @@ class NewBox(Shape):
     ante: Money
     bonus: Money | None = None
     seat: Label | None = None
+    player: BoxPlayer | None = None
 
 
 class RoundCreate(Shape):

@@ -74,6 +74,15 @@ def indices(cards: Any) -> list[int]:
     return [c.index for c in cards]
 
 
+def player_of(box: Any) -> str:
+    """Who played the box, as the report names him (issue 23): his card number, else the seat
+    letter the croupier gave him, else the box's seat (rounds that name no player)."""
+    player = getattr(box, "player", None)
+    if player is not None:
+        return str(player.card or player.seat)
+    return str(box.seat)
+
+
 def _judged(box: Any, stage: str, advice: Any, chosen: tuple[str, tuple[int, ...]],
             realized: float | None = None) -> Judged | None:
     option = advice.find(*chosen)
@@ -82,7 +91,7 @@ def _judged(box: Any, stage: str, advice: Any, chosen: tuple[str, tuple[int, ...
     best = advice.best
     if best.ev - option.ev <= TIE:
         best = option
-    return Judged(box.box, box.seat, stage, chosen, (best.action, tuple(best.cards)),
+    return Judged(box.box, player_of(box), stage, chosen, (best.action, tuple(best.cards)),
                   option.ev, best.ev, box.ante, option.method,
                   realized if option.variance is not None else None, option.variance)
 
@@ -149,7 +158,7 @@ def _deal(profile: RussianProfile, box: Any, first: list[int],
     table = table_choice(profile, first)
     if table is not None and table[0][0] == choice[0] \
             and sorted(table[0][1]) == sorted(choice[1]):
-        return Judged(box.box, box.seat, "deal", choice, choice, table[1], table[1], box.ante,
+        return Judged(box.box, player_of(box), "deal", choice, choice, table[1], table[1], box.ante,
                       "model")
     return _judged(box, "deal", advise(profile, "deal", first, ante=box.ante), choice)
 

@@ -17,7 +17,7 @@ disputed award comes from the tray too (``house`` = -amount, as in the house gam
 
 from __future__ import annotations
 
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -26,6 +26,7 @@ from ...models import GameTable, Round, Shift
 from ...models.poker import PokerSeat
 from ...rules.phrase import Phrase
 from ...rules.ranking import Category
+from ..rounds import store
 from ..tables import poker as poker_tables
 from . import changes as report_changes
 from . import dealers, sections
@@ -47,24 +48,52 @@ def _player_at(seats: list[PokerSeat], label: str, rnd: Round) -> str:
     return before[-1].player if before else f"Seat {label}"
 
 
-def _players(session: Session, shift_id: int, seats: list[PokerSeat],
-             rows: list[tuple[Round, dict[str, Any], int]]) -> list[dict[str, Any]]:
-    """Each player seated in the shift: chips bought and cashed out here, hands played, net."""
+def _players(session: Session, shift: Shift, seats: list[PokerSeat],
+             rows: list[tuple[Round, dict[str, Any], int]],
+             zone: tzinfo | None) -> list[dict[str, Any]]:
+    """Each player seated in the shift: chips bought and cashed out here, hands played, net, and
+    the time he played (issue 23, the rating's definition: first to last hand, or sit-down to
+    leave when they were tapped in this shift)."""
+    assert shift.id is not None
     out: dict[tuple[str, str], dict[str, Any]] = {}
+    times: dict[tuple[str, str], list[datetime]] = {}
 
     def line(seat: str, player: str) -> dict[str, Any]:
         return out.setdefault((seat, player), {"seat": seat, "player": player, "bought_in": 0,
                                                "cashed_out": 0, "hands": 0, "net": 0})
 
-    for move in poker_tables.chip_moves(session, shift_id):
+    for move in poker_tables.chip_moves(session, shift.id):
         entry = line(move.seat, move.player)
         entry["cashed_out" if move.kind == "cash_out" else "bought_in"] += move.amount
+    ends = store.round_ends(session, [r.id for r, _s, _v in rows if r.id is not None])
     for rnd, settled, _v in rows:
         for seat, net in settled["net"].items():
-            entry = line(seat, _player_at(seats, seat, rnd))
+            key = (seat, _player_at(seats, seat, rnd))
+            entry = line(*key)
             entry["hands"] += 1
             entry["net"] += int(net)
+            times.setdefault(key, []).extend((rnd.opened_at, ends.get(rnd.id or 0, rnd.opened_at)))
+    for key, entry in out.items():
+        entry.update(_time_played(shift, [s for s in seats if (s.seat, s.player) == key],
+                                  times.get(key, []), zone))
     return sorted(out.values(), key=lambda p: (poker_tables.seat_order(p["seat"]), p["player"]))
+
+
+def _time_played(shift: Shift, seats: list[PokerSeat], hands: list[datetime],
+                 zone: tzinfo | None) -> dict[str, Any]:
+    """From the sit-down (when tapped in this shift) or his first hand, to the leave (when
+    tapped in this shift) or the end of his last hand; in whole seconds."""
+    def within(at: datetime | None) -> bool:
+        return at is not None and at >= shift.opened_at and (
+            shift.closed_at is None or at <= shift.closed_at)
+
+    sat = [s.seated_at for s in seats if within(s.seated_at)]
+    left = [s.left_at for s in seats if s.left_at is not None and within(s.left_at)]
+    start = min(sat) if sat else min(hands) if hands else None
+    end = max(left) if left else max(hands) if hands else None
+    seconds = int((end - start).total_seconds()) if start and end and end >= start else 0
+    return {"started": sections.at(start, zone), "ended": sections.at(end, zone),
+            "seconds": seconds}
 
 
 def _hand_value(hand: dict[str, Any]) -> dict[str, Any] | None:
@@ -133,7 +162,7 @@ def build_poker_report(session: Session, shift: Shift, table: GameTable, *,
         "dealers": dealers.dealers_section(session, shift, zone),
         "hands": {"dealt": counts["total"], "settled": counts["settled"],
                   "voided": counts["voided"], "open": counts["open"]},
-        "players": _players(session, shift.id, seats, rows),
+        "players": _players(session, shift, seats, rows, zone),
         "chips": {"bought_in": sold, "cashed_out": sum(m.amount for m in moves
                                                        if m.kind == "cash_out"),
                   "moves": [{"seat": m.seat, "player": m.player, "kind": m.kind,

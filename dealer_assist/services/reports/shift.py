@@ -56,6 +56,9 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         from .poker import build_poker_report
 
         return build_poker_report(session, shift, table, zone=zone, zone_name=zone_name)
+    from ..players import rated  # late: the ratings read the lab's figures through reports
+    from ..players.played import EdgeBook
+
     rows = sections.settlements(session, shift_id)
     by_actor, undos = sections.event_stats(session, shift_id)
     names = sections.user_names(session, [*by_actor, shift.opened_by,
@@ -85,6 +88,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "dealer": house.dealer(rows),
         "theoretical": theoretical.section(rows, table.profile, figures, table.strategy),
         "decisions": _decisions(session, rows, figures),
+        "top_players": rated.top_players(session, shift_id, EdgeBook(session)),
         "hands_paid": house.hands_paid(rows),
         "largest_payouts": largest,
         "capped": capped,

@@ -24,24 +24,30 @@ from typing import Any
 SIDE_WAGERS = ("insurance", "bonus")
 
 
+def strategy_named(figures: Mapping[str, Any], strategy: str | None) -> str | None:
+    """The name under which ``figures`` (a profile's stored figures) keep the players' strategy
+    a table assumes (``basic`` or ``best``: issue 24; None: the figures' default), or None when
+    it was not computed. The Caribbean exact count names its best strategy ``optimal`` and its
+    basic one ``ak-or-better``."""
+    names = figures["strategies"]
+    if strategy is None:
+        return str(figures["default_strategy"])
+    aliases = {"best": ("best", "optimal"), "basic": ("basic", "ak-or-better")}
+    return next((n for n in aliases.get(strategy, (strategy,)) if n in names), None)
+
+
 def edge_of(figures: Mapping[str, Any] | None,
             strategy: str | None = None) -> tuple[float, str] | None:
     """(house edge per ANTE, strategy) in a profile's stored figures (``house_edge.stored``)
-    under the players' strategy the table assumes (``basic`` or ``best``: issue 24; None: the
-    figures' default strategy), if computed. The Caribbean exact count names its best strategy
-    ``optimal`` and its basic one ``ak-or-better``. What a cached figure depends on besides the
-    settlements (the floor page keys its cache by it, issue 28)."""
+    under the players' strategy the table assumes (:func:`strategy_named`), if computed. What
+    a cached figure depends on besides the settlements (the floor page keys its cache by it,
+    issue 28)."""
     if figures is None:
         return None
-    names = figures["strategies"]
-    if strategy is None:
-        name = figures["default_strategy"]
-        return float(names[name]["house_edge"]), name
-    aliases = {"best": ("best", "optimal"), "basic": ("basic", "ak-or-better")}
-    for name in aliases.get(strategy, (strategy,)):
-        if name in names:
-            return float(names[name]["house_edge"]), strategy
-    return None
+    name = strategy_named(figures, strategy)
+    if name is None:
+        return None
+    return float(figures["strategies"][name]["house_edge"]), strategy or name
 
 
 def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str,

@@ -58,17 +58,21 @@ ENGINE_VERSION = house.ENGINE_VERSION
 
 @dataclass(frozen=True, slots=True)
 class BoxStake:
-    """A box's stakes when the round starts (``seat`` defaults to the box)."""
+    """A box's stakes when the round starts (``seat`` defaults to the box), and who plays it
+    (``player``: ``{"seat": "A"}`` or ``{"card": "..."}``, checked by the engine)."""
 
     box: str
     ante: int
     bonus: int = 0
     seat: str | None = None
+    player: Mapping[str, Any] | None = None
 
     def payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"box": self.box, "seat": self.seat or self.box, "ante": self.ante}
         if self.bonus:
             out["bonus"] = self.bonus
+        if self.player is not None:
+            out["player"] = dict(self.player)
         return out
 
 

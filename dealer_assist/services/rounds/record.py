@@ -248,7 +248,7 @@ def _play(stream: Stream, loaded: Loaded, type: str,
                              loaded.rules_text)
         return cancels, Folded(undone.state, undone.steps), None
     actions = flow.decode(state, type, payload)  # decoded once
-    new = flow.play(state, actions, new=True)
+    new = flow.play(state, actions, new=True, type=type)
     settlement = None
     if stream.settles_when_complete and flow.can_settle(new):
         settlement = flow.settle(new)

@@ -18,11 +18,14 @@ from sqlmodel import Session, select
 
 from ...models import Round, RoundEvent, User
 from ...rules.engine import Folded
+from ...rules.fields import need_mapping
+from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
 from ...rules.registry import rules_flow
 from ..disputes import voids
 from ..errors import Conflict
 from ..people import duties, stints
+from ..players import cards
 from ..shifts import shifts
 from ..tables import tables
 from . import live, memo, txn
@@ -31,6 +34,7 @@ from . import store as rounds
 from .house import HOUSE, lock_round
 
 REUSED = HOUSE.wording.reused
+PLACE = "place"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     flow = rules_flow(rules)
     empty = memo.replay(flow, rules, []).state  # the empty round, memoised like any fold
     actions = flow.decode(empty, "place", {"boxes": [b.payload() for b in boxes]})
+    cards.check_cards(session, actions)  # issue 23: a box's player card is a registered one
     payload = flow.encode_event("place", actions)
     found = _started_by(session, shift.id, key)
     current = live.open_round_id(session, table_id) if found is None else None
@@ -80,7 +85,8 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
         return Recorded(live.load(session, found.round_id), False)
     if current is not None:
         _refuse_second_round(session, current)
-    state = flow.play(empty, actions, new=True)  # the engine verifies the bets before any lock
+    # the engine verifies the bets before any lock
+    state = flow.play(empty, actions, new=True, type="place")
     txn.begin_write(session)
     txn.lock_table(session, table_id)
     if (_started_by(session, shift.id, key) is not None
@@ -122,6 +128,8 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
                 expected_seq: int | None = None) -> Recorded:
     """Record one step (``undo``, ``paid`` and ``redeal`` included) or answer the resend."""
     redeal = None
+    if type == PLACE:  # boxes placed later: their player cards too are registered ones
+        cards.check_cards(session, decode_place(None, need_mapping(payload or {}, "payload")))
     if type == live.REDEAL:
         def redeal(loaded: path.Loaded) -> path.Recorded:
             return _redeal(session, loaded, actor_id, dict(payload or {}))

@@ -21,7 +21,7 @@ from sqlalchemy import bindparam
 from sqlalchemy import insert as core_insert
 from sqlalchemy import select as core_select
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from ...audit import capture
 from ...models import Round, RoundEvent, RoundStatus, Shift, ShiftStatus, utcnow
@@ -254,3 +254,16 @@ def rules_from(stored: str | None, table: Callable[[], tables.TableView]) -> dic
         found: dict[str, Any] = json.loads(stored)
         return found
     return table_rules(table())
+
+
+def round_ends(session: Session, round_ids: list[int]) -> dict[int, datetime]:
+    """Each round's last event (a house round's ``paid``, a poker hand's last action): when it
+    ended (issue 23: a player's time played runs to his last round's end)."""
+    out: dict[int, datetime] = {}
+    for start in range(0, len(round_ids), 500):
+        query = (select(RoundEvent.round_id, RoundEvent.created_at)
+                 .where(col(RoundEvent.round_id).in_(round_ids[start:start + 500])))
+        for rid, at in session.exec(query).all():
+            if rid is not None and (rid not in out or at > out[rid]):
+                out[rid] = at
+    return out

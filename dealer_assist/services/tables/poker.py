@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ...models import GameTable
+from ...models import GameTable, utcnow
 from ...models.poker import PokerChipMove, PokerSeat, PokerTable
 from ...rules.games.poker import SeatEntry, get_poker_profile, make_stakes
 from ...rules.games.poker.setup import blind_seats
@@ -191,6 +191,7 @@ def set_status(session: Session, table_id: int, seat: str, status: str) -> SeatV
         _move(session, _shift_for_chips(session, table_id), row, "cash_out", row.stack)
         row.cashed_out += row.stack
         row.stack = 0
+        row.left_at = utcnow()  # issue 23: his time played runs to his leave
     row.status = status
     session.flush()
     return _seat_view(row)

@@ -28,6 +28,7 @@ from ..stud.actions import (
     RevealDealer,
     TakeAnte,
 )
+from ..stud.players import decode_player
 from ..stud.seen import check_unique_cards
 from ..stud.state import BET, BUY_GAME, FOLD, TAKE_ANTE
 from ..stud.table import Table, parse_table
@@ -105,7 +106,7 @@ def _box(raw: Any, i: int, profile: RussianProfile) -> _Box:
     box = get_str(d, "box", path, default=str(i + 1))
     ante = get_int(d, "ante", path)
     place = PlaceBox(box, get_str(d, "seat", path, default=box), ante,
-                     get_int(d, "bonus", path, default=0))
+                     get_int(d, "bonus", path, default=0), decode_player(d, path))
     deal = DealBox(box, get_cards(d, "cards", path))
     improvement = _improvement(d, box, path)
     decision: Bet | Fold = Fold(box)
@@ -125,7 +126,9 @@ def _profile(body: Mapping[str, Any]) -> RussianProfile:
 
 
 def parse_request(body: Any) -> ParsedRound:
-    """Read and type-check the request; check card uniqueness across the whole round."""
+    """Read and type-check the request; check card uniqueness across the whole round. The
+    boxes decide in the order they are listed (a dark box listed before its player's first
+    course is refused, as at the table)."""
     if not isinstance(body, Mapping):
         kind = _JSON_TYPES.get(type(body).__name__, type(body).__name__)
         raise RequestError("the request body must be a JSON object, got %(kind)s", kind=kind,

@@ -3,7 +3,8 @@ records, its table of steps, the steps the UI may offer and its summary.
 
 Event types and payloads in dealing order (cards as codes)::
 
-    place        {"boxes": [{"box": "1", "seat": "1", "ante": 100, "bonus": 0}, ...]}
+    place        {"boxes": [{"box": "1", "seat": "1", "ante": 100, "bonus": 0,
+                             "player": {"seat": "A"}}, ...]}    (``player`` optional)
     deal_dealer  {"up": []}                           (the face-up cards; none by default)
     exchange     {"box": "1", "count": 2}             (optional "cards": the new cards seen)
     sixth_card   {"box": "1"}                         (optional "cards": ["7h"])
@@ -40,6 +41,7 @@ from ..stud.codec import SHARED_DECODERS, box_of, codes, value_of
 from ..stud.deal import place_box
 from ..stud.dealer import bought_summary, buy_game
 from ..stud.game import HouseGame, collected_fees
+from ..stud.players import summary_of
 from ..stud.state import BoxState
 from ..stud.steps import SHARED
 from .actions import Exchange, Insure, Redeal, SixthCard
@@ -198,6 +200,7 @@ def _box_summary(b: BoxState, s: RoundState) -> dict[str, Any]:
         "hand": value.label if value else None, "hand_value": value_of(value),
         "decision": b.decision, "bet": b.bet, "insurance": b.insurance, "no_game": b.no_game,
         "collected": collected_fees(b),
+        **summary_of(s.boxes, b, s.profile.open_boxes),
     }
 
 

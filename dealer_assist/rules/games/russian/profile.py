@@ -16,6 +16,7 @@ from ...profiles import (
     check_bool,
     check_category,
     check_int,
+    check_optional_int,
     check_pay_table,
     register_profile,
 )
@@ -48,7 +49,13 @@ class RussianProfile(HouseProfile):
     ante_paid_on_win: bool = False
     #: the ANTE's multiplier when the dealer has no game and the box takes the ANTE
     no_game_ante_multiplier: int = 1
+    #: a player's boxes (seed: "The maximum number the boxes in the game - 4", "All bets of one
+    #: player should be equal", "in all four boxes, two of them play in a 'dark'"): at most
+    #: this many, with equal antes; with more than ``open_boxes`` he plays his lowest-numbered
+    #: ``open_boxes`` open (the first course) and the rest in the dark (None: all open)
     max_boxes_per_seat: int = 4
+    equal_antes: bool = True
+    open_boxes: int | None = 2
     #: one improvement per box: exchange 1..max_exchange cards, or a sixth card
     improvement_fee: int = 1
     max_exchange: int = 5
@@ -67,17 +74,23 @@ class RussianProfile(HouseProfile):
     #: the dealer's cards dealt face up (entered at the deal); seed 001 deals all five down
     dealer_up_cards: int = 0
 
+    #: rounds stored before issue 23 were played with every box open
+    STORED_WITHOUT = {"open_boxes": None}
+    CONDUCT = frozenset({"max_boxes_per_seat", "equal_antes", "open_boxes"})
+
     def pay_categories(self) -> tuple[Category, ...]:
         """Every category but high card: Ace-King is paid as a second combination in any case."""
         return tuple(c for c in self.ranking.order if c != C.high_card)
 
     def terms(self) -> RoundTerms:
-        """A bonus bet; at most ``max_boxes_per_seat`` boxes per player, with equal antes; a box
-        decides once the whole table is dealt (a wrong number of cards is a redeal, and a redeal
-        happens only at the deal); a game may always be bought."""
+        """A bonus bet; at most ``max_boxes_per_seat`` boxes per player, with equal antes, the
+        dark course after ``open_boxes``; a box decides once the whole table is dealt (a wrong
+        number of cards is a redeal, and a redeal happens only at the deal); a game may always
+        be bought."""
         return RoundTerms(
             dealer_up_cards=self.dealer_up_cards, bonus=True,
-            boxes_per_seat=self.max_boxes_per_seat, equal_antes=True, whole_deal_first=True,
+            boxes_per_seat=self.max_boxes_per_seat, equal_antes=self.equal_antes,
+            open_boxes=self.open_boxes, whole_deal_first=True,
             redeal=True, buy_game=True, buy_game_fee=self.buy_game_fee,
             free_second_replacement=self.free_second_replacement,
             no_game_ante_multiplier=self.no_game_ante_multiplier)
@@ -92,6 +105,8 @@ class RussianProfile(HouseProfile):
         check_bool(self.ante_paid_on_win, "ante_paid_on_win")
         check_int(self.no_game_ante_multiplier, "no_game_ante_multiplier")
         check_int(self.max_boxes_per_seat, "max_boxes_per_seat", minimum=1)
+        check_bool(self.equal_antes, "equal_antes")
+        check_optional_int(self.open_boxes, "open_boxes", minimum=1)
         check_int(self.improvement_fee, "improvement_fee")
         check_int(self.max_exchange, "max_exchange", minimum=0, maximum=5)
         check_bool(self.sixth_card_allowed, "sixth_card_allowed")

@@ -252,7 +252,7 @@ def settle_box(state: RoundState, b: BoxState, dealer: DealerResult) -> BoxSettl
                   "buy_game_fee": buy, "insurance": WagerResult.pushed("insurance", 0, ""),
                   "bonus": bonus}
         return BoxSettlement(b.box, b.seat, wagers, capped=bonus_capped, hand=hand, folded=True,
-                             notes=notes)
+                             notes=notes, player=b.player_data)
     ante, bet_raw, bet_why, combos = _ante_and_bet(state, b, hand, dealer)
     ins_raw, ins_why = _insurance(state, b, hand, dealer)
     (ins_paid, bet_paid), capped = apply_cap((ins_raw, bet_raw), cap)
@@ -265,4 +265,5 @@ def settle_box(state: RoundState, b: BoxState, dealer: DealerResult) -> BoxSettl
     wagers = {"ante": ante, "bet": bet, "improvement_fee": improvement, "buy_game_fee": buy,
               "insurance": insurance, "bonus": bonus}
     paid = tuple(PaidCombination(c.category, c.cards, p.multiplier(c.category)) for c in combos)
-    return BoxSettlement(b.box, b.seat, wagers, paid, capped or bonus_capped, hand, notes=notes)
+    return BoxSettlement(b.box, b.seat, wagers, paid, capped or bonus_capped, hand, notes=notes,
+                         player=b.player_data)

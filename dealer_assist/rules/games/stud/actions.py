@@ -14,16 +14,19 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from ...cards import Card
+from .players import Player
 
 
 @dataclass(frozen=True, slots=True)
 class PlaceBox:
-    """Before the deal: a box's ANTE and, where the game has one, its bonus side bet."""
+    """Before the deal: a box's ANTE and, where the game has one, its bonus side bet; who plays
+    it when named (``players.py``)."""
 
     box: str
     seat: str
     ante: int
     bonus: int = 0
+    player: Player | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,11 @@ Caribbean stud, Oasis and Big/Small share the request shape of the Russian poker
 
     {"profile": "...", "table": {...}, "dealer": {"cards": [...], "draw": [...]},
      "boxes": [{"box": "1", "seat": "A", "ante": 100, "cards": [...],
-                "decision": "bet", "on_no_game": "take_ante"}]}
+                "decision": "bet", "on_no_game": "take_ante", "player": {"seat": "A"}}]}
 
 The request is replayed as the croupier's actions (place, deal, improve, bet/fold, reveal,
-no-game choices, dealer draw), so the calculator and the live table run the same checks. A game
+no-game choices, dealer draw), so the calculator and the live table run the same checks; the
+boxes decide in the order they are listed. A game
 adds its own per-box improvement (``improve``) and dealer step after the draw (``finish``).
 Errors name the full field path (``boxes[1].improvement.replace.discard``).
 """
@@ -33,6 +34,7 @@ from .actions import (
     TakeAnte,
 )
 from .deal import State
+from .players import decode_player
 from .profile import StudProfile
 from .seen import add_cards
 from .state import BET, BUY_GAME, FOLD, TAKE_ANTE, RoundState
@@ -81,7 +83,8 @@ def round_from_request(body: Mapping[str, Any], game: Game[State], default_profi
         seat = get_str(b, "seat", path, default=name)
         ante = get_int(b, "ante", path)
         names.append(name)
-        state = _at(path, play, state, PlaceBox(name, seat, ante))
+        state = _at(path, play, state, PlaceBox(name, seat, ante,
+                                                player=decode_player(b, path)))
     for i, b in enumerate(boxes):
         path = f"boxes[{i}]"
         cards = get_cards(b, "cards", path)

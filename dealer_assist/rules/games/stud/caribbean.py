@@ -122,7 +122,7 @@ def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome) -> BoxS
             assert hand is not None  # check_hands
             wagers, combos, capped = _compare(state, box, hand, opponent(outcome))
     return BoxSettlement(box.box, box.seat, all_wagers({**wagers, **fees}), combos, capped, hand,
-                         folded=box.folded)
+                         folded=box.folded, player=box.player_data)
 
 
 def _compare(state: RoundState, box: BoxState, hand: HandValue, dealer: HandValue,

@@ -2,7 +2,9 @@
 
 Event types and payloads in dealing order (cards as codes)::
 
-    place        {"boxes": [{"box": "1", "seat": "1", "ante": 100, "bonus": 0}, ...]}
+    place        {"boxes": [{"box": "1", "seat": "1", "ante": 100, "bonus": 0,
+                             "player": {"seat": "A"} or {"card": "100234"}}, ...]}
+                                                      (``player`` optional: ``players.py``)
     deal_dealer  {"up": [the face-up cards]}          (none in Russian poker by default)
     bet          {"box": "1", "amount": 200}          (amount defaults to the profile's BET)
     fold         {"box": "1"}
@@ -39,6 +41,7 @@ from .actions import (
     Show,
     TakeAnte,
 )
+from .players import decode_player
 
 
 def codes(cards: tuple[Card, ...]) -> list[str]:
@@ -77,7 +80,7 @@ def decode_place(state: Any, p: Mapping[str, Any]) -> tuple[PlaceBox, ...]:
         d = need_mapping(item, path)
         box = get_str(d, "box", path)
         out.append(PlaceBox(box, get_str(d, "seat", path, default=box), get_int(d, "ante", path),
-                            get_int(d, "bonus", path, default=0)))
+                            get_int(d, "bonus", path, default=0), decode_player(d, path)))
     return tuple(out)
 
 
@@ -118,6 +121,8 @@ def encode_shared(a: Any, *, bonus: bool) -> dict[str, Any] | None:
         out: dict[str, Any] = {"box": a.box, "seat": a.seat, "ante": a.ante}
         if bonus:
             out["bonus"] = a.bonus
+        if a.player is not None:  # issue 23: absent from what older rounds stored
+            out["player"] = a.player.to_dict()
         return out
     if isinstance(a, DealBox):
         return {"box": a.box, "cards": codes(a.cards)}

@@ -24,9 +24,10 @@ from ...errors import CardCountError, IllegalActionError
 from ...evaluator import evaluate
 from ...phrase import Phrase
 from .actions import Bet, DealBox, DealDealer, DealUp, Fold, PlaceBox
+from .players import check_course, check_player_boxes
 from .seen import add_cards
 from .state import BET, FOLD, BoxState, RoundState, evolve
-from .table import check_ante, check_bet, check_boxes_per_seat, check_equal_antes
+from .table import check_ante, check_bet
 
 State: TypeAlias = RoundState[Any]
 """The one round state, of any house game's profile."""
@@ -63,11 +64,7 @@ def verify_place_box(state: State, a: PlaceBox) -> None:
     if a.bonus and not terms.bonus:
         raise IllegalActionError("this game has no bonus bet", field="bonus", value=a.bonus)
     check_ante(a.ante, state.table)
-    boxes = [*state.boxes, BoxState(a.box, a.seat, a.ante)]
-    if terms.equal_antes:
-        check_equal_antes((b.seat, b.ante, "ante") for b in boxes)
-    if terms.boxes_per_seat is not None:
-        check_boxes_per_seat(((b.seat, "seat") for b in boxes), terms.boxes_per_seat)
+    check_player_boxes([*state.boxes, a], terms.boxes_per_seat, terms.equal_antes)
 
 
 def can_place_box(state: State) -> bool:
@@ -75,7 +72,8 @@ def can_place_box(state: State) -> bool:
 
 
 def place_box(state: State, a: PlaceBox) -> State:
-    return evolve(state, boxes=(*state.boxes, BoxState(a.box, a.seat, a.ante, a.bonus)))
+    return evolve(state, boxes=(*state.boxes, BoxState(a.box, a.seat, a.ante, a.bonus,
+                                                       player=a.player)))
 
 
 # --- the deal -------------------------------------------------------------------------------
@@ -162,7 +160,8 @@ def deal_up(state: State, a: DealUp) -> State:
 # --- the boxes decide: improvements (each game's own), BET or fold ----------------------------
 
 def deciding(state: State, box: str, field: str) -> tuple[int, BoxState]:
-    """The box may still improve, fold or bet: dealt, dealer closed, box undecided."""
+    """The box may still improve, fold or bet: dealt, dealer closed, box undecided, and a dark
+    box only after its player's first course (``players.check_course``)."""
     check_live(state, field)
     i, b = state.find(box)
     whole = state.profile.terms().whole_deal_first
@@ -173,6 +172,7 @@ def deciding(state: State, box: str, field: str) -> tuple[int, BoxState]:
     if b.decision is not None:
         raise IllegalActionError("box %(box)s has already decided (%(decision)s)", box=box,
                                  decision=b.decision, field=field, value=b.decision)
+    check_course(state.boxes, b, state.profile.terms().open_boxes, field)
     return i, b
 
 

@@ -19,10 +19,10 @@ from ...fields import get_int, need_mapping
 from ...phrase import Phrase
 from ...profiles import HouseProfile, load_profile, profile_hash
 from ...settlement import Settlement
-from .actions import PlaceBox
 from .codec import SHARED_DECODERS, codes, encode_shared, value_of
 from .deal import FREE, State, can_bet, can_deal_dealer, can_fold, can_place_box
 from .dealer import bought_summary
+from .players import summary_of
 from .settle import missing_hand, resolve_dealer
 from .showdown import can_buy_game, can_dealer_draw, can_reveal_dealer, can_show, can_take_ante
 from .state import BUY_GAME, BoxState, RoundState, evolve
@@ -40,20 +40,6 @@ class HouseGame(Game[State]):
     meta_events = (UNDO, PAID)
     #: the ``place`` payload carries each box's bonus bet
     bonus_field = False
-
-    def play(self, state: State, actions: Iterable[Any], *, new: bool = False) -> State:
-        """Apply decoded records in order; a refused box of the bets (the ``place`` event's
-        ``PlaceBox`` records) names its place in the list (``boxes[1].bonus``), so the screen
-        marks that box and no other with the same amount (issue 26 item 3)."""
-        actions = tuple(actions)
-        if not actions or not all(isinstance(a, PlaceBox) for a in actions):
-            return super().play(state, actions, new=new)
-        for i, action in enumerate(actions):
-            try:
-                state = super().play(state, (action,), new=new)
-            except RulesError as err:
-                raise err.at(f"boxes[{i}]") from None
-        return state
 
     def new_round(self, profile: HouseProfile, table: Table) -> State:
         """The empty round a croupier starts with."""
@@ -218,6 +204,7 @@ def _box_summary(b: BoxState, s: State) -> dict[str, Any]:
         "small_hand": small.label if small else None, "small_hand_value": value_of(small),
         "decision": b.decision, "bet": b.bet, "no_game": b.no_game, "buy_fee": b.buy_fee,
         "collected": collected_fees(b),
+        **summary_of(s.boxes, b, s.profile.terms().open_boxes),
     }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...profiles import HouseProfile, RoundTerms, check_bool, check_int
+from ...profiles import HouseProfile, RoundTerms, check_bool, check_int, check_optional_int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -24,9 +24,15 @@ class StudProfile(HouseProfile):
     free_second_replacement: bool = False
     #: the dealer's cards dealt face up, entered at the deal (his last card: RULES.md)
     dealer_up_cards: int = 1
+    #: boxes one player may hold (RULES.md "People at the table": other house games have no
+    #: limit by default)
+    max_boxes_per_seat: int | None = None
+
+    CONDUCT = frozenset({"max_boxes_per_seat"})
 
     def validate(self) -> None:
         super().validate()
+        check_optional_int(self.max_boxes_per_seat, "max_boxes_per_seat", minimum=1)
         check_int(self.dealer_up_cards, "dealer_up_cards", maximum=4)
         check_int(self.no_game_ante_multiplier, "no_game_ante_multiplier")
         check_bool(self.buy_game_allowed, "buy_game_allowed")
@@ -34,11 +40,13 @@ class StudProfile(HouseProfile):
         check_bool(self.free_second_replacement, "free_second_replacement")
 
     def terms(self) -> RoundTerms:
-        """No bonus, no limit on a player's boxes (RULES.md: "Other house games: no limit by
-        default"), a box decides once its own cards and the dealer's are dealt."""
+        """No bonus; a player's boxes limited only by ``max_boxes_per_seat`` (RULES.md: "Other
+        house games: no limit by default"), each played open, at any ANTE; a box decides once
+        its own cards and the dealer's are dealt."""
         return RoundTerms(
-            dealer_up_cards=self.dealer_up_cards, bonus=False, boxes_per_seat=None,
-            equal_antes=False, whole_deal_first=False, redeal=False,
+            dealer_up_cards=self.dealer_up_cards, bonus=False,
+            boxes_per_seat=self.max_boxes_per_seat, equal_antes=False, open_boxes=None,
+            whole_deal_first=False, redeal=False,
             buy_game=self.buy_game_allowed, buy_game_fee=self.buy_game_fee,
             free_second_replacement=self.free_second_replacement,
             no_game_ante_multiplier=self.no_game_ante_multiplier)

@@ -61,7 +61,7 @@ def settle_box(state: RoundState, box: BoxState, outcome: DealerOutcome,
                                               dealer_small)
     notes = (Phrase("extra cards: %(kind)s", kind=kind),) if kind else ()
     return BoxSettlement(box.box, box.seat, all_wagers({**wagers, **fees}), combos, capped,
-                         hand, small, box.folded, notes)
+                         hand, small, box.folded, notes, box.player_data)
 
 
 def _compare(state: RoundState, box: BoxState, big: HandValue, small: SmallHandValue | None,

@@ -28,6 +28,7 @@ from ...errors import IllegalActionError
 from ...evaluator import HandValue, evaluate
 from ...profiles import HouseProfile
 from .dealer import dealer_qualifies
+from .players import Player
 from .table import Table
 
 BET, FOLD = "bet", "fold"
@@ -89,6 +90,13 @@ class BoxState:
     buy_fee: int = 0
     #: the final hand as the player showed it (to insure, or at the showdown)
     shown: tuple[Card, ...] = ()
+    #: who plays the box when ``place`` named him (else its ``seat`` does: ``players.py``)
+    player: Player | None = None
+
+    @property
+    def player_data(self) -> dict[str, str] | None:
+        """Who plays the box, as its settlement carries it (None: ``place`` named nobody)."""
+        return self.player.to_dict() if self.player is not None else None
 
     @property
     def improvement_kind(self) -> str | None:

@@ -6,18 +6,18 @@ with ``err.at("boxes[0]")``:
 
 * :class:`Table` (``min_ante``, ``max_ante``, ``max_payout``), :func:`table_from_profile`,
   :func:`parse_table` (a request's optional ``table`` object over the profile's defaults).
-* :func:`check_ante` (table limits), :func:`check_bet` (BET = multiple x ANTE),
-  :func:`check_equal_antes` and :func:`check_boxes_per_seat` (one player's boxes).
+* :func:`check_ante` (table limits), :func:`check_bet` (BET = multiple x ANTE); one player's
+  boxes are ``players.py``'s.
 * :func:`cap_amount` / :func:`apply_cap` (the maximum table payout).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import IllegalActionError, StakeError
+from ...errors import StakeError
 from ...fields import get_int, need_mapping
 from ...profiles import HouseProfile
 
@@ -83,28 +83,6 @@ def check_bet(bet: int, ante: int, multiple: int, field: str = "bet") -> None:
         raise StakeError("BET must be %(multiple)s x ANTE = %(v)s, got %(bet)s",
                          multiple=multiple, v=multiple * ante, bet=bet,
                          field=field, value=bet)
-
-
-def check_equal_antes(boxes: Iterable[tuple[str, int, str]]) -> None:
-    """All boxes of one player carry equal antes. ``boxes``: ``(seat, ante, field path)``."""
-    first: dict[str, int] = {}
-    for seat, ante, path in boxes:
-        expected = first.setdefault(seat, ante)
-        if ante != expected:
-            raise StakeError("all boxes of seat %(seat)s must carry the same ANTE "
-                             "(%(expected)s), got %(ante)s",
-                             seat=seat, expected=expected, ante=ante, field=path, value=ante)
-
-
-def check_boxes_per_seat(boxes: Iterable[tuple[str, str]], limit: int = 4) -> None:
-    """One player plays at most ``limit`` boxes. ``boxes``: ``(seat, field path)``."""
-    count: dict[str, int] = {}
-    for seat, path in boxes:
-        count[seat] = count.get(seat, 0) + 1
-        if count[seat] > limit:
-            raise IllegalActionError("seat %(seat)s may play at most %(limit)s boxes",
-                                     seat=seat, limit=limit, field=path,
-                                     value=seat)
 
 
 def cap_amount(amount: int, cap: int) -> tuple[int, bool]:

@@ -1,0 +1,97 @@
+"""Ratings as the pages, the API, the CSV export and the shift report ask for them (issue 23).
+
+* :func:`player_ratings` -- one player: every gaming day (or one) with its slips, and his total;
+* :func:`day_slips` -- every rating slip of a gaming day (the CSV export for a casino's
+  player-tracking system);
+* :func:`top_players` -- the top rated players of a shift (the shift report), by theoretical
+  win, then by amount wagered.
+
+The number of a player's decisions that differ from the lab's strategy comes from issue 24's
+judging service through :func:`decision_judge`, the one hook for it; his buy-ins at the tables
+from issue 27's records (``played.buy_ins``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from ..decisions import player_judge
+from . import cards, played
+from .played import EdgeBook
+from .ratings import DayRating, Judge, Rating, SessionRating, combine, day_ratings
+
+TOP = 10
+
+
+def decision_judge(session: Session) -> Judge:
+    """Issue 24's judging service: how many of a player's decisions in a round differ from the
+    lab's best strategy (``services.decisions.player_judge``; a round the lab cannot judge
+    counts none)."""
+    return player_judge(session)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRatings:
+    player: cards.CardView
+    days: list[DayRating]
+    total: Rating | None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"card": self.player.card}
+        if self.player.name is not None:
+            out["name"] = self.player.name
+        out["total"] = self.total.to_dict() if self.total else None
+        out["days"] = [d.to_dict() for d in self.days]
+        return out
+
+
+def player_ratings(session: Session, card: str, *, reader_role: str | None, edges: EdgeBook,
+                   day: date | None = None) -> PlayerRatings:
+    """One player's ratings (``NotFound`` for an unknown card): per gaming day (only ``day``
+    when given) with its table sessions, and over those days."""
+    player = cards.get(session, card, reader_role)
+    rounds = played.played_rounds(session, edges, card=player.card, day=day).get(player.card, [])
+    visits = played.visits(session, [player.card]).get(player.card, [])
+    judge = decision_judge(session)
+    bought = played.buy_ins(session, [player.card])[player.card]
+    days = day_ratings(rounds, visits, judge=judge, buy_ins=bought)
+    slips = [s for d in days for s in d.sessions]
+    total = combine(slips, rounds, judge=judge, buy_ins=bought) if rounds else None
+    return PlayerRatings(player, days, total)
+
+
+def day_slips(session: Session, day: date, edges: EdgeBook) -> list[tuple[str, SessionRating]]:
+    """Every rating slip of the gaming ``day``: (card, slip), by start time then card."""
+    by_card = played.played_rounds(session, edges, day=day)
+    visits = played.visits(session, by_card)
+    judge = decision_judge(session)
+    bought = played.buy_ins(session, by_card)
+    out = [(card, slip) for card, rounds in by_card.items()
+           for d in day_ratings(rounds, visits.get(card, []), judge=judge,
+                                buy_ins=bought.get(card, []))
+           for slip in d.sessions]
+    return sorted(out, key=lambda cs: (cs[1].rating.start or datetime.min.replace(tzinfo=UTC),
+                                       cs[0]))
+
+
+def top_players(session: Session, shift_id: int, edges: EdgeBook,
+                limit: int = TOP) -> list[dict[str, Any]]:
+    """The shift's rated players, the highest theoretical win first (players whose rounds have
+    no lab figure after them), then by amount wagered; card numbers only (no names)."""
+    by_card = played.played_rounds(session, edges, shift_id=shift_id)
+    visits = played.visits(session, by_card)
+    judge = decision_judge(session)
+    bought = played.buy_ins(session, by_card)
+    rated = []
+    for card, rounds in by_card.items():
+        mine = bought.get(card, [])
+        slips = [s for d in day_ratings(rounds, visits.get(card, []), judge=judge, buy_ins=mine)
+                 for s in d.sessions]
+        rated.append((card, combine(slips, rounds, judge=judge, buy_ins=mine)))
+    rated.sort(key=lambda cr: (cr[1].theoretical is None, -(cr[1].theoretical or 0),
+                               -cr[1].wagered, cr[0]))
+    return [{"card": card, **rating.to_dict()} for card, rating in rated[:limit]]
