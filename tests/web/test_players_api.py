@@ -170,3 +170,30 @@ def test_the_csv_of_a_days_slips_keeps_formulas_out(app: Flask, browser: Browser
     assert text(resp).splitlines() == ["card,table,game,start,end,average_bet,wagered,win,"
                                        "theoretical"]
     assert "rating-slips-2026-01-02.csv" in resp.headers["Content-Disposition"]
+
+
+def test_a_buy_in_recorded_with_his_card_is_in_his_rating_slip_and_total(
+        app: Flask, api: Api, croupier: Any, table: Any) -> None:
+    """Issues 23 and 27: the cash a rated player exchanged at the table, recorded with his card
+    (once before the round, once mid-round), is his slip's and his total's ``buy_ins``; a buy-in
+    with another card or none is not his."""
+    from tests.web.test_live_api import STEPS
+
+    pit = arrange(app, make_user, "pavel", "pit_boss")
+    arrange(app, cards.sit_down, table_id=table.id, card="C-7", actor_id=pit.id)
+    buy = f"/api/v1/tables/{table.id}/buy-ins"
+    assert api.post(buy, {"amount": 5000, "player": "C-7"}, key="b1").status_code == 201
+    assert api.post(buy, {"amount": 800, "seat": "3"}, key="b2").status_code == 201
+    started = _start(api, table, [{"box": "1", "ante": 100, "player": {"card": "C-7"}}])
+    rid = started.get_json()["id"]
+    assert api.post(buy, {"amount": 2000, "player": "C-7"}, key="b3").status_code == 201
+    for n, step in enumerate(STEPS):
+        assert api.post(f"/api/v1/rounds/{rid}/events", step, key=f"s{n}").status_code == 201
+    assert api.post(f"/api/v1/rounds/{rid}/events", {"type": "paid"}, key="pay").status_code == 201
+    api.b.client.post("/logout", data={"csrf_token": api.b.csrf()})
+    api.b.login("pavel")
+    got = api.b.get("/api/v1/players/C-7/ratings").get_json()
+    (day,) = got["days"]
+    (slip,) = day["sessions"]
+    assert slip["buy_ins"] == day["buy_ins"] == got["total"]["buy_ins"] == 7000
+    assert slip["rounds"] == 1

@@ -47,8 +47,11 @@ def _store_edges(app: Flask) -> None:
         for name, edge in EDGES.items():
             house_edge.save(session, {"profile": name,
                                       "fingerprint": fingerprint(get_profile(name)),
-                                      "default_strategy": "test",
-                                      "strategies": {"test": {"house_edge": float(edge)}}})
+                                      # issue 24: the tables assume "basic" (their default);
+                                      # a rating that read the default ("best") would differ
+                                      "default_strategy": "best",
+                                      "strategies": {"basic": {"house_edge": float(edge)},
+                                                     "best": {"house_edge": float(edge) / 2}}})
 
 
 # --- the independent recomputation -----------------------------------------------------------

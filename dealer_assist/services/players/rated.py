@@ -6,9 +6,9 @@
 * :func:`top_players` -- the top rated players of a shift (the shift report), by theoretical
   win, then by amount wagered.
 
-The number of a player's decisions that differ from the lab's strategy comes from issue 24's
-judging service through :func:`decision_judge`, the one hook for it; his buy-ins at the tables
-from issue 27's records (``played.buy_ins``).
+The number of a player's decisions that differ from the lab's strategy would come from issue 24's
+judging service through :func:`decision_judge`, the one hook for it (not wired: see there); his
+buy-ins at the tables from issue 27's records (``played.buy_ins``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Any
 
 from sqlmodel import Session
 
-from ..decisions import player_judge
 from . import cards, played
 from .played import EdgeBook
 from .ratings import DayRating, Judge, Rating, SessionRating, combine, day_ratings
@@ -27,11 +26,17 @@ from .ratings import DayRating, Judge, Rating, SessionRating, combine, day_ratin
 TOP = 10
 
 
-def decision_judge(session: Session) -> Judge:
-    """Issue 24's judging service: how many of a player's decisions in a round differ from the
-    lab's best strategy (``services.decisions.player_judge``; a round the lab cannot judge
-    counts none)."""
-    return player_judge(session)
+def decision_judge(session: Session) -> Judge | None:
+    """Issue 24's judging service, the one hook for a rating's "decisions that differ".
+
+    Not wired: ``services.decisions.player_judge(session)`` fits the hook, but it runs the
+    lab's advisor on every round of the player each time a rating is read (no judgement is
+    stored), seconds per Caribbean, Oasis or Big/Small round: with it, the 200-shift ratings
+    test did not finish in 15 minutes. Until judgements are stored with the round, the figure
+    is not known (None), never a made-up count; the round's page, the dispute review and the
+    shift report judge their own rounds."""
+    del session
+    return None
 
 
 @dataclass(frozen=True, slots=True)
