@@ -183,3 +183,31 @@ def test_the_ratings_judge_counts_one_players_differing_decisions(session: Sessi
     assert always == [decisions.differing_decisions(session, r, ["1"]) for r in ids]
     assert always == [sum(j.differs for j in decisions.round_decisions(session, r)
                           if j.box == "1") for r in ids]
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_a_stored_round_is_judged_once_per_process_and_a_changed_record_again(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo of judgements: the same stored round twice runs the lab once; the same round
+    with another settlement (a correction) is judged afresh."""
+    floor = make_floor(session)
+    rid = store_round(session, floor, _round(random.Random(8), {"1": "always buys", "2": "best"}),
+                      actor_id=floor.croupier, at=T0)
+    session.commit()
+    monkeypatch.setattr(decisions, "_MEMO", type(decisions._MEMO)())
+    calls: list[int] = []
+    real = decisions.judge_stored
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(decisions, "judge_stored", counted)
+    first = decisions.round_decisions(session, rid)
+    assert first and decisions.round_decisions(session, rid) == first and len(calls) == 1
+    rules = decisions.rounds.rules_of(session, session.get(decisions.Round, rid))
+    events = decisions.rounds.events(session, rid)
+    settled = decisions._settlement(session, rid)
+    assert settled is not None
+    decisions.judge_round(rules, events, {**settled, "boxes": settled["boxes"][:1]})
+    assert len(calls) == 2

@@ -16,7 +16,9 @@ judgements.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -32,7 +34,7 @@ from .alerts import PlayerFigures, by_player, player_figures
 from .judge import Judged, judge_state
 
 __all__ = ["Judged", "PlayerFigures", "box_decisions", "by_player", "differing_decisions",
-           "judge_stored", "player_figures", "player_judge", "round_decisions",
+           "judge_round", "judge_stored", "player_figures", "player_judge", "round_decisions",
            "shift_section"]
 
 
@@ -49,6 +51,33 @@ def judge_stored(rules: dict[str, Any], events: list[Any],
         return []
 
 
+#: judgements of stored rounds, per process. A judgement depends only on the round's own stored
+#: rules, events and settlement, so the key is their digest: the same stored round always finds
+#: its judgement, a corrected one (a new settlement) or another database's round never finds a
+#: stale one. Without the memo every shift report and round page ran the advisor again on every
+#: round. Bounded (oldest dropped first); correct without it (issue 25: no state lives only in
+#: one process except such caches).
+_MEMO: OrderedDict[str, list[Judged]] = OrderedDict()
+MEMO_ROUNDS = 20_000
+
+
+def judge_round(rules: dict[str, Any], events: list[Any],
+                settlement: dict[str, Any] | None) -> list[Judged]:
+    """:func:`judge_stored`, remembered per process."""
+    text = json.dumps([rules, [(e.seq, e.type, e.payload) for e in events], settlement],
+                      sort_keys=True, separators=(",", ":"), default=str)
+    key = hashlib.sha256(text.encode()).hexdigest()
+    found = _MEMO.get(key)
+    if found is None:
+        found = judge_stored(rules, events, settlement)
+        _MEMO[key] = found
+        while len(_MEMO) > MEMO_ROUNDS:
+            _MEMO.popitem(last=False)
+    else:
+        _MEMO.move_to_end(key)
+    return list(found)
+
+
 def _settlement(session: Session, round_id: int) -> dict[str, Any] | None:
     row = session.exec(select(RoundSettlement).where(RoundSettlement.round_id == round_id)
                        .order_by(col(RoundSettlement.through_seq).desc())).first()
@@ -60,8 +89,8 @@ def round_decisions(session: Session, round_id: int) -> list[Judged]:
     rnd = session.get(Round, round_id)
     if rnd is None:
         return []
-    return judge_stored(rounds.rules_of(session, rnd), rounds.events(session, round_id),
-                        _settlement(session, round_id))
+    return judge_round(rounds.rules_of(session, rnd), rounds.events(session, round_id),
+                       _settlement(session, round_id))
 
 
 def box_decisions(session: Session, round_id: int, boxes: Iterable[str]) -> list[Judged]:
@@ -107,8 +136,8 @@ def shift_section(session: Session, rows: list[tuple[Round, dict[str, Any], int]
     for rnd, settlement, _v in rows:
         if rnd.id is None:
             continue
-        judged += judge_stored(rounds.rules_of(session, rnd), rounds.events(session, rnd.id),
-                               settlement)
+        judged += judge_round(rounds.rules_of(session, rnd), rounds.events(session, rnd.id),
+                              settlement)
     main = [j for j in judged if j.stage != "insurance"]
     antes = sum(int(b["wagers"].get("ante", {}).get("stake", 0))
                 for _r, s, _v in rows for b in s["boxes"])
