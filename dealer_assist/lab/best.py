@@ -113,7 +113,7 @@ def stud_tables(client: Client, profiles: list[CaribbeanProfile], classes: int |
     r_table[:n] = np.concatenate([r for r, _ in rows])
     if classes:
         r_table[n:] = -2.0
-    shared = client.scatter(r_table, broadcast=True)  # type: ignore[no-untyped-call]
+    shared = client.scatter(r_table, broadcast=True, hash=False)  # type: ignore[no-untyped-call]
     datas = [profile_data(p) for p in profiles]
     per_up = cluster.run(client, stud_up_task, [(datas, shared, up) for up in range(52)])
     cpu = sum(c for _, c in rows) + sum(c for _, c in per_up)
@@ -146,7 +146,7 @@ def split_table(client: Client, profile: SplitProfile, classes: int | None,
     grids = cluster.run(client, split_grid_task, [(data, lo, hi)
                                                    for lo, hi in _chunks(total, CHUNK)])
     grid = np.concatenate([g for g, _ in grids])
-    shared = client.scatter(grid, broadcast=True)  # type: ignore[no-untyped-call]
+    shared = client.scatter(grid, broadcast=True, hash=False)  # type: ignore[no-untyped-call]
     n = classes or total
     bought = cluster.run(client, split_bought_task, [(data, shared, lo, hi)
                                                       for lo, hi in _chunks(n, BOUGHT_CHUNK)])

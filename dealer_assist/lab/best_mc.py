@@ -67,7 +67,7 @@ def simulate(client: Client, profile: HouseProfile, table: Any, *, rounds: int, 
     start = time.perf_counter()
     sizes = [min(batch_size, rounds - done) for done in range(0, rounds, batch_size)]
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    shared = client.scatter(table, broadcast=True)  # type: ignore[no-untyped-call]
+    shared = client.scatter(table, broadcast=True, hash=False)  # type: ignore[no-untyped-call]
     data = profile_data(profile)
     out = cluster.run(client, batch, [(data, shared, n, s, ante, cap)
                                       for n, s in zip(sizes, seeds, strict=True)])
@@ -97,8 +97,8 @@ def compare(client: Client, profile: HouseProfile, table_a: Any, table_b: Any, *
     numbers make the difference far more precise than two separate runs)."""
     sizes = [min(batch_size, rounds - done) for done in range(0, rounds, batch_size)]
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    a = client.scatter(table_a, broadcast=True)  # type: ignore[no-untyped-call]
-    b = client.scatter(table_b, broadcast=True)  # type: ignore[no-untyped-call]
+    a = client.scatter(table_a, broadcast=True, hash=False)  # type: ignore[no-untyped-call]
+    b = client.scatter(table_b, broadcast=True, hash=False)  # type: ignore[no-untyped-call]
     data = profile_data(profile)
     ante, cap = profile.min_ante, profile.max_payout
     out = cluster.run(client, difference_batch, [(data, a, b, n, s, ante, cap)

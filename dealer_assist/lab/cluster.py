@@ -6,6 +6,11 @@ GIL only in parts, so processes, not threads, use the cores); given a scheduler 
 functions with plain arguments (a profile travels as its JSON data, ``profile_data``), so any
 worker that has ``dealer_assist`` installed can run them; each worker keeps its look-up tables
 (hand classes, pay tables) between tasks.
+
+Shared data is scattered with ``hash=False``: a content-hashed key is the same for the same
+table scattered twice (the pilot run, then the measured run), and the release of the first
+scatter's future could then delete the second's data on the workers ("Could not find data",
+"lost dependencies": the Big/Small run failed so before this).
 """
 
 from __future__ import annotations

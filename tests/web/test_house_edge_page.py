@@ -30,8 +30,16 @@ def test_the_profile_page_shows_stored_figures_of_the_current_rules_only(
     browser.login("root")
     page = text(browser.get("/admin/profiles"))
     edge = f"{figures['strategies']['basic']['house_edge'] * 100:.3f} %"
-    assert f"basic strategy: {edge}" in page  # named (issue 24)
-    assert "flask lab house-edge oasis-per-card" in page
+    # named (issue 24), and once: oasis-classic's own, never the stale copy under oasis-per-card
+    assert page.count(f"basic strategy: {edge}") == 1
+    # oasis-per-card shows only the best strategy's figure kept with the code for its rules
+    from dealer_assist.lab import strategy_store
+    from dealer_assist.rules.profiles import get_profile
+
+    per_card = strategy_store.figures(get_profile("oasis-per-card"))
+    assert per_card is not None and set(per_card["strategies"]) == {"best"}
+    best = f"best strategy: {per_card['strategies']['best']['house_edge'] * 100:.3f} %"
+    assert best in page
 
 
 def test_the_profile_page_shows_russian_poker_and_big_small_figures_with_the_ante_assumed(
