@@ -29,6 +29,7 @@ from dealer_assist.services.cage import buyins, drop, notes, slips
 from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.errors import AuthenticationFailed
 from dealer_assist.services.people import auth, cosign, passwords, stints
+from dealer_assist.services.players import cards as player_cards
 from dealer_assist.services.rounds import live, parlour
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import devices
@@ -113,6 +114,10 @@ def _populate(engine: Engine) -> None:
                         note="found in the box")
         notes.write_note(s, table_id=table.id, period="day", day=date(2026, 1, 1),
                          note="checked", actor_id=maria)
+        s.commit()
+        # issue 23: a rated player's card (named by the pit boss) and his visit, then his leave
+        player_cards.sit_down(s, table_id=table.id, card="C-1", name="Anna K", actor_id=pavel)
+        player_cards.leave(s, table_id=table.id, card="C-1", actor_id=pavel)
         s.commit()
         auth.login(s, username="pavel", password="correct horse battery", ip="10.0.0.1")
         with pytest.raises(AuthenticationFailed):

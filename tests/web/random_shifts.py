@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import Any
 
 from flask import Flask
 
+from dealer_assist.models import utcnow
 from dealer_assist.rules.cards import ALL_CARDS
 from dealer_assist.services.players import cards as player_cards
 from dealer_assist.services.shifts import shifts
@@ -182,7 +183,9 @@ def play_shifts(app: Flask, browser: Browser, user_id: int, *, seed: int,
     """``count`` random shifts through the rounds API, signed in as ``browser``."""
     rng = random.Random(seed)
     api = Api(browser)
-    today = date.today()
+    # the gaming date the service itself takes for now (gaming days start at 06:00: between
+    # midnight and six it is still yesterday's; date.today() made the test fail then)
+    today = shifts.gaming_date_at(utcnow(), None, 6)
     played = Played()
     for n in range(count):
         game = GAMES[n % len(GAMES)] if n < len(GAMES) else rng.choice(GAMES)
