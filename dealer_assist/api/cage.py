@@ -11,15 +11,14 @@ from typing import Any
 from flask import current_app, g, request
 
 from .. import db
-from ..edge import json_body, problem, role_required
-from ..models import Role
+from ..edge import FLOOR_READERS, json_body, problem, role_required
 from ..rules.fields import get_int, need_mapping
 from ..services.cage import buyins, slips, win
 from ..services.reports import hold
 from .operations import WRITE, checked, path_param, query, read_answers, route, write_answers
 from .shapes.cage import BuyIn, BuyInCreate, HoldReport, Slip
 
-READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value, Role.AUDITOR.value)
+READERS = FLOOR_READERS
 
 
 def _plain(value: Any) -> Any:

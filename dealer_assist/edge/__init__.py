@@ -28,6 +28,8 @@ from .pages import form_error
 from .problems import PROBLEM_TYPE, problem, rules_problem
 from .roles import (
     ALL_ROLES,
+    FLOOR_READERS,
+    PIT_ROLES,
     PUBLIC,
     PUBLIC_ROLES,
     any_role,
@@ -41,7 +43,8 @@ from .sessions import CurrentUser, end_login, start_login
 from .status import STATUS, end_refused, is_api, status_for
 
 __all__ = [
-    "ALL_ROLES", "MAX_ID", "PROBLEM_TYPE", "PUBLIC", "PUBLIC_ROLES", "STATUS", "ApiBlueprint",
+    "ALL_ROLES", "FLOOR_READERS", "MAX_ID", "PIT_ROLES", "PROBLEM_TYPE", "PUBLIC", "PUBLIC_ROLES",
+    "STATUS", "ApiBlueprint",
     "CurrentUser", "PageBlueprint", "any_role", "as_id", "csrf_field", "csrf_ok", "csrf_token",
     "declared_roles", "end_login", "end_refused", "form_error", "init_app", "init_errorhandlers",
     "is_api", "json_body", "may_reach", "problem", "public", "role_required", "rules_problem",

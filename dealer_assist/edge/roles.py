@@ -28,6 +28,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 PUBLIC = "public"
 PUBLIC_ROLES = frozenset({PUBLIC})
 ALL_ROLES = frozenset(r.value for r in Role)
+#: the pit: pit bosses and shift managers (who sign, note and decide on the floor)
+PIT_ROLES = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
+#: who reads the floor's pages, reports and the cage's figures: the pit, the admin, the auditor
+FLOOR_READERS = (*PIT_ROLES, Role.ADMIN.value, Role.AUDITOR.value)
 
 
 def public(view: F) -> F:

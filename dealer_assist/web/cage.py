@@ -31,7 +31,7 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db, pdf
-from ..edge import PageBlueprint, as_id, device, form_error, role_required
+from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, as_id, device, form_error, role_required
 from ..i18n.wording import say
 from ..models import Role
 from ..services.cage import buyins, drop, notes, slips, win
@@ -42,8 +42,8 @@ from .forms import text, whole_number
 from .tables import floor_zone
 
 bp = PageBlueprint("cage", __name__, url_prefix="/cage")
-READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value, Role.AUDITOR.value)
-PIT = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
+READERS = FLOOR_READERS
+PIT = PIT_ROLES
 COUNTERS = tuple(sorted(drop.COUNTERS))
 RECORDERS = tuple(sorted(buyins.RECORDERS))
 

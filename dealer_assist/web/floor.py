@@ -32,9 +32,9 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db
-from ..edge import PageBlueprint, end_refused, role_required
+from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, end_refused, role_required
 from ..i18n.locale import locale_code
-from ..models import Role, utcnow
+from ..models import utcnow
 from ..services.errors import ServiceError
 from ..services.reports import dealers, floor
 from ..services.tables import devices, tables
@@ -42,8 +42,8 @@ from .forms import whole_number
 from .tables import floor_zone
 
 bp = PageBlueprint("floor", __name__)
-READERS = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value, Role.ADMIN.value, Role.AUDITOR.value)
-PIT = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
+READERS = FLOOR_READERS
+PIT = PIT_ROLES
 PIT_KEY = "floor_pit"
 ALL = "*"
 

@@ -28,9 +28,18 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db, pdf
-from ..edge import PageBlueprint, as_id, device, form_error, may_reach, role_required
+from ..edge import (
+    FLOOR_READERS,
+    PIT_ROLES,
+    PageBlueprint,
+    as_id,
+    device,
+    form_error,
+    may_reach,
+    role_required,
+)
 from ..i18n.wording import N_
-from ..models import Role, utcnow
+from ..models import utcnow
 from ..services import reports
 from ..services.cage import slips
 from ..services.errors import ServiceError, ValidationError
@@ -40,8 +49,8 @@ from .forms import text, whole_number
 from .tables import chip_counts, floor_zone
 
 bp = PageBlueprint("reports", __name__, url_prefix="/reports")
-READERS = (Role.SHIFT_MANAGER.value, Role.PIT_BOSS.value, Role.ADMIN.value, Role.AUDITOR.value)
-PIT = (Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
+READERS = FLOOR_READERS
+PIT = PIT_ROLES
 
 
 def _zone() -> tuple[tzinfo | None, str]:
