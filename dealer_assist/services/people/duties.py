@@ -119,6 +119,13 @@ def check_amount(session: Session, *, table_id: int, amount: int, field: str,
     return amount
 
 
+class Unread:
+    """A fact the caller did not read (the check reads it)."""
+
+
+UNREAD = Unread()
+
+
 def check_recorder(session: Session, *, user: User, shift_id: int) -> None:
     """Rule 5 (:func:`check_recorder_at`) reading the shift's opener itself."""
     shift = session.get(Shift, shift_id)
@@ -129,19 +136,22 @@ def check_recorder(session: Session, *, user: User, shift_id: int) -> None:
 
 
 def check_recorder_at(session: Session, *, user_id: int, role: str, shift_id: int,
-                      opened_by: int) -> None:
+                      opened_by: int, dealer_id: int | None | Unread = UNREAD) -> None:
     """Rule 5 with the shift's opener already read (the record path reads it with the round):
     a croupier records at a table while he is its dealer (his stint is the shift's current
     one, issue 28). A shift nobody has tapped in at yet (from before stints): the croupier who
-    opened it or co-signed one of its chip counts or transfers as its croupier, as before."""
+    opened it or co-signed one of its chip counts or transfers as its croupier, as before.
+    ``dealer_id``: the table's current dealer as the caller's read found it (None: nobody
+    tapped in; issue 25: the record path reads him with the round)."""
     if role != Role.CROUPIER.value:
         return
-    dealer = stints.current(session, shift_id)
+    dealer = stints.current_dealer_id(session, shift_id) if isinstance(dealer_id, Unread) \
+        else dealer_id
     if dealer is not None:
-        if dealer.dealer_id == user_id:
+        if dealer == user_id:
             return
         raise PermissionDenied("%(name)s deals at this table now: tap Relieve dealer to take "
-                               "it over.", name=dealer.dealer)
+                               "it over.", name=stints.name_of(session, dealer))
     if opened_by == user_id:
         return
     for model in (InventoryCount, ChipTransfer):

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from sqlalchemy import bindparam
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, func, or_, select
 
 from ...models import (
@@ -133,6 +135,34 @@ def current(session: Session, shift_id: int) -> StintView | None:
     return views(session, [row], {shift_id: None})[0] if row is not None else None
 
 
+_STINT = DealerStint.__table__  # type: ignore[attr-defined]
+_SHIFT = Shift.__table__  # type: ignore[attr-defined]
+
+
+def newest_dealer(shift_id: object) -> object:
+    """The dealer of the newest stint of ``shift_id`` (a column or a bind parameter) as a
+    scalar subquery: the record path reads it with its round (issue 25: one round trip)."""
+    return (core_select(_STINT.c.dealer_id).where(_STINT.c.shift_id == shift_id)
+            .order_by(_STINT.c.id.desc()).limit(1).scalar_subquery())
+
+
+#: the dealer at an open shift's table now, one statement built once (issue 25)
+_CURRENT_DEALER = (core_select(newest_dealer(_SHIFT.c.id))  # type: ignore[call-overload]
+                   .where(_SHIFT.c.id == bindparam("sid"),
+                          _SHIFT.c.status == ShiftStatus.OPEN.value))
+
+
+def current_dealer_id(session: Session, shift_id: int) -> int | None:
+    """The id of :func:`current`'s dealer (None: nobody tapped in, or the shift not open)."""
+    found = session.connection().execute(_CURRENT_DEALER, {"sid": shift_id}).scalar()
+    return None if found is None else int(found)
+
+
+def name_of(session: Session, user_id: int) -> str:
+    """A dealer's display name (for a refusal that names him)."""
+    return _names(session, [user_id]).get(user_id, "?")
+
+
 def current_by_shift(session: Session) -> dict[int, StintView]:
     """Every open shift's current stint (one query for the floor)."""
     newest = (select(func.max(DealerStint.id)).join(Shift, col(Shift.id) == DealerStint.shift_id)
@@ -179,9 +209,9 @@ def dealer_for_round(session: Session, *, shift_id: int, actor_id: int,
                      now: datetime | None = None) -> int:
     """The dealer of record of a round starting now: the table's current dealer; nobody tapped
     in, the person starting it deals (a ``start`` stint records it)."""
-    found = current(session, shift_id)
+    found = current_dealer_id(session, shift_id)
     if found is not None:
-        return found.dealer_id
+        return found
     shift = session.get(Shift, shift_id)
     if shift is None:
         raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)

@@ -16,13 +16,22 @@ from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
 from ...audit import capture
-from ...models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
+from ...models import (
+    GameTable,
+    Round,
+    RoundEvent,
+    RoundSettlement,
+    RoundStatus,
+    Shift,
+    ShiftStatus,
+    User,
+)
 from ...models.audit import RoundChangeDecision, RoundChangeRequest
 from ...models.base import utcnow
 from ...rules.engine import Game
 from ...rules.registry import get_game, rules_flow
 from ..errors import N_, Conflict, NotFound, PermissionDenied
-from ..people import duties
+from ..people import duties, stints
 from ..shifts import shifts
 from ..tables import tables
 from . import memo, txn
@@ -75,15 +84,17 @@ def _void_requested(*, pending: bool) -> Any:
 
 
 #: issue 25: a step reads its round in one statement -- the round row, its table, its shift's
-#: opener and status, whether any void was asked for, and the role of whoever records (NULL:
-#: no such account, or disabled). Built once; SQLAlchemy compiles it once.
+#: opener and status, whether any void was asked for, the role of whoever records (NULL:
+#: no such account, or disabled) and the dealer tapped in at the table (rule 5). Built once;
+#: SQLAlchemy compiles it once.
 _HEAD = (core_select(*(c.label(f"r_{c.name}") for c in _R.c),
                      *(c.label(f"t_{c.name}") for c in _T.c),
                      _S.c.status.label("shift_status"), _S.c.opened_by.label("shift_opened_by"),
                      _void_requested(pending=False).label("any_void"),
                      core_select(_U.c.role).where(_U.c.id == bindparam("uid"),
                                                   _U.c.active == true())
-                     .scalar_subquery().label("actor_role"))
+                     .scalar_subquery().label("actor_role"),
+                     stints.newest_dealer(_R.c.shift_id).label("dealer_id"))  # type: ignore[attr-defined]
          .select_from(_R.join(_T, _T.c.id == _R.c.table_id).join(_S, _S.c.id == _R.c.shift_id))
          .where(_R.c.id == bindparam("rid")))
 #: the compare of compare-and-append in one statement: the round's status, whether a void is
@@ -122,7 +133,7 @@ def read_round(session: Session, round_id: int, actor_id: int | None = None) -> 
     table = tables.TableView(**{f.name: m[f"t_{f.name}"] for f in fields(tables.TableView)})
     return RoundRead(view, table, m["r_rules"], bool(m["any_void"]),
                      Facts(table.id, m["actor_role"], m["shift_status"], m["shift_opened_by"],
-                           actor_id))
+                           actor_id, m["dealer_id"]))
 
 
 def void_request(session: Session, round_id: int, any_void: bool | None = None) -> Any:
@@ -208,8 +219,10 @@ def check_recorder(session: Session, actor_id: int, shift_id: int | None, messag
     if facts.actor_role not in RECORDERS:
         raise PermissionDenied(message)
     if shift_id is not None:
+        open_ = status == ShiftStatus.OPEN.value  # a closed shift has no dealer now
         duties.check_recorder_at(session, user_id=actor_id, role=facts.actor_role,
-                                 shift_id=shift_id, opened_by=opened_by)
+                                 shift_id=shift_id, opened_by=opened_by,
+                                 dealer_id=facts.dealer_id if open_ else None)
         duties.check_status_open(status, what)
 
 

@@ -34,6 +34,7 @@ from ...rules.engine import PAID, UNDO, VOID, Folded, Game
 from ...rules.errors import IllegalActionError, RulesError
 from ...rules.fields import RequestError
 from ..errors import Conflict, ValidationError
+from ..people import duties
 from . import memo, store, txn
 
 OPEN = "open"
@@ -54,13 +55,15 @@ class Wording:
 class Facts:
     """What a stream's one read found besides the stream, for the checks: the table (the audit
     entries name it), the role of ``actor_id`` (None: no such account, or disabled) and the
-    shift's status and opener (duties rules 5 and 6)."""
+    shift's status and opener (duties rules 5 and 6) and the dealer of its newest stint
+    (rule 5 since issue 28; ``duties.UNREAD``: not read, the check reads it)."""
 
     table_id: int | None
     actor_role: str | None = None
     shift_status: str | None = None
     shift_opened_by: int | None = None
     actor_id: int | None = None
+    dealer_id: int | None | duties.Unread = duties.UNREAD
 
 
 @dataclass(frozen=True, slots=True)
