@@ -26,7 +26,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, current_app, g, session
+from flask import Flask, current_app, g, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -82,7 +82,11 @@ def init_app(app: Flask) -> Limiter:
     limiter = Limiter(get_remote_address, app=app, default_limits=[])
     rule = limiter.shared_limit(lambda: str(app.config["PUBLIC_API_RATE_LIMIT"]),
                                 scope="public-api", exempt_when=signed_in)
-    for endpoint in public_api_endpoints(app):
+    limited_endpoints = frozenset(public_api_endpoints(app))
+    # issue 25: every other request (a tablet's step...) skips the limiter's per-request
+    # resolution of limits at once: no limit applies to it
+    limiter.request_filter(lambda: request.endpoint not in limited_endpoints)
+    for endpoint in limited_endpoints:
         limited: Any = rule(app.view_functions[endpoint])
         app.view_functions[endpoint] = limited
     app.extensions["public_api_limiter"] = limiter
