@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import bindparam
 from sqlalchemy import select as core_select
@@ -139,7 +140,7 @@ _STINT = DealerStint.__table__  # type: ignore[attr-defined]
 _SHIFT = Shift.__table__  # type: ignore[attr-defined]
 
 
-def newest_dealer(shift_id: object) -> object:
+def newest_dealer(shift_id: Any) -> Any:
     """The dealer of the newest stint of ``shift_id`` (a column or a bind parameter) as a
     scalar subquery: the record path reads it with its round (issue 25: one round trip)."""
     return (core_select(_STINT.c.dealer_id).where(_STINT.c.shift_id == shift_id)
@@ -147,7 +148,7 @@ def newest_dealer(shift_id: object) -> object:
 
 
 #: the dealer at an open shift's table now, one statement built once (issue 25)
-_CURRENT_DEALER = (core_select(newest_dealer(_SHIFT.c.id))  # type: ignore[call-overload]
+_CURRENT_DEALER = (core_select(newest_dealer(_SHIFT.c.id))
                    .where(_SHIFT.c.id == bindparam("sid"),
                           _SHIFT.c.status == ShiftStatus.OPEN.value))
 

@@ -94,7 +94,7 @@ _HEAD = (core_select(*(c.label(f"r_{c.name}") for c in _R.c),
                      core_select(_U.c.role).where(_U.c.id == bindparam("uid"),
                                                   _U.c.active == true())
                      .scalar_subquery().label("actor_role"),
-                     stints.newest_dealer(_R.c.shift_id).label("dealer_id"))  # type: ignore[attr-defined]
+                     stints.newest_dealer(_R.c.shift_id).label("dealer_id"))
          .select_from(_R.join(_T, _T.c.id == _R.c.table_id).join(_S, _S.c.id == _R.c.shift_id))
          .where(_R.c.id == bindparam("rid")))
 #: the compare of compare-and-append in one statement: the round's status, whether a void is

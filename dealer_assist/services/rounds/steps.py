@@ -14,24 +14,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
-from ...models import Round, RoundEvent, User
+from ...models import Round, ShiftStatus
 from ...rules.engine import Folded
 from ...rules.fields import need_mapping
 from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
 from ...rules.registry import rules_flow
 from ..disputes import voids
-from ..errors import Conflict
+from ..errors import Conflict, NotFound
 from ..people import duties, stints
 from ..players import cards
-from ..shifts import shifts
-from ..tables import tables
-from . import live, memo, txn
+from . import live, memo, starting, txn
 from . import record as path
 from . import store as rounds
-from .house import HOUSE, lock_round
+from .house import HOUSE, RECORDERS, lock_round
 
 REUSED = HOUSE.wording.reused
 PLACE = "place"
@@ -57,59 +55,56 @@ def begin(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[liv
 def _begin_once(session: Session, table_id: int, actor_id: int,
                 boxes: Sequence[live.BoxStake], key: str) -> Recorded:
     txn.begin_read(session)
-    live.check_actor(session, actor_id)
-    table = tables.get_table(session, table_id)
-    shift = shifts.open_shift_of(session, table_id)
-    if shift is None:
+    got = starting.read(session, table_id, actor_id, key)  # one statement (issue 25)
+    if got is None or got.actor_role not in RECORDERS:
+        live.check_actor(session, actor_id)  # who may record is refused first, as it says
+        raise NotFound("No table with id %(table_id)s.", table_id=table_id)
+    table = got.table
+    if got.shift_id is None or got.shift_opened_by is None or got.shift_status is None:
         raise Conflict("Table %(name)s has no open shift; open one first.", name=table.name)
-    # staff of this shift (services/people/duties.py), with the shift just read
-    role = session.get(User, actor_id).role  # type: ignore[union-attr]  # checked just above
-    duties.check_recorder_at(session, user_id=actor_id, role=role, shift_id=shift.id,
-                             opened_by=shift.opened_by)
-    duties.check_status_open(shift.status, "recording a step")
+    # staff of this shift (services/people/duties.py), with the shift and its dealer just read
+    duties.check_recorder_at(session, user_id=actor_id, role=got.actor_role,
+                             shift_id=got.shift_id, opened_by=got.shift_opened_by,
+                             dealer_id=got.dealer_id)
+    duties.check_status_open(got.shift_status, "recording a step")
     rules = rounds.table_rules(table)  # made once per table setting (rules.registry)
     flow = rules_flow(rules)
     empty = memo.replay(flow, rules, []).state  # the empty round, memoised like any fold
     actions = flow.decode(empty, "place", {"boxes": [b.payload() for b in boxes]})
     cards.check_cards(session, actions)  # issue 23: a box's player card is a registered one
     payload = flow.encode_event("place", actions)
-    found = _started_by(session, shift.id, key)
-    current = live.open_round_id(session, table_id) if found is None else None
-    if current is not None:  # PostgreSQL reads each statement afresh: a twin may just have won
-        found = _started_by(session, shift.id, key)
-    if found is not None:
+    if got.started is not None:
+        found = starting.event(session, got.started)
         if found.seq != 1 or found.type != "place" or \
-                found.payload != rounds.encode_payload(payload):
+                found.payload_text != rounds.encode_payload(payload):
             raise Conflict(REUSED)
         assert found.round_id is not None
         return Recorded(live.load(session, found.round_id), False)
-    if current is not None:
-        _refuse_second_round(session, current)
+    if got.open_round is not None:
+        _refuse_second_round(session, got.open_round)
     # the engine verifies the bets before any lock
     state = flow.play(empty, actions, new=True, type="place")
     txn.begin_write(session)
     txn.lock_table(session, table_id)
-    if (_started_by(session, shift.id, key) is not None
-            or live.open_round_id(session, table_id) is not None):
+    locked = starting.compare(session, got.shift_id, key)
+    if locked.started is not None or locked.open_round is not None:
         raise txn.Stale  # a twin got there first: re-read, answer as a resend or a conflict
+    if locked.status != ShiftStatus.OPEN.value:
+        raise Conflict("This shift is closed.")
     # issue 28: the dealer of record is the one tapped in at the table when the round starts
-    dealer = stints.dealer_for_round(session, shift_id=shift.id, actor_id=actor_id)
-    rnd = rounds.start_round(session, shift_id=shift.id, rules=rules, start_key=key,
-                             dealer_id=dealer)
+    # (nobody tapped in: whoever starts it deals, and a ``start`` stint says so)
+    dealer = locked.dealer_id if locked.dealer_id is not None else stints.dealer_for_round(
+        session, shift_id=got.shift_id, actor_id=actor_id)
+    rnd = starting.insert_round(session, table_id=table.id, shift_id=got.shift_id,
+                                number=locked.last_number + 1, rules=rules, start_key=key,
+                                dealer_id=dealer)
     event = rounds.insert_event(session, HOUSE.column, rnd.id, 1, "place", payload, actor_id,
                                 key, table_id=table.id)
     folded = Folded(state, (1,))
     memo.remember(rules, [event], folded)
     loaded = path.Loaded(rnd.id, rnd.number, rnd.status, rnd.shift_id, rules, flow, [event],
-                           folded, head=(rnd, table, None))
+                         folded, head=(rnd, table, None))
     return Recorded(live.view(loaded), True)
-
-
-def _started_by(session: Session, shift_id: int, key: str) -> RoundEvent | None:
-    """The event this key recorded in any round of the shift (the first one, for a start)."""
-    query = (select(RoundEvent).join(Round, Round.id == RoundEvent.round_id)  # type: ignore[arg-type]
-             .where(Round.shift_id == shift_id, RoundEvent.idempotency_key == key))
-    return session.exec(query).first()
 
 
 def _refuse_second_round(session: Session, current: int) -> None:
