@@ -87,25 +87,39 @@ def begin_read(session: Session) -> None:
     if session.in_transaction():
         session.commit()
     session.expire_all()
-    options = ({SQLITE_BEGIN: NO_BEGIN} if _sqlite(session)
-               else {"isolation_level": "AUTOCOMMIT"})
+    sqlite = _sqlite(session)
+    options = {SQLITE_BEGIN: NO_BEGIN} if sqlite else {"isolation_level": "AUTOCOMMIT"}
     session.connection(execution_options=options)
+    if sqlite:
+        session.info[_READING] = True
 
 
 def begin_write(session: Session) -> None:
-    """End the read transaction; the next statement begins the write (SQLite: IMMEDIATE).
+    """End the read; the write begins (SQLite: ``BEGIN IMMEDIATE``).
 
     On SQLite the writers of this process first queue on a mutex per database: SQLite's own
     busy handler polls with growing sleeps, so under load a waiter could sleep through many
     turns (seconds); a mutex wakes the next writer the moment the last one commits. Writers in
-    other processes (CLI commands) still meet the busy timeout."""
-    if session.in_transaction():
+    other processes (CLI commands) still meet the busy timeout. After :func:`begin_read` the
+    write begins on the read's own connection (issue 25: no second checkout from the pool;
+    the read held no transaction, so ``BEGIN IMMEDIATE`` there starts the write, and the
+    session's commit or rollback ends it)."""
+    reading = session.info.pop(_READING, False)
+    if not _sqlite(session):
+        if session.in_transaction():
+            session.rollback()  # a read transaction: nothing to keep
+        return
+    if not reading and session.in_transaction():
         session.rollback()  # a read transaction: nothing to keep
-    if _sqlite(session):
-        mutex = _mutex(session)
-        if not mutex.acquire(timeout=WRITE_WAIT_S):
-            raise Stale  # counted as an attempt; the next one queues again
-        session.info[_HELD] = mutex
+    mutex = _mutex(session)
+    if not mutex.acquire(timeout=WRITE_WAIT_S):
+        raise Stale  # counted as an attempt; the next one queues again
+    session.info[_HELD] = mutex
+    if reading and session.in_transaction():
+        session.expire_all()
+        conn = session.connection()
+        if not conn.connection.driver_connection.in_transaction:  # type: ignore[union-attr]
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _mutex(session: Session) -> threading.Lock:
@@ -117,6 +131,7 @@ def _mutex(session: Session) -> threading.Lock:
 def end_write(session: Session) -> None:
     """Release this process's SQLite write mutex, if the session holds it (after the commit or
     the rollback of a write; :func:`run` calls it)."""
+    session.info.pop(_READING, None)
     mutex = session.info.pop(_HELD, None)
     if mutex is not None:
         mutex.release()
@@ -126,6 +141,8 @@ def end_write(session: Session) -> None:
 _MUTEXES: dict[str, threading.Lock] = {}
 _MUTEXES_LOCK = threading.Lock()
 _HELD = "dealer_assist_write_mutex"
+#: SQLite: the session reads without a transaction (:func:`begin_read`), on its connection
+_READING = "dealer_assist_reading"
 #: seconds a writer waits for the mutex before the attempt counts as contended
 WRITE_WAIT_S = 5.0
 
