@@ -146,7 +146,7 @@ class Tablet(threading.Thread):
 
     def run(self) -> None:
         try:
-            self.http = self._retry_login()
+            self.http = self.http or self._retry_login()
             while time.monotonic() < self.deadline:
                 self.play_round()
         except Exception as err:  # noqa: BLE001 - reported by load.py, never silent

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g, has_request_context, request
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
@@ -151,18 +151,25 @@ def autocommit(engine: Engine) -> Engine:
 
 
 @contextmanager
-def session_scope(bind: Flask | Engine | None = None, *, write: bool = True,
-                  one_statement: bool = False) -> Iterator[Session]:
+def one_read(bind: Flask | Engine | None = None) -> Iterator[Connection]:
+    """A Core connection without a transaction (:func:`autocommit`) for a read that is one
+    statement: who is signed in, asked on every request (issue 25: a Session's own machinery
+    cost more than that read)."""
+    engine = bind if isinstance(bind, Engine) else get_engine(bind)
+    with autocommit(engine).connect() as conn:
+        yield conn
+
+
+@contextmanager
+def session_scope(bind: Flask | Engine | None = None, *,
+                  write: bool = True) -> Iterator[Session]:
     """A unit of work: commit on success, roll back on any exception, always close.
 
     ``bind`` is an app, an engine or nothing (the current app). ``write=False`` reads with a
-    deferred BEGIN on SQLite; ``one_statement``: a read that is a single statement runs
-    without a transaction around it (who is signed in, on every request: issue 25).
+    deferred BEGIN on SQLite (a read of one statement: :func:`one_read`).
     """
     engine = bind if isinstance(bind, Engine) else get_engine(bind)
-    if one_statement:
-        engine = autocommit(engine)
-    elif not write:
+    if not write:
         engine = read_only(engine)
     session = Session(engine, expire_on_commit=False)
     try:

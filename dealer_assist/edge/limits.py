@@ -62,9 +62,9 @@ def signed_in() -> bool:
     if not token:
         return False
     config = current_app.config
-    with db.session_scope(write=False, one_statement=True) as dbs:
+    with db.one_read() as conn:
         found = auth.resolve(
-            dbs, str(token),
+            conn, str(token),
             idle_timeout=timedelta(minutes=float(config["IDLE_TIMEOUT_MINUTES"])),
             lifetime=timedelta(minutes=float(config["SESSION_LIFETIME_MINUTES"])))
     return found is not None

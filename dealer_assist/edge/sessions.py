@@ -62,11 +62,11 @@ def load_user() -> CurrentUser | None:
     if not token:
         return None
     idle_timeout, lifetime = _minutes("IDLE_TIMEOUT_MINUTES"), _minutes("SESSION_LIFETIME_MINUTES")
-    with db.session_scope(write=False, one_statement=True) as dbs:  # one read, no BEGIN
-        active = auth.resolve(dbs, str(token), idle_timeout=idle_timeout, lifetime=lifetime)
-        idle = active is None and auth.is_idle(dbs, str(token), idle_timeout=idle_timeout,
-                                               lifetime=lifetime)
+    with db.one_read() as conn:  # one read, no BEGIN
+        active = auth.resolve(conn, str(token), idle_timeout=idle_timeout, lifetime=lifetime)
     if active is None:
+        with db.session_scope(write=False) as dbs:
+            idle = auth.is_idle(dbs, str(token), idle_timeout=idle_timeout, lifetime=lifetime)
         if idle:
             end_login()
             flash(gettext("You were signed out after a period without activity. Please sign "

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import Connection, bindparam
 from sqlalchemy import select as core_select
 from sqlmodel import Session, col, func, select, update
 
@@ -197,14 +197,17 @@ _RESOLVE = (core_select(_SESSIONS.c.id, _SESSIONS.c.user_id, _SESSIONS.c.created
             .where(_SESSIONS.c.token_hash == bindparam("token_hash")))
 
 
-def resolve(session: Session, token: str, *, idle_timeout: timedelta,
+def resolve(session: Session | Connection, token: str, *, idle_timeout: timedelta,
             lifetime: timedelta | None = None,
             now: datetime | None = None) -> ActiveSession | None:
     """Who holds this token, or None if it is unknown, revoked, idle too long, older than the
     absolute ``lifetime`` or the account is disabled. Read-only: the caller calls
-    :func:`touch` when ``needs_touch`` and :func:`revoke` for an expired session."""
+    :func:`touch` when ``needs_touch`` and :func:`revoke` for an expired session. ``session``
+    may be a Core connection (issue 25: every request asks, and a Session costs more than the
+    read itself)."""
+    conn = session if isinstance(session, Connection) else session.connection()
     now = now or utcnow()
-    row = session.connection().execute(_RESOLVE, {"token_hash": _hash(token)}).first()
+    row = conn.execute(_RESOLVE, {"token_hash": _hash(token)}).first()
     if row is None or row.revoked_at is not None or not row.active \
             or _expired(row, now, idle_timeout, lifetime):
         return None
