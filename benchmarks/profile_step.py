@@ -281,10 +281,74 @@ def server_cpu(seconds: float, database: str) -> None:
         finally:
             if pg is not None:
                 pg.stop()
+        bare = None if database != "sqlite" else bare_floor(
+            load, tmp, writes, tablet.Http, cpu, _ANSWER_BYTES[0] // max(1, _ANSWER_BYTES[1]))
+    ours = used / writes * 1000
     print(f"{writes} writes answered one at a time ({database}, waitress), "
           f"server CPU {used:.2f} s in {wall:.1f} s")
-    print(f"server_cpu_per_write: {used / writes * 1000:.2f} ms")
+    if bare is not None:
+        size = _ANSWER_BYTES[0] // max(1, _ANSWER_BYTES[1])
+        print(f"the same server running a bare Flask app (benchmarks/bare_app.py: parse the "
+              f"JSON, one durable SQLite commit, answer {size} bytes of JSON): {bare:.2f} ms "
+              f"CPU per write; ours is {ours / bare:.1f}x that")
+        print(f"bare_flask_cpu_per_write: {bare:.2f} ms")
+        print(f"ratio_to_bare_flask: {ours / bare:.1f} x")
+    print(f"server_cpu_per_write: {ours:.2f} ms")
     print(f"wall_per_write: {wall / writes * 1000:.2f} ms")
+
+
+#: the rounds API's answers seen by the measured tablets: total bytes, count
+_ANSWER_BYTES = [0, 0]
+
+
+def bare_floor(load: Any, tmp: Path, writes: int, http: Any, cpu: Any, answer: int) -> float:
+    """The server CPU per write of :mod:`bare_app` on the same server (waitress, 8 threads):
+    ``writes`` POSTs of a step's size, one at a time, each answered with ``answer`` bytes."""
+    import json
+    import os
+    import subprocess
+
+    port = load.free_port()
+    import shutil
+
+    # a directory of its own on the path (this one has an ``http.py`` that would shadow the
+    # standard library's)
+    (tmp / "bare").mkdir()
+    shutil.copy(HERE / "bare_app.py", tmp / "bare" / "bare_app.py")
+    env = {**os.environ, "BARE_DB": str(tmp / "bare.sqlite3"), "PYTHONPATH": str(tmp / "bare")}
+    bindir = Path(sys.executable).parent
+    with (tmp / "bare.log").open("ab") as log:
+        proc = subprocess.Popen([str(bindir / "waitress-serve"), "--host", "127.0.0.1",
+                                 f"--port={port}", "--threads=8", "--call", "bare_app:create"],
+                                env=env, stdout=log, stderr=subprocess.STDOUT,
+                                cwd=str(tmp / "bare"))
+    try:
+        client = http(port)
+        body = json.dumps({"type": "deal_box", "payload": {"box": "1", "cards": "as ad ah 2c 3d"},
+                           "expected_seq": 3, "answer_bytes": answer}).encode()
+        until = time.monotonic() + 60
+        while True:  # started?
+            try:
+                client.send("POST", "/step", body, client.headers("warm-up"))
+                break
+            except OSError:
+                if time.monotonic() > until or proc.poll() is not None:
+                    log_text = (tmp / "bare.log").read_text(errors="replace")[-2000:]
+                    raise SystemExit(f"the bare app did not start: {log_text}") from None
+                time.sleep(0.05)
+        for _ in range(50):
+            client.send("POST", "/step", body, client.headers(uuid.uuid4().hex))
+        c0 = cpu(proc.pid)
+        for _ in range(writes):
+            status, _answer, _resp = client.send("POST", "/step", body,
+                                                 client.headers(uuid.uuid4().hex))
+            assert status == 201, status
+        used = cpu(proc.pid) - c0
+        client.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    return used / writes * 1000
 
 
 def _play_in_turn(load: object, tablet: object, plan: list[dict[str, object]], server: object,
@@ -300,6 +364,16 @@ def _play_in_turn(load: object, tablet: object, plan: list[dict[str, object]], s
                for i, table in enumerate(plan)]
     for t in tablets:  # signed in before the clock starts: a login's password hash is no step
         t.http = tablet.login(port, t.table["user"], load.PASSWORD)  # type: ignore[attr-defined]
+    send = tablet.Http.send  # type: ignore[attr-defined]
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        status, answer, resp = send(self, *args, **kwargs)
+        if resp is not None and 200 <= status < 300:
+            _ANSWER_BYTES[0] += int(resp.getheader("Content-Length") or 0)
+            _ANSWER_BYTES[1] += 1
+        return status, answer, resp
+
+    tablet.Http.send = counted  # type: ignore[attr-defined]
     c0, t0 = cpu(pid), time.monotonic()  # type: ignore[operator]
     writes = 0
     for t in tablets:
