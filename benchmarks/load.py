@@ -18,6 +18,7 @@ second as a ratio of it.
 
     .venv/bin/python benchmarks/load.py [--db sqlite|postgres] [--tablets 8] [--seconds 60]
                                         [--crashes 0] [--threads 8] [--seed 11]
+                                        [--workers 1]
 
 Everything stays on 127.0.0.1 and ends within ``--seconds`` plus start-up and checks. Headline
 figures come last, one per line, as ``name: value unit``.
@@ -188,7 +189,7 @@ def merge(all_stats: list[Any]) -> Any:
 
 def run_load(args: argparse.Namespace, url: str, port: int, tmp: Path) -> tuple[Any, float]:
     plan = setup(url, args.tablets)
-    server = Server(url, port, args.threads, tmp / "server.log")
+    server = Server(url, port, args.threads, tmp / "server.log", workers=args.workers)
     server.start()
     t0 = time.monotonic()
     deadline = t0 + args.seconds
@@ -297,6 +298,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--crashes", type=int, default=0)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="app processes (gunicorn, as make run WORKERS=N); 1: waitress")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--smoke", action="store_true",
                         help="a tiny run that proves the script works (make test); no figure "
@@ -330,7 +333,9 @@ def report(args: argparse.Namespace, s: Any, elapsed: float, problems: list[str]
            log: Path, bare: float) -> None:
     writes = len(s.step_ms) + len(s.settle_ms) + len(s.start_ms)
     five = sum(n for status, n in s.statuses.items() if status >= 500)
-    print(f"{args.tablets} tablets, {args.db}, waitress {args.threads} threads, "
+    served = (f"gunicorn {args.workers} workers x {args.threads} threads" if args.workers > 1
+              else f"waitress {args.threads} threads")
+    print(f"{args.tablets} tablets, {args.db}, {served}, "
           f"{elapsed:.1f} s, {args.crashes} kill -9; {s.rounds} rounds paid, {writes} writes "
           f"answered; statuses {dict(sorted(s.statuses.items()))}")
     for name, values in (("start", s.start_ms), ("step", s.step_ms), ("settle", s.settle_ms)):
