@@ -3,17 +3,17 @@
 Why (issue 11): a step used to hold the write lock from its first query to its commit and replay
 the round three times inside it, so tablets queued behind one another and SQLite's unfair busy
 handler answered some of them "database is locked" (a 500) after five seconds. Now a write is
-two transactions on the caller's session:
+two phases on the caller's session and one connection:
 
-1. :func:`begin_read` -- a *read* outside any transaction (issue 25: SQLite without BEGIN,
-   PostgreSQL in autocommit; no write lock, no BEGIN/COMMIT round trips). The service reads
-   the round's events, folds them once and lets the engine verify the step here, outside any
-   lock.
-2. :func:`begin_write` -- the read transaction ends and the next statement takes the write lock
-   (SQLite ``BEGIN IMMEDIATE``; PostgreSQL a row lock: ``house.lock_round`` or
-   :func:`lock_table`). The service then *compares and appends*: if the round's last sequence
-   number is still the one it folded, it inserts; otherwise it raises :class:`Stale` and
-   :func:`run` re-reads and tries again.
+1. :func:`begin_read` -- a *read* that takes no lock (issue 25: SQLite without BEGIN, no
+   BEGIN/COMMIT round trips; PostgreSQL in READ COMMITTED, where each statement reads
+   afresh). The service reads the round's events, folds them once and lets the engine verify
+   the step here, outside any lock.
+2. :func:`begin_write` -- the write begins on the read's own connection (no second checkout
+   from the pool): SQLite ``BEGIN IMMEDIATE``; PostgreSQL the same transaction goes on and
+   takes a row lock (``house.lock_round`` or :func:`lock_table`). The service then *compares
+   and appends*: if the round's last sequence number is still the one it folded, it inserts;
+   otherwise it raises :class:`Stale` and :func:`run` re-reads and tries again.
 
 :func:`run` commits, and retries a bounded number of times on :class:`Stale` and on contention
 (SQLite "database is locked"/busy, PostgreSQL serialization failures, deadlocks and lock
@@ -77,38 +77,39 @@ def _sqlite(session: Session) -> bool:
 
 
 def begin_read(session: Session) -> None:
-    """End whatever the session had open and read without a transaction (issue 25): each
-    statement of the read sees what was committed when it ran (SQLite: no BEGIN at all;
-    PostgreSQL: autocommit, as READ COMMITTED already read each statement afresh), with no
-    write lock and no BEGIN/COMMIT round trips. The read need not be one snapshot: the write
-    compares what it folded with the stream as it is under the lock.
+    """End whatever the session had open and read without a lock (issue 25): each statement
+    of the read sees what was committed when it ran (SQLite: no BEGIN at all, no BEGIN/COMMIT
+    round trips; PostgreSQL: READ COMMITTED, which reads each statement afresh and takes no
+    row lock for a plain SELECT). The read need not be one snapshot: the write compares what
+    it folded with the stream as it is under the lock (:func:`begin_write`, on the same
+    connection).
 
     Objects the session kept from earlier transactions are expired, so every read is fresh."""
     if session.in_transaction():
         session.commit()
     session.expire_all()
-    sqlite = _sqlite(session)
-    options = {SQLITE_BEGIN: NO_BEGIN} if sqlite else {"isolation_level": "AUTOCOMMIT"}
-    session.connection(execution_options=options)
-    if sqlite:
-        session.info[_READING] = True
+    if _sqlite(session):
+        session.connection(execution_options={SQLITE_BEGIN: NO_BEGIN})
+    else:
+        session.connection()  # READ COMMITTED: each statement reads afresh, no lock taken
+    session.info[_READING] = True
 
 
 def begin_write(session: Session) -> None:
-    """End the read; the write begins (SQLite: ``BEGIN IMMEDIATE``).
+    """The write begins (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: the next statement's lock).
 
     On SQLite the writers of this process first queue on a mutex per database: SQLite's own
     busy handler polls with growing sleeps, so under load a waiter could sleep through many
     turns (seconds); a mutex wakes the next writer the moment the last one commits. Writers in
     other processes (CLI commands) still meet the busy timeout. After :func:`begin_read` the
-    write begins on the read's own connection (issue 25: no second checkout from the pool;
-    the read held no transaction, so ``BEGIN IMMEDIATE`` there starts the write, and the
-    session's commit or rollback ends it)."""
+    write begins on the read's own connection (issue 25: no second checkout from the pool,
+    which on PostgreSQL is also a ping): on SQLite the read held no transaction, so ``BEGIN
+    IMMEDIATE`` there starts the write; the session's commit or rollback ends it."""
     reading = session.info.pop(_READING, False)
     if not _sqlite(session):
-        if session.in_transaction():
+        if not reading and session.in_transaction():
             session.rollback()  # a read transaction: nothing to keep
-        return
+        return  # after begin_read the write goes on in the read's transaction (its locks next)
     if not reading and session.in_transaction():
         session.rollback()  # a read transaction: nothing to keep
     mutex = _mutex(session)
