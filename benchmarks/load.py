@@ -149,6 +149,9 @@ class Server:
         tail = self.log.read_text(errors="replace")[-2000:]
         raise RuntimeError(f"the server did not start:\n{tail}")
 
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
+
     def kill9(self) -> None:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
@@ -195,6 +198,7 @@ def run_load(args: argparse.Namespace, url: str, port: int, tmp: Path) -> tuple[
     deadline = t0 + args.seconds
     tablets = [Tablet(i, port, t, PASSWORD, deadline, args.seed * 1000 + i)
                for i, t in enumerate(plan)]
+    client0, server0 = time.process_time(), process_tree_cpu(server.pid())
     for t in tablets:
         t.start()
     try:
@@ -207,8 +211,33 @@ def run_load(args: argparse.Namespace, url: str, port: int, tmp: Path) -> tuple[
             t.join(args.seconds + 120)
     finally:
         elapsed = time.monotonic() - t0
+        if not args.crashes:  # a restarted server's CPU starts again from zero
+            CPU["server"] = process_tree_cpu(server.pid()) - server0
+        CPU["client"] = time.process_time() - client0
         server.stop()
     return merge([t.stats for t in tablets]), elapsed
+
+
+#: CPU seconds of the last run: the tablets (this process) and the server (with its workers)
+CPU: dict[str, float] = {}
+
+
+def process_tree_cpu(pid: int | None) -> float:
+    """User + system CPU seconds of a process and its descendants so far (Linux ``/proc``)."""
+    if pid is None:
+        return 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return total
 
 
 def check(url: str, stats: Any) -> list[str]:
@@ -359,6 +388,10 @@ def report(args: argparse.Namespace, s: Any, elapsed: float, problems: list[str]
     print(f"settle_p99: {percentile(s.settle_ms, .99):.1f} ms")
     print(f"http_5xx: {five} responses")
     print(f"lost_or_duplicated: {len(problems)} problems")
+    if CPU.get("server"):
+        print(f"server_cpu_per_write: {CPU['server'] / writes * 1000:.2f} ms")
+    if CPU.get("client"):
+        print(f"tablets_cpu_per_write: {CPU['client'] / writes * 1000:.2f} ms")
     print(f"bare_commit_rate: {bare:.0f} commits/s")
     print(f"steps_vs_bare_commits: {writes / elapsed / bare:.3f} ratio")
 
