@@ -255,16 +255,10 @@ def _load_benchmark() -> Any:
 def server_cpu(seconds: float, database: str) -> None:
     """One tablet at a time against the real server, no double taps: the server process's CPU
     (user + system) per answered write, for each house game in turn."""
-    import os
-
     load = _load_benchmark()
     tablet = sys.modules["load_tablet"]
     tablet.DOUBLE_TAP = tablet.TIME_OUT = 0.0  # one request at a time: no contention
-    ticks = os.sysconf("SC_CLK_TCK")
-
-    def cpu(pid: int) -> float:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+    cpu = load.process_tree_cpu  # user + system seconds, from /proc
 
     with tempfile.TemporaryDirectory(prefix="dealer-cpu-") as tmp_name:
         tmp = Path(tmp_name)
@@ -281,13 +275,13 @@ def server_cpu(seconds: float, database: str) -> None:
         finally:
             if pg is not None:
                 pg.stop()
-        bare = None if database != "sqlite" else bare_floor(
-            load, tmp, writes, tablet.Http, cpu, _ANSWER_BYTES[0] // max(1, _ANSWER_BYTES[1]))
+        size = _ANSWER_BYTES[0] // max(1, _ANSWER_BYTES[1])  # our answers' mean size
+        bare = None if database != "sqlite" else bare_floor(load, tmp, writes, tablet.Http,
+                                                            cpu, size)
     ours = used / writes * 1000
     print(f"{writes} writes answered one at a time ({database}, waitress), "
           f"server CPU {used:.2f} s in {wall:.1f} s")
     if bare is not None:
-        size = _ANSWER_BYTES[0] // max(1, _ANSWER_BYTES[1])
         print(f"the same server running a bare Flask app (benchmarks/bare_app.py: parse the "
               f"JSON, one durable SQLite commit, answer {size} bytes of JSON): {bare:.2f} ms "
               f"CPU per write; ours is {ours / bare:.1f}x that")
@@ -374,15 +368,18 @@ def _play_in_turn(load: object, tablet: object, plan: list[dict[str, object]], s
         return status, answer, resp
 
     tablet.Http.send = counted  # type: ignore[attr-defined]
-    c0, t0 = cpu(pid), time.monotonic()  # type: ignore[operator]
-    writes = 0
-    for t in tablets:
-        t.deadline = time.monotonic() + seconds / len(plan)
-        t.run()
-        if t.stats.errors:
-            raise SystemExit(f"tablet errors: {t.stats.errors[:3]}")
-        writes += len(t.stats.step_ms) + len(t.stats.settle_ms) + len(t.stats.start_ms)
-    return writes, cpu(pid) - c0, time.monotonic() - t0  # type: ignore[operator]
+    try:
+        c0, t0 = cpu(pid), time.monotonic()  # type: ignore[operator]
+        writes = 0
+        for t in tablets:
+            t.deadline = time.monotonic() + seconds / len(plan)
+            t.run()
+            if t.stats.errors:
+                raise SystemExit(f"tablet errors: {t.stats.errors[:3]}")
+            writes += len(t.stats.step_ms) + len(t.stats.settle_ms) + len(t.stats.start_ms)
+        return writes, cpu(pid) - c0, time.monotonic() - t0  # type: ignore[operator]
+    finally:
+        tablet.Http.send = send  # type: ignore[attr-defined]
 
 
 def report(stats: pstats.Stats, n: int, wall: float) -> None:
