@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -58,6 +59,8 @@ def judge_stored(rules: dict[str, Any], events: list[Any],
 #: round. Bounded (oldest dropped first); correct without it (issue 25: no state lives only in
 #: one process except such caches).
 _MEMO: OrderedDict[str, list[Judged]] = OrderedDict()
+#: the server's threads share the memo (as ``services.rounds.memo``'s lock, for the same reason)
+_MEMO_LOCK = threading.Lock()
 MEMO_ROUNDS = 20_000
 
 
@@ -67,14 +70,16 @@ def judge_round(rules: dict[str, Any], events: list[Any],
     text = json.dumps([rules, [(e.seq, e.type, e.payload) for e in events], settlement],
                       sort_keys=True, separators=(",", ":"), default=str)
     key = hashlib.sha256(text.encode()).hexdigest()
-    found = _MEMO.get(key)
-    if found is None:
+    with _MEMO_LOCK:
+        found = _MEMO.get(key)
+        if found is not None:
+            _MEMO.move_to_end(key)
+    if found is None:  # judged outside the lock (seconds): a twin may judge it too, harmlessly
         found = judge_stored(rules, events, settlement)
-        _MEMO[key] = found
-        while len(_MEMO) > MEMO_ROUNDS:
-            _MEMO.popitem(last=False)
-    else:
-        _MEMO.move_to_end(key)
+        with _MEMO_LOCK:
+            _MEMO[key] = found
+            while len(_MEMO) > MEMO_ROUNDS:
+                _MEMO.popitem(last=False)
     return list(found)
 
 
