@@ -140,17 +140,19 @@ _STINT = DealerStint.__table__  # type: ignore[attr-defined]
 _SHIFT = Shift.__table__  # type: ignore[attr-defined]
 
 
-def newest_dealer(shift_id: Any) -> Any:
-    """The dealer of the newest stint of ``shift_id`` (a column or a bind parameter) as a
-    scalar subquery: the record path reads it with its round (issue 25: one round trip)."""
-    return (core_select(_STINT.c.dealer_id).where(_STINT.c.shift_id == shift_id)
+def current_dealer() -> Any:
+    """The dealer at the table now as a scalar subquery of a statement that reads the
+    ``shift`` row: the dealer of that shift's newest stint, NULL when nobody is tapped in or
+    the shift is not open (:func:`current`'s rule, in SQL). The record path reads it with its
+    round (issue 25: one round trip)."""
+    return (core_select(_STINT.c.dealer_id)
+            .where(_STINT.c.shift_id == _SHIFT.c.id,
+                   _SHIFT.c.status == ShiftStatus.OPEN.value)
             .order_by(_STINT.c.id.desc()).limit(1).scalar_subquery())
 
 
 #: the dealer at an open shift's table now, one statement built once (issue 25)
-_CURRENT_DEALER = (core_select(newest_dealer(_SHIFT.c.id))
-                   .where(_SHIFT.c.id == bindparam("sid"),
-                          _SHIFT.c.status == ShiftStatus.OPEN.value))
+_CURRENT_DEALER = core_select(current_dealer()).where(_SHIFT.c.id == bindparam("sid"))
 
 
 def current_dealer_id(session: Session, shift_id: int) -> int | None:

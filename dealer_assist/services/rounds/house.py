@@ -16,16 +16,7 @@ from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
 from ...audit import capture
-from ...models import (
-    GameTable,
-    Round,
-    RoundEvent,
-    RoundSettlement,
-    RoundStatus,
-    Shift,
-    ShiftStatus,
-    User,
-)
+from ...models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
 from ...models.audit import RoundChangeDecision, RoundChangeRequest
 from ...models.base import utcnow
 from ...rules.engine import Game
@@ -94,7 +85,7 @@ _HEAD = (core_select(*(c.label(f"r_{c.name}") for c in _R.c),
                      core_select(_U.c.role).where(_U.c.id == bindparam("uid"),
                                                   _U.c.active == true())
                      .scalar_subquery().label("actor_role"),
-                     stints.newest_dealer(_R.c.shift_id).label("dealer_id"))
+                     stints.current_dealer().label("dealer_id"))
          .select_from(_R.join(_T, _T.c.id == _R.c.table_id).join(_S, _S.c.id == _R.c.shift_id))
          .where(_R.c.id == bindparam("rid")))
 #: the compare of compare-and-append in one statement: the round's status, whether a void is
@@ -219,10 +210,9 @@ def check_recorder(session: Session, actor_id: int, shift_id: int | None, messag
     if facts.actor_role not in RECORDERS:
         raise PermissionDenied(message)
     if shift_id is not None:
-        open_ = status == ShiftStatus.OPEN.value  # a closed shift has no dealer now
         duties.check_recorder_at(session, user_id=actor_id, role=facts.actor_role,
                                  shift_id=shift_id, opened_by=opened_by,
-                                 dealer_id=facts.dealer_id if open_ else None)
+                                 dealer_id=facts.dealer_id)
         duties.check_status_open(status, what)
 
 

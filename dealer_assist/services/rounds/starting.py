@@ -59,7 +59,7 @@ _READ = (core_select(*(c.label(f"t_{c.name}") for c in _T.c),
                      .scalar_subquery().label("actor_role"),
                      _S.c.id.label("shift_id"), _S.c.status.label("shift_status"),
                      _S.c.opened_by.label("shift_opened_by"),
-                     stints.newest_dealer(_S.c.id).label("dealer_id"),
+                     stints.current_dealer().label("dealer_id"),
                      _open_round(_S.c.id).label("open_round"),
                      _started(_S.c.id).label("started"))
          .select_from(_T.outerjoin(_S, (_S.c.table_id == _T.c.id)
@@ -68,7 +68,7 @@ _READ = (core_select(*(c.label(f"t_{c.name}") for c in _T.c),
          .order_by(_S.c.id.desc()).limit(1))
 
 _COMPARE = core_select(
-    _S.c.status, stints.newest_dealer(_S.c.id).label("dealer_id"),
+    _S.c.status, stints.current_dealer().label("dealer_id"),
     _open_round(_S.c.id).label("open_round"), _started(_S.c.id).label("started"),
     core_select(func.max(_R.c.number)).where(_R.c.shift_id == _S.c.id)
     .scalar_subquery().label("last_number")).where(_S.c.id == bindparam("sid"))
