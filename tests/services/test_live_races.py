@@ -21,8 +21,11 @@ from sqlmodel import Session, select
 from dealer_assist.models import Round, RoundEvent
 from dealer_assist.rules.errors import RulesError
 from dealer_assist.services.rounds import live, steps
+from dealer_assist.services.rounds import store as rounds_store
 from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
+from tests.services.test_live import BOXES as THREE_BOXES
+from tests.services.test_live import RUSSIAN_STEPS
 
 T = TypeVar("T")
 TWINS = 4
@@ -145,3 +148,36 @@ def test_tablets_racing_on_one_round_never_lose_or_double_a_step(
     created = together(engine, next_box)
     stored = count(session, RoundEvent, RoundEvent.round_id == rid, RoundEvent.type == "deal_box")
     assert created.count(True) == stored == 1
+
+
+def test_a_resent_paid_read_across_its_twins_commit_is_answered_settled(
+        engine: Engine, session: Session, carla: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record path's read is two statements without one snapshot (the round's row, then
+    its events). Its twin's ``paid`` committed between them (found on two processes under
+    load: tests/cluster/test_two_processes.py answered the resend "open"): the events hold the
+    key, the row read first still says open. The unit must read again, so the resend is
+    answered with the round as it is -- settled -- not as a torn read saw it."""
+    table_id = fresh_table(session, carla, 0)
+    rid = steps.begin(session, table_id=table_id, actor_id=carla, boxes=THREE_BOXES,
+                      idempotency_key="start").live_round.round.id
+    for n, (type, payload) in enumerate(RUSSIAN_STEPS):
+        steps.record(session, round_id=rid, actor_id=carla, type=type, payload=payload,
+                     idempotency_key=f"k{n}")
+    events, twin_paid = rounds_store.events, []
+
+    def twin_commits_first(s: Session, round_id: int | None = None, **kw: Any) -> Any:
+        if not twin_paid:  # the twin's paid commits after this request read the round's row
+            twin_paid.append(True)
+            with Session(engine, expire_on_commit=False) as twin:
+                assert steps.record(twin, round_id=rid, actor_id=carla, type="paid",
+                                    payload={}, idempotency_key="pay").created
+        return events(s, round_id, **kw)
+
+    monkeypatch.setattr(rounds_store, "events", twin_commits_first)
+    with Session(engine, expire_on_commit=False) as tablet:
+        resent = steps.record(tablet, round_id=rid, actor_id=carla, type="paid", payload={},
+                              idempotency_key="pay")
+    assert twin_paid and not resent.created
+    assert resent.live_round.round.status == "settled"
+    assert count(session, RoundEvent, RoundEvent.round_id == rid,
+                 RoundEvent.idempotency_key == "pay") == 1

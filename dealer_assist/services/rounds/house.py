@@ -74,6 +74,12 @@ def _void_requested(*, pending: bool) -> Any:
     return exists(query)
 
 
+def _last_seq() -> Any:
+    """The round's (of the enclosing query) last event's sequence number (NULL: none yet)."""
+    return (core_select(func.max(_E.c.seq)).where(_E.c.round_id == _R.c.id)
+            .scalar_subquery())
+
+
 #: issue 25: a step reads its round in one statement -- the round row, its table, its shift's
 #: opener and status, whether any void was asked for, the role of whoever records (NULL:
 #: no such account, or disabled) and the dealer tapped in at the table (rule 5). Built once;
@@ -85,15 +91,15 @@ _HEAD = (core_select(*(c.label(f"r_{c.name}") for c in _R.c),
                      core_select(_U.c.role).where(_U.c.id == bindparam("uid"),
                                                   _U.c.active == true())
                      .scalar_subquery().label("actor_role"),
-                     stints.current_dealer().label("dealer_id"))
+                     stints.current_dealer().label("dealer_id"),
+                     _last_seq().label("last_seq"))
          .select_from(_R.join(_T, _T.c.id == _R.c.table_id).join(_S, _S.c.id == _R.c.shift_id))
          .where(_R.c.id == bindparam("rid")))
 #: the compare of compare-and-append in one statement: the round's status, whether a void is
 #: pending and its last sequence number, as they are now (SQLite: under ``BEGIN IMMEDIATE``,
 #: which has serialised the writer)
 _COMPARE = (core_select(_R.c.status, _void_requested(pending=True).label("pending"),
-                        core_select(func.max(_E.c.seq)).where(_E.c.round_id == _R.c.id)
-                        .scalar_subquery().label("last_seq"))
+                        _last_seq().label("last_seq"))
             .where(_R.c.id == bindparam("rid")))
 #: PostgreSQL: the round row locked until commit first (``FOR NO KEY UPDATE``), then the
 #: compare in a statement of its own -- its snapshot is taken after the lock was granted, so it
@@ -112,6 +118,8 @@ class RoundRead:
     rules_text: str | None
     any_void: bool
     facts: Facts
+    #: the last event's sequence number as the same statement saw it (0: none)
+    last_seq: int = 0
 
 
 def read_round(session: Session, round_id: int, actor_id: int | None = None) -> RoundRead | None:
@@ -124,7 +132,7 @@ def read_round(session: Session, round_id: int, actor_id: int | None = None) -> 
     table = tables.TableView(**{f.name: m[f"t_{f.name}"] for f in fields(tables.TableView)})
     return RoundRead(view, table, m["r_rules"], bool(m["any_void"]),
                      Facts(table.id, m["actor_role"], m["shift_status"], m["shift_opened_by"],
-                           actor_id, m["dealer_id"]))
+                           actor_id, m["dealer_id"]), int(m["last_seq"] or 0))
 
 
 def void_request(session: Session, round_id: int, any_void: bool | None = None) -> Any:
@@ -242,6 +250,7 @@ def loaded_round(session: Session, got: RoundRead, flow: Game[Any], rules: dict[
                   memo.replay(flow, rules, events, got.rules_text),
                   void_pending=is_open and pending(request),
                   head=head(request), facts=got.facts, rules_text=got.rules_text,
+                  read_seq=got.last_seq,
                   stored=None if is_open or not stored else stored_settlement(session, r.id))
 
 

@@ -5,9 +5,11 @@ where its events hang, who may record, how its row is locked, what a finished st
 Recording a step is one :func:`.txn.run` unit of work on the caller's session, committed there:
 
 * read (no write lock): the stream and its events, folded once by the engine (the replay memo,
-  :mod:`.memo`); the idempotency key looked up among the events just read: a key already used
-  answers the stream as it is (HTTP 200) when it recorded the same step, and is a
-  :class:`~..errors.Conflict` (409) when it recorded another one;
+  :mod:`.memo`); a write that committed between the stream's row and its events (the read is
+  not one snapshot) makes the unit read again (:attr:`Loaded.torn`); the idempotency key
+  looked up among the events just read: a key already used answers the stream as it is (HTTP
+  200) when it recorded the same step, and is a :class:`~..errors.Conflict` (409) when it
+  recorded another one;
 * then the checks of the stream's state (staff of its shift, still open, no void pending,
   ``expected_seq`` equal to its last event: else 409) and the engine's: the payload is decoded
   once into step records, the engine verifies and applies them (a ``RulesError``: 400/422,
@@ -104,6 +106,15 @@ class Loaded:
     facts: Facts | None = None
     #: the rules as stored (the replay memo's key; None: made from ``rules``)
     rules_text: str | None = None
+    #: the last sequence number the stream's row was read with (None: the read was one
+    #: snapshot, or did not say); its events were read by a statement of their own
+    read_seq: int | None = None
+
+    @property
+    def torn(self) -> bool:
+        """A write committed between the row's statement and the events' (the read is not one
+        snapshot, ``txn.begin_read``): the row's status may be older than the events."""
+        return self.read_seq is not None and self.read_seq != self.last_seq
 
     @property
     def last_seq(self) -> int:
@@ -186,6 +197,8 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
           before: Callable[[Loaded], Recorded | None] | None) -> Recorded:
     txn.begin_read(session)
     loaded = stream.load(session, stream_id, actor_id)
+    if loaded.torn:
+        raise txn.Stale  # read again: a resend must be answered with the stream as it is
     stream.check_actor(session, actor_id, replace(loaded, shift_id=None))  # the role only
     # looked for among the events just folded (one read: a twin's event is in both or neither)
     existing = next((e for e in loaded.events if e.idempotency_key == key), None)
@@ -209,7 +222,7 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
                                table_id=loaded.facts.table_id if loaded.facts else None)
     events = [*loaded.events, event]
     memo.remember(loaded.rules, events, folded, loaded.rules_text)
-    after = replace(loaded, events=events, folded=folded)
+    after = replace(loaded, events=events, folded=folded, read_seq=None)
     if settlement is not None:
         closed = stream.store_settlement(session, loaded, event.seq, settlement, folded.state)
         after = replace(after, status=closed.status, stored=closed.stored)
