@@ -34,6 +34,7 @@ from typing import Any, Generic, TypeVar
 
 from .errors import IllegalActionError, RulesError
 from .fields import RequestError, get_int, need_mapping
+from .inputs import Input
 
 UNDO, PAID, VOID = "undo", "paid", "void"
 META_EVENTS = frozenset({UNDO, PAID, VOID})
@@ -107,6 +108,13 @@ class Step:
     suggest: bool = False
     #: ``show`` of a Big/Small box with free extra cards: the Small Hand's cards too
     small: int = 0
+    #: what the croupier enters, in order (:mod:`.inputs`): none is one tap
+    inputs: tuple[Input, ...] = ()
+    #: the engine can suggest this step's entry (:meth:`Game.suggest_step`)
+    suggests: bool = False
+    #: the engine records this step by itself (nothing to enter or decide): the record path
+    #: records it after the step that brought it, in the same write
+    auto: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "label": self.label}
@@ -125,6 +133,11 @@ class Step:
             out["fees"] = {str(k): v for k, v in self.fees.items()}
         if self.suggest:
             out["suggest"] = True
+        if self.suggests:
+            out["suggests"] = True
+        out["inputs"] = [i.to_dict() for i in self.inputs]
+        if self.auto:
+            out["auto"] = True
         return out
 
 
@@ -170,6 +183,12 @@ class Game(Generic[S]):
 
     def next_steps(self, state: S) -> tuple[Step, ...]:
         return ()
+
+    def suggest_step(self, state: S, type: str,
+                     payload: Mapping[str, Any]) -> tuple[dict[str, Any], Any] | None:
+        """The entry the engine suggests for a step it offers with ``suggests`` (from what was
+        entered so far): the payload to accept and a phrase saying why; None: no suggestion."""
+        return None
 
     def settle_ready(self, state: S) -> Any:
         """The showdown so far: the settlement of what is known now, or None."""

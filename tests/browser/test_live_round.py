@@ -29,10 +29,13 @@ TARGETS = ("#live button, #live a.button, #live .pick, "
 
 
 class Table:
-    """Drives the table screen and counts the croupier's taps."""
+    """Drives the table screen and counts the croupier's taps and the requests they make."""
 
     def __init__(self, page: Any, shots: Shots) -> None:
         self.page, self.shots, self.taps = page, shots, 0
+        self.requests: list[str] = []
+        page.on("request", lambda r: self.requests.append(r.method + " " + r.url)
+                if "/static/" not in r.url else None)
 
     def check(self, label: str) -> None:
         self.page.wait_for_load_state("load")
@@ -43,44 +46,55 @@ class Table:
 
     def tap(self, selector: str, label: str | None = None) -> None:
         self.taps += 1
-        self.page.click(selector)
+        settle(self.page, lambda: self.page.click(selector))
         if label:
-            self.page.wait_for_load_state("load")
             self.check(label)
 
     def type(self, selector: str, text: str) -> None:
         self.taps += 1 + len(text)  # focus, then one tap per character
-        self.page.fill(selector, text)
+        settle(self.page, lambda: (self.page.fill(selector, text),
+                                   self.page.dispatch_event(selector, "change")))
 
     def cards(self, codes: str, label: str, auto: bool = False) -> None:
         """Tap the cards in the grid, check the field, record (``auto``: the last tap
         records an exact count by itself)."""
         codes_ = codes.split()
-        for code in codes_[:-1] if auto else codes_:
+        for code in codes_:
             self.tap(f'.card-grid button[data-card="{code}"]')
         if auto:
-            with self.page.expect_navigation():
-                self.tap(f'.card-grid button[data-card="{codes_[-1]}"]')
             self.check(label)
             return
-        assert self.page.input_value("#cards").split() == codes_
-        self.tap("form.entry button[type=submit]", label)
+        assert " ".join(i.input_value() for i in self.page.locator(".entry input[data-cards]").all()
+                        ).split() == [face(c) for c in codes_]
+        self.tap(".entry [data-record]", label)
 
     def box(self, box: str, step: str, label: str) -> None:
         self.tap(f'article.box[data-box="{box}"] [data-step="{step}"]', label)
 
     def link(self, box: str, step: str, label: str) -> None:
-        self.tap(f'article.box[data-box="{box}"] a[data-step-link="{step}"]', label)
+        self.box(box, step, label)
 
     def phase(self) -> str:
         return str(self.page.inner_text("[data-phase]"))
 
     def error(self) -> str:
         """The refusal on the screen: beside its field, else at the top."""
-        for where in ("[data-error-for]", ".flash-error"):
+        for where in ("[data-error-for]", ".field-msg.error", ".flash-error"):
             if self.page.query_selector(where):
                 return str(self.page.inner_text(where))
         return ""
+
+
+def settle(page: Any, act: Any) -> None:
+    """Do ``act`` (a tap) and wait for the request it sent, if any, to be answered and drawn."""
+    act()
+    page.wait_for_selector("body:not(.busy)", state="attached")
+
+
+def face(code: str) -> str:
+    """``Ts`` as the screen shows it: ``10♠``."""
+    rank, suit = code[:-1].upper(), code[-1].lower()
+    return ("10" if rank == "T" else rank) + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[suit]
 
 
 def expected_settlement(game: str, profile: str, events: list[tuple[str, dict[str, Any]]]) -> Any:
@@ -149,9 +163,9 @@ def play_plain(t: Table, page: Any) -> None:
     assert "Reveal" in t.phase()
     t.cards("Kh Kd 4s 5c 6d", "revealed", auto=True)
     settlement = expected_settlement("russian", "russian-classic", PLAIN)
-    assert "Box 1" in page.inner_text("form.entry h2")  # the showdown, box by box
+    assert "Box 1" in page.inner_text(".entry h2")  # the showdown, box by box
     assert_box_paid(page, settlement, "3")  # the fold is settled at once, its cards never asked
-    assert page.locator('form.entry input[name="box"][value="3"]').count() == 0
+    assert page.locator('.entry[data-box="3"]').count() == 0
     t.cards("Qs Qd Qh 2c 2d", "box-1-shown", auto=True)
     assert_box_paid(page, settlement, "1")
     assert page.locator('button[data-step="paid"]').count() == 0  # box 2 still to show
@@ -268,7 +282,7 @@ def test_a_caribbean_round_in_dealing_order(page: Any, server: Server, shots: Sh
     t.type('input[name="ante_1"]', "50")
     t.type('input[name="ante_2"]', "20")
     t.tap('button[data-step="start"]', "started")
-    assert "face-up" in page.inner_text("form.entry h2")
+    assert "face-up" in page.inner_text(".entry h2")
     t.cards("8c", "dealt-up-card", auto=True)  # the dealer's face-up card: the only card now
     assert_no_card_entry(page)
     t.box("1", "bet", "box-1-raises")
@@ -292,10 +306,14 @@ def test_an_illegal_card_is_refused_on_the_screen_and_the_round_is_unchanged(
     t.tap('button[data-step="start"]', "started")
     t.cards("As", "dealt-up-card", auto=True)
     t.box("1", "bet", "box-1-raises")
-    t.type("#cards", "as kd qh jh")  # the ace of spades is the dealer's face-up card
-    t.tap("form.entry button[type=submit]", "refused")
-    assert "As (card 1) is already" in t.error()
-    assert page.input_value("#cards") == "as kd qh jh"  # kept for correction
+    for code in ("Ks", "Kd", "Qh"):
+        t.tap(f'.card-grid button[data-card="{code}"]')
+    # the ace of spades is the dealer's face-up card: the grid does not offer it
+    assert page.get_attribute('.card-grid button[data-card="As"]', "disabled") is not None
+    t.type(".entry input[data-cards]", "ks kd qh as")  # typed anyway: the 4th records it
+    t.check("refused")
+    assert "As (card 4) is already" in t.error()
+    assert page.input_value(".entry input[data-cards]") == "K♠ K♦ Q♥ A♠"  # kept for correction
     assert page.get_attribute('.card-grid button[data-card="As"]', "disabled") is not None
     t.tap('button[data-step="undo"]', "undone")
     assert "Players decide" in t.phase()
@@ -315,7 +333,7 @@ def test_a_redeal_waits_for_a_pit_boss_and_the_table_moves_on_once_approved(
     t.tap('button[data-step="redeal"]', "void-requested")
     assert t.phase() == "Void requested — waiting for a pit boss"
     assert "redeal: box 2 received 4 cards" in page.inner_text(".void-wait")
-    assert page.locator("#live [data-step], #live [data-step-link]").count() == 0
+    assert page.locator("#live [data-step]:visible").count() == 0
     with db.session_scope(server.app) as dbs:
         make_user(dbs, "pavel", "pit_boss")
     boss = chromium.new_context(viewport={"width": 1024, "height": 768})

@@ -139,6 +139,8 @@ class Recorded:
 
     loaded: Loaded
     created: bool
+    #: the engine's state this request started from (a step stored by it), else None
+    before: Any = None
 
 
 class Stream(Protocol):
@@ -181,20 +183,23 @@ def check_key(key: str) -> str:
 def record(session: Session, stream: Stream, stream_id: int, *, actor_id: int, type: str,
            payload: Mapping[str, Any] | None, idempotency_key: str,
            expected_seq: int | None = None,
-           before: Callable[[Loaded], Recorded | None] | None = None) -> Recorded:
+           before: Callable[[Loaded], Recorded | None] | None = None,
+           follow: bool = False) -> Recorded:
     """Record one step of a stream (``undo`` and ``paid`` included) or answer the resend.
 
     ``before``: the stream's own step that is no event (a house round's redeal asks a pit
-    boss for a void), run once the stream's state is checked; its answer ends the request."""
+    boss for a void), run once the stream's state is checked; its answer ends the request.
+    ``follow``: also record the steps the engine then records by itself (``Step.auto``: the
+    table screen's one tap), in the same write."""
     key = check_key(idempotency_key)
     body = dict(payload or {})
     return txn.run(session, lambda: _once(session, stream, stream_id, actor_id, type, body, key,
-                                          expected_seq, before))
+                                          expected_seq, before, follow))
 
 
 def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type: str,
           payload: dict[str, Any], key: str, expected_seq: int | None,
-          before: Callable[[Loaded], Recorded | None] | None) -> Recorded:
+          before: Callable[[Loaded], Recorded | None] | None, follow: bool) -> Recorded:
     txn.begin_read(session)
     loaded = stream.load(session, stream_id, actor_id)
     if loaded.torn:
@@ -212,21 +217,62 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
         if answered is not None:
             return answered
     stored, folded, settlement = _play(stream, loaded, type, payload)
+    appended = [(type, stored)]
+    if follow and type not in META:
+        more, folded = follow_ups(loaded.flow, folded)
+        appended += more
+        if more and stream.settles_when_complete and loaded.flow.can_settle(folded.state):
+            settlement = loaded.flow.settle(folded.state)
     txn.begin_write(session)
     locked = stream.lock(session, loaded)
     if (locked.status, locked.void_pending, locked.last_seq) != \
             (loaded.status, loaded.void_pending, loaded.last_seq):
         raise txn.Stale  # the compare: the stream moved since it was read
-    event = store.insert_event(session, stream.column, loaded.id, loaded.last_seq + 1, type,
-                               stored, actor_id, key,
-                               table_id=loaded.facts.table_id if loaded.facts else None)
-    events = [*loaded.events, event]
+    table_id = loaded.facts.table_id if loaded.facts else None
+    events = [*loaded.events]
+    for n, (kind, body) in enumerate(appended):
+        events.append(store.insert_event(session, stream.column, loaded.id,
+                                         loaded.last_seq + 1 + n, kind, body, actor_id,
+                                         follow_key(key, n), table_id=table_id))
     memo.remember(loaded.rules, events, folded, loaded.rules_text)
     after = replace(loaded, events=events, folded=folded, read_seq=None)
     if settlement is not None:
-        closed = stream.store_settlement(session, loaded, event.seq, settlement, folded.state)
+        closed = stream.store_settlement(session, loaded, events[-1].seq, settlement,
+                                         folded.state)
         after = replace(after, status=closed.status, stored=closed.stored)
-    return Recorded(after, True)
+    return Recorded(after, True, loaded.folded.state)
+
+
+META = frozenset({PAID, UNDO, VOID})
+#: a chain of steps the engine records by itself is short (a deal, a forced BET)
+MOST_FOLLOW_UPS = 4
+
+
+def follow_ups(flow: Game[Any], folded: Folded[Any]) -> tuple[list[tuple[str, dict[str, Any]]],
+                                                            Folded[Any]]:
+    """The steps the engine records by itself after ``folded`` (``Step.auto``), each verified
+    and applied like any step: their events (type, stored payload) and the fold after them."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    state, effective = folded.state, folded.steps
+    last = effective[-1] if effective else 0
+    for _ in range(MOST_FOLLOW_UPS):
+        auto = next((s for s in flow.next_steps(state) if s.auto), None)
+        if auto is None:
+            break
+        actions = flow.decode(state, auto.type, {"box": auto.box} if auto.box else {})
+        state = flow.play(state, actions, new=True, type=auto.type)
+        last += 1
+        effective = (*effective, last)
+        out.append((auto.type, flow.encode_event(auto.type, actions)))
+    return out, Folded(state, effective)
+
+
+def follow_key(key: str, n: int) -> str:
+    """The idempotency key of the ``n``-th event a request appends (the first: its own)."""
+    if n == 0:
+        return key
+    tail = f"~{n}"
+    return key[:store.KEY_MAX - len(tail)] + tail
 
 
 def check_open(stream: Stream, loaded: Loaded, expected_seq: int | None,

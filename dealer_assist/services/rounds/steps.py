@@ -41,19 +41,25 @@ class Recorded:
 
     live_round: live.LiveRound
     created: bool
+    #: the engine's state the request started from, when it stored a step
+    before: Any = None
 
 
 # --- starting a round -------------------------------------------------------------------------
 
 def begin(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[live.BoxStake],
-          idempotency_key: str) -> Recorded:
-    """Start a round with its bets (``place``), or answer the round this key already started."""
+          idempotency_key: str, follow: bool = False) -> Recorded:
+    """Start a round with its bets (``place``), or answer the round this key already started.
+
+    ``follow``: also record what the engine records by itself after the bets (a deal with
+    nothing face up), in the same write (the table screen's one tap)."""
     key = path.check_key(idempotency_key)
-    return txn.run(session, lambda: _begin_once(session, table_id, actor_id, boxes, key))
+    return txn.run(session, lambda: _begin_once(session, table_id, actor_id, boxes, key,
+                                                follow))
 
 
 def _begin_once(session: Session, table_id: int, actor_id: int,
-                boxes: Sequence[live.BoxStake], key: str) -> Recorded:
+                boxes: Sequence[live.BoxStake], key: str, follow: bool) -> Recorded:
     txn.begin_read(session)
     got = starting.read(session, table_id, actor_id, key)  # one statement (issue 25)
     if got is None or got.actor_role not in RECORDERS:
@@ -98,11 +104,16 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     rnd = starting.insert_round(session, table_id=table.id, shift_id=got.shift_id,
                                 number=locked.last_number + 1, rules=rules, start_key=key,
                                 dealer_id=dealer)
-    event = rounds.insert_event(session, HOUSE.column, rnd.id, 1, "place", payload, actor_id,
-                                key, table_id=table.id)
     folded = Folded(state, (1,))
-    memo.remember(rules, [event], folded)
-    loaded = path.Loaded(rnd.id, rnd.number, rnd.status, rnd.shift_id, rules, flow, [event],
+    appended = [("place", payload)]
+    if follow:
+        more, folded = path.follow_ups(flow, folded)
+        appended += more
+    events = [rounds.insert_event(session, HOUSE.column, rnd.id, 1 + n, kind, body, actor_id,
+                                  path.follow_key(key, n), table_id=table.id)
+              for n, (kind, body) in enumerate(appended)]
+    memo.remember(rules, events, folded)
+    loaded = path.Loaded(rnd.id, rnd.number, rnd.status, rnd.shift_id, rules, flow, events,
                          folded, head=(rnd, table, None))
     return Recorded(live.view(loaded), True)
 
@@ -119,9 +130,12 @@ def _refuse_second_round(session: Session, current: int) -> None:
 # --- recording a step ---------------------------------------------------------------------------
 
 def record(session: Session, *, round_id: int, actor_id: int, type: str,
-                payload: Mapping[str, Any] | None, idempotency_key: str,
-                expected_seq: int | None = None) -> Recorded:
-    """Record one step (``undo``, ``paid`` and ``redeal`` included) or answer the resend."""
+           payload: Mapping[str, Any] | None, idempotency_key: str,
+           expected_seq: int | None = None, follow: bool = False) -> Recorded:
+    """Record one step (``undo``, ``paid`` and ``redeal`` included) or answer the resend.
+
+    The one entry of the table screen and the JSON API. ``follow``: also record the steps the
+    engine then records by itself (``Step.auto``), in the same write."""
     redeal = None
     if type == PLACE:  # boxes placed later: their player cards too are registered ones
         cards.check_cards(session, decode_place(None, need_mapping(payload or {}, "payload")))
@@ -130,8 +144,8 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
             return _redeal(session, loaded, actor_id, dict(payload or {}))
     done = path.record(session, HOUSE, round_id, actor_id=actor_id, type=type,
                          payload=payload, idempotency_key=idempotency_key,
-                         expected_seq=expected_seq, before=redeal)
-    return Recorded(live.view(done.loaded), done.created)
+                         expected_seq=expected_seq, before=redeal, follow=follow)
+    return Recorded(live.view(done.loaded), done.created, done.before)
 
 
 def _redeal(session: Session, loaded: path.Loaded, actor_id: int,

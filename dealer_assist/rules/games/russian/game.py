@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import inputs as ask
 from ...cards import Card
 from ...engine import Decoder, Step, StepRule, passes
 from ...errors import RulesError
@@ -40,7 +41,7 @@ from ..stud.actions import PlaceBox
 from ..stud.codec import SHARED_DECODERS, box_of, codes, value_of
 from ..stud.deal import place_box
 from ..stud.dealer import bought_summary, buy_game
-from ..stud.game import HouseGame, collected_fees
+from ..stud.game import HouseGame, collected_fees, exchange_inputs
 from ..stud.players import summary_of
 from ..stud.state import BoxState
 from ..stud.steps import SHARED
@@ -140,9 +141,10 @@ class RussianGame(HouseGame):
         p, name = state.profile, b.box
         out: list[Step] = []
         if can_exchange(state, name):
+            counts = tuple(range(1, p.max_exchange + 1))
             out.append(Step("exchange", name, "Exchange",
                             discard=tuple(codes(b.cards)) if b.cards else (),
-                            discard_counts=tuple(range(1, p.max_exchange + 1))))
+                            discard_counts=counts, inputs=exchange_inputs(b.cards, counts)))
         if can_sixth_card(state, name):
             out.append(Step("sixth_card", name, "6th card"))
         return out
@@ -152,14 +154,21 @@ class RussianGame(HouseGame):
         if not can_insure(state, b.box):
             return []
         known = b.hand_known
+        low = state.table.min_ante
+        high = presumptive_payout(state, b) if known else None
+        shown = () if known else (ask.cards("cards", "The player shows his hand: tap its cards.",
+                                            b.hand_size, auto=False),)
         return [Step("insure", b.box, "Insure", cards=0 if known else b.hand_size,
-                     min_amount=state.table.min_ante,
-                     max_amount=presumptive_payout(state, b) if known else None)]
+                     min_amount=low, max_amount=high,
+                     inputs=(*shown, ask.number("amount", "Amount", low, high,
+                                                quick=(low, high))))]
 
     def game_steps(self, state: RoundState) -> list[Step]:
         if not state.dealt or state.revealed:
             return []
-        return [Step("redeal", b.box, "Redeal") for b in state.boxes
+        received = (ask.number("cards_received", "Cards the box received", 0, None,
+                               quick=(4, 6)),)
+        return [Step("redeal", b.box, "Redeal", inputs=received) for b in state.boxes
                 if passes(verify_redeal, state, Redeal(b.box, 0))]
 
     def summary(self, state: RoundState) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ... import inputs as ask
+from ...cards import Card
 from ...engine import PAID, UNDO, Decoder, Game, Step, StepRule, not_a_step
 from ...errors import HouseRulesError, RulesError
 from ...evaluator import evaluate, evaluate_small
@@ -97,27 +99,40 @@ class HouseGame(Game[State]):
             return (Step("void", None, "Close the voided round"),)
         out: list[Step] = []
         if can_place_box(s):
-            out.append(Step("place", None, "Place the bets"))
+            out.append(Step("place", None, "Place the bets",
+                            inputs=(ask.boxes("Place the bets"),)))
         if can_deal_dealer(s) and not any(b.cards for b in s.boxes):
             up = s.profile.terms().dealer_up_cards
+            # nothing face up (Russian poker by default): nothing to enter, the deal records
+            # itself after the bets (a declared follow-up, ``Step.auto``)
             out.append(Step("deal_dealer", None, "Dealer's face-up card" if up else "Deal",
-                            cards=up))
+                            cards=up, auto=not up,
+                            inputs=(ask.cards("up", "Tap the dealer's face-up card.", up),)
+                            if up else ()))
         for b in s.boxes:
             out += self.box_steps(s, b)
         if can_reveal_dealer(s):
-            out.append(Step("reveal", None, "Reveal the dealer",
-                            cards=0 if s.dealer else 5 - len(s.up)))
+            hole = 0 if s.dealer else 5 - len(s.up)
+            out.append(Step("reveal", None, "Reveal the dealer", cards=hole,
+                            inputs=(ask.cards("cards", "Turn the dealer's hole cards over and "
+                                              "tap them.", hole),) if hole else ()))
         if can_dealer_draw(s):
             two = s.profile.terms().free_second_replacement
             out.append(Step("dealer_draw", None, "Dealer's new card", cards=1,
-                            max_cards=2 if two else 1))
+                            max_cards=2 if two else 1,
+                            inputs=(ask.cards("cards", "Tap the dealer's new card.", 1,
+                                              most=2 if two else 1),)))
         return (*out, *self.game_steps(s))
 
     def box_steps(self, s: State, b: BoxState) -> list[Step]:
         """One box's steps; none asks for a card nobody at the table has seen."""
         out = self.improvement_steps(s, b)
         if can_bet(s, b.box):
-            out.append(Step("bet", b.box, "Bet", amount=s.profile.bet_multiple * b.ante))
+            # the BET as the box's only step left (free extra cards, all five replaced) is no
+            # decision: the engine records it by itself (``Step.auto``)
+            forced = not out and not can_fold(s, b.box)
+            out.append(Step("bet", b.box, "Bet", amount=s.profile.bet_multiple * b.ante,
+                            auto=forced))
         if can_fold(s, b.box):
             out.append(Step("fold", b.box, "Fold"))
         out += self.side_steps(s, b)
@@ -127,8 +142,12 @@ class HouseGame(Game[State]):
             out.append(Step("buy_game", b.box, "Buy game"))
         if self.missing_hand(s, b) and can_show(s, b.box):
             free = b.improvement is not None and b.improvement.kind == FREE
+            shown = (ask.cards("cards", "Turn the box's hand over and tap its cards.",
+                               b.hand_size),)
+            if free:
+                shown += (ask.cards("small", "Then the 2 cards of its Small Hand.", 2),)
             out.append(Step("show", b.box, "Show the hand", cards=b.hand_size,
-                            small=2 if free else 0))
+                            small=2 if free else 0, inputs=shown))
         return out
 
     def improvement_steps(self, s: State, b: BoxState) -> list[Step]:
@@ -240,3 +259,14 @@ def phase(steps: Iterable[Step], settled: bool) -> str:
     return Phrase("Pay out") if settled else Phrase("Waiting")
 
 
+def exchange_inputs(cards: Iterable[Card], counts: tuple[int, ...],
+                    fees: Mapping[int, int] | None = None) -> tuple[ask.Input, ...]:
+    """An exchange's (a replacement's) inputs: in dealing order the box's cards are unseen, so
+    one tap says how many (with each number's fee); when they are known, the cards discarded
+    are picked and the new ones tapped, as many."""
+    known = tuple(codes(cards))
+    if not known:
+        return (ask.choice("count", "How many cards", counts, notes=fees),)
+    return (ask.pick("discard", "Tap the cards to discard, then the new cards.", known, counts),
+            ask.cards("draw", "The new cards", 0, most=max(counts), auto=False,
+                      count_from="discard"))

@@ -27,6 +27,7 @@ from .calculator import round_from_request
 from .caribbean import CaribbeanGame, CaribbeanProfile
 from .codec import SHARED_DECODERS, box_of, codes, codes_with
 from .deal import State, improving
+from .game import exchange_inputs
 from .seen import add_cards
 from .state import BoxState, Improvement, evolve
 from .steps import SHARED
@@ -149,7 +150,8 @@ class OasisGame(CaribbeanGame):
             return []
         fees = {n: replacement_fee(_profile(s), b.ante, n) for n in counts}
         return [Step("replace", b.box, "Replace cards", discard=tuple(codes(b.cards)),
-                     discard_counts=counts, fees=fees)]
+                     discard_counts=counts, fees=fees,
+                     inputs=exchange_inputs(b.cards, counts, fees))]
 
 
 OASIS = OasisGame()

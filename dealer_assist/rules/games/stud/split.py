@@ -21,10 +21,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ... import inputs as ask
 from ...cards import Card
 from ...engine import Step, StepRule
 from ...errors import CardCountError, IllegalActionError, RulesError
 from ...fields import get_cards, get_str, need_mapping
+from ...phrase import Phrase
 from ...settlement import Settlement
 from .actions import ChooseSplit as ChooseSplit
 from .actions import DealerSmall as DealerSmall
@@ -40,6 +42,9 @@ from .split_profile import CLASSIC_COEFFICIENTS as CLASSIC_COEFFICIENTS
 from .split_settle import settle
 from .state import BoxState, Improvement, evolve
 from .steps import SHARED
+
+#: the extra cards' modes as the screen says them (catalog message ids)
+MODES = {FREE: "Free extra + BET", BOUGHT: "Bought extra (1 ANTE)"}
 
 if TYPE_CHECKING:  # imported late at run time: its lookup tables are built on import
     from .split_suggest import SplitSuggestion
@@ -229,17 +234,43 @@ class SplitGame(StudGame):
         modes = tuple(m for m in (FREE, BOUGHT) if can_deal_extra(s, b.box, m))
         out = []
         if modes:
-            out.append(Step("extra", b.box, "Extra cards", modes=modes))
+            out.append(Step("extra", b.box, "Extra cards", modes=modes,
+                            inputs=(ask.choice("mode", "Extra cards", modes, labels=MODES),)))
         if can_split(s, b.box):
             imp = b.improvement
-            seven = (*b.cards, *imp.cards) if imp else ()
+            seven = tuple(codes((*b.cards, *imp.cards))) if imp else ()
+            if len(seven) == 7:  # the box's seven cards are known: the Small Hand is picked
+                split = (ask.pick("small", "Tap the two cards of the Small Hand.", seven, (2,),
+                                  rest="big"),)
+            else:  # dealing order: the player shows his seven cards as he sets them
+                split = (ask.cards("big", "The 5 cards of the Big Hand", 5, auto=False),
+                         ask.cards("small", "The 2 cards of the Small Hand", 2, auto=False))
             out.append(Step("split", b.box, "Split", cards=7, suggest=len(seven) == 7,
-                            discard=tuple(codes(seven)) if len(seven) == 7 else ()))
+                            suggests=True, discard=seven, inputs=split))
         return out
+
+    def suggest_step(self, state: State, type: str,
+                     payload: Mapping[str, Any]) -> tuple[dict[str, Any], Phrase] | None:
+        """The engine's split of the seven cards (those shown, Big first, or the box's own):
+        the payload to accept, and what it says about it."""
+        if type != "split":
+            return None
+        box = box_of(payload)
+        shown = tuple(get_cards(payload, "big", default=[])) + \
+            tuple(get_cards(payload, "small", default=[]))
+        found = suggest(state, box, shown=shown if len(shown) == 7 else ())
+        best = found.best
+        said = Phrase("Suggested: Big %(big)s, Small %(small)s", big=best.big_hand,
+                      small=best.small_hand)
+        if found.fold_is_better:
+            said = Phrase("%(said)s (folding is better)", said=said)
+        return {"box": box, "big": codes(best.big), "small": codes(best.small)}, said
 
     def game_steps(self, s: State) -> list[Step]:
         if can_dealer_small(s):
-            return [Step("dealer_small", None, "Dealer's Small Hand", cards=2)]
+            return [Step("dealer_small", None, "Dealer's Small Hand", cards=2,
+                         inputs=(ask.cards("cards", "Tap the 2 cards of the dealer's Small "
+                                           "Hand.", 2),))]
         return []
 
 

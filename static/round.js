@@ -1,0 +1,457 @@
+/* The table screen's one renderer: draws the round from the engine's own description of each
+   step (its inputs: cards, picks, numbers, one-tap choices) and sends each tap as one request,
+   whose JSON answer is the next screen. It knows no game and no step type
+   (dealer_assist/rules/inputs.py, web/live_screen.py; DESIGN.md principle 9). */
+(function () {
+  "use strict";
+  var root = document.getElementById("round");
+  if (!root) { return; }
+  var W = JSON.parse(document.getElementById("round-words").textContent);
+  var bets = document.querySelector("[data-bets]");
+  var rated = document.querySelector("[data-rated]");
+  var said = document.querySelector("[data-said]");
+  var undoButton = document.querySelector('[data-step="undo"]');
+  var misdeal = document.querySelector("[data-misdeal]");
+  var phase = document.querySelector("[data-phase]");
+  var title = document.querySelector("[data-round-title]");
+  var RANKS = root.dataset.usedGrid, SUITS = root.dataset.suits;
+  var S = {round: JSON.parse(document.getElementById("round-data").textContent),
+           open: null, values: {}, more: {}, error: null, busy: false, key: newKey(), note: null};
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID().replace(/-/g, ""); }
+    return Date.now().toString(16) + Math.random().toString(16).slice(2);
+  }
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      var v = attrs[k];
+      if (v === null || v === undefined || v === false) { return; }
+      if (k === "text") { e.textContent = v; } else if (k === "on") { e.addEventListener("click", v); }
+      else { e.setAttribute(k, v === true ? "" : v); }
+    });
+    (kids || []).forEach(function (c) {
+      if (c !== null && c !== undefined && c !== false) {
+        e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+      }
+    });
+    return e;
+  }
+  function face(code) {
+    var rank = code.slice(0, -1), suit = code.slice(-1);
+    return (rank === "T" ? "10" : rank) + ({s: "♠", h: "♥", d: "♦", c: "♣"}[suit] || suit);
+  }
+  function card(code, big) {
+    var red = "hd".indexOf(code.slice(-1)) >= 0;
+    return el("span", {"class": "pc" + (red ? " red" : "") + (big ? " big" : ""), text: face(code)});
+  }
+  function cards(list, big) { return (list || []).map(function (c) { return card(c, big); }); }
+  function norm(t) {
+    var s = t.trim(), rank = s.slice(0, -1).toUpperCase().replace("10", "T");
+    var suit = s.slice(-1).toLowerCase();
+    return rank + ({"♠": "s", "♥": "h", "♦": "d", "♣": "c"}[suit] || suit);
+  }
+  function tokens(text) {
+    return (text || "").split(/[\s,;]+/).filter(Boolean).map(norm);
+  }
+
+  /* --- the description's steps ------------------------------------------------------------ */
+  var KNOWN = ["cards", "pick", "number", "choice"];  /* "boxes": the bets form's, between rounds */
+  function steps() {
+    return ((S.round && S.round.steps) || []).filter(function (s) {
+      return s.inputs.every(function (i) { return KNOWN.indexOf(i.kind) >= 0; });
+    });
+  }
+  function same(a, b) { return a && b && a.type === b.type && (a.box || null) === (b.box || null); }
+  function onlyCards(step) {
+    return step.inputs.length > 0 && step.inputs.every(function (i) { return i.kind === "cards" && i.auto; });
+  }
+  function oneTap(step) {
+    return step.inputs.length === 0 || (step.inputs.length === 1 && step.inputs[0].kind === "choice");
+  }
+  /* the step whose entry is open: the one tapped, else the next cards to enter in dealing
+     order (the dealer's first, then box by box) */
+  function entry() {
+    var found = S.open && steps().filter(function (s) { return same(s, S.open); })[0];
+    if (found) { return found; }
+    var due = steps().filter(onlyCards);
+    return due.filter(function (s) { return !s.box; })[0] || due[0] || null;
+  }
+  function need(step, input) {
+    if (input.count_from) { return (S.values[input.count_from] || []).length; }
+    return S.more[input.name] ? input.most : input.count;
+  }
+  function full(step) {
+    return step.inputs.every(function (i) {
+      return i.kind !== "cards" || (S.values[i.name] || []).length >= need(step, i);
+    });
+  }
+  function activeCards(step) {
+    var open = step.inputs.filter(function (i) {
+      return i.kind === "cards" && (S.values[i.name] || []).length < Math.max(need(step, i), i.count_from ? 0 : 1);
+    });
+    return open[0] || step.inputs.filter(function (i) { return i.kind === "cards"; }).slice(-1)[0];
+  }
+  function payloadOf(step, extra) {
+    var p = {};
+    if (step.box) { p.box = step.box; }
+    step.inputs.forEach(function (i) {
+      var v = S.values[i.name];
+      if (i.kind === "cards") { if (v && v.length) { p[i.name] = v; } }
+      else if (i.kind === "pick") {
+        p[i.name] = v || [];
+        if (i.rest) { p[i.rest] = i.choices.filter(function (c) { return (v || []).indexOf(c) < 0; }); }
+      } else if (i.kind === "number") {
+        var n = String(v === undefined ? "" : v).replace(/\s/g, "");
+        p[i.name] = /^\d{1,15}$/.test(n) ? parseInt(n, 10) : n;
+      }
+    });
+    Object.keys(extra || {}).forEach(function (k) { p[k] = extra[k]; });
+    return p;
+  }
+
+  /* --- one tap, one request ---------------------------------------------------------------- */
+  function send(url, body, done) {
+    if (S.busy) { return; }
+    S.busy = true;
+    performance.mark("tap");
+    document.body.classList.add("busy");
+    var headers = {"X-CSRF-Token": root.dataset.csrf, "Accept": "application/json"};
+    var data = body;
+    if (!(body instanceof URLSearchParams)) {
+      headers["Content-Type"] = "application/json";
+      data = JSON.stringify(body);
+    }
+    fetch(url, {method: "POST", headers: headers, body: data, credentials: "same-origin"})
+      .then(function (r) {
+        return r.json().then(function (j) { return {status: r.status, body: j}; },
+                             function () { return {status: r.status, body: null}; });
+      }, function () { return {status: 0, body: null}; })
+      .then(function (res) {
+        S.busy = false;
+        document.body.classList.remove("busy");
+        if (res.status >= 200 && res.status < 300 && res.body) { done(res.body); }
+        else { refused(res); }
+        draw();
+      });
+  }
+  function refused(res) {
+    var p = res.body || {};
+    if (res.status === 409 && S.round && !p.field) { window.location.reload(); return; }
+    if (!res.status || res.status >= 500 || !res.body) {  /* nothing recorded: tap again, same key */
+      S.error = {message: W.offline, field: null};
+      return;
+    }
+    if (res.status === 401 || res.status === 403) { window.location.reload(); return; }
+    S.key = newKey();  /* a refused step stored nothing: the next tap is a new request */
+    S.error = {message: p.detail || p.title, field: p.field || null};
+    var step = entry();
+    if (step && p.code === "card_count") {  /* the engine asks for another card: keep them */
+      step.inputs.forEach(function (i) { if (i.kind === "cards" && i.most > i.count) { S.more[i.name] = true; } });
+    }
+  }
+  function answered(body) {
+    S.round = body.round;
+    S.open = null; S.values = {}; S.more = {}; S.error = null; S.key = newKey();
+    S.note = (body.round.moved || []).join(" · ") || null;
+    if (!body.round.open) { closed(body); }
+  }
+  function record(step, extra) {
+    send(root.dataset.steps.replace("/0/", "/" + S.round.id + "/"),
+         {type: step.type, payload: payloadOf(step, extra), idempotency_key: S.key,
+          expected_seq: S.round.last_seq, label: step.said}, answered);
+  }
+  function meta(type) {
+    send(root.dataset.steps.replace("/0/", "/" + S.round.id + "/"),
+         {type: type, payload: {}, idempotency_key: S.key, expected_seq: S.round.last_seq}, answered);
+  }
+  function suggest(step) {
+    if (S.busy) { return; }
+    S.busy = true;
+    fetch(root.dataset.suggest.replace("/0/", "/" + S.round.id + "/"), {
+      method: "POST", credentials: "same-origin",
+      headers: {"X-CSRF-Token": root.dataset.csrf, "Content-Type": "application/json"},
+      body: JSON.stringify({type: step.type, payload: payloadOf(step)})
+    }).then(function (r) { return r.json(); }).then(function (j) {
+      S.busy = false;
+      if (j.payload) {
+        step.inputs.forEach(function (i) { if (j.payload[i.name]) { S.values[i.name] = j.payload[i.name]; } });
+        S.error = {message: j.said, field: null, kind: "suggestion"};
+      } else { S.error = {message: j.detail || j.title, field: j.field || null}; }
+      draw();
+    }, function () { S.busy = false; S.error = {message: W.offline}; draw(); });
+  }
+  /* Paid: the bets form comes back for the next round, with the link to the round just paid */
+  function closed(body) {
+    if (said) {
+      said.textContent = "";
+      said.appendChild(document.createTextNode(body.paid || ""));
+      if (body.round_page && misdeal) {
+        said.appendChild(document.createTextNode(" "));
+        said.appendChild(el("a", {"class": "button secondary", href: body.round_page, "data-last-round-link": true,
+                                  text: W["Last round"] + " (" + body.round.number + ") · " + W.Dispute}));
+      }
+      said.hidden = false;
+    }
+    if (bets) {
+      var key = bets.querySelector('input[name="key"]');
+      if (key) { key.value = newKey(); }
+    }
+  }
+  if (bets) {
+    bets.addEventListener("submit", function (e) {
+      e.preventDefault();
+      clearBetErrors();
+      send(bets.action, new URLSearchParams(new FormData(bets)), function (body) {
+        answered(body);
+        if (said) { said.hidden = true; }
+      });
+    });
+  }
+  function clearBetErrors() {
+    if (!bets) { return; }
+    bets.querySelectorAll("[data-error-for]").forEach(function (m) { m.remove(); });
+    bets.querySelectorAll("[aria-invalid]").forEach(function (i) { i.removeAttribute("aria-invalid"); });
+  }
+  if (undoButton) { undoButton.addEventListener("click", function () { meta("undo"); }); }
+
+  /* --- drawing ---------------------------------------------------------------------------- */
+  function message(err, forName) {
+    return el("p", {"class": "field-msg " + (err.kind || "error"), role: err.kind ? "status" : "alert",
+                    "data-error-for": forName || null, text: err.message});
+  }
+  function errorFor(name) { return S.error && S.error.field === name ? S.error : null; }
+  function inputView(step, input) {
+    var err = errorFor(input.name);
+    var out = [];
+    if (input.kind === "cards") {
+      var got = S.values[input.name] || [];
+      var field = el("input", {name: input.name, autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+                               "aria-invalid": err ? "true" : null, "data-cards": input.name});
+      field.value = got.map(face).join(" ");
+      field.addEventListener("change", function () {
+        S.values[input.name] = tokens(field.value);
+        if (onlyCards(step) && full(step)) { record(step); return; }
+        draw();
+      });
+      out.push(el("label", {"class": "field cards-field"}, [
+        input.said, " ", el("small", {text: "(" + W["tap below or type"] + ")"}), field,
+        el("span", {"class": "count", "data-count": input.name, text: got.length + " / " + need(step, input)})]));
+    } else if (input.kind === "pick") {
+      var chosen = S.values[input.name] || [];
+      out.push(el("p", {"class": "hint", text: input.said}));
+      out.push(el("div", {"class": "picks", "data-picks": input.name}, input.choices.map(function (c) {
+        var box = el("input", {type: "checkbox", name: input.name, value: c});
+        box.checked = chosen.indexOf(c) >= 0;
+        box.addEventListener("change", function () {
+          var list = (S.values[input.name] || []).filter(function (x) { return x !== c; });
+          if (box.checked) { list.push(c); }
+          S.values[input.name] = list;
+          draw();
+        });
+        return el("label", {"class": "pick"}, [box, card(c)]);
+      })));
+    } else if (input.kind === "number") {
+      var limit = input.low_said ? " (" + input.low_said + (input.high_said ? "–" + input.high_said : " " + W["up to the presumptive payout"]) + ")" : "";
+      var box2 = el("input", {name: input.name, inputmode: "numeric", autocomplete: "off", required: true,
+                              "aria-invalid": err ? "true" : null});
+      box2.value = S.values[input.name] === undefined ? "" : S.values[input.name];
+      box2.addEventListener("input", function () { S.values[input.name] = box2.value; });
+      out.push(el("label", {"class": "field"}, [input.said + limit, box2]));
+      if (input.quick && input.quick.length) {
+        out.push(el("div", {"class": "quick"}, input.quick.map(function (v) {
+          return el("button", {type: "button", "class": "secondary", "data-fill": input.name, "data-value": v,
+                               text: String(v), on: function () { S.values[input.name] = String(v); draw(); }});
+        })));
+      }
+    } else if (input.kind === "choice") {
+      out.push(choices(step, input));
+    }
+    if (err) { out.push(message(err, input.name)); }
+    return out;
+  }
+  function choices(step, input) {
+    return el("span", {"class": "counts", "data-counts": step.type}, [step.said + ":"].concat(
+      input.choices.map(function (v) {
+        var label = (input.labels || {})[String(v)] || String(v);
+        var note = (input.notes || {})[String(v)];
+        var extra = {}; extra[input.name] = v;
+        return el("button", {type: "button", "class": "secondary", "data-step": step.type, "data-box": step.box || null,
+                             "data-value": String(v), text: label + (note ? " (" + note + ")" : ""),
+                             on: function () { record(step, extra); }});
+      })));
+  }
+  function grid(step) {
+    var used = (S.round && S.round.used) || [];
+    var target = activeCards(step);
+    var taken = [];
+    step.inputs.forEach(function (i) { if (i.kind === "cards") { taken = taken.concat(S.values[i.name] || []); } });
+    var room = target ? need(step, target) - (S.values[target.name] || []).length : 0;
+    var buttons = [];
+    SUITS.split("").forEach(function (suit) {
+      RANKS.split("").forEach(function (rank) {
+        var code = rank + suit, on = taken.indexOf(code) >= 0, gone = used.indexOf(code) >= 0;
+        buttons.push(el("button", {type: "button", "class": "gc" + ("hd".indexOf(suit) >= 0 ? " red" : "") + (on ? " on" : ""),
+                                   "data-card": code, "aria-pressed": on ? "true" : "false",
+                                   disabled: gone || (!on && room <= 0), "aria-disabled": gone ? "true" : null,
+                                   text: face(code), on: function () { tapCard(step, code); }}));
+      });
+    });
+    return el("div", {"class": "card-grid", role: "group", "aria-label": W.Cards}, buttons);
+  }
+  function tapCard(step, code) {
+    var removed = false;
+    step.inputs.forEach(function (i) {
+      var list = S.values[i.name] || [];
+      if (i.kind === "cards" && list.indexOf(code) >= 0) { S.values[i.name] = list.filter(function (c) { return c !== code; }); removed = true; }
+    });
+    if (!removed) {
+      var target = activeCards(step);
+      if (!target) { return; }
+      var list = (S.values[target.name] || []).slice();
+      if (list.length >= need(step, target)) { return; }
+      list.push(code);
+      S.values[target.name] = list;
+      if (S.error && S.error.field) { S.error = null; }
+    }
+    if (!removed && onlyCards(step) && full(step)) { record(step); return; }
+    draw();
+  }
+  function entryView(step) {
+    var withGrid = step.inputs.some(function (i) { return i.kind === "cards"; });
+    var side = [el("h2", {text: (step.box ? W.Box + " " + step.box + ": " : "") + step.said})];
+    step.inputs.forEach(function (i) { side = side.concat(inputView(step, i)); });
+    if (S.error && !S.error.field) { side.push(message(S.error)); }
+    else if (S.error && !step.inputs.some(function (i) { return i.name === S.error.field; })) { side.push(message(S.error)); }
+    var acts = [];
+    if (S.open) {
+      acts.push(el("button", {type: "button", "class": "secondary", "data-cancel": true, text: W.Cancel,
+                              on: function () { S.open = null; S.values = {}; S.error = null; draw(); }}));
+    }
+    if (step.suggests) {
+      acts.push(el("button", {type: "button", "class": "secondary", "data-suggest": true, text: W.Suggest,
+                              on: function () { suggest(step); }}));
+    }
+    if (!onlyCards(step) && !oneTap(step)) {
+      acts.push(el("button", {type: "button", "class": "primary", "data-step": step.type, "data-record": true,
+                              text: S.error && S.error.kind === "suggestion" ? W.Accept : step.said,
+                              on: function () { record(step); }}));
+    }
+    return el("section", {"class": "step entry" + (withGrid ? " with-grid" : ""), "data-entry": step.type,
+                          "data-box": step.box || null},
+              [el("div", {"class": "entry-side"}, side), withGrid ? grid(step) : null,
+               acts.length ? el("div", {"class": "actions"}, acts) : null]);
+  }
+  function stepButton(step, open) {
+    if (oneTap(step) && step.inputs.length === 1) { return choices(step, step.inputs[0]); }
+    var text = step.said + (step.amount_said ? " " + step.amount_said : "");
+    return el("button", {type: "button", "class": oneTap(step) ? "primary" : "secondary", "data-step": step.type,
+                         "data-box": step.box || null, text: text, "aria-expanded": open ? "true" : null,
+                         on: function () {
+                           if (oneTap(step)) { record(step); return; }
+                           S.open = {type: step.type, box: step.box || null}; S.values = {}; S.error = null; S.more = {};
+                           step.inputs.forEach(function (i) { if (i.chosen) { S.values[i.name] = i.chosen.slice(); } });
+                           draw();
+                         }});
+  }
+  function payoutsView(lines) {
+    return el("section", {"class": "payouts", "aria-label": W.Settlement}, lines.map(function (p) {
+      return el("article", {"class": "payout " + p.action.toLowerCase(), "data-box": p.box, "data-net": p.net}, [
+        el("header", {}, [el("h2", {}, [W.Box + " " + p.box, p.player ? el("small", {"class": "who", text: " " + p.player}) : null]),
+                          el("span", {"class": "net", lang: document.documentElement.lang || null,
+                                      text: p.said + (p.net ? " " + p.net_said : "")})]),
+        p.hand ? el("p", {"class": "hand", text: p.hand + (p.small_hand ? " · " + W["Small:"] + " " + p.small_hand : "")}) : null,
+        el("ul", {}, p.wagers.map(function (w) {
+          return el("li", {"class": "wager " + w.action.toLowerCase(), "data-wager": w.name, "data-action": w.action,
+                           "data-amount": w.amount}, [el("span", {"class": "what", text: w.title}),
+                                                      el("strong", {text: w.said + " " + w.amount_said}),
+                                                      el("small", {text: w.why})]);
+        }))]);
+    }));
+  }
+  function dealerView(r, current) {
+    var d = r.dealer, shown = d.cards.length ? d.cards : d.up;
+    var line = [el("h2", {text: W.Dealer}),
+                el("p", {"class": "cards"}, shown.length ? cards(shown, true) : [el("span", {"class": "muted", text: W["no cards yet"]})]
+                  .concat(d.up.length && !d.cards.length ? [" ", el("span", {"class": "muted", "data-up": true, text: W["face up"]})] : [])
+                  .concat(d.draw.length ? [" ", el("span", {"class": "muted", text: W.drew}), " "].concat(cards(d.draw, true)) : [])
+                  .concat(d.small.length ? [" ", el("span", {"class": "muted", text: W.small}), " "].concat(cards(d.small, true)) : []))];
+    if (d.hand) { line.push(el("p", {"class": "hand" + (d.bought ? " first" : "")}, [d.hand + " · ", el("strong", {text: d.game})])); }
+    if (d.bought) {
+      line.push(el("p", {"class": "hand bought", "data-bought": true}, [W["Bought game:"] + " "].concat(cards(d.bought.cards, true))
+        .concat([" " + (d.bought.hand || "") + " · ", el("strong", {text: d.bought.game})])));
+    }
+    var tableSteps = steps().filter(function (s) { return !s.box && !same(s, current); }).map(function (s) { return stepButton(s, false); });
+    if (r.can_pay) {
+      tableSteps.push(el("button", {type: "button", "class": "paid", "data-step": "paid", text: W.Paid, on: function () { meta("paid"); }}));
+    }
+    line.push(el("div", {"class": "table-steps"}, tableSteps));
+    return el("section", {"class": "dealer", "aria-label": W.Dealer}, line);
+  }
+  function boxView(b, current) {
+    var mine = steps().filter(function (s) { return s.box === b.box && !same(s, current); });
+    return el("article", {"class": "box" + (b.folded ? " folded" : "") + (current && current.box === b.box ? " active" : ""),
+                          "data-box": b.box}, [
+      el("h2", {}, [W.Box + " " + b.box, b.player ? el("span", {"class": "who", "data-player": true, text: " " + b.player}) : null,
+                    " ", el("small", {text: b.stakes})]),
+      b.collected ? el("p", {"class": "collected", text: b.collected}) : null,
+      el("p", {"class": "cards"}, b.cards.length ? cards(b.cards).concat(b.small.length ? [el("span", {"class": "muted", text: "|"})].concat(cards(b.small)) : [])
+                                             : [el("span", {"class": "muted", text: b.empty})]),
+      b.extra ? el("p", {"class": "cards extra", "data-extra-cards": true}, cards(b.extra.cards).concat([" ", el("span", {"class": "muted", text: b.extra.said})])) : null,
+      b.hand ? el("p", {"class": "hand", text: b.hand}) : null,
+      b.status ? el("p", {"class": "status", text: b.status}) : null,
+      b.dark ? el("p", {"class": "dark", "data-dark": true, text: b.dark}) : null,
+      el("div", {"class": "box-steps"}, mine.map(function (s) { return stepButton(s, false); }))]);
+  }
+  function draw() {
+    var r = S.round, live = r && r.open;
+    if (bets) { bets.hidden = !!live; }
+    if (rated) { rated.hidden = !!live; }
+    if (title) { title.textContent = live ? " · " + W.Round + " " + r.number : ""; }
+    if (phase && live) { phase.textContent = r.phase; phase.classList.toggle("frozen", !!r.frozen); }
+    if (undoButton) { undoButton.hidden = !(live && r.undo); undoButton.textContent = live && r.undo ? "↶ " + r.undo : ""; }
+    if (misdeal) {
+      misdeal.hidden = !(live && !r.frozen);
+      if (live) { misdeal.href = misdeal.dataset.href.replace("/0", "/" + r.id); }
+    }
+    root.textContent = "";
+    if (!live) {
+      if (S.error && bets && !bets.hidden) { betError(); }
+      return;
+    }
+    var kids = [];
+    if (S.note) { kids.push(el("p", {"class": "flash flash-collect", role: "status", "data-moved": true, text: S.note})); }
+    if (r.void) {
+      kids.push(r.void.pending
+        ? el("section", {"class": "void-wait", role: "status", "data-void-wait": true},
+             [el("h2", {"class": "reason", text: "“" + r.void.reason + "”"}), el("p", {"class": "hint", text: r.void.said})])
+        : el("p", {"class": "void-refused", role: "status", "data-void-refused": true, text: r.void.said}));
+    }
+    var current = r.frozen ? null : entry();
+    if (current) { kids.push(entryView(current)); }
+    else if (S.error) { kids.push(message(S.error)); }
+    if (r.payouts) { kids.push(payoutsView(r.payouts)); }
+    kids.push(dealerView(r, current));
+    kids.push(el("section", {"class": "boxes", "aria-label": W.Boxes}, r.boxes.map(function (b) { return boxView(b, current); })));
+    kids.forEach(function (k) { root.appendChild(k); });
+    performance.mark("drawn");
+  }
+  function betError() {
+    var err = S.error, input = err.field && bets.querySelector('[name="' + err.field + '"]');
+    var msg = message(err, input ? err.field : null);
+    if (input) {
+      input.setAttribute("aria-invalid", "true");
+      input.closest("label").insertAdjacentElement("afterend", msg);
+    } else { bets.insertBefore(msg, bets.querySelector(".bet-boxes")); }
+    S.error = null;
+  }
+  var waiting = null;
+  function poll() {  /* a void waits for a pit boss: look again every 15 s */
+    if (S.round && S.round.frozen && !waiting) {
+      waiting = setTimeout(function () { window.location.reload(); }, 15000);
+    }
+  }
+  draw();
+  poll();
+  document.addEventListener("click", poll);
+})();
