@@ -268,6 +268,18 @@ SHOWN_CODES = (
     # the poker room's betting structures (profile data), on the tables list
     N_("limit"), N_("pot-limit"), N_("no-limit"),
 )
+#: what the engine's steps ask the croupier to enter (``rules.inputs``: their labels)
+SHOWN_INPUTS = (
+    N_("Tap the dealer's face-up card."), N_("Turn the dealer's hole cards over and tap them."),
+    N_("Tap the dealer's new card."), N_("Turn the box's hand over and tap its cards."),
+    N_("Then the 2 cards of its Small Hand."), N_("How many cards"),
+    N_("Tap the cards to discard, then the new cards."), N_("The new cards"),
+    N_("The player shows his hand: tap its cards."), N_("Amount"), N_("Cards the box received"),
+    N_("Free extra + BET"), N_("Bought extra (1 ANTE)"),
+    N_("Tap the two cards of the Small Hand."), N_("The 5 cards of the Big Hand"),
+    N_("The 2 cards of the Small Hand"), N_("Tap the 2 cards of the dealer's Small Hand."),
+    N_("Suggested: Big %(big)s, Small %(small)s"), N_("%(said)s (folding is better)"),
+)
 #: a box's decisions and improvements as the table screen's status line shows them
 SHOWN_DECISIONS = (N_("bet"), N_("fold"), N_("exchange"), N_("sixth_card"), N_("replace"),
                    N_("bought"), N_("free"))
