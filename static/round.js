@@ -434,6 +434,10 @@
     kids.push(dealerView(r, current));
     kids.push(el("section", {"class": "boxes", "aria-label": W.Boxes}, r.boxes.map(function (b) { return boxView(b, current); })));
     kids.forEach(function (k) { root.appendChild(k); });
+    /* a step whose words outgrow half a box (a longer language) takes the whole row */
+    root.querySelectorAll(".box-steps > button").forEach(function (b) {
+      if (b.scrollWidth > b.clientWidth + 1) { b.classList.add("wide"); }
+    });
     performance.mark("drawn");
   }
   function betError() {
