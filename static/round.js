@@ -137,12 +137,16 @@
   }
   function refused(res) {
     var p = res.body || {};
-    if (res.status === 409 && S.round && !p.field) { window.location.reload(); return; }
     if (!res.status || res.status >= 500 || !res.body) {  /* nothing recorded: tap again, same key */
       S.error = {message: W.offline, field: null};
       return;
     }
-    if (res.status === 401 || res.status === 403) { window.location.reload(); return; }
+    if (res.status === 401 || (res.status === 409 && S.round && !p.field)) {
+      /* signed out, or the round moved on elsewhere: the screen as it is now, with the why */
+      try { sessionStorage.setItem("live-said", p.detail || p.title || ""); } catch (e) { /* private mode */ }
+      window.location.reload();
+      return;
+    }
     S.key = newKey();  /* a refused step stored nothing: the next tap is a new request */
     S.error = {message: p.detail || p.title, field: p.field || null};
     var step = entry();
@@ -455,6 +459,10 @@
       waiting = setTimeout(function () { window.location.reload(); }, 15000);
     }
   }
+  try {
+    S.note = sessionStorage.getItem("live-said") || null;
+    sessionStorage.removeItem("live-said");
+  } catch (e) { /* private mode */ }
   draw();
   poll();
   document.addEventListener("click", poll);

@@ -39,7 +39,9 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 #: Fields added since the frozen code, by issue: a box's fees collected at the tap and the
 #: dealer's bought game as soon as it is drawn (the state summary, issue 26 items 1-2); the pots
 #: from the showdown on (a poker hand's body, issue 26 item 10). Nothing else may differ.
-ADDED = frozenset({"collected", "bought", "pots"})
+#: fields added since the rounds were frozen (issue 37: each step's inputs, the steps the engine
+#: records by itself, the steps it can suggest)
+ADDED = frozenset({"collected", "bought", "pots", "inputs", "auto", "suggests"})
 
 
 def without_added(new: Any, old: Any) -> Any:

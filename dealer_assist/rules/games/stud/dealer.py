@@ -15,6 +15,7 @@ from typing import Any
 from ...cards import Card
 from ...errors import CardCountError
 from ...evaluator import HandValue, evaluate
+from ...phrase import Phrase
 from ...ranking import Category, Ranking
 from .codec import codes, value_of
 
@@ -44,6 +45,17 @@ def _highest(cards: Sequence[Card]) -> int:
     return best
 
 
+class FreeSecondCard(CardCountError):
+    """The card drawn has the rank of the card it replaced and the dealer still has no game:
+    the next card replaces his highest card again, free (a card count error: one more card)."""
+
+    def __init__(self, got: int, expected: str, what: str = "hand") -> None:
+        super().__init__(got, expected, what)
+        self.message = Phrase("Same rank as the card it replaced and still no game: the dealer "
+                              "gets a free second card. Tap it.")
+        self.args = (self.message,)
+
+
 def buy_game(cards: Sequence[Card], draw: Sequence[Card], ranking: Ranking, qualifier: Category,
              *, free_second_replacement: bool) -> BoughtGame:
     """Replace the dealer's highest card with ``draw[0]``.
@@ -58,6 +70,9 @@ def buy_game(cards: Sequence[Card], draw: Sequence[Card], ranking: Ranking, qual
     drawn: list[Card] = []
     for _ in range(2):
         if len(drawn) >= len(draw):
+            if drawn:  # the free second card: the screen asks for it (one more tap)
+                raise FreeSecondCard(len(draw), f"at least {len(drawn) + 1}",
+                                     "dealer draw").at("draw")
             raise CardCountError(len(draw), f"at least {len(drawn) + 1}",
                                  "dealer draw").at("draw")
         i = _highest(hand_cards)
