@@ -30,7 +30,8 @@ COOKIE = "da_table_device"
 MAX_AGE = 400 * 24 * 3600
 ANY_TIME = frozenset({"devices.home", "relief.page", "relief.take", "static",
                       "auth.set_language", "auth.login", "auth.logout"})
-WHILE_DEALING = frozenset({"live.screen", "live.start_round", "live.record", "cage.buy_in",
+WHILE_DEALING = frozenset({"live.screen", "live.start_round", "live.record", "live.suggest",
+                           "cage.buy_in",
                            "poker.screen",
                            "poker.act", "poker.deal", "poker.undo", "poker.seats"})
 

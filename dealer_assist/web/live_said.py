@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import flash
 from flask_babel import gettext
 
-from ..i18n import formats, money, wording
+from ..i18n import formats, wording
 from ..i18n.wording import N_
 from ..rules.settlement import FEES, at_showdown
 from ..services.rounds import live
@@ -59,31 +58,6 @@ def _wager_line(name: str, w: dict[str, Any]) -> dict[str, Any]:
     return {"name": WAGER_LABELS.get(name, name), "action": action, "said": said,
             "title": wording.wager_name(name), "amount": amount, "stake": w["stake"],
             "why": wording.reason(w)}
-
-
-def collected(rnd: live.LiveRound | None) -> dict[str, int]:
-    """The fees each box has paid into the tray so far (exchange, sixth card, replacement,
-    bought extra cards, buy-game): taken when incurred."""
-    if rnd is None:
-        return {}
-    return {b["box"]: int(b.get("collected") or 0) for b in rnd.flow.summary(rnd.state)["boxes"]}
-
-
-def say_collected(before: dict[str, int], after: dict[str, int]) -> None:
-    """At the tap that incurs a fee: "Box 1: COLLECT 20"; an undone improvement gives it back
-    ("Box 1: RETURN 20")."""
-    for box, now in after.items():
-        moved = now - before.get(box, 0)
-        if moved > 0:
-            flash(gettext("Box %(box)s: COLLECT %(amount)s", box=box, amount=money(moved)),
-                  "collect")
-        elif moved < 0:
-            flash(gettext("Box %(box)s: RETURN %(amount)s (the fee goes back)", box=box,
-                          amount=money(-moved)), "collect")
-    for box, was in before.items():
-        if box not in after and was:
-            flash(gettext("Box %(box)s: RETURN %(amount)s (the fee goes back)", box=box,
-                          amount=money(was)), "collect")
 
 
 def undo_label(rnd: live.LiveRound) -> str:
