@@ -50,6 +50,7 @@ def before_request() -> Any:
     if g.device is not None:
         return device.guard(g.device, endpoint)
     if PUBLIC in roles:
+        g.roles_checked = endpoint
         return None
     user: CurrentUser | None = g.user
     if user is None:
@@ -60,6 +61,7 @@ def before_request() -> Any:
         return redirect(url_for("auth.change_password"))
     if user.role not in roles:
         return forbidden()
+    g.roles_checked = endpoint  # the view's decorator need not check them again
     return None
 
 

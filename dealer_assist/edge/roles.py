@@ -4,8 +4,9 @@
 ``@public``. The decorator stores the set on the view as ``view.roles``; :func:`declared_roles`
 reads it so a test can walk ``app.url_map`` and prove that no route was forgotten. An
 undeclared route is refused (403). JSON API views declare theirs the same way, never by their
-blueprint. The request hook of :mod:`.guard` checks the declaration before the view runs; the
-decorator checks it again (a view called some other way is still guarded).
+blueprint. The request hook of :mod:`.guard` checks the declaration before the view runs and
+says so on ``g``; the decorator checks it only when the hook did not (a view called some other
+way is still guarded), so a request's roles are checked once.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, request
 
 from ..models import Role
 from .refusals import forbidden, to_login
@@ -50,6 +51,8 @@ def role_required(*roles: str) -> Callable[[F], F]:
     def decorate(view: F) -> F:
         @wraps(view)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if g.get("roles_checked") == request.endpoint:  # the request hook just did
+                return view(*args, **kwargs)
             user: CurrentUser | None = g.get("user")
             if user is None and g.get("device_ok"):  # a table device's own page (issue 28)
                 return view(*args, **kwargs)
