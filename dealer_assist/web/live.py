@@ -71,7 +71,8 @@ def card_html(code: str) -> str:
 def screen(table_id: int) -> Any:
     dbs = db.get_session()
     table = tables.get_table(dbs, table_id)
-    if get_game(table.game).poker_room:
+    spec = get_game(table.game)
+    if spec.poker_room:
         return redirect(url_for("poker.screen", table_id=table_id))
     typed, refusal = take(table_id)  # a rated player's sitting down refused (table_players)
     shift = shifts.open_shift_of(dbs, table_id)
@@ -83,7 +84,9 @@ def screen(table_id: int) -> Any:
         "defaults": _start_defaults(table_id) if shift else {},
         "last_round": _last_round(shift.id, table_id) if shift and rnd is None else None,
         "data": _data(screen_of(rnd) if rnd is not None else None),
-        "words": _words()}
+        "words": _words(),
+        # the bets form asks for a bonus bet where the game's bets carry one (its engine says)
+        "takes_bonus": bool(getattr(spec.flow, "bonus_field", False))}
     context.update(table_players.bets_context(dbs, table))  # the bets form's players
     return render_template("live/table.html", **context)
 
