@@ -8,7 +8,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-TEMPLATES = " ".join(p.read_text(encoding="utf-8") for p in (ROOT / "templates").rglob("*.html"))
+#: what the pages say: their templates, and the table screen's round as its renderer draws it
+#: (``web/live_screen.py`` says each word of the round in the page's language)
+TEMPLATES = " ".join(p.read_text(encoding="utf-8") for p in [
+    *(ROOT / "templates").rglob("*.html"), ROOT / "dealer_assist" / "web" / "live_screen.py"])
 
 
 def _section(title: str) -> str:
