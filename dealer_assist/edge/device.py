@@ -31,7 +31,7 @@ MAX_AGE = 400 * 24 * 3600
 ANY_TIME = frozenset({"devices.home", "relief.page", "relief.take", "static",
                       "auth.set_language", "auth.login", "auth.logout"})
 WHILE_DEALING = frozenset({"live.screen", "live.start_round", "live.record", "cage.buy_in",
-                           "poker.screen",
+                           "table_players.sit_down", "table_players.leave", "poker.screen",
                            "poker.act", "poker.deal", "poker.undo", "poker.seats"})
 
 
