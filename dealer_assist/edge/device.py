@@ -20,6 +20,7 @@ from flask import Response, abort, current_app, g, redirect, request, url_for
 from sqlmodel import select
 
 from .. import db
+from ..i18n.wording import N_
 from ..models import Round, User
 from ..services.people import cosign, stints
 from ..services.shifts import shifts
@@ -88,7 +89,8 @@ def guard(device: devices.DeviceView, endpoint: str) -> Any:
         return None
     if request.method == "GET":
         return redirect(url_for("devices.home"))
-    abort(403)
+    abort(403, description=N_("A table's tablet records its own table's steps and the relief, "
+                              "nothing else: sign in for the rest."))
 
 
 def may_reach(endpoint: str) -> bool:

@@ -88,6 +88,19 @@ def test_the_tables_device_seats_a_rated_player_and_taps_his_leave(
         assert (visit.sat_by, visit.left_by) == (tables["carla"], tables["carla"])
 
 
+def test_the_tables_device_says_in_the_readers_language_what_it_may_not_do(
+        app: Flask, browser: Browser, tables: dict[str, int]) -> None:
+    """Before: a generic English 403 ("You don't have the permission...")."""
+    browser.login("olga")
+    assert browser.post(f"/tables/{tables['RP 1']}/device", {}).status_code == 303
+    refused = browser.post(f"/tables/{tables['RP 2']}/live/players", {"card": "555"})
+    assert refused.status_code == 403
+    assert "records its own table's steps and the relief" in text(refused).replace("&#39;", "'")
+    browser.post("/language", {"language": "ru"})
+    refused = browser.post(f"/tables/{tables['RP 2']}/live/players", {"card": "555"})
+    assert refused.status_code == 403 and "Планшет стола" in text(refused)
+
+
 # --- item 6: a croupier acts only at the table he deals ---------------------------------------
 
 def test_a_croupier_in_his_own_browser_takes_no_other_table_with_or_without_a_pin(
