@@ -188,3 +188,38 @@ def test_a_croupier_seats_and_unseats_no_player_at_another_table(
         visits = dbs.exec(select(PlayerVisit)).all()
         assert [(v.table_id, v.left_at) for v in visits] == [(table, None)]
         assert visits[0].sat_by == tables["carla"]
+
+
+def test_a_croupier_sells_no_chips_to_a_seat_of_another_poker_table(
+        app: Flask, browser: Browser, other_browser: Browser, tables: dict[str, int]) -> None:
+    """A poker seat's buy-in, rebuy and cash-out are buy-ins too: PK 1's float was counted by
+    Carla; Dimitri (dealing at RP 2) is refused by page and API, Carla is not."""
+    from dealer_assist.models.poker import PokerSeat
+    from dealer_assist.services.tables import poker as poker_tables
+
+    def poker(s: Any) -> int:
+        table = poker_tables.open_table(s, name="PK 1", profile="draw32-limit",
+                                        stakes={"small_blind": 10}, seat_count=4)
+        inventory.open_shift_with_count(
+            s, table_id=table.id, actor_id=tables["olga"], croupier_id=tables["carla"],
+            pit_boss_id=tables["olga"], chips={"100": 100}, credential=SIGNED)
+        return int(table.id)
+
+    table = arrange(app, poker)
+    browser.login("dimitri")
+    seat = {"seat": "1", "player": "Ann", "buy_in": "1000", "change": "seat"}
+    assert browser.post(f"/poker/{table}/seats", seat).status_code == 403
+    api = Api(browser)
+    body = {"seat": "1", "player": "Ann", "buy_in": 1000}
+    refused = api.post(f"/api/v1/poker/tables/{table}/seats", body, key="s1")
+    assert refused.status_code == 403, refused.get_json()
+    assert _count(app, PokerSeat) == 0
+    other_browser.login("carla")
+    assert Api(other_browser).post(f"/api/v1/poker/tables/{table}/seats", body,
+                                   key="s2").status_code == 201
+    for change in ({"change": "rebuy", "amount": 500}, {"change": "left"}):
+        resp = api.post(f"/api/v1/poker/tables/{table}/seats/1", change, key="s3")
+        assert resp.status_code == 403, change
+    with db.session_scope(app) as dbs:
+        row = dbs.exec(select(PokerSeat)).one()
+        assert (row.bought_in, row.status) == (1000, "playing")
