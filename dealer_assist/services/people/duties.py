@@ -15,9 +15,9 @@ The rules (issue 12), each a function below and a row of ``tests/services/test_d
 5. **Croupiers act only at their own table** (:func:`check_recorder`): a croupier records steps
    only while he deals there (issue 28: his stint is the table's current one; before anyone
    tapped in, on a shift he opened or co-signed a count or transfer of). Pit bosses and shift
-   managers supervise every table. His other acts at a table -- a buy-in, a rated player
-   seated or leaving, a void or correction asked for, a dispute filed, a relief asked for from
-   a signed-in browser -- are the same check on the table's open shift
+   managers supervise every table. His other acts at a table -- a buy-in, a poker seat's
+   chips, a rated player seated or leaving, a void or correction asked for, a dispute filed, a
+   relief asked for from a signed-in browser -- are the same check on the table's open shift
    (:func:`check_at_table`, :func:`check_round_act`, :func:`check_relief_asker`, issue 35).
 6. **A closed shift does not change** (:func:`check_shift_open`): no void, no round step, no
    count after close. The one exception is money: an approved correction request or an
