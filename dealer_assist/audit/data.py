@@ -127,10 +127,11 @@ def _check_table(conn: Connection, table: Table,
             if have != want[column]:
                 yield RowProblem(table.name, row_id, f"is {have!r}, the audit log says "
                                  f"{want[column]!r}", column)
-        for column, key in chain.SEALED.items():
-            if column in table.c and key in want and capture.seal(row[column]) != want[key]:
+        for sealed, seal_key in chain.SEALED.items():
+            if sealed in table.c and seal_key in want \
+                    and capture.seal(row[sealed]) != want[seal_key]:
                 yield RowProblem(table.name, row_id, "is not the hash the audit log saw (its "
-                                 "seal differs)", column)
+                                 "seal differs)", sealed)
     for (name, row_id), want in expected.items():
         if name == table.name and want is not None and row_id not in seen:
             yield RowProblem(table.name, row_id, "is missing (deleted without an entry)")

@@ -114,7 +114,7 @@ def change_password() -> Any:
     return redirect(url_for("web.home"))
 
 
-def password_guarded(act: Callable[[Session], None]) -> None:
+def password_guarded(act: Callable[[Session], object]) -> None:
     """Run and commit ``act``, which proves itself with the signed-in person's password (a new
     password, a new PIN), under the login's throttle: refused while locked (``Throttled``); a
     wrong password counts like a failed login (committed), then is raised again. Issue 35:
