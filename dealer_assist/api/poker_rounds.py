@@ -91,7 +91,8 @@ def poker_seat_player(table_id: int) -> Any:
     buy_in = get_int(body, "buy_in")
     checked(body)
     dbs = db.get_session()
-    poker_tables.seat_player(dbs, table_id, seat=seat, player=player, buy_in=buy_in)
+    poker_tables.seat_player(dbs, table_id, seat=seat, player=player, buy_in=buy_in,
+                             actor_id=g.user.id)
     dbs.commit()
     return table_json(poker_tables.get(dbs, table_id)), 201
 
@@ -112,9 +113,9 @@ def poker_change_seat(table_id: int, seat: str) -> Any:
     checked(body)
     dbs = db.get_session()
     if change == "rebuy":
-        poker_tables.rebuy(dbs, table_id, seat, amount)
+        poker_tables.rebuy(dbs, table_id, seat, amount, g.user.id)
     else:
-        poker_tables.set_status(dbs, table_id, seat, change)
+        poker_tables.set_status(dbs, table_id, seat, change, g.user.id)
     dbs.commit()
     return table_json(poker_tables.get(dbs, table_id))
 

@@ -19,6 +19,7 @@ commands, scripts, tests). Without one, a request is ``anonymous`` and anything 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -34,6 +35,7 @@ from .chain import (
     JSON_COLUMNS,
     KEY_ATTRIBUTE,
     NOISE_COLUMNS,
+    SEALED,
     SECRET_COLUMNS,
     SHORT,
     Actor,
@@ -109,10 +111,18 @@ def _row_values(obj: Any) -> dict[str, Any]:
     return {attr.key: state.dict.get(attr.key) for attr in state.mapper.column_attrs}
 
 
+def seal(value: Any) -> str | None:
+    """What the log keeps of a sealed secret column (:data:`SEALED`, issue 35): the SHA-256 of
+    the stored hash, never the hash. It tells which hash the log saw, so ``audit verify`` names
+    a hash replaced behind its back; it helps nobody guess the PIN (the salt is not in it)."""
+    return None if value is None else hashlib.sha256(str(value).encode("utf-8")).hexdigest()
+
+
 def snapshot(tablename: str, values: Mapping[str, Any]) -> dict[str, Any]:
     out = {k: shown(tablename, k, v) for k, v in values.items() if k not in SECRET_COLUMNS}
     if "password_hash" in values:
         out["password"] = "set"
+    out.update({SEALED[k]: seal(v) for k, v in values.items() if k in SEALED})
     return out
 
 
@@ -123,6 +133,7 @@ def _changes(tablename: str, diff: Mapping[str, tuple[Any, Any]]) -> dict[str, A
             out["password"] = "changed"
         elif column == "pin_hash":  # issue 28: that the PIN changed, never the hash
             out["pin"] = "changed" if new else "cleared"
+            out[SEALED[column]] = {"from": seal(old), "to": seal(new)}  # issue 35
         elif column not in SECRET_COLUMNS:
             out[column] = {"from": shown(tablename, column, old),
                            "to": shown(tablename, column, new)}

@@ -30,6 +30,8 @@ GENESIS = hashlib.sha256(b"dealer_assist audit log genesis").hexdigest()
 #: serialises appends on PostgreSQL ("audt")
 ADVISORY_LOCK_KEY = 0x61756474
 SECRET_COLUMNS = frozenset({"password_hash", "pin_hash", "token_hash"})
+#: secret columns the log fingerprints (issue 35): column -> the payload key of its seal
+SEALED = {"pin_hash": "pin_seal"}
 NOISE_COLUMNS = frozenset({"last_seen_at"})
 JSON_COLUMNS = frozenset({("round_event", "payload"), ("round_settlement", "settlement")})
 #: short entity names for the action ("round.created"); others use the table name

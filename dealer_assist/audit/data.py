@@ -10,7 +10,10 @@ with the row, column by column, and names the table, the id and the column of ev
 a row the log never saw (inserted directly) and a row the log still has (deleted directly).
 
 Not compared: secrets the log never holds (``password_hash``, ``token_hash``), and
-``last_seen_at`` (a login session's idle clock, written without an entry by design).
+``last_seen_at`` (a login session's idle clock, written without an entry by design). A PIN hash
+(``pin_hash``) is compared by its seal (``capture.seal``, issue 35): the log keeps the SHA-256 of
+each hash it saw, never the hash; a row whose PIN was last set before the seal existed has none
+and is not compared until its next change.
 """
 
 from __future__ import annotations
@@ -124,6 +127,11 @@ def _check_table(conn: Connection, table: Table,
             if have != want[column]:
                 yield RowProblem(table.name, row_id, f"is {have!r}, the audit log says "
                                  f"{want[column]!r}", column)
+        for sealed, seal_key in chain.SEALED.items():
+            if sealed in table.c and seal_key in want \
+                    and capture.seal(row[sealed]) != want[seal_key]:
+                yield RowProblem(table.name, row_id, "is not the hash the audit log saw (its "
+                                 "seal differs)", sealed)
     for (name, row_id), want in expected.items():
         if name == table.name and want is not None and row_id not in seen:
             yield RowProblem(table.name, row_id, "is missing (deleted without an entry)")

@@ -26,6 +26,7 @@ from .csrf import csrf_field, csrf_ok, csrf_token
 from .headers import MAX_ID, as_id
 from .pages import form_error
 from .problems import PROBLEM_TYPE, problem, rules_problem
+from .refusals import same_site
 from .roles import (
     ALL_ROLES,
     FLOOR_READERS,
@@ -48,7 +49,7 @@ __all__ = [
     "CurrentUser", "PageBlueprint", "any_role", "as_id", "csrf_field", "csrf_ok", "csrf_token",
     "declared_roles", "end_login", "end_refused", "form_error", "init_app", "init_errorhandlers",
     "is_api", "json_body", "may_reach", "problem", "public", "role_required", "rules_problem",
-    "start_login", "status_for", "undeclared_endpoints",
+    "same_site", "start_login", "status_for", "undeclared_endpoints",
 ]
 
 

@@ -20,6 +20,7 @@ from flask import Response, abort, current_app, g, redirect, request, url_for
 from sqlmodel import select
 
 from .. import db
+from ..i18n.wording import N_
 from ..models import Round, User
 from ..services.people import cosign, stints
 from ..services.shifts import shifts
@@ -31,7 +32,7 @@ MAX_AGE = 400 * 24 * 3600
 ANY_TIME = frozenset({"devices.home", "relief.page", "relief.take", "static",
                       "auth.set_language", "auth.login", "auth.logout"})
 WHILE_DEALING = frozenset({"live.screen", "live.start_round", "live.record", "live.suggest",
-                           "cage.buy_in",
+                           "cage.buy_in", "table_players.sit_down", "table_players.leave",
                            "poker.screen",
                            "poker.act", "poker.deal", "poker.undo", "poker.seats"})
 
@@ -89,7 +90,8 @@ def guard(device: devices.DeviceView, endpoint: str) -> Any:
         return None
     if request.method == "GET":
         return redirect(url_for("devices.home"))
-    abort(403)
+    abort(403, description=N_("A table's tablet records its own table's steps and the relief, "
+                              "nothing else: sign in for the rest."))
 
 
 def may_reach(endpoint: str) -> bool:

@@ -5,6 +5,7 @@ API: a script cannot follow it to a login form."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import abort, g, redirect, request, url_for
 
@@ -36,3 +37,21 @@ def csrf_refused() -> Any:
                        "send the session's CSRF token in the X-CSRF-Token header")
     abort(400, description=N_("This form has expired or did not come from this site. "
                            "Go back, reload the page and try again."))
+
+
+def same_site(target: str | None) -> str | None:
+    """Where a redirect may go (issue 35): ``target`` when it is a path of this site, or a full
+    URL of this very host (a ``Referer``) cut down to its path and query; None for anything
+    else -- another host, ``//host``, a backslash, a control character or space a browser
+    would drop (``/%09/evil.example`` arrives as ``/\t/evil.example`` and a browser goes to
+    ``//evil.example``)."""
+    if not target or "\\" in target or any(ord(c) <= 0x20 or ord(c) == 0x7F for c in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        if parts.scheme not in ("http", "https") or parts.netloc != request.host:
+            return None
+        target = urlunsplit(("", "", parts.path or "/", parts.query, ""))
+    if not target.startswith("/") or target.startswith("//"):
+        return None
+    return target

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import (
     abort,
@@ -18,9 +18,18 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
+from sqlmodel import Session
 
 from .. import db, i18n
-from ..edge import PageBlueprint, any_role, end_login, form_error, public, start_login
+from ..edge import (
+    PageBlueprint,
+    any_role,
+    end_login,
+    form_error,
+    public,
+    same_site,
+    start_login,
+)
 from ..models import utcnow
 from ..services.errors import AuthenticationFailed, ServiceError, Throttled
 from ..services.people import auth, users
@@ -39,10 +48,7 @@ def _policy() -> auth.ThrottlePolicy:
 
 def _safe_next(target: str | None) -> str:
     """Only same-site paths: ``?next=https://evil.example`` must not redirect off-site."""
-    if target and target.startswith("/") and not target.startswith("//") \
-            and not urlsplit(target).netloc and "\\" not in target:
-        return target
-    return url_for("web.home")
+    return same_site(target) or url_for("web.home")
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -96,24 +102,34 @@ def change_password() -> Any:
     if request.form.get("new_password") != request.form.get("confirm_password"):
         flash(gettext("The two new passwords differ."), "error")
         return render_template("change_password.html", error_field="confirm_password"), 422
-    dbs = db.get_session()
-    ip = request.remote_addr or "unknown"
     try:
-        auth.check_throttle(dbs, g.user.username, ip, _policy(), utcnow())
-        users.change_password(dbs, g.user.id, current=request.form.get("current_password", ""),
-                              new=request.form.get("new_password", ""),
-                              min_length=int(current_app.config["PASSWORD_MIN_LENGTH"]),
-                              keep_session_id=g.user.session_id)
-        dbs.commit()
-    except AuthenticationFailed as err:  # a wrong current password counts like a failed login
-        dbs.rollback()
-        auth.record_failure(dbs, g.user.username, ip, _policy())
-        dbs.commit()
-        return form_error(err, "change_password.html")
+        password_guarded(lambda dbs: users.change_password(
+            dbs, g.user.id, current=request.form.get("current_password", ""),
+            new=request.form.get("new_password", ""),
+            min_length=int(current_app.config["PASSWORD_MIN_LENGTH"]),
+            keep_session_id=g.user.session_id))
     except ServiceError as err:
         return form_error(err, "change_password.html")
     flash(gettext("Your password has been changed."), "success")
     return redirect(url_for("web.home"))
+
+
+def password_guarded(act: Callable[[Session], object]) -> None:
+    """Run and commit ``act``, which proves itself with the signed-in person's password (a new
+    password, a new PIN), under the login's throttle: refused while locked (``Throttled``); a
+    wrong password counts like a failed login (committed), then is raised again. Issue 35:
+    ``/pin`` guesses are throttled as ``/password``'s are."""
+    dbs = db.get_session()
+    ip = request.remote_addr or "unknown"
+    auth.check_throttle(dbs, g.user.username, ip, _policy(), utcnow())
+    try:
+        act(dbs)
+        dbs.commit()
+    except AuthenticationFailed:
+        dbs.rollback()
+        auth.record_failure(dbs, g.user.username, ip, _policy())
+        dbs.commit()
+        raise
 
 
 @bp.post("/language")

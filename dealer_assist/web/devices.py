@@ -14,7 +14,15 @@ from flask import flash, g, make_response, redirect, request, url_for
 from flask_babel import gettext
 
 from .. import db
-from ..edge import ALL_ROLES, PageBlueprint, device, end_login, end_refused, role_required
+from ..edge import (
+    ALL_ROLES,
+    PageBlueprint,
+    device,
+    end_login,
+    end_refused,
+    role_required,
+    same_site,
+)
 from ..models import Role
 from ..services.errors import ServiceError
 from ..services.tables import devices, tables
@@ -66,9 +74,7 @@ def revoke(device_id: int) -> Any:
     except ServiceError as err:
         end_refused(err)
         flash(str(err.message), "error")
-        return redirect(request.referrer or url_for("floor.page"))
+        return redirect(same_site(request.referrer) or url_for("floor.page"))
     flash(gettext("%(label)s no longer acts for %(table)s.", label=ended.label,
                   table=ended.table), "success")
-    target = request.form.get("next", "")
-    return redirect(target if target.startswith("/") and not target.startswith("//")
-                    else url_for("floor.page"), 303)
+    return redirect(same_site(request.form.get("next")) or url_for("floor.page"), 303)

@@ -210,12 +210,13 @@ def seats(table_id: int) -> Any:
         if change == "seat":
             poker_tables.seat_player(dbs, table_id, seat=seat,
                                      player=request.form.get("player", ""),
-                                     buy_in=whole_number("buy_in", f"Seat {seat} · buy-in"))
+                                     buy_in=whole_number("buy_in", f"Seat {seat} · buy-in"),
+                                     actor_id=g.user.id)
         elif change == "rebuy":
             poker_tables.rebuy(dbs, table_id, seat,
-                               whole_number("amount", f"Seat {seat} · rebuy"))
+                               whole_number("amount", f"Seat {seat} · rebuy"), g.user.id)
         else:
-            poker_tables.set_status(dbs, table_id, seat, change)
+            poker_tables.set_status(dbs, table_id, seat, change, g.user.id)
         dbs.commit()
     except (RulesError, ServiceError) as err:
         return _refused(table_id, err, f"Seat {seat}")

@@ -29,6 +29,7 @@ from ..services.errors import ServiceError
 from ..services.people import pins, stints
 from ..services.shifts import shifts
 from ..services.tables import tables
+from .auth import password_guarded
 
 bp = PageBlueprint("relief", __name__)
 DEALERS = tuple(sorted(stints.DEALERS))
@@ -183,11 +184,10 @@ def set_pin() -> Any:
     co-signature ask of you."""
     if request.method == "GET":
         return render_template("relief/pin.html")
-    dbs = db.get_session()
     try:
-        pins.set_pin(dbs, g.user.id, password=request.form.get("password", ""),
-                     pin=request.form.get("pin", ""), confirm=request.form.get("confirm_pin", ""))
-        dbs.commit()
+        password_guarded(lambda dbs: pins.set_pin(
+            dbs, g.user.id, password=request.form.get("password", ""),
+            pin=request.form.get("pin", ""), confirm=request.form.get("confirm_pin", "")))
     except ServiceError as err:
         return form_error(err, "relief/pin.html")
     flash(gettext("Your PIN is set. It signs a relief or a count; it opens nothing else."),

@@ -103,7 +103,7 @@ def _populate(engine: Engine) -> None:
         s.commit()
         # issue 27: a buy-in, the fill's slip voided by a second person, a soft count (of the
         # day before: a day's drop is counted once its shift is closed) and a hold note
-        buyins.record_buy_in(s, table_id=table.id, amount=1_000, actor_id=carla, seat="1")
+        buyins.record_buy_in(s, table_id=table.id, amount=1_000, actor_id=petra, seat="1")
         fill = next(v for v in slips.of_shift(s, shift.id) if v.kind == "fill")
         slips.void_slip(s, number=fill.number, reason="never brought", actor_id=pavel,
                         signer_id=petra, credential=cosign.Credential(pin=PIN))
@@ -241,6 +241,29 @@ def test_a_row_deleted_or_inserted_behind_the_logs_back_is_named(raw: Connection
         raw.execute(insert(table).values(**copy))
         assert _found(audit_data.verify_data(raw), table.name, copy["id"]), table.name
         savepoint.rollback()
+
+
+def test_a_pin_hash_replaced_behind_the_logs_back_is_named(raw: Connection) -> None:
+    """Issue 35 item 25: "A direct edit of user_account.pin_hash is not detected by audit
+    verify". The log keeps each PIN hash's seal (its SHA-256, never the hash): another valid
+    hash written by direct SQL (a PIN the tamperer knows) or a PIN cleared is named; the log
+    holds no hash."""
+    carla = raw.execute(text("SELECT id, pin_hash FROM user_account WHERE username = 'carla'"))\
+        .one()
+    assert carla.pin_hash and "pin_seal" in raw.execute(text(
+        "SELECT payload FROM audit_entry WHERE entity = 'user_account' AND entity_id = :i "
+        "ORDER BY seq DESC"), {"i": str(carla.id)}).scalars().first()
+    logged = " ".join(raw.execute(text("SELECT payload FROM audit_entry")).scalars().all())
+    assert carla.pin_hash not in logged
+    for forged in (passwords.hash_password("1357"), None):
+        savepoint = raw.begin_nested()
+        raw.execute(text("UPDATE user_account SET pin_hash = :h WHERE id = :i"),
+                    {"h": forged, "i": carla.id})
+        problems = audit_data.verify_data(raw)
+        savepoint.rollback()
+        assert _found(problems, "user_account", carla.id, "pin_hash"), forged
+        assert [p.column for p in problems] == ["pin_hash"], problems
+    assert audit_data.verify_data(raw) == []
 
 
 def test_a_forged_entry_with_a_correct_unkeyed_hash_is_detected(raw: Connection) -> None:

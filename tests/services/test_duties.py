@@ -225,3 +225,37 @@ def test_a_post_close_correction_is_approved_and_the_report_marks_it_after_close
     fixes = report_changes.corrections(session, floor.shift_id, lambda t: None)
     assert [(i["house"], i["after_close"]) for i in fixes["items"]] == [(50, True)]
     assert session.get(GameTable, floor.table_id) is not None
+
+
+def test_a_croupier_asks_for_voids_corrections_and_disputes_only_at_the_table_he_deals(
+        session: Session, floor: Floor) -> None:
+    """Issue 35 item 6 (rule 5): "a void request that freezes another table's open round,
+    disputes on other tables' rounds". Dimitri deals nowhere here: refused while the shift is
+    open and, after close, on a round he did not deal; Carla (its croupier and dealer of
+    record) and the pit are not."""
+    rid, late = play(session, floor), play(session, floor)
+    open_round = play(session, floor, pay=False)
+    asks = {
+        "void": lambda who: voids.request_change(session, round_id=open_round, kind="void",
+                                                 reason="misdeal", actor_id=who),
+        "correction": lambda who: voids.request_change(
+            session, round_id=rid, kind="correction", reason="overpaid", actor_id=who,
+            amount=-50, box="1"),
+        "dispute": lambda who: file(session, floor, rid, actor_id=who)}
+    made = {}
+    for name, ask in asks.items():
+        with pytest.raises(PermissionDenied, match="Carla deals at this table now"):
+            ask(floor.croupier2)
+        session.rollback()
+        made[name] = ask(floor.croupier if name != "dispute" else floor.pit_boss)
+        session.commit()
+    voids.decide_change(session, request_id=made["void"].id, approve=True, note="ok",
+                        actor_id=floor.pit_boss2)
+    session.commit()
+    _close(session, floor)
+    with pytest.raises(PermissionDenied, match="You do not deal at this table"):
+        voids.request_change(session, round_id=late, kind="correction", reason="late",
+                             actor_id=floor.croupier2, amount=-50, box="1", now=LATER)
+    session.rollback()
+    voids.request_change(session, round_id=late, kind="correction", reason="late",
+                         actor_id=floor.croupier, amount=-50, box="1", now=LATER)

@@ -25,6 +25,7 @@ from dealer_assist.services.players.ratings import (
     half_up,
     session_ratings,
 )
+from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 
 T0 = datetime(2026, 3, 14, 20, 0, tzinfo=UTC)
@@ -37,6 +38,8 @@ def test_a_rated_player_sits_down_leaves_and_sits_at_one_table_at_a_time(
     pit = make_user(session, "pavel", "pit_boss")
     carla = make_user(session, "carla", "croupier")
     one, two = make_table(session, name="RP 1"), make_table(session, name="RP 2")
+    for table in (one, two):  # issue 35: a croupier seats players where he deals
+        shifts.open_shift(session, table_id=table.id, user_id=carla.id)
     seen = cards.sit_down(session, table_id=one.id, card=" ab-12 ", name="Anna K",
                           actor_id=pit.id, at=T0)
     assert (seen.card, seen.name) == ("AB-12", "Anna K")
@@ -62,6 +65,7 @@ def test_a_rated_player_sits_down_leaves_and_sits_at_one_table_at_a_time(
 def test_only_the_pit_enters_a_name_and_a_card_number_is_checked(session: Session) -> None:
     carla = make_user(session, "carla", "croupier")
     table = make_table(session)
+    shifts.open_shift(session, table_id=table.id, user_id=carla.id)
     with pytest.raises(PermissionDenied) as refused:
         cards.sit_down(session, table_id=table.id, card="7", name="Ivan", actor_id=carla.id)
     assert refused.value.field == "name"
@@ -71,9 +75,28 @@ def test_only_the_pit_enters_a_name_and_a_card_number_is_checked(session: Sessio
     assert cards.find(session, "7") is None  # nothing half-made
 
 
+def test_a_croupier_seats_and_unseats_players_only_where_he_deals(session: Session) -> None:
+    """Issue 35 item 6: RULES.md "a croupier acts only at the table he is dealing"; the pit
+    seats anywhere."""
+    carla, dimitri = make_user(session, "carla", "croupier"), make_user(session, "dimitri",
+                                                                         "croupier")
+    pit = make_user(session, "pavel", "pit_boss")
+    table = make_table(session)
+    with pytest.raises(PermissionDenied, match="You do not deal at this table"):
+        cards.sit_down(session, table_id=table.id, card="100", actor_id=carla.id)
+    shifts.open_shift(session, table_id=table.id, user_id=carla.id)
+    cards.sit_down(session, table_id=table.id, card="100", actor_id=carla.id)
+    for act in (cards.sit_down, cards.leave):
+        with pytest.raises(PermissionDenied, match="Carla deals at this table now"):
+            act(session, table_id=table.id, card="100", actor_id=dimitri.id)
+    cards.sit_down(session, table_id=table.id, card="200", actor_id=pit.id)
+    assert [s.card for s in cards.seated(session, table.id)] == ["100", "200"]
+
+
 def test_a_place_may_name_only_registered_cards(session: Session) -> None:
     carla = make_user(session, "carla", "croupier")
     table = make_table(session)
+    shifts.open_shift(session, table_id=table.id, user_id=carla.id)
     cards.sit_down(session, table_id=table.id, card="100", actor_id=carla.id)
     known = PlaceBox("1", "1", 100, player=Player(card="100"))
     anonymous = PlaceBox("2", "2", 100, player=Player(seat="A"))

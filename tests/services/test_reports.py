@@ -112,12 +112,12 @@ def _after_payment(session: Session, floor: Floor) -> None:
     disputes.decide(session, dispute_id=filed.id, outcome="upheld", note="paid at 12 to 1",
                     adjustment=120, actor_id=floor.manager, now=at + timedelta(minutes=9))
     fix = voids.request_change(session, round_id=settled[9], kind="correction", box="1",
-                               amount=-40, reason=CORRECTION, actor_id=floor.croupier2,
+                               amount=-40, reason=CORRECTION, actor_id=floor.croupier,
                                now=at + timedelta(minutes=12))
     voids.decide_change(session, request_id=fix.id, approve=True, note="",
                         actor_id=floor.pit_boss, now=at + timedelta(minutes=14))
     no = voids.request_change(session, round_id=settled[11], kind="correction", box="1",
-                              amount=-999, reason="Wrong, refused", actor_id=floor.croupier2,
+                              amount=-999, reason="Wrong, refused", actor_id=floor.croupier,
                               now=at + timedelta(minutes=15))
     voids.decide_change(session, request_id=no.id, approve=False, note="the pay was right",
                         actor_id=floor.pit_boss, now=at + timedelta(minutes=16))
@@ -407,7 +407,8 @@ def test_each_correction_is_listed_with_reason_requester_approver_and_house_amou
     rows, items = built["ind"]["corrections"]["rows"], built["data"]["paid_corrections"]["items"]
     assert [(i["round"], i["box"], i["house"], i["reason"], i["approved_by"]) for i in items] == [
         (r["number"], r["box"], -r["amount"], r["reason"], r["approver"]) for r in rows]
-    assert [i["requested_by"] for i in items] == ["Carla", "Carla", "Carla", "Dimitri"]
+    # issue 35: the croupier dealing at the table now asks, no other croupier
+    assert [i["requested_by"] for i in items] == ["Carla", "Carla", "Carla", "Carla"]
     for r, i in zip(rows, items, strict=True):
         line = (f"{r['number']} {r['box']} {i['at'][11:16]} {i['kind']} {r['reason']} "
                 f"{i['requested_by']} {r['approver']} {m(-r['amount'])}")

@@ -142,7 +142,7 @@ def test_the_dealer_of_record_decides_no_dispute_on_his_round(session: Session,
                          payload=payload, idempotency_key=f"p{n}")
     live.pay(session, round_id=rnd.round.id, actor_id=floor.pit_boss, idempotency_key="pp")
     dispute = disputes.file_dispute(session, round_id=rnd.round.id, box="2", claim="short",
-                                    claimed_amount=100, croupier_note="", actor_id=floor.croupier)
+                                    claimed_amount=100, croupier_note="", actor_id=floor.pit_boss)
     session.commit()
     with pytest.raises(PermissionDenied, match="You dealt or recorded this round"):
         disputes.decide(session, dispute_id=dispute.id, outcome="upheld", adjustment=50,
@@ -183,15 +183,43 @@ def test_a_relief_refuses_a_wrong_pin_a_missing_pin_and_an_auditor(session: Sess
         relieve(session, floor, audrey.id)
 
 
-def test_a_person_in_his_own_session_signs_without_a_pin(session: Session,
-                                                        floor: Floor) -> None:
-    """"his own signed-in session": the signer is the one signed in on the request."""
-    done = relieve(session, floor, floor.croupier2,
-                   credential=cosign.Credential(signed_in=floor.croupier2))
-    assert done.dealer_id == floor.croupier2
+def test_a_pit_boss_in_his_own_session_signs_without_a_pin(session: Session,
+                                                           floor: Floor) -> None:
+    """"his own signed-in session": the signer is the one signed in on the request (the pit
+    may step in at any table)."""
+    done = relieve(session, floor, floor.pit_boss2,
+                   credential=cosign.Credential(signed_in=floor.pit_boss2))
+    assert done.dealer_id == floor.pit_boss2
     method = session.exec(select(ActSignature.method).order_by(
         col(ActSignature.id).desc())).first()
     assert method == "session"
+
+
+def test_a_croupier_signed_in_elsewhere_takes_no_table_with_or_without_his_pin(
+        session: Session, floor: Floor) -> None:
+    """Issue 35 item 6: "A croupier takes any table from his own browser without a PIN". RULES.md:
+    "a croupier acts only at the table he is dealing (its device or his own stint there)": from
+    his own browser Dimitri takes no table, his session or his PIN; on the table's device he
+    does (the device's own table only)."""
+    from dealer_assist.services.tables import devices
+
+    for credential in (cosign.Credential(signed_in=floor.croupier2),
+                       cosign.Credential(pin=PIN, signed_in=floor.croupier2)):
+        with pytest.raises(PermissionDenied, match="takes a table on its tablet"):
+            relieve(session, floor, floor.croupier2, credential=credential)
+        session.rollback()
+    other = make_table(session, name="RP 2")
+    elsewhere, _ = devices.bind(session, table_id=other.id, actor_id=floor.pit_boss)
+    mine, _ = devices.bind(session, table_id=floor.table_id, actor_id=floor.pit_boss)
+    session.commit()
+    with pytest.raises(PermissionDenied, match="not the device of this table"):
+        relieve(session, floor, floor.croupier2,
+                credential=cosign.Credential(pin=PIN, device_id=elsewhere.id))
+    session.rollback()
+    assert stints.current(session, floor.shift_id).dealer_id == floor.croupier  # type: ignore
+    done = relieve(session, floor, floor.croupier2,
+                   credential=cosign.Credential(pin=PIN, device_id=mine.id))
+    assert done.dealer_id == floor.croupier2
 
 
 def test_a_hand_at_a_poker_table_names_the_dealer_tapped_in(session: Session,

@@ -21,6 +21,7 @@ from ...models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, U
 from ...models.cage import BuyIn
 from ...rules.registry import get_game
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..people import duties
 
 RECORDERS = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 #: larger than any buy-in at a table: catches an extra zero
@@ -76,6 +77,7 @@ def record_buy_in(session: Session, *, table_id: int, amount: int, actor_id: int
                                              Shift.status == ShiftStatus.OPEN.value)).first()
     if shift is None or shift.id is None:
         raise Conflict("Table %(name)s has no open shift.", name=table.name)
+    duties.check_recorder(session, user=actor, shift_id=shift.id)  # a croupier: his table only
     current = session.exec(select(Round).where(Round.shift_id == shift.id,
                                                Round.status == RoundStatus.OPEN.value)
                            .order_by(col(Round.number).desc())).first()

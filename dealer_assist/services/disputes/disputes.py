@@ -131,10 +131,11 @@ def file_dispute(session: Session, *, round_id: int, box: str, claim: str, claim
                  croupier_note: str, actor_id: int, camera: str = "", camera_time: str = "",
                  now: datetime | None = None) -> DisputeView:
     """File a dispute on one box of a settled round."""
-    _user(session, actor_id, FILERS, "file a dispute")
+    user = _user(session, actor_id, FILERS, "file a dispute")
     rnd = session.get(Round, round_id)
     if rnd is None:
         raise NotFound("No round with id %(round_id)s.", round_id=round_id)
+    duties.check_round_act(session, user=user, rnd=rnd)  # issue 35
     if rnd.status != RoundStatus.SETTLED.value:
         raise Conflict("Round %(number)s is %(status)s; only a settled round is disputed.",
                        number=rnd.number, status=rnd.status)

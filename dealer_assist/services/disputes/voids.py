@@ -84,12 +84,13 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
                    box: str | None = None, amount: int = 0,
                    now: datetime | None = None) -> ChangeView:
     """Ask for a void (any round not yet voided) or a correction (a settled round)."""
-    _actor(session, actor_id, REQUESTERS, "ask for a void or a correction")
+    user = _actor(session, actor_id, REQUESTERS, "ask for a void or a correction")
     if kind not in {k.value for k in ChangeKind}:
         raise ValidationError("Choose a void or a correction.", field="kind")
     rnd = session.get(Round, round_id)
     if rnd is None:
         raise NotFound("No round with id %(round_id)s.", round_id=round_id)
+    duties.check_round_act(session, user=user, rnd=rnd)  # issue 35
     if rnd.status == RoundStatus.VOIDED.value:
         raise Conflict("Round %(number)s is already voided.", number=rnd.number)
     reason = _reason(reason, "A reason", "reason")

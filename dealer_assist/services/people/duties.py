@@ -15,7 +15,10 @@ The rules (issue 12), each a function below and a row of ``tests/services/test_d
 5. **Croupiers act only at their own table** (:func:`check_recorder`): a croupier records steps
    only while he deals there (issue 28: his stint is the table's current one; before anyone
    tapped in, on a shift he opened or co-signed a count or transfer of). Pit bosses and shift
-   managers supervise every table.
+   managers supervise every table. His other acts at a table -- a buy-in, a poker seat's
+   chips, a rated player seated or leaving, a void or correction asked for, a dispute filed, a
+   relief asked for from a signed-in browser -- are the same check on the table's open shift
+   (:func:`check_at_table`, :func:`check_round_act`, :func:`check_relief_asker`, issue 35).
 6. **A closed shift does not change** (:func:`check_shift_open`): no void, no round step, no
    count after close. The one exception is money: an approved correction request or an
    upheld dispute decision writes a ``round_correction`` row (documented: a reason or note,
@@ -37,12 +40,13 @@ from ...models import (
     RoundEvent,
     Shift,
     ShiftStatus,
+    TableDevice,
     User,
 )
 from ...models.inventory import ChipTransfer, InventoryCount
 from ...rules.registry import get_game
 from ..errors import Conflict, PermissionDenied, ValidationError
-from . import stints
+from . import cosign, stints
 
 SUPERVISORS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 ESCALATION = frozenset({Role.SHIFT_MANAGER.value})
@@ -161,6 +165,54 @@ def check_recorder_at(session: Session, *, user_id: int, role: str, shift_id: in
             return
     raise PermissionDenied("You are not the croupier of this table's shift; the croupier who "
                            "opened it (or a pit boss) records its rounds.")
+
+
+def check_at_table(session: Session, *, user: User, table_id: int) -> None:
+    """Rule 5 for an act at a table outside a round's steps (issue 35): a croupier acts only at
+    the table he deals now, its open shift as :func:`check_recorder_at` sees it; the pit
+    (and any other role the act admits) anywhere."""
+    if user.role != Role.CROUPIER.value:
+        return
+    shift = session.exec(select(Shift).where(Shift.table_id == table_id,
+                                             Shift.status == ShiftStatus.OPEN.value)).first()
+    if shift is None or shift.id is None:
+        raise PermissionDenied("You do not deal at this table: its croupier or a pit boss "
+                               "does this.")
+    check_recorder(session, user=user, shift_id=shift.id)
+
+
+def check_round_act(session: Session, *, user: User, rnd: Round) -> None:
+    """Rule 5 for an act on a round outside its steps (a void or correction asked for, a
+    dispute filed; issue 35): a croupier at the table he deals now (:func:`check_at_table`);
+    a round of a closed shift also by whoever dealt it (:func:`dealt_by`: a correction asked
+    for after close)."""
+    if user.role != Role.CROUPIER.value:
+        return
+    shift = session.get(Shift, rnd.shift_id)
+    if shift is not None and shift.status != ShiftStatus.OPEN.value and rnd.id is not None \
+            and user.id in dealt_by(session, rnd.id):
+        return
+    check_at_table(session, user=user, table_id=rnd.table_id)
+
+
+def check_relief_asker(session: Session, *, credential: cosign.Credential, shift: Shift) -> None:
+    """Rule 5 for a relief (issue 35), by where it is asked for: on the table's own device, or
+    in the signed-in browser of someone who may act at this table -- a croupier only at the
+    table he deals (handing it over), the pit anywhere. A croupier signed in elsewhere takes no
+    table, with or without his PIN: he takes it on its tablet."""
+    if credential.device_id is not None:
+        bound = session.get(TableDevice, credential.device_id)
+        if bound is None or bound.table_id != shift.table_id or bound.revoked_at is not None:
+            raise PermissionDenied("This tablet is not the device of this table.")
+        return
+    asker = session.get(User, credential.signed_in) if credential.signed_in else None
+    if asker is None or shift.id is None:
+        return  # a PIN typed where nobody is signed in: the PIN is all there is
+    try:
+        check_recorder(session, user=asker, shift_id=shift.id)
+    except PermissionDenied:
+        raise PermissionDenied("A croupier takes a table on its tablet: Relieve dealer there, "
+                               "your name and your PIN.") from None
 
 
 def check_shift_open(session: Session, shift_id: int, what: str) -> None:

@@ -12,7 +12,10 @@ newest stint; every round or poker hand records him as its dealer of record when
 * :func:`relieve` -- "Relieve dealer" on the table's tablet: the incoming dealer's name or badge
   and his PIN (:mod:`.cosign`). Between rounds that is all; while a round (or hand) is open only
   with a pit boss's PIN too (illness, an emergency): the stint is ``mid_round``, names the pit
-  boss and the round handed over, and the round keeps its dealer of record.
+  boss and the round handed over, and the round keeps its dealer of record. Where it is asked
+  for is duties rule 5 (issue 35, ``duties.check_relief_asker``): the table's own device, or the
+  signed-in browser of the dealer handing over or of the pit -- never a croupier's own sign-in
+  at another table.
 * A dealer deals at one table at a time: he is relieved where he deals before he takes another.
 * Nobody tapped in (a shift opened before stints, or by a pit boss alone): whoever starts the
   next round deals it, and a ``start`` stint says so.
@@ -263,6 +266,9 @@ def relieve(session: Session, *, table_id: int, relief: Relief,
     if shift is None or shift.id is None:
         raise Conflict("Table %(name)s has no open shift: the pit opens it first.",
                        name=table.name)
+    from .duties import check_relief_asker  # duties reads the current dealer from here
+
+    check_relief_asker(session, credential=relief.credential, shift=shift)
     dealer = cosign.authenticate(session, user_id=relief.dealer_id, act=RELIEF,
                                  credential=relief.credential, field="pin", roles=DEALERS,
                                  policy=policy, now=now)

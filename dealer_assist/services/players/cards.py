@@ -25,6 +25,7 @@ from ...models.players import NAME_MAX
 from ...rules.games.stud.actions import PlaceBox
 from ...rules.games.stud.players import CARD, normal_card
 from ..errors import NotFound, PermissionDenied, ValidationError
+from ..people import duties
 from ..tables import tables
 
 #: who sees a player's name (pit and management); everyone else sees his card number
@@ -86,6 +87,7 @@ def sit_down(session: Session, *, table_id: int, card: str, actor_id: int,
     actor = session.get(User, actor_id)
     assert actor is not None
     tables.get_table(session, table_id)  # NotFound
+    duties.check_at_table(session, user=actor, table_id=table_id)  # issue 35
     number = card_number(card)
     name = (name or "").strip() or None
     if name is not None and not may_see_names(actor.role):
@@ -114,6 +116,9 @@ def sit_down(session: Session, *, table_id: int, card: str, actor_id: int,
 def leave(session: Session, *, table_id: int, card: str, actor_id: int,
           at: datetime | None = None) -> None:
     """His leave is tapped: his visit at the table ends."""
+    actor = session.get(User, actor_id)
+    assert actor is not None
+    duties.check_at_table(session, user=actor, table_id=table_id)  # issue 35
     row = find(session, card)
     visits = [v for v in _open_visits(session, row.id) if v.table_id == table_id] \
         if row is not None and row.id is not None else []

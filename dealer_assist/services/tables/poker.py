@@ -16,11 +16,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ...models import GameTable, utcnow
+from ...models import GameTable, User, utcnow
 from ...models.poker import PokerChipMove, PokerSeat, PokerTable
 from ...rules.games.poker import SeatEntry, get_poker_profile, make_stakes
 from ...rules.games.poker.setup import blind_seats
-from ..errors import Conflict, NotFound, ValidationError
+from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 
 PLAYING, SITTING_OUT, LEFT = "playing", "sitting_out", "left"
 
@@ -116,11 +116,25 @@ def seat_order(seat: str) -> tuple[int, str]:
     return (int(seat), seat) if seat.isdigit() else (10**6, seat)
 
 
+def _check_actor(session: Session, table_id: int, actor_id: int | None) -> None:
+    """Duties rule 5 (issue 35): a croupier sells chips to a seat, records a rebuy or a leave
+    only at the table he deals; the pit at any. ``actor_id`` None: no person (a script)."""
+    from ..people import duties
+
+    if actor_id is None:
+        return
+    user = session.get(User, actor_id)
+    if user is None or not user.active:
+        raise PermissionDenied("Only an active account changes a seat.")
+    duties.check_at_table(session, user=user, table_id=table_id)
+
+
 def seat_player(session: Session, table_id: int, *, seat: str, player: str,
-                buy_in: int) -> SeatView:
+                buy_in: int, actor_id: int | None = None) -> SeatView:
     """Seat a player with his buy-in as his starting stack; after the first hand he is "new"
     (draw: "a new player posts the over blind")."""
     view = get(session, table_id)
+    _check_actor(session, table_id, actor_id)
     _int(buy_in, "buy_in")
     if not seat.isdigit() or not 1 <= int(seat) <= view.seat_count:
         raise ValidationError("The seat is a number from 1 to %(seat_count)s.",
@@ -169,8 +183,10 @@ def _load_seat(session: Session, table_id: int, seat: str) -> PokerSeat:
     return row
 
 
-def rebuy(session: Session, table_id: int, seat: str, amount: int) -> SeatView:
+def rebuy(session: Session, table_id: int, seat: str, amount: int,
+          actor_id: int | None = None) -> SeatView:
     """A rebuy or add-on between hands: chips added to his stack and to his buy-ins."""
+    _check_actor(session, table_id, actor_id)
     _int(amount, "amount")
     _no_hand_running(session, table_id)
     shift_id = _shift_for_chips(session, table_id)
@@ -181,8 +197,10 @@ def rebuy(session: Session, table_id: int, seat: str, amount: int) -> SeatView:
     return _seat_view(row)
 
 
-def set_status(session: Session, table_id: int, seat: str, status: str) -> SeatView:
+def set_status(session: Session, table_id: int, seat: str, status: str,
+               actor_id: int | None = None) -> SeatView:
     """Sit out, come back (``playing``) or leave (``left``: his stack is cashed out)."""
+    _check_actor(session, table_id, actor_id)
     if status not in (PLAYING, SITTING_OUT, LEFT):
         raise ValidationError("status is playing, sitting_out or left.", field="status")
     _no_hand_running(session, table_id)
