@@ -21,7 +21,7 @@ import json
 import uuid
 from typing import Any
 
-from flask import g, redirect, render_template, request, url_for
+from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
 
@@ -75,6 +75,9 @@ def screen(table_id: int) -> Any:
     if spec.poker_room:
         return redirect(url_for("poker.screen", table_id=table_id))
     typed, refusal = take(table_id)  # a rated player's sitting down refused (table_players)
+    if refusal is not None and refusal.input not in ("card", "name"):
+        flash(refusal.message, "error")  # not about an input on this page: on top
+        refusal = None
     shift = shifts.open_shift_of(dbs, table_id)
     round_id = live.open_round_id(dbs, table_id) if shift else None
     rnd = live.load(dbs, round_id) if round_id else None

@@ -118,7 +118,7 @@ def test_a_croupier_in_his_own_browser_takes_no_other_table_with_or_without_a_pi
     assert _dealer(app, table) == "Carla" and _count(app, DealerStint) == stints_before
     other_browser.login("carla")
     started = other_browser.post(f"/tables/{table}/live/rounds", {"key": "r1", "ante_1": "100"})
-    assert started.status_code == 303
+    assert started.status_code == 201  # the table screen's answer: the round as it draws it
 
 
 def test_the_dealer_in_his_own_browser_still_hands_his_table_over_with_the_next_pin(
@@ -150,16 +150,17 @@ def test_a_croupier_freezes_no_other_tables_round_with_a_void_request(
     table = tables["RP 1"]
     other_browser.login("carla")
     assert other_browser.post(f"/tables/{table}/live/rounds",
-                              {"key": "r1", "ante_1": "100"}).status_code == 303
+                              {"key": "r1", "ante_1": "100"}).status_code == 201
     with db.session_scope(app) as dbs:
         round_id = live.open_round_id(dbs, table)
     browser.login("dimitri")
     resp = browser.post(f"/rounds/{round_id}/changes", {"kind": "void", "reason": "misdeal"})
     assert resp.status_code == 403 and "Carla deals at this table now" in text(resp)
     assert _count(app, RoundChangeRequest) == 0
-    step = other_browser.post(f"/live/rounds/{round_id}/steps",
-                              {"type": "fold", "box": "1", "key": "f1"})
-    assert step.status_code == 303  # not frozen
+    step = other_browser.client.post(
+        f"/live/rounds/{round_id}/steps", headers={"X-CSRF-Token": other_browser.csrf()},
+        json={"type": "fold", "payload": {"box": "1"}, "idempotency_key": "f1"})
+    assert step.status_code == 201, step.get_json()  # not frozen
 
 
 def test_a_croupier_files_no_dispute_on_another_tables_round(
