@@ -11,7 +11,6 @@ features need, so they keep testing the behaviour when the screen's markup chang
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -115,7 +114,10 @@ BROKEN_WORDS = """(selector) => {
   const out = [];
   for (const el of document.querySelectorAll(selector)) {
     if (el.getBoundingClientRect().width === 0) continue;
-    if (el.scrollWidth > el.clientWidth + 1) { out.push('cut: ' + el.textContent.trim()); continue; }
+    if (el.scrollWidth > el.clientWidth + 1) {
+      out.push('cut: ' + el.textContent.trim());
+      continue;
+    }
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const re = /[^\\s-]+-?/g;  // a hyphen is a place to break

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from flask import Flask
 
 from dealer_assist import db
