@@ -165,3 +165,23 @@ def test_the_header_shows_the_whole_name_and_no_column_title_breaks_inside_a_wor
     if page.viewport_size["width"] >= 1024:  # one row in landscape (base.html)
         height = page.eval_on_selector("header.bar", "h => h.getBoundingClientRect().height")
         assert height < 80, f"the header takes {height}px: more than one row"
+
+
+@LANGS
+def test_same_player_as_box_1_takes_box_1_s_ante_and_the_round_starts(
+        page: Any, server: Server, shots: Shots, lang: str) -> None:
+    """Item 18: the box already held an ANTE (typed, or carried from the last round): the link
+    kept it, and Start round was then refused (a player's boxes carry equal antes)."""
+    open_table(page, server, lang, server.tables["russian"])
+    page.fill('input[name="ante_1"]', "100")
+    page.fill('input[name="ante_2"]', "50")
+    page.get_by_role("button", name=WORDS[lang]["same"]).click()
+    assert page.input_value('input[name="ante_2"]') == "100"
+    assert page.input_value('select[name="player_2"]') == page.input_value(
+        'select[name="player_1"]')
+    shots("linked")
+    tap(page, page.get_by_role("button", name=WORDS[lang]["start"]))
+    assert page.locator('article.box[data-box="2"]').count() == 1, "the round did not start"
+    assert page.locator('article.box[data-box="2"] [data-player]').inner_text() == \
+        page.locator('article.box[data-box="1"] [data-player]').inner_text()
+    shots("started")
