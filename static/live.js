@@ -43,6 +43,17 @@
         if (at >= 0) { list.splice(at, 1); } else if (list.length < most()) { list.push(b.dataset.card); }
         field.value = list.join(" ");
         refresh();
+        if (field.hasAttribute("data-limit-after") && at < 0 && list.length === most()) {
+          /* the hand to insure is in: the screen asks the engine for its limit (the box's
+             presumptive payout) before the amount is typed (issue 35 item 22) */
+          var here = new URL(window.location.href), step = field.form;
+          here.searchParams.set("do", step.querySelector('input[name="type"]').value);
+          here.searchParams.set("box", step.querySelector('input[name="box"]').value);
+          here.searchParams.set("cards", field.value);
+          var typed = step.querySelector('input[name="amount"]');
+          if (typed && typed.value) { here.searchParams.set("amount", typed.value); }
+          window.location.replace(here.toString());
+        }
         if (field.hasAttribute("data-auto") && at < 0 && list.length === most()) {
           /* an exact count (the reveal, a hand at the showdown): the last tap records it */
           var form = field.form;

@@ -37,7 +37,7 @@ from ..services.shifts import shifts
 from ..services.tables import tables
 from . import table_players
 from .forms import whole_number
-from .live_refusal import Refusal, box_of, input_for, keep, take
+from .live_refusal import Refusal, box_of, input_for, insure_limit, keep, take
 from .live_said import collected, payout_lines, say_collected, undo_label
 
 bp = PageBlueprint("live", __name__)
@@ -124,7 +124,7 @@ def _screen(table_id: int) -> Any:
         context["last_round"] = _last_round(shift.id, table_id) if shift else None
     else:
         summary = rnd.flow.summary(rnd.state)
-        entry = _entry(rnd, typed)
+        entry, context["typed"] = insure_limit(rnd, _entry(rnd, typed), typed, request.args)
         context.update(
             summary=summary, used=set(summary["used"]), entry=entry,
             box_steps={b["box"]: [s for s in rnd.steps if s.box == b["box"]]

@@ -18,6 +18,8 @@ from typing import Any
 from flask import session
 from werkzeug.datastructures import MultiDict
 
+from ..rules.errors import RulesError
+
 KEY = "live_refused"
 #: form fields that are the request's own, never typed by the croupier
 NOT_TYPED = frozenset({"csrf_token", "key", "seq"})
@@ -99,3 +101,22 @@ def box_of(input: str | None) -> str | None:
 def _number(typed: str) -> int | None:
     raw = typed.replace(" ", "")
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
+
+
+def insure_limit(rnd: Any, entry: Any, typed: MultiDict[str, str],
+                 args: Any) -> tuple[Any, MultiDict[str, str]]:
+    """The insurance form once the hand the player shows is tapped (``?do=insure&cards=``, which
+    the card grid asks for after the hand's last card, or a refused form shown again): the
+    engine's step for that hand, whose limit is the box's presumptive payout, shown before the
+    croupier types the amount (issue 35 item 22), and the cards kept in their field."""
+    if entry is None or entry.type != "insure" or not entry.cards or entry.max_amount:
+        return entry, typed
+    if args.get("do") == "insure" and args.get("cards"):
+        typed = MultiDict({"type": "insure", "box": entry.box, "cards": args["cards"][:80],
+                           "amount": args.get("amount", "")[:20]})
+    if typed.get("type") != "insure" or typed.get("box") != entry.box or not typed.get("cards"):
+        return entry, typed
+    try:
+        return rnd.flow.insure_step(rnd.state, entry.box, typed["cards"]), typed
+    except RulesError:  # recording says why; the form keeps asking
+        return entry, typed

@@ -185,3 +185,33 @@ def test_same_player_as_box_1_takes_box_1_s_ante_and_the_round_starts(
     assert page.locator('article.box[data-box="2"] [data-player]').inner_text() == \
         page.locator('article.box[data-box="1"] [data-player]').inner_text()
     shots("started")
+
+
+AMOUNT = {"en": "Amount", "ru": "Сумма"}
+
+
+@SIZES
+@LANGS
+def test_the_insurance_form_shows_the_presumptive_payout_before_the_amount_is_typed(
+        page: Any, server: Server, shots: Shots, lang: str) -> None:
+    """Item 22: the limit was said only by the refusal of a larger amount. Trips on BET 200
+    pay 600: once the hand is tapped the form offers 10-600 (and 600 as one tap)."""
+    open_table(page, server, lang, server.tables["russian"])
+    page.fill('input[name="ante_1"]', "100")
+    tap(page, page.get_by_role("button", name=WORDS[lang]["start"]))
+    tap(page, page.locator('article.box[data-box="1"] button[data-step="bet"]'))
+    tap(page, page.locator('article.box[data-box="1"] a[data-step-link="insure"]'))
+    shots("insure-asks-for-the-hand")
+    tap_cards(page, "As Ad Ah 2c 3d")
+    amount = page.locator("form.entry label", has=page.locator('input[name="amount"]'))
+    assert "600" in amount.inner_text(), amount.inner_text()
+    assert page.input_value('input[name="amount"]') == ""
+    assert page.input_value('input[name="cards"]').split() == ["As", "Ad", "Ah", "2c", "3d"]
+    shots("limit-before-the-amount")
+    record = page.locator("form.entry button[type=submit]")
+    on_first_screen(page, record, WORDS[lang]["record"], shots)
+    no_clipped_words(page, "limit-before-the-amount")
+    page.get_by_role("button", name="600", exact=True).click()
+    tap(page, record)
+    assert page.locator('article.box[data-box="1"]').inner_text().count("600") >= 1
+    shots("insured")

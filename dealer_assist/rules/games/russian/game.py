@@ -42,7 +42,7 @@ from ..stud.deal import place_box
 from ..stud.dealer import bought_summary, buy_game
 from ..stud.game import HouseGame, collected_fees
 from ..stud.players import summary_of
-from ..stud.state import BoxState
+from ..stud.state import BoxState, evolve
 from ..stud.steps import SHARED
 from .actions import Exchange, Insure, Redeal, SixthCard
 from .settle import missing_hand, settle
@@ -155,6 +155,18 @@ class RussianGame(HouseGame):
         return [Step("insure", b.box, "Insure", cards=0 if known else b.hand_size,
                      min_amount=state.table.min_ante,
                      max_amount=presumptive_payout(state, b) if known else None)]
+
+    def insure_step(self, state: RoundState, box: str, cards: Any) -> Step:
+        """The insurance step for the hand the player shows (``cards``), its limit known: the
+        box's presumptive payout for that hand (capped by the maximum payout), so the form says
+        it before the croupier types the amount (issue 35 item 22). A hand that cannot be
+        insured raises the refusal recording it would."""
+        shown = get_cards({"cards": cards}, "cards")
+        verify_insure(state, Insure(box, state.table.min_ante, shown))
+        _, b = state.find(box)
+        hand = b if b.hand_known else evolve(b, shown=shown)
+        return Step("insure", box, "Insure", cards=0 if b.hand_known else b.hand_size,
+                    min_amount=state.table.min_ante, max_amount=presumptive_payout(state, hand))
 
     def game_steps(self, state: RoundState) -> list[Step]:
         if not state.dealt or state.revealed:
