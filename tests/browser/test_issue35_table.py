@@ -215,3 +215,32 @@ def test_the_insurance_form_shows_the_presumptive_payout_before_the_amount_is_ty
     tap(page, record)
     assert page.locator('article.box[data-box="1"]').inner_text().count("600") >= 1
     shots("insured")
+
+
+@SIZES
+@LANGS
+def test_the_report_preview_has_the_language_switch_one_tap_away(
+        page: Any, server: Server, shots: Shots, lang: str) -> None:
+    """Item 16: the preview had no header, so no language button."""
+    with db.session_scope(server.app) as dbs:
+        make_user(dbs, "maria", "shift_manager")
+        shift = shifts.open_shift_of(dbs, server.tables["russian"])
+        assert shift is not None
+        shift_id = shift.id
+    page.goto(f"{server.url}/login")
+    page.fill('input[name="username"]', "maria")
+    page.fill('input[name="password"]', PASSWORD)
+    with page.expect_navigation():
+        page.click('button[type="submit"]')
+    speak(page, lang)
+    page.goto(f"{server.url}/reports/shifts/{shift_id}")
+    other = "ru" if lang == "en" else "en"
+    switch = page.get_by_role("button", name={"ru": "Русский", "en": "English"}[other])
+    on_first_screen(page, switch, "the language switch", shots)
+    shots("preview")
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"], f"the page scrolls sideways: {wide}px"
+    tap(page, switch)
+    assert page.url.endswith(f"/reports/shifts/{shift_id}")
+    assert page.locator("html").get_attribute("lang") == other
+    shots("switched")
