@@ -84,6 +84,15 @@ def pct(value: str | None) -> str:
     return format_decimal(Decimal(value), format=pattern, locale=babel_locale())
 
 
+def decimal(value: float | None, digits: int) -> str:
+    """A figure that is not money (a house edge in per cent, a z-score) with ``digits``
+    decimals, written by locale like :func:`pct` (``0,753`` in Russian: issue 35 item 10
+    found ``0.753 %`` beside ``25,00 %``); ``–`` for none."""
+    if value is None:
+        return "–"
+    return pct(f"{value:.{digits}f}")
+
+
 def cards(count: int) -> str:
     """``1 card``, ``5 cards`` (``1 карта``, ``3 карты``, ``5 карт``)."""
     return str(ngettext("%(num)d card", "%(num)d cards", count))

@@ -15,6 +15,7 @@ from flask_babel import gettext
 
 from .. import db
 from ..edge import ALL_ROLES, PageBlueprint, device, end_login, end_refused, role_required
+from ..i18n.wording import say
 from ..models import Role
 from ..services.errors import ServiceError
 from ..services.tables import devices, tables
@@ -47,7 +48,7 @@ def bind(table_id: int) -> Any:
         dbs.commit()
     except ServiceError as err:
         end_refused(err)
-        flash(str(err.message), "error")
+        flash(say(err.message), "error")  # in the reader's language
         return redirect(url_for("tables.detail", table_id=table_id))
     end_login()
     flash(gettext("This tablet is now the device of %(table)s: it shows this table's screen and "
@@ -65,7 +66,7 @@ def revoke(device_id: int) -> Any:
         dbs.commit()
     except ServiceError as err:
         end_refused(err)
-        flash(str(err.message), "error")
+        flash(say(err.message), "error")  # in the reader's language
         return redirect(request.referrer or url_for("floor.page"))
     flash(gettext("%(label)s no longer acts for %(table)s.", label=ended.label,
                   table=ended.table), "success")

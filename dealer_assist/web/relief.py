@@ -22,7 +22,7 @@ from flask_babel import gettext
 from .. import db
 from ..audit import Actor, acting_as
 from ..edge import ALL_ROLES, PageBlueprint, device, form_error, role_required
-from ..i18n.wording import N_
+from ..i18n.wording import N_, say
 from ..models import Role, utcnow
 from ..rules.registry import get_game
 from ..services.errors import ServiceError
@@ -59,7 +59,7 @@ def _asked_for(dbs: Any) -> Any:
     try:
         return pins.find_person(dbs, request.args["who"])
     except ServiceError as err:
-        flash(str(err.message), "error")
+        flash(say(err.message), "error")  # in the reader's language
         return None
 
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sqlmodel import select
 
 from dealer_assist import db
+from dealer_assist.models import User
 from dealer_assist.services.shifts import shifts
 from tests.browser.conftest import Server, Shots, login
 from tests.browser.test_issue26_screens import no_clipped_words, speak
@@ -244,3 +246,39 @@ def test_the_report_preview_has_the_language_switch_one_tap_away(
     assert page.url.endswith(f"/reports/shifts/{shift_id}")
     assert page.locator("html").get_attribute("lang") == other
     shots("switched")
+
+
+#: what each page must say (and never say) in each language: items 10, 13 and 20
+SAYS = {"en": {"nobody": "Nobody deals at this table yet", "elsewhere": "You deal at RP 1 now"},
+        "ru": {"nobody": "За этим столом пока никто не сдаёт",
+               "elsewhere": "Сейчас вы сдаёте за столом RP 1"}}
+
+
+@SIZES
+@LANGS
+def test_the_reworded_pages_read_well_in_both_languages(
+        page: Any, server: Server, shots: Shots, lang: str) -> None:
+    """Item 20: a poker table whose float Carla counted while she deals at RP 1 says how it is
+    taken; item 10: the shift list and the table's page write dates the reader's way."""
+    from dealer_assist.services.tables import poker as poker_tables
+
+    with db.session_scope(server.app) as dbs:
+        carla = dbs.exec(select(User).where(User.username == "carla")).one()
+        poker = poker_tables.open_table(dbs, name="AS 1", profile="americana-limit",
+                                        stakes={"ante": 10}, seat_count=6)
+        shifts.open_shift(dbs, table_id=poker.id, user_id=carla.id)
+        poker_id = poker.id
+    login(page, server)
+    speak(page, lang)
+    page.goto(f"{server.url}/poker/{poker_id}")
+    bar = page.locator("[data-dealer-bar]").inner_text()
+    assert SAYS[lang]["nobody"] in bar and SAYS[lang]["elsewhere"] in bar, bar
+    assert "Nobody is tapped in" not in bar
+    shots("poker-nobody-deals")
+    no_clipped_words(page, "poker-nobody-deals")
+    page.goto(f"{server.url}/tables/{server.tables['russian']}")
+    iso = page.evaluate(r"/\d{4}-\d\d-\d\d/.test(document.querySelector('main').innerText)")
+    assert not iso or lang == "en", "an ISO date on the Russian page"
+    shots("table-page")
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"], f"the page scrolls sideways: {wide}px"
