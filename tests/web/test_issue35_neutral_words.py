@@ -41,3 +41,15 @@ def test_a_slip_signed_in_session_by_a_woman_names_her_in_neutral_words(
         assert gendered not in printed and gendered not in page, gendered
     assert "Olga · by signing in" in printed and "Carla · by PIN" in printed
     assert "Co-signed by Carla" in printed
+
+
+def test_the_floor_s_rotation_hint_assumes_no_man(app: Flask, browser: Browser) -> None:
+    def pit(session: Any) -> None:
+        make_user(session, "petra", "pit_boss")
+        make_table(session, name="RP 1", pit="A")
+
+    arrange(app, pit)
+    browser.login("petra")
+    page = text(browser.get("/floor"))
+    assert "minutes a dealer deals before a relief is due" in page
+    assert "his relief" not in page
