@@ -5,6 +5,7 @@ by the reader's locale."""
 
 from __future__ import annotations
 
+import io
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 from flask import Flask
+from pypdf import PdfReader
 
 from dealer_assist.models import Shift
 from dealer_assist.services.people import stints
@@ -67,6 +69,9 @@ def test_russian_reports_write_numbers_and_dates_the_russian_way(
     assert "0,00" in dealers and not re.search(r"\d\.\d\d", dealers), dealers
     poker = text(browser.get(f"/reports/shifts/{floor['poker_shift']}"))
     assert "6 мест" in poker and "6 места" not in poker
+    pdf = browser.get(f"/reports/shifts/{floor['shift']}.pdf")
+    printed = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    assert not re.search(r"\d{4}-\d\d-\d\d", printed), "an ISO date in the Russian PDF"
     table = text(browser.get(f"/tables/{floor['table']}"))
     assert not re.search(r"\d{4}-\d\d-\d\d", table.split("<form")[0])
 
