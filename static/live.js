@@ -9,8 +9,10 @@
     });
   });
 
-  /* who plays a box (issue 23): one tap gives a box the player (and the ANTE, if none is typed)
-     of the box beside it; boxes of one player are marked as such */
+  /* who plays a box (issue 23): one tap gives a box the player and the ANTE of the box beside
+     it (all boxes of one player carry equal antes: an ANTE already in the box, typed or carried
+     from the last round, would only be refused at Start round; issue 35 item 18); boxes of one
+     player are marked as such */
   function playerOf(form, n) {
     return form.querySelector('select[name="player_' + n + '"]');
   }
@@ -28,7 +30,7 @@
       if (prev && mine) { mine.value = prev.value; }
       var before = b.form.querySelector('input[name="ante_' + (n - 1) + '"]');
       var ante = b.form.querySelector('input[name="ante_' + n + '"]');
-      if (before && ante && !ante.value.trim()) { ante.value = before.value; }
+      if (before && ante && before.value.trim()) { ante.value = before.value; }
       markLinked(b.form);
     });
   });

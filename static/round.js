@@ -169,6 +169,19 @@
     send(root.dataset.steps.replace("/0/", "/" + S.round.id + "/"),
          {type: type, payload: {}, idempotency_key: S.key, expected_seq: S.round.last_seq}, answered);
   }
+  /* the hand is in: the engine says the step again knowing it (the insurance's limit) */
+  function refine(step) {
+    fetch(root.dataset.refine.replace("/0/", "/" + S.round.id + "/"), {
+      method: "POST", credentials: "same-origin",
+      headers: {"X-CSRF-Token": root.dataset.csrf, "Content-Type": "application/json"},
+      body: JSON.stringify({type: step.type, payload: payloadOf(step)})
+    }).then(function (r) { return r.json(); }).then(function (j) {
+      if (j.step) {
+        S.round.steps = S.round.steps.map(function (s) { return same(s, j.step) ? j.step : s; });
+      } else { S.error = {message: j.detail || j.title, field: j.field || null}; }
+      draw();
+    }, function () { /* the limit stays unknown: recording still checks it */ });
+  }
   function suggest(step) {
     if (S.busy) { return; }
     S.busy = true;
@@ -319,6 +332,7 @@
       if (S.error && S.error.field) { S.error = null; }
     }
     if (!removed && onlyCards(step) && full(step)) { record(step); return; }
+    if (!removed && full(step) && step.inputs.some(function (i) { return i.refines; })) { refine(step); }
     draw();
   }
   function entryView(step) {
@@ -358,7 +372,9 @@
                            draw();
                          }});
   }
-  function payoutsView(lines) {
+  function payoutsView(lines, canPay) {
+    var paid = canPay ? [el("div", {"class": "paid-bar"}, [el("button", {
+      type: "button", "class": "paid", "data-step": "paid", text: W.Paid, on: function () { meta("paid"); }})])] : [];
     return el("section", {"class": "payouts", "aria-label": W.Settlement}, lines.map(function (p) {
       return el("article", {"class": "payout " + p.action.toLowerCase(), "data-box": p.box, "data-net": p.net}, [
         el("header", {}, [el("h2", {}, [W.Box + " " + p.box, p.player ? el("small", {"class": "who", text: " " + p.player}) : null]),
@@ -371,7 +387,7 @@
                                                       el("strong", {text: w.said + " " + w.amount_said}),
                                                       el("small", {text: w.why})]);
         }))]);
-    }));
+    }).concat(paid));
   }
   function dealerView(r, current) {
     var d = r.dealer, shown = d.cards.length ? d.cards : d.up;
@@ -386,9 +402,6 @@
         .concat([" " + (d.bought.hand || "") + " · ", el("strong", {text: d.bought.game})])));
     }
     var tableSteps = steps().filter(function (s) { return !s.box && !same(s, current); }).map(function (s) { return stepButton(s, false); });
-    if (r.can_pay) {
-      tableSteps.push(el("button", {type: "button", "class": "paid", "data-step": "paid", text: W.Paid, on: function () { meta("paid"); }}));
-    }
     line.push(el("div", {"class": "table-steps"}, tableSteps));
     return el("section", {"class": "dealer", "aria-label": W.Dealer}, line);
   }
@@ -434,7 +447,7 @@
     var current = r.frozen ? null : entry();
     if (current) { kids.push(entryView(current)); }
     else if (S.error) { kids.push(message(S.error)); }
-    if (r.payouts) { kids.push(payoutsView(r.payouts)); }
+    if (r.payouts) { kids.push(payoutsView(r.payouts, r.can_pay)); }
     kids.push(dealerView(r, current));
     kids.push(el("section", {"class": "boxes", "aria-label": W.Boxes}, r.boxes.map(function (b) { return boxView(b, current); })));
     kids.forEach(function (k) { root.appendChild(k); });

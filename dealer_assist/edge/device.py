@@ -31,9 +31,13 @@ COOKIE = "da_table_device"
 MAX_AGE = 400 * 24 * 3600
 ANY_TIME = frozenset({"devices.home", "relief.page", "relief.take", "static",
                       "auth.set_language", "auth.login", "auth.logout"})
+#: the round pages are here for the table's own rounds (issue 35 item 8: after Paid ✓ the
+#: croupier opens the round just paid to file a dispute, or asks for a void from a misdeal)
 WHILE_DEALING = frozenset({"live.screen", "live.start_round", "live.record", "live.suggest",
+                           "live.refine",
                            "cage.buy_in", "table_players.sit_down", "table_players.leave",
-                           "poker.screen",
+                           "disputes.round_page", "disputes.file_dispute",
+                           "disputes.request_change", "poker.screen",
                            "poker.act", "poker.deal", "poker.undo", "poker.seats"})
 
 

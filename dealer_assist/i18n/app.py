@@ -9,7 +9,7 @@ from flask import Flask
 from flask_babel import Babel
 
 from .decisions import method_name, option_label, stage_name, strategy_name
-from .formats import clock_time, duration, money, pct, table_currency, when
+from .formats import clock_time, decimal, duration, money, pct, table_currency, when
 from .locale import LANGUAGE_NAMES, LANGUAGES, TRANSLATIONS, locale_code, select_locale
 from .wording import category_name, hand_name, reason, role_name, say, wager_name
 
@@ -28,6 +28,7 @@ def init_app(app: Flask) -> None:
                                  hand_name=hand_name,
                                  wager_name=wager_name, role_name=role_name,
                                  category_name=category_name, reason=reason, pct=pct,
+                                 decimal=decimal,
                                  strategy_name=strategy_name, method_name=method_name,
                                  stage_name=stage_name)
     app.jinja_env.globals.update(option_label=option_label)

@@ -7,7 +7,7 @@ with :func:`when`; card counts are said with Russian plurals too.
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from decimal import Decimal
 from typing import Any
 
@@ -38,20 +38,21 @@ def money(value: int | None, currency: str | None = None) -> str:
     return f"{sign}{symbol}{number}"
 
 
-def when(moment: datetime | str | None, part: str = "datetime",
+def when(moment: datetime | date | str | None, part: str = "datetime",
          zone: tzinfo | None = None) -> str:
     """A moment for the floor: ``2026-03-14 14:05`` in English, ``14.03.2026 14:05`` in
     Russian (``part``: ``date``, ``time``, ``clock``, ``short``, ``seconds`` or ``datetime``);
-    ISO strings (the report's data) are accepted; ``–`` for none."""
+    ISO strings (the report's data) and plain dates (a gaming date) are accepted; ``–`` for
+    none."""
     if not moment:
         return "–"
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
-    if zone is not None and moment.tzinfo is not None:
+    if zone is not None and isinstance(moment, datetime) and moment.tzinfo is not None:
         moment = moment.astimezone(zone)
     loc = babel_locale()
     day = "dd.MM.yyyy" if loc.language == "ru" else "yyyy-MM-dd"
-    if part == "date":
+    if part == "date" or not isinstance(moment, datetime):  # a plain date has no time
         return format_date(moment, day, locale=loc)
     if part == "time":
         return format_time(moment, "HH:mm", locale=loc)
@@ -82,6 +83,15 @@ def pct(value: str | None) -> str:
     digits = len(value.split(".", 1)[1]) if "." in value else 0
     pattern = "#,##0." + "0" * digits if digits else "#,##0"
     return format_decimal(Decimal(value), format=pattern, locale=babel_locale())
+
+
+def decimal(value: float | None, digits: int) -> str:
+    """A figure that is not money (a house edge in per cent, a z-score) with ``digits``
+    decimals, written by locale like :func:`pct` (``0,753`` in Russian: issue 35 item 10
+    found ``0.753 %`` beside ``25,00 %``); ``–`` for none."""
+    if value is None:
+        return "–"
+    return pct(f"{value:.{digits}f}")
 
 
 def cards(count: int) -> str:

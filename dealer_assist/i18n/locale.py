@@ -4,7 +4,8 @@ Why here and not in the views: every page, flash message, problem ``detail``, PD
 goes through the same locale decision (and the same number format, ``formats``), so a Russian
 pit boss never sees ``1,234`` on one page and ``1 234`` on the next.
 
-Locale, first that answers: the signed-in user's profile (``user_account.language``), the
+Locale, first that answers: the signed-in user's profile (``user_account.language``; on a table
+device the tablet's own pick comes before the dealer's profile), the
 language picked with the header switch before signing in (the session), the browser's
 ``Accept-Language``, then ``BABEL_DEFAULT_LOCALE`` (English). The catalogs live in
 ``dealer_assist/translations`` (``.po`` sources and committed ``.mo`` files: a clean clone runs
@@ -29,10 +30,13 @@ TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 
 
 def select_locale() -> str:
-    """The user's profile, the session's pick, the browser, then the default."""
+    """The user's profile, the session's pick, the browser, then the default. On a table
+    device the tablet's own pick comes first, then the dealer's profile."""
     if has_request_context():
         user = g.get("user")
-        chosen = getattr(user, "language", None) or session.get(SESSION_KEY)
+        mine = getattr(user, "language", None)
+        picked = session.get(SESSION_KEY)
+        chosen = (picked or mine) if g.get("device") is not None else (mine or picked)
         if chosen in LANGUAGES:
             return str(chosen)
         best = request.accept_languages.best_match(LANGUAGES)

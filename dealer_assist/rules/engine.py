@@ -190,6 +190,11 @@ class Game(Generic[S]):
         entered so far): the payload to accept and a phrase saying why; None: no suggestion."""
         return None
 
+    def refine_step(self, state: S, type: str, payload: Mapping[str, Any]) -> Step | None:
+        """The step ``type`` as the engine offers it knowing what was entered so far (an input
+        with ``refines``), or None: the step as offered stands."""
+        return None
+
     def settle_ready(self, state: S) -> Any:
         """The showdown so far: the settlement of what is known now, or None."""
         return None

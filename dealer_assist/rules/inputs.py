@@ -60,10 +60,13 @@ class Input:
     quick: tuple[int, ...] = ()
     #: ``pick``: chosen before anything is tapped (the engine's suggestion)
     chosen: tuple[str, ...] = ()
+    #: ``cards``: once they are in, the engine says the step again knowing them
+    #: (``Game.refine_step``: the insurance's limit is the presumptive payout of the hand shown)
+    refines: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "name": self.name, "label": self.label}
-        for name in ("count", "most", "auto", "rest", "count_from"):
+        for name in ("count", "most", "auto", "rest", "count_from", "refines"):
             value = getattr(self, name)
             if value:
                 out[name] = value
@@ -81,10 +84,10 @@ class Input:
 
 
 def cards(name: str, label: str, count: int, *, most: int = 0, auto: bool = True,
-          count_from: str = "") -> Input:
+          count_from: str = "", refines: bool = False) -> Input:
     """``count`` cards tapped (``most``: up to that many when the engine asks for more)."""
     return Input(CARDS, name, label, count=count, most=max(most, count), auto=auto,
-                 count_from=count_from)
+                 count_from=count_from, refines=refines)
 
 
 def boxes(label: str) -> Input:

@@ -136,13 +136,15 @@ def password_guarded(act: Callable[[Session], object]) -> None:
 @public
 def set_language() -> Any:
     """The header switch: one tap picks the language; a signed-in user's profile keeps it
-    (``user_account.language``), a visitor's session keeps it until they sign in."""
+    (``user_account.language``), a visitor's session keeps it until they sign in. A table
+    device keeps it in its own session: the tablet's language, never the account of the
+    dealer tapped in there (issue 35 item 16)."""
     chosen = request.form.get("language", "")
     if chosen not in i18n.LANGUAGES:
         abort(400, description=gettext("Unknown language."))
     session[i18n.SESSION_KEY] = chosen
     user = g.get("user")
-    if user is not None:
+    if user is not None and g.get("device") is None:
         dbs = db.get_session()
         users.set_language(dbs, user.id, chosen)
         dbs.commit()

@@ -23,6 +23,7 @@ from ..edge import (
     role_required,
     same_site,
 )
+from ..i18n.wording import say
 from ..models import Role
 from ..services.errors import ServiceError
 from ..services.tables import devices, tables
@@ -55,7 +56,7 @@ def bind(table_id: int) -> Any:
         dbs.commit()
     except ServiceError as err:
         end_refused(err)
-        flash(str(err.message), "error")
+        flash(say(err.message), "error")  # in the reader's language
         return redirect(url_for("tables.detail", table_id=table_id))
     end_login()
     flash(gettext("This tablet is now the device of %(table)s: it shows this table's screen and "

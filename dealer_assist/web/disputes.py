@@ -177,6 +177,8 @@ def file_dispute(round_id: int) -> Any:
     flash(gettext("Dispute %(id)s filed on box %(box)s of round %(round_number)s. A pit boss "
                  "will review it.", id=filed.id, box=filed.box,
                  round_number=filed.round_number), "success")
+    if g.get("device") is not None:  # a table device shows the round, not the pit's review
+        return redirect(url_for("disputes.round_page", round_id=round_id), 303)
     return redirect(url_for("disputes.review", dispute_id=filed.id), 303)
 
 

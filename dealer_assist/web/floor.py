@@ -34,6 +34,7 @@ from flask_babel import gettext
 from .. import db
 from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, end_refused, role_required
 from ..i18n.locale import locale_code
+from ..i18n.wording import say
 from ..models import utcnow
 from ..services.errors import ServiceError
 from ..services.reports import dealers, floor
@@ -121,7 +122,7 @@ def rotation(table_id: int) -> Any:
         dbs.commit()
     except ServiceError as err:
         end_refused(err)
-        flash(str(err.message), "error")
+        flash(say(err.message), "error")  # in the reader's language
         return redirect(url_for("floor.page"), 303)
     flash(gettext("%(table)s: a relief every %(minutes)s minutes.", table=table.name,
                   minutes=table.rotation_minutes), "success")

@@ -45,6 +45,7 @@ from . import table_players
 from .forms import whole_number
 from .live_refusal import box_of, input_for, take
 from .live_screen import screen as screen_of
+from .live_screen import step_view
 
 bp = PageBlueprint("live", __name__)
 RECORDERS = tuple(sorted(live.RECORDERS))
@@ -224,6 +225,26 @@ def suggest(round_id: int) -> Any:
         return problem(422, "No suggestion", gettext("The engine has no suggestion here."))
     payload, said = found
     return {"payload": payload, "said": wording.say(said)}
+
+
+@bp.post("/live/rounds/<int:round_id>/refine")
+@role_required(*RECORDERS)
+def refine(round_id: int) -> Any:
+    """A step as the engine offers it knowing what was entered so far (the insurance's limit
+    once the hand is tapped): nothing is recorded."""
+    data, error = json_body()
+    if error is not None:
+        return error
+    try:
+        body = need_mapping(data, "")
+        rnd = live.load(db.get_session(), round_id)
+        found = rnd.flow.refine_step(rnd.state, get_str(body, "type"),
+                                     need_mapping(body.get("payload", {}), "payload"))
+    except (RulesError, ServiceError) as err:
+        return _refused(err, "", getattr(err, "field", None), None)
+    if found is None:
+        return problem(422, "Nothing to refine", gettext("The engine has no suggestion here."))
+    return {"step": step_view(found)}
 
 
 def _answer(done: steps.Recorded, status: int | None = None) -> Any:

@@ -22,7 +22,7 @@ from flask_babel import gettext
 from .. import db
 from ..audit import Actor, acting_as
 from ..edge import ALL_ROLES, PageBlueprint, device, form_error, role_required
-from ..i18n.wording import N_
+from ..i18n.wording import N_, say
 from ..models import Role, utcnow
 from ..rules.registry import get_game
 from ..services.errors import ServiceError
@@ -60,7 +60,7 @@ def _asked_for(dbs: Any) -> Any:
     try:
         return pins.find_person(dbs, request.args["who"])
     except ServiceError as err:
-        flash(str(err.message), "error")
+        flash(say(err.message), "error")  # in the reader's language
         return None
 
 
@@ -169,10 +169,25 @@ def take_game(game_id: int) -> Any:
                  lambda **kw: _host_context(game_id, **kw))
 
 
+def dealing_elsewhere(table_id: int) -> str | None:
+    """The other table the signed-in person deals at now, if any: a croupier who counted this
+    table's float while dealing there is not tapped in here (``stints.open_table``), and the
+    screen says so (issue 35 item 20)."""
+    user = g.get("user")
+    if user is None:
+        return None
+    dbs = db.get_session()
+    stint = stints.dealing_now(dbs, user.id)
+    if stint is None or stint.table_id in (None, table_id):
+        return None
+    return tables.get_table(dbs, stint.table_id).name
+
+
 @bp.app_context_processor
 def _table_dealer_globals() -> dict[str, Any]:
     """For the table screens' dealer bar (``_dealer_bar.html``) and the relief page."""
-    return {"table_dealer": table_dealer, "utc_now": utcnow}
+    return {"table_dealer": table_dealer, "dealing_elsewhere": dealing_elsewhere,
+            "utc_now": utcnow}
 
 
 # --- one's own PIN --------------------------------------------------------------------------

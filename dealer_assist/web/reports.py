@@ -38,6 +38,7 @@ from ..edge import (
     may_reach,
     role_required,
 )
+from ..i18n.formats import when
 from ..i18n.wording import N_
 from ..models import utcnow
 from ..services import reports
@@ -98,7 +99,7 @@ def download(shift_id: int) -> Response:
     if size not in pdf.PAGE_SIZES:
         abort(404)
     data, sha = _report(shift_id)
-    printed = datetime.now(_zone()[0]).strftime("%Y-%m-%d %H:%M")
+    printed = when(datetime.now(_zone()[0]))  # the reader's date format (issue 35 item 10)
     html = pdf.report_html(data, sha, page_size=size,
                            printed_at=gettext("%(when)s by %(who)s", when=printed,
                                               who=g.user.display_name))

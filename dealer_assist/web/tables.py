@@ -11,6 +11,7 @@ from flask_babel import gettext
 
 from .. import db
 from ..edge import PageBlueprint, any_role, as_id, device, form_error, may_reach, role_required
+from ..i18n.formats import when
 from ..models import Role, utcnow
 from ..rules.registry import get_game
 from ..services.errors import ServiceError, ValidationError
@@ -97,7 +98,7 @@ def open_shift(table_id: int) -> Any:
         dbs.commit()
     except ServiceError as err:
         return form_error(err, "tables/detail.html", **_page(table_id))
-    flash(gettext("Shift opened for gaming date %(v)s.", v=shift.gaming_date.isoformat()),
+    flash(gettext("Shift opened for gaming date %(v)s.", v=when(shift.gaming_date, "date")),
           "success")
     if get_game(table.game).poker_room and may_reach("poker.screen"):  # the poker screen
         return redirect(url_for("poker.screen", table_id=table_id))

@@ -118,6 +118,14 @@ def _box_line(rnd: Round, box: dict[str, Any], zone: tzinfo | None) -> dict[str,
 #: the engine's cap notes: "capped at 50000 (maximum payout 50000 ...)" or "capped at the
 #: maximum payout 50000"; the number after "maximum payout" is the cap that wager met
 _CAP_NOTE = re.compile(r"capped at .*?maximum payout (\d+)(?P<shared> for [^)]*)?")
+#: what a shared cap covers, as the engine's note says it: a message id, so the PDF says it in
+#: the reader's language (issue 35 item 10: "общий предел: combination plus insurance")
+SHARED_CAPS = {"combination plus insurance": Phrase("combination plus insurance")}
+
+
+def _shared(note: re.Match[str]) -> str:
+    scope = (note.group("shared") or "").replace(" for ", "", 1)
+    return SHARED_CAPS.get(scope, scope)
 
 
 def _capped_wagers(rnd: Round, box: dict[str, Any], table_cap: int,
@@ -135,7 +143,7 @@ def _capped_wagers(rnd: Round, box: dict[str, Any], table_cap: int,
                     "hand": hand, "hand_value": value, "wager": name,
                     "title": WAGER_TITLES.get(name, name),
                     "paid": int(w["net"]), "cap": int(note.group(1)),
-                    "shared": (note.group("shared") or "").replace(" for ", "", 1)})
+                    "shared": _shared(note)})
     if not out:  # an older settlement without a cap note: the box, against the table's cap
         out.append({"round": rnd.number, "at": sections.at(rnd.opened_at, zone), "box": box["box"],
                     "hand": hand, "hand_value": value, "wager": "", "title": "Box",

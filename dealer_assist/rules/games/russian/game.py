@@ -43,7 +43,7 @@ from ..stud.deal import place_box
 from ..stud.dealer import bought_summary, buy_game
 from ..stud.game import HouseGame, collected_fees, exchange_inputs
 from ..stud.players import summary_of
-from ..stud.state import BoxState
+from ..stud.state import BoxState, evolve
 from ..stud.steps import SHARED
 from .actions import Exchange, Insure, Redeal, SixthCard
 from .settle import missing_hand, settle
@@ -153,15 +153,24 @@ class RussianGame(HouseGame):
         """Insurance: the hand the player shows (none asked when the round knows it)."""
         if not can_insure(state, b.box):
             return []
-        known = b.hand_known
-        low = state.table.min_ante
-        high = presumptive_payout(state, b) if known else None
-        shown = () if known else (ask.cards("cards", "The player shows his hand: tap its cards.",
-                                            b.hand_size, auto=False),)
-        return [Step("insure", b.box, "Insure", cards=0 if known else b.hand_size,
-                     min_amount=low, max_amount=high,
-                     inputs=(*shown, ask.number("amount", "Amount", low, high,
-                                                quick=(low, high))))]
+        return [_insure(state, b, b if b.hand_known else None)]
+
+    def insure_step(self, state: RoundState, box: str, cards: Any) -> Step:
+        """The insurance step for the hand the player shows (``cards``), its limit known: the
+        box's presumptive payout for that hand (capped by the maximum payout), so the form says
+        it before the croupier types the amount (issue 35 item 22). A hand that cannot be
+        insured raises the refusal recording it would."""
+        shown = get_cards({"cards": cards}, "cards")
+        verify_insure(state, Insure(box, state.table.min_ante, shown))
+        _, b = state.find(box)
+        return _insure(state, b, b if b.hand_known else evolve(b, shown=shown))
+
+    def refine_step(self, state: RoundState, type: str,
+                    payload: Mapping[str, Any]) -> Step | None:
+        """The insurance step once the hand is tapped: with its limit (:meth:`insure_step`)."""
+        if type != "insure":
+            return None
+        return self.insure_step(state, box_of(payload), payload.get("cards"))
 
     def game_steps(self, state: RoundState) -> list[Step]:
         if not state.dealt or state.revealed:
@@ -214,3 +223,17 @@ def _box_summary(b: BoxState, s: RoundState) -> dict[str, Any]:
 
 
 RUSSIAN = RussianGame()
+
+
+def _insure(state: RoundState, b: BoxState, hand: BoxState | None) -> Step:
+    """The insurance step of box ``b``: the hand to tap unless the round knows it, and the
+    amount from the table minimum up to the presumptive payout of ``hand`` (None: not known
+    until the hand is tapped; the screen then asks the engine, ``refine_step``)."""
+    low = state.table.min_ante
+    high = presumptive_payout(state, hand) if hand is not None else None
+    shown = () if b.hand_known else (
+        ask.cards("cards", "The player shows his hand: tap its cards.", b.hand_size,
+                  auto=False, refines=True),)
+    return Step("insure", b.box, "Insure", cards=0 if b.hand_known else b.hand_size,
+                min_amount=low, max_amount=high,
+                inputs=(*shown, ask.number("amount", "Amount", low, high, quick=(low, high))))
