@@ -11,7 +11,6 @@ from flask import Flask
 
 from dealer_assist import db
 from dealer_assist.models import Dispute
-from dealer_assist.services.rounds import live
 from tests.factories import make_table
 from tests.web.conftest import Browser, arrange, text
 from tests.web.test_relief_pages import _bind, floor  # noqa: F401 (the fixture)
@@ -22,16 +21,19 @@ DEALER = "kh qh 4s 5c 6d"  # no Ace-King: no game
 def _play_and_pay(browser: Browser, app: Flask, table_id: int) -> int:
     """One two-box round recorded from the tablet, paid."""
     form = {"key": "s1", "ante_1": "100", "ante_2": "100"}
-    assert browser.post(f"/tables/{table_id}/live/rounds", form).status_code == 303
-    with db.session_scope(app) as dbs:
-        rid = live.open_round_id(dbs, table_id)
-    assert rid is not None
+    started = browser.post(f"/tables/{table_id}/live/rounds", form)
+    assert started.status_code == 201, text(started)
+    rid = int(started.get_json()["round"]["id"])
     for n, (type, fields) in enumerate((("bet", {"box": "1"}), ("bet", {"box": "2"}),
                                         ("reveal", {"cards": DEALER}),
                                         ("take_ante", {"box": "1"}), ("take_ante", {"box": "2"}),
                                         ("paid", {}))):
-        resp = browser.post(f"/live/rounds/{rid}/steps", {"type": type, "key": f"k{n}", **fields})
-        assert resp.status_code == 303, (type, text(resp))
+        resp = browser.client.post(f"/live/rounds/{rid}/steps",
+                                   headers={"X-CSRF-Token": browser.csrf()},
+                                   json={"type": type, "payload": fields,
+                                         "idempotency_key": f"k{n}"})
+        assert resp.status_code == 201, (type, text(resp))
+    assert resp.get_json()["round_page"] == f"/rounds/{rid}"  # the screen's Last round link
     return rid
 
 
@@ -41,7 +43,7 @@ def test_after_paid_the_table_device_links_to_the_last_round_and_files_a_dispute
     dispute on a box" -- on the table's own device too, where the croupier deals."""
     _bind(browser, floor["table"])
     rid = _play_and_pay(browser, app, floor["table"])
-    page = text(browser.get(f"/tables/{floor['table']}/live"))
+    page = text(browser.get(f"/tables/{floor['table']}/live"))  # the tablet reloaded later
     link = re.search(r'data-last-round="1">\s*<a [^>]*href="([^"]+)"[^>]*>Last round \(1\) · '
                      r'Dispute</a>', page)
     assert link and link.group(1) == f"/rounds/{rid}", "no Last round · Dispute link"
