@@ -171,16 +171,20 @@
   }
   /* the hand is in: the engine says the step again knowing it (the insurance's limit) */
   function refine(step) {
+    document.body.classList.add("busy");
     fetch(root.dataset.refine.replace("/0/", "/" + S.round.id + "/"), {
       method: "POST", credentials: "same-origin",
       headers: {"X-CSRF-Token": root.dataset.csrf, "Content-Type": "application/json"},
       body: JSON.stringify({type: step.type, payload: payloadOf(step)})
     }).then(function (r) { return r.json(); }).then(function (j) {
+      document.body.classList.remove("busy");
       if (j.step) {
         S.round.steps = S.round.steps.map(function (s) { return same(s, j.step) ? j.step : s; });
       } else { S.error = {message: j.detail || j.title, field: j.field || null}; }
       draw();
-    }, function () { /* the limit stays unknown: recording still checks it */ });
+    }, function () {  /* the limit stays unknown: recording still checks it */
+      document.body.classList.remove("busy");
+    });
   }
   function suggest(step) {
     if (S.busy) { return; }
@@ -445,12 +449,21 @@
         : el("p", {"class": "void-refused", role: "status", "data-void-refused": true, text: r.void.said}));
     }
     var current = r.frozen ? null : entry();
-    if (current) { kids.push(entryView(current)); }
+    var shown = null;
+    if (current) { shown = entryView(current); kids.push(shown); }
     else if (S.error) { kids.push(message(S.error)); }
     if (r.payouts) { kids.push(payoutsView(r.payouts, r.can_pay)); }
     kids.push(dealerView(r, current));
     kids.push(el("section", {"class": "boxes", "aria-label": W.Boxes}, r.boxes.map(function (b) { return boxView(b, current); })));
     kids.forEach(function (k) { root.appendChild(k); });
+    /* what the croupier needs next is in view: an entry just opened (the grid), or Paid ✓ once
+       the round can be paid (the page does not reload, so nothing scrolls back by itself) */
+    var key = current ? current.type + "/" + (current.box || "") : r.can_pay ? "paid" : null;
+    if (key && key !== lastShown) {
+      var target = current ? shown : root.querySelector('[data-step="paid"]');
+      if (target && target.scrollIntoView) { target.scrollIntoView({block: "nearest"}); }
+    }
+    lastShown = key;
     /* a step whose words outgrow half a box (a longer language) takes the whole row */
     root.querySelectorAll(".box-steps > button").forEach(function (b) {
       if (b.scrollWidth > b.clientWidth + 1) { b.classList.add("wide"); }
@@ -466,7 +479,7 @@
     } else { bets.insertBefore(msg, bets.querySelector(".bet-boxes")); }
     S.error = null;
   }
-  var waiting = null;
+  var waiting = null, lastShown = null;
   function poll() {  /* a void waits for a pit boss: look again every 15 s */
     if (S.round && S.round.frozen && !waiting) {
       waiting = setTimeout(function () { window.location.reload(); }, 15000);

@@ -48,10 +48,10 @@ def open_table(page: Any, server: Server, lang: str, table_id: int) -> None:
 
 
 def on_first_screen(page: Any, locator: Any, what: str, shots: Shots) -> None:
-    """Seen without scrolling: the whole button inside the viewport as the page opens (the
-    first screen photographed as the croupier sees it, beside the full page)."""
+    """Seen without scrolling: the whole button inside the viewport as the croupier has the
+    page now (as it opens, or as the round left it: the page no longer reloads at each tap),
+    photographed as he sees it, beside the full page."""
     page.screenshot(path=str(shots.dir / f"{shots.n:02d}-first-screen.png"))
-    assert page.evaluate("window.scrollY") == 0
     box = locator.bounding_box()
     assert box is not None, f"{what}: not shown"
     height = page.viewport_size["height"]
@@ -60,17 +60,16 @@ def on_first_screen(page: Any, locator: Any, what: str, shots: Shots) -> None:
 
 
 def tap(page: Any, locator: Any) -> None:
-    with page.expect_navigation():
-        locator.click()
+    """A tap, and what it sent answered and drawn (a step: one request; a link: a page)."""
+    locator.click()
+    page.wait_for_load_state("load")
+    page.wait_for_selector("body:not(.busy)", state="attached")
 
 
 def tap_cards(page: Any, codes: str) -> None:
     """The card grid: the last tap of an exact count records the step."""
-    cards = codes.split()
-    for code in cards[:-1]:
-        page.click(f'.card-grid button[data-card="{code}"]')
-    with page.expect_navigation():
-        page.click(f'.card-grid button[data-card="{cards[-1]}"]')
+    for code in codes.split():
+        tap(page, page.locator(f'.card-grid button[data-card="{code}"]'))
 
 
 @SIZES
@@ -202,15 +201,16 @@ def test_the_insurance_form_shows_the_presumptive_payout_before_the_amount_is_ty
     page.fill('input[name="ante_1"]', "100")
     tap(page, page.get_by_role("button", name=WORDS[lang]["start"]))
     tap(page, page.locator('article.box[data-box="1"] button[data-step="bet"]'))
-    tap(page, page.locator('article.box[data-box="1"] a[data-step-link="insure"]'))
+    tap(page, page.locator('article.box[data-box="1"] button[data-step="insure"]'))
     shots("insure-asks-for-the-hand")
     tap_cards(page, "As Ad Ah 2c 3d")
-    amount = page.locator("form.entry label", has=page.locator('input[name="amount"]'))
+    amount = page.locator(".entry label", has=page.locator('input[name="amount"]'))
     assert "600" in amount.inner_text(), amount.inner_text()
     assert page.input_value('input[name="amount"]') == ""
-    assert page.input_value('input[name="cards"]').split() == ["As", "Ad", "Ah", "2c", "3d"]
+    assert page.input_value('.entry input[data-cards="cards"]').split() == [
+        "A♠", "A♦", "A♥", "2♣", "3♦"]
     shots("limit-before-the-amount")
-    record = page.locator("form.entry button[type=submit]")
+    record = page.locator(".entry [data-record]")
     on_first_screen(page, record, WORDS[lang]["record"], shots)
     no_clipped_words(page, "limit-before-the-amount")
     page.get_by_role("button", name="600", exact=True).click()
