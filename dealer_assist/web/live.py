@@ -176,18 +176,18 @@ def record(round_id: int) -> Any:
     data, error = json_body()
     if error is not None:
         return error
-    try:
+    try:  # the request's own fields; the payload's are the step's (named with its box)
         body = need_mapping(data, "")
         type = get_str(body, "type")
         payload = need_mapping(body.get("payload", {}), "payload")
-        expected = body.get("expected_seq")
-        done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id, type=type,
-                            payload=payload, idempotency_key=get_str(body, "idempotency_key"),
-                            expected_seq=None if expected is None else get_int(body,
-                                                                               "expected_seq"),
-                            follow=True)
+        key = get_str(body, "idempotency_key")
+        expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq")
     except RequestError as err:
         return rules_problem(err)
+    try:
+        done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id, type=type,
+                            payload=payload, idempotency_key=key, expected_seq=expected,
+                            follow=True)
     except (RulesError, ServiceError, Busy) as err:
         box = data.get("payload", {}).get("box") if isinstance(data, dict) and isinstance(
             data.get("payload"), dict) else None
