@@ -83,3 +83,11 @@ def box_of(rnd: dict[str, Any], box: str) -> dict[str, Any]:
 def offered(rnd: dict[str, Any]) -> list[tuple[str, str | None]]:
     """The steps offered, as (type, box) pairs."""
     return [(s["type"], s.get("box")) for s in rnd["steps"]]
+
+
+def due_entry(rnd: dict[str, Any]) -> dict[str, Any] | None:
+    """The entry ``static/round.js`` opens by itself (``entry()``): the next cards to tap in
+    dealing order, the dealer's first (a step whose inputs are all cards recorded at the last)."""
+    due = [s for s in rnd["steps"] if s["inputs"]
+           and all(i["kind"] == "cards" and i.get("auto") for i in s["inputs"])]
+    return next((s for s in due if not s.get("box")), due[0] if due else None)
