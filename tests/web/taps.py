@@ -91,3 +91,38 @@ def due_entry(rnd: dict[str, Any]) -> dict[str, Any] | None:
     due = [s for s in rnd["steps"] if s["inputs"]
            and all(i["kind"] == "cards" and i.get("auto") for i in s["inputs"])]
     return next((s for s in due if not s.get("box")), due[0] if due else None)
+
+
+#: the keys of the table screen's JSON whose text a person reads (static/round.js draws them);
+#: the others are codes (card codes, step types, wager codes, catalog message ids)
+SAID = {"said", "phase", "undo", "empty", "stakes", "hand", "small_hand", "amount_said",
+        "net_said", "why", "title", "player", "collected", "dark", "reason", "game", "labels",
+        "notes"}
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) \
+        else []
+    return [s for v in items for s in _strings(v)]
+
+
+def _said(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [s for v in value for s in _said(v)]
+    if not isinstance(value, dict):
+        return []
+    return [s for k, v in value.items()
+            for s in (_strings(v) if k in SAID or (k == "status" and "box" in value)
+                      else _said(v))]
+
+
+def screen_words(page: str) -> str:
+    """What a person reads on the table screen: its HTML, and the round and the renderer's
+    words that ``static/round.js`` draws from the page's JSON."""
+    blobs = dict(re.findall(r'<script type="application/json" id="(round-\w+)">(.*?)</script>',
+                            page, re.S))
+    drawn = _said(json.loads(blobs["round-data"])) + _strings(json.loads(blobs["round-words"]))
+    drawn = [re.sub(r"%\(\w+\)s", "", said) for said in drawn]  # round.js fills them in
+    return page + " <p>" + " </p><p> ".join(drawn) + "</p>"

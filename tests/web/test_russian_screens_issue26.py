@@ -7,7 +7,6 @@ The table screen's layout at both sizes is checked in tests/browser/test_issue26
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -16,6 +15,7 @@ from flask import Flask
 from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 from tests.web.conftest import Browser, arrange, opening_form, text
+from tests.web.taps import screen_words
 from tests.web.test_live_pages import round_of, start, step
 
 #: the product's name, people's and tables' names, and codes (SHA-256 in hex, the profile's
@@ -32,41 +32,6 @@ def latin_words(page: str) -> set[str]:
     page = page.replace("&#39;", "'").replace("&amp;", "&")
     words = set(re.findall(r"[A-Za-z][A-Za-z\-]*[A-Za-z]", page))
     return {w for w in words if w not in ALLOWED and not re.fullmatch(r"[a-f0-9]+", w)}
-
-
-#: the keys of the table screen's JSON whose text a person reads (static/round.js draws them);
-#: the others are codes (card codes, step types, wager codes, catalog message ids)
-SAID = {"said", "phase", "undo", "empty", "stakes", "hand", "small_hand", "amount_said",
-        "net_said", "why", "title", "player", "collected", "dark", "reason", "game", "labels",
-        "notes"}
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) \
-        else []
-    return [s for v in items for s in _strings(v)]
-
-
-def _said(value: Any) -> list[str]:
-    if isinstance(value, list):
-        return [s for v in value for s in _said(v)]
-    if not isinstance(value, dict):
-        return []
-    return [s for k, v in value.items()
-            for s in (_strings(v) if k in SAID or (k == "status" and "box" in value)
-                      else _said(v))]
-
-
-def screen_words(page: str) -> str:
-    """What a person reads on the table screen: its HTML, and the round and the renderer's
-    words that ``static/round.js`` draws from the page's JSON."""
-    blobs = dict(re.findall(r'<script type="application/json" id="(round-\w+)">(.*?)</script>',
-                            page, re.S))
-    drawn = _said(json.loads(blobs["round-data"])) + _strings(json.loads(blobs["round-words"]))
-    drawn = [re.sub(r"%\(\w+\)s", "", said) for said in drawn]  # round.js fills them in
-    return page + " <p>" + " </p><p> ".join(drawn) + "</p>"
 
 
 def _tables(app: Flask) -> tuple[Any, Any]:
