@@ -24,6 +24,7 @@ from typing import Any
 from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
 
 from .. import db
 from ..edge import PageBlueprint, json_body, role_required
@@ -183,26 +184,31 @@ def record(round_id: int) -> Any:
     data, error = json_body()
     if error is not None:
         return error
-    try:
+    try:  # the request's own fields; the payload's are the step's (named with its box)
         body = need_mapping(data, "")
         type = get_str(body, "type")
         payload = need_mapping(body.get("payload", {}), "payload")
-        expected = body.get("expected_seq")
-        done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id, type=type,
-                            payload=payload, idempotency_key=get_str(body, "idempotency_key"),
-                            expected_seq=None if expected is None else get_int(body,
-                                                                               "expected_seq"),
-                            follow=True)
+        key = get_str(body, "idempotency_key")
+        expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq")
     except RequestError as err:
         return rules_problem(err)
+    try:
+        done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id, type=type,
+                            payload=payload, idempotency_key=key, expected_seq=expected,
+                            follow=True)
     except (RulesError, ServiceError, Busy) as err:
-        box = data.get("payload", {}).get("box") if isinstance(data, dict) and isinstance(
-            data.get("payload"), dict) else None
+        box = payload.get("box")
         box = str(box) if isinstance(box, (str, int)) else None
-        label = str(data.get("label") or "") if isinstance(data, dict) else ""
+        label = str(body.get("label") or "")
         what = gettext("Box %(box)s · %(step)s", box=box, step=label) if box and label \
             else gettext("Box %(box)s", box=box) if box else label
-        return _refused(err, what, getattr(err, "field", None), box)
+        # the step's input a wrong value is about (``insurance`` -> ``amount``, ``draw`` ->
+        # ``cards``): the screen puts the message beside it and marks it; a card count
+        # keeps the engine's field (the free second card: the screen asks one more card)
+        field = getattr(err, "field", None)
+        if getattr(err, "code", None) != "card_count":
+            field = input_for(field, None, MultiDict([(k, "") for k in payload])) or field
+        return _refused(err, what, field, box)
     status = 202 if type == live.REDEAL and done.created else None
     return _answer(done, status)
 

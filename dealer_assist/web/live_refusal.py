@@ -1,12 +1,13 @@
-"""A refused step on the table screen: redirect after POST, and the form shown again.
+"""A refusal on the table screen: which input it is about, and a refused form shown again.
 
-A POST to the table screen never answers with a page (issue 10): a refused step (engine,
-service or typing) keeps what the croupier typed, the message and the input it is about in the
-session, and answers 303 to the table screen. Its next GET takes them back: the refused form is
-open again with the typed values, the message beside the input it is about, which is
-highlighted. The URL is never left at ``/live/rounds/N/steps``, and a reload re-submits nothing.
+A tap's refusal is a problem body (``live.record``): :func:`input_for` turns the engine's field
+into the screen's input (``boxes[1].bonus`` -> ``bonus_2``, ``insurance`` -> ``amount``,
+``draw`` -> ``cards``), so ``static/round.js`` puts the message beside it and marks it.
 
-The same way carries a note that is not an error: "the dealer gets a free second card".
+The pages around the round still post forms (a rated player's sitting down,
+``table_players``): a refused one keeps what was typed, the message and its input in the
+session and answers 303 to the table screen, whose next GET takes them back (:func:`take`,
+once: a reload shows neither).
 """
 
 from __future__ import annotations

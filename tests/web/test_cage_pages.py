@@ -17,6 +17,7 @@ from dealer_assist.edge import undeclared_endpoints
 from dealer_assist.models import BuyIn, GameTable, Round, RoundEvent, Slip
 from dealer_assist.services.shifts import shifts
 from tests.factories import PIN, make_table, make_user
+from tests.web import taps
 from tests.web.conftest import Browser, arrange, text
 
 
@@ -44,9 +45,8 @@ def test_every_cage_route_declares_its_roles(app: Flask) -> None:
 def test_a_buy_in_mid_round_is_recorded_and_the_round_is_untouched(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
     browser.login("carla")
-    started = browser.post(f"/tables/{floor['table']}/live/rounds",
-                           {"key": "k1", "ante_1": "100", "ante_2": "50"})
-    assert started.status_code in (302, 303)
+    started = taps.start(browser, floor["table"], "k1", ante_1="100", ante_2="50")
+    assert started.status_code == 201, text(started)
     events = arrange(app, lambda s: [(e.seq, e.type) for e in s.exec(select(RoundEvent)).all()])
     screen = text(browser.get(f"/tables/{floor['table']}/live"))
     assert "Buy-in" in screen

@@ -18,61 +18,53 @@ from typing import Any
 
 from flask import Flask
 
+from tests.web import taps
 from tests.web.conftest import Browser, text
-from tests.web.test_live_pages import round_of, start, step
-from tests.web.test_table_screen_floor import open_table, screen_of
+from tests.web.test_live_pages import round_of, shown, start, step
+from tests.web.test_table_screen_floor import open_table
 
 #: queen high, no game; the bought game takes the queen for the Q♠ (same rank, still no game)
 #: and the free second replacement the Q♠ for the 4♦: a pair of fours, a game
-DEALER = "qh 9c 4s 5c 2d"
-DRAW = "qs 4d"
+DEALER = ["Qh", "9c", "4s", "5c", "2d"]
+DRAW = ["Qs", "4d"]
 
 
-def _tap(browser: Browser, app: Flask, table: Any, type: str, **fields: Any) -> str:
+def _tap(browser: Browser, app: Flask, table: Any, type: str, **fields: Any) -> dict[str, Any]:
+    """One tap; the round as the screen draws it from the answer."""
     resp = step(browser, app, table, type, **fields)
-    assert resp.status_code == 303, text(resp)
-    return text(browser.get(screen_of(table)))
+    assert resp.status_code == 201, text(resp)
+    rnd: dict[str, Any] = resp.get_json()["round"]
+    return rnd
 
 
-def _payout(page: str, box: str) -> tuple[str, dict[str, tuple[str, str]]]:
+def _payout(rnd: dict[str, Any], box: str) -> tuple[str, dict[str, tuple[str, int]]]:
     """The box's headline (``PAY 80``) and its wagers: name -> (action, amount)."""
-    found = re.search(rf'<article class="payout \w+" data-box="{box}" data-net="(-?\d+)">'
-                      r'(.*?)</article>', page, re.S)
-    assert found, f"no payout for box {box}"
-    head = re.search(r'<span class="net"[^>]*>([^<]+)</span>', found.group(2))
-    assert head is not None
-    wagers = {name: (action, amount) for name, action, amount in re.findall(
-        r'data-wager="([^"]+)" data-action="(\w+)" data-amount="(\d+)"', found.group(2))}
-    return " ".join(head.group(1).split()), wagers
-
-
-def _box_card(page: str, box: str) -> str:
-    found = re.search(rf'<article class="box[^"]*" data-box="{box}"[^>]*>(.*?)</article>',
-                      page, re.S)
-    assert found, f"no box {box} on the screen"
-    return found.group(0)
+    line = next((p for p in rnd["payouts"] or [] if p["box"] == box), None)
+    assert line is not None, f"no payout for box {box}"
+    wagers = {w["name"]: (w["action"], w["amount"]) for w in line["wagers"]}
+    return f"{line['said']} {line['net_said']}", wagers
 
 
 def test_russian_fees_are_collected_at_the_tap_and_the_showdown_pays_the_wagers(
         browser: Browser, app: Flask, croupier: Any) -> None:
     rp = open_table(browser, app, name="RP 26")
     start(browser, rp, ante_1="20")
-    page = _tap(browser, app, rp, "exchange", box="1", count="2")
-    assert "Box 1: COLLECT 20" in page
-    assert 'data-collected="20"' in _box_card(page, "1")
-    _tap(browser, app, rp, "bet", box="1")
+    rnd = _tap(browser, app, rp, "exchange", box="1", count=2)
+    assert rnd["moved"] == ["Box 1: COLLECT 20"]
+    assert taps.box_of(rnd, "1")["collected"] == "Fee collected: 20"
+    assert _tap(browser, app, rp, "bet", box="1")["moved"] == []  # nothing more to take
     _tap(browser, app, rp, "reveal", cards=DEALER)
-    page = _tap(browser, app, rp, "buy_game", box="1")
-    assert "Box 1: COLLECT 20" in page
-    assert 'data-collected="40"' in _box_card(page, "1")
-    page = _tap(browser, app, rp, "dealer_draw", cards=DRAW)
-    page = _tap(browser, app, rp, "show", box="1", cards="kh kd 7s 7d 3c")
-    said, wagers = _payout(page, "1")
+    rnd = _tap(browser, app, rp, "buy_game", box="1")
+    assert rnd["moved"] == ["Box 1: COLLECT 20"]
+    assert taps.box_of(rnd, "1")["collected"] == "Fee collected: 40"
+    _tap(browser, app, rp, "dealer_draw", cards=DRAW)
+    rnd = _tap(browser, app, rp, "show", box="1", cards=["Kh", "Kd", "7s", "7d", "3c"])
+    said, wagers = _payout(rnd, "1")
     assert said == "PAY 80"  # the BET's 80; the two fees of 20 are already in the tray
-    assert wagers == {"ANTE": ("RETURN", "20"), "BET": ("PAY", "80"),
-                      "Improvement fee": ("COLLECTED", "20"),
-                      "Buy-game fee": ("COLLECTED", "20")}
-    assert 'data-box="1" data-net="80"' in page
+    assert wagers == {"ANTE": ("RETURN", 20), "BET": ("PAY", 80),
+                      "Improvement fee": ("COLLECTED", 20),
+                      "Buy-game fee": ("COLLECTED", 20)}
+    assert rnd["payouts"][0]["net"] == 80
     _tap(browser, app, rp, "paid")
     rnd = round_of_paid(app, rp)
     box = rnd["boxes"][0]
@@ -105,22 +97,24 @@ def test_an_undone_improvement_gives_the_fee_back(browser: Browser, app: Flask,
                                                   croupier: Any) -> None:
     rp = open_table(browser, app, name="RP 26")
     start(browser, rp, ante_1="20")
-    _tap(browser, app, rp, "sixth_card", box="1")
-    page = _tap(browser, app, rp, "undo")
-    assert "Box 1: RETURN 20" in page and "data-collected" not in _box_card(page, "1")
+    assert _tap(browser, app, rp, "sixth_card", box="1")["moved"] == ["Box 1: COLLECT 20"]
+    rnd = _tap(browser, app, rp, "undo")
+    assert rnd["moved"] == ["Box 1: RETURN 20 (the fee goes back)"]
+    assert "collected" not in taps.box_of(rnd, "1")
 
 
 def test_oasis_replacement_fee_is_collected_at_the_tap(browser: Browser, app: Flask,
                                                        croupier: Any) -> None:
     op = open_table(browser, app, name="OP 26", game="oasis")
     start(browser, op, ante_1="50")
-    _tap(browser, app, op, "deal_dealer", cards="8c")
-    page = _tap(browser, app, op, "replace", box="1", count="1")
-    assert "Box 1: COLLECT 50" in page and 'data-collected="50"' in _box_card(page, "1")
+    _tap(browser, app, op, "deal_dealer", up=["8c"])
+    rnd = _tap(browser, app, op, "replace", box="1", count=1)
+    assert rnd["moved"] == ["Box 1: COLLECT 50"]
+    assert taps.box_of(rnd, "1")["collected"] == "Fee collected: 50"
     _tap(browser, app, op, "bet", box="1")
-    page = _tap(browser, app, op, "reveal", cards="2s 3d 9h jc")  # no game: ANTE 1:1
-    said, wagers = _payout(page, "1")
-    assert said == "PAY 50" and wagers["Improvement fee"] == ("COLLECTED", "50")
+    rnd = _tap(browser, app, op, "reveal", cards=["2s", "3d", "9h", "Jc"])  # no game: ANTE 1:1
+    said, wagers = _payout(rnd, "1")
+    assert said == "PAY 50" and wagers["Improvement fee"] == ("COLLECTED", 50)
     assert round_of(app, op).settlement.boxes[0].net == 0  # type: ignore[union-attr]
 
 
@@ -128,16 +122,18 @@ def test_big_small_bought_extra_cards_fee_is_collected_at_the_tap(
         browser: Browser, app: Flask, croupier: Any) -> None:
     bs = open_table(browser, app, name="BS 26", game="split")
     start(browser, bs, ante_1="50")
-    _tap(browser, app, bs, "deal_dealer", cards="9c")
-    page = _tap(browser, app, bs, "extra", box="1", mode="bought")
-    assert "Box 1: COLLECT 50" in page and 'data-collected="50"' in _box_card(page, "1")
-    _tap(browser, app, bs, "split", box="1", cards="as ad 7h 4c 2s kd 3h")
-    for type, fields in (("bet", {"box": "1"}), ("reveal", {"cards": "qs qd 5h 6h"}),
-                         ("dealer_small", {"cards": "kc jc"})):
-        page = _tap(browser, app, bs, type, **fields)
-    said, wagers = _payout(page, "1")
+    _tap(browser, app, bs, "deal_dealer", up=["9c"])
+    rnd = _tap(browser, app, bs, "extra", box="1", mode="bought")
+    assert rnd["moved"] == ["Box 1: COLLECT 50"]
+    assert taps.box_of(rnd, "1")["collected"] == "Fee collected: 50"
+    _tap(browser, app, bs, "split", box="1", big=["As", "Ad", "7h", "4c", "2s"],
+         small=["Kd", "3h"])
+    for type, fields in (("bet", {"box": "1"}), ("reveal", {"cards": ["Qs", "Qd", "5h", "6h"]}),
+                         ("dealer_small", {"cards": ["Kc", "Jc"]})):
+        rnd = _tap(browser, app, bs, type, **fields)
+    said, wagers = _payout(rnd, "1")
     assert said == "PAY 50"  # ANTE paid at the pair's 1 (the issue saw RETURN: 50 - fee 50)
-    assert wagers["Improvement fee"] == ("COLLECTED", "50")
+    assert wagers["Improvement fee"] == ("COLLECTED", 50)
     assert round_of(app, bs).settlement.boxes[0].net == 0  # type: ignore[union-attr]
 
 
@@ -149,14 +145,10 @@ def test_the_dealers_bought_game_is_shown_as_soon_as_he_draws(browser: Browser, 
                          ("reveal", {"cards": DEALER}), ("buy_game", {"box": "1"}),
                          ("buy_game", {"box": "2"})):
         _tap(browser, app, rp, type, **fields)
-    page = _tap(browser, app, rp, "dealer_draw", cards=DRAW)
-    dealer = page[page.index('<section class="dealer"'):page.index('<section class="boxes"')]
-    bought = re.search(r'<p class="hand bought" data-bought>(.*?)</p>', dealer, re.S)
+    bought = _tap(browser, app, rp, "dealer_draw", cards=DRAW)["dealer"].get("bought")
     assert bought, "the bought game is not on the dealer bar"
-    said = re.sub(r"<[^>]+>", "", bought.group(1))
-    assert "One pair, fours" in said and "GAME" in said and "NO GAME" not in said
-    assert "4♦" in said
+    assert bought["hand"].startswith("One pair, fours") and bought["game"] == "GAME"
+    assert "4d" in bought["cards"]  # drawn as 4♦
     assert round_of(app, rp).settlement is None  # no box shown yet: the showdown goes on
     browser.post("/language", {"language": "ru"})
-    page = text(browser.get(screen_of(rp)))
-    assert re.search(r'<p class="hand bought" data-bought>.*?Пара четвёрок', page, re.S)
+    assert shown(browser, rp)["dealer"]["bought"]["hand"].startswith("Пара четвёрок")

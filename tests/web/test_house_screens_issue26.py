@@ -13,15 +13,18 @@ from dealer_assist.services.disputes import disputes
 from dealer_assist.services.reports import shift as shift_report
 from dealer_assist.services.rounds import live
 from tests.factories import make_user
+from tests.web import taps
 from tests.web.conftest import Browser, arrange, text
-from tests.web.test_live_pages import round_of, start, step
-from tests.web.test_table_screen_floor import open_table, screen_of
+from tests.web.test_live_pages import round_of, shown, start, step
+from tests.web.test_table_screen_floor import open_table
 
 
-def _tap(browser: Browser, app: Flask, table: Any, type: str, **fields: Any) -> str:
+def _tap(browser: Browser, app: Flask, table: Any, type: str, **fields: Any) -> dict[str, Any]:
+    """One tap; the round as the screen draws it from the answer."""
     resp = step(browser, app, table, type, **fields)
-    assert resp.status_code == 303, text(resp)
-    return text(browser.get(screen_of(table)))
+    assert resp.status_code == 201, text(resp)
+    rnd: dict[str, Any] = resp.get_json()["round"]
+    return rnd
 
 
 def test_big_small_after_the_reveal_asks_for_one_thing_and_says_it(
@@ -29,15 +32,15 @@ def test_big_small_after_the_reveal_asks_for_one_thing_and_says_it(
     """Item 11: "the title says 'Dealer's Small Hand' while the form asks for Box 1"."""
     bs = open_table(browser, app, name="BS 26", game="split")
     start(browser, bs, ante_1="50", ante_2="50")
-    _tap(browser, app, bs, "deal_dealer", cards="9c")
+    _tap(browser, app, bs, "deal_dealer", up=["9c"])
     for box in "12":
         _tap(browser, app, bs, "bet", box=box)
-    page = _tap(browser, app, bs, "reveal", cards="qs qd 5h 6h")  # a pair of queens: a game
-    phase = re.search(r"<p class=\"phase\" data-phase>([^<]+)</p>", page)
-    assert phase is not None and phase.group(1) == "Dealer&#39;s Small Hand"
-    assert 'data-entry="dealer_small"' in page
-    heading = re.search(r'data-entry="[^"]+">.*?<h2>(.*?)</h2>', page, re.S)
-    assert heading is not None and heading.group(1) == "Dealer&#39;s Small Hand"
+    rnd = _tap(browser, app, bs, "reveal", cards=["Qs", "Qd", "5h", "6h"])  # queens: a game
+    assert rnd["phase"] == "Dealer's Small Hand"
+    # the entry the screen opens is the dealer's, headed by its words alone (no box)
+    small = taps.due_entry(rnd)
+    assert small is not None and small["type"] == "dealer_small" and "box" not in small
+    assert small["said"] == "Dealer's Small Hand"
 
 
 def test_free_extra_cards_record_the_forced_bet_in_the_same_tap(
@@ -45,13 +48,18 @@ def test_free_extra_cards_record_the_forced_bet_in_the_same_tap(
     """Item 11: "'Free extra (must bet)' still needs a separate Bet tap"."""
     bs = open_table(browser, app, name="BS 26", game="split")
     start(browser, bs, ante_1="50")
-    _tap(browser, app, bs, "deal_dealer", cards="9c")
-    assert ">Free extra + BET</button>" in text(browser.get(screen_of(bs)))
-    page = _tap(browser, app, bs, "extra", box="1", mode="free")
+    _tap(browser, app, bs, "deal_dealer", up=["9c"])
+    extra = taps.step_of(shown(browser, bs), "extra", "1")
+    assert extra is not None
+    (mode,) = [i for i in extra["inputs"] if i["name"] == "mode"]
+    assert mode["labels"]["free"] == "Free extra + BET"  # the button says the bet comes with it
+    resp = step(browser, app, bs, "extra", box="1", mode="free")
+    assert resp.status_code == 201, text(resp)  # one request
     rnd = round_of(app, bs)
     assert [e.type for e in rnd.events][-2:] == ["extra", "bet"]
     assert rnd.summary()["boxes"][0]["bet"] == 100
-    assert "Reveal" in re.search(r'data-phase>([^<]+)<', page).group(1)  # type: ignore[union-attr]
+    answer = resp.get_json()["round"]
+    assert "Reveal" in answer["phase"] and answer["last_seq"] == rnd.last_seq
 
 
 def test_the_undo_button_and_the_round_history_say_what_happened(
@@ -60,12 +68,13 @@ def test_the_undo_button_and_the_round_history_say_what_happened(
     number of cards"."""
     cs = open_table(browser, app, name="CS 26", game="caribbean")
     start(browser, cs, ante_1="50")
-    page = _tap(browser, app, cs, "deal_dealer", cards="8c")
-    assert "↶ Undo: the dealer&#39;s face-up card</button>" in page
+    # the header's button reads "↶ " + the round's undo (static/round.js)
+    assert _tap(browser, app, cs, "deal_dealer", up=["8c"])["undo"] == (
+        "Undo: the dealer's face-up card")
     rp = open_table(browser, app, name="RP 26")
     start(browser, rp, ante_1="50")
-    page = _tap(browser, app, rp, "exchange", box="1", count="2")
-    assert "↶ Undo: the exchange 2 cards · box 1</button>" in page
+    assert _tap(browser, app, rp, "exchange", box="1", count=2)["undo"] == (
+        "Undo: the exchange 2 cards · box 1")
     rid = round_of(app, rp).round.id
     history = text(browser.get(f"/rounds/{rid}"))
     exchange = re.search(r'<strong class="what">Exchange</strong>\s*<span class="detail">(.*?)'

@@ -1,9 +1,9 @@
-"""The table screen through the Flask test client: steps, refusals (message, 4xx, no change),
-a redeal waiting for a pit boss, and the way from a paid round to its dispute page."""
+"""The table screen through the Flask test client (issue 37: one tap, one request): steps,
+refusals (a problem naming the box and the field, nothing changed), a redeal waiting for a pit
+boss, and the way from a paid round to its dispute page."""
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Any
 
@@ -15,9 +15,8 @@ from dealer_assist.rules.settlement import at_showdown
 from dealer_assist.services.disputes import voids
 from dealer_assist.services.rounds import live
 from tests.factories import make_user
+from tests.web import taps
 from tests.web.conftest import Browser, arrange, opening_form, text
-
-_keys = itertools.count(1)
 
 
 @pytest.fixture
@@ -28,9 +27,9 @@ def screen(browser: Browser, app: Flask, croupier: Any, table: Any) -> str:
     return f"/tables/{table.id}/live"
 
 
-def start(browser: Browser, table: Any, key: str = "s1", **antes: str) -> Any:
-    form = {"key": key, **(antes or {"ante_1": "100", "bonus_1": "50", "ante_2": "100"})}
-    return browser.post(f"/tables/{table.id}/live/rounds", form)
+def start(browser: Browser, table: Any, key: str | None = None, **antes: str) -> Any:
+    return taps.start(browser, table.id, key,
+                      **(antes or {"ante_1": "100", "bonus_1": "50", "ante_2": "100"}))
 
 
 def round_of(app: Flask, table: Any) -> live.LiveRound:
@@ -41,15 +40,16 @@ def round_of(app: Flask, table: Any) -> live.LiveRound:
 
 
 def step(browser: Browser, app: Flask, table: Any, type: str, key: str | None = None,
-         **fields: Any) -> Any:
+         seq: int | None = None, label: str | None = None, **payload: Any) -> Any:
+    """One tap on the open round, sent as the screen sends it (JSON, CSRF header)."""
     rnd = round_of(app, table)
-    form = {"type": type, "key": key or f"k{next(_keys)}", **fields}
-    return browser.post(f"/live/rounds/{rnd.round.id}/steps", form)
+    return taps.tap(browser, rnd.round.id, type, payload, key=key,
+                    seq=rnd.last_seq if seq is None else seq, label=label)
 
 
 #: the dealer's five cards, turned over at the reveal (no game: no Ace-King)
-DEALER = "kh qh 4s 5c 6d"
-BOX_1 = "as ad ah 2c 3d"
+DEALER = ["Kh", "Qh", "4s", "5c", "6d"]
+BOX_1 = ["As", "Ad", "Ah", "2c", "3d"]
 
 
 def deal(browser: Browser, app: Flask, table: Any) -> None:
@@ -57,94 +57,116 @@ def deal(browser: Browser, app: Flask, table: Any) -> None:
     assert [e.type for e in round_of(app, table).events] == ["place", "deal_dealer"]
 
 
+def shown(browser: Browser, table: Any) -> dict[str, Any]:
+    """The round the table screen embeds for its renderer."""
+    rnd = taps.round_data(browser, table.id)
+    assert rnd is not None, "no round on the screen"
+    return rnd
+
+
 def test_the_table_screen_starts_a_round_and_asks_for_no_card_before_the_decisions(
         browser: Browser, app: Flask, screen: str, table: Any) -> None:
     page = text(browser.get(screen))
     assert "Start round" in page and 'name="ante_6"' in page
     resp = start(browser, table)
-    assert resp.status_code == 303 and resp.headers["Location"].endswith(screen)
-    page = text(browser.get(screen))
-    assert "Round 1" in page and "Players decide" in page and "Enter cards" not in page
-    assert 'class="gc' not in page  # no card grid: nobody has seen a card yet
-    assert 'data-step="bet" data-box="1"' in page and "face down" in page
+    assert resp.status_code == 201 and resp.is_json  # the round itself, no redirect
+    rnd = resp.get_json()["round"]
+    assert rnd["number"] == 1 and rnd["phase"] == "Players decide"
+    # no card input anywhere: nobody has seen a card yet
+    assert not [i for s in rnd["steps"] for i in s["inputs"] if i["kind"] == "cards"]
+    assert ("bet", "1") in taps.offered(rnd)
+    assert [b["empty"] for b in rnd["boxes"]] == ["face down", "face down"]
+    assert shown(browser, table) == rnd  # the page draws the same round
 
 
 def test_a_whole_russian_round_is_played_through_the_pages(browser: Browser, app: Flask,
                                                           screen: str, table: Any) -> None:
     start(browser, table)
     deal(browser, app, table)
-    page = text(browser.get(screen))
-    assert 'data-step="exchange" data-box="2" data-value="1"' in page  # one tap: 1 card
-    page = text(browser.get(f"{screen}?do=insure&box=1"))
-    for type, fields in (("exchange", {"box": "2", "count": "1"}),
+    exchange = taps.step_of(shown(browser, table), "exchange", "2")
+    assert exchange is not None and exchange["inputs"][0]["choices"] == [1, 2, 3, 4, 5]  # one tap
+    for type, fields in (("exchange", {"box": "2", "count": 1}),
                          ("bet", {"box": "1"}),
-                         ("insure", {"box": "1", "amount": "100", "cards": BOX_1}),
+                         ("insure", {"box": "1", "amount": 100, "cards": BOX_1}),
                          ("bet", {"box": "2"}), ("reveal", {"cards": DEALER}),
                          ("buy_game", {"box": "1"}),
-                         ("take_ante", {"box": "2"}), ("dealer_draw", {"cards": "js"})):
+                         ("take_ante", {"box": "2"}), ("dealer_draw", {"cards": ["Js"]})):
         resp = step(browser, app, table, type, **fields)
-        assert resp.status_code == 303, text(resp)
-    page = text(browser.get(screen))
-    assert "Paid ✓" in page and "PAY 100" in page  # insurance 1:1 on the dealer's "no game"
+        assert resp.status_code == 201, text(resp)
+    on_screen = resp.get_json()["round"]
+    assert on_screen["can_pay"]  # the "Paid ✓" button
+    insurance = [w for p in on_screen["payouts"] for w in p["wagers"]
+                 if w["name"] == "Insurance"]
+    # insurance 1:1 on the dealer's "no game"
+    assert [(w["action"], w["amount"]) for w in insurance] == [("PAY", 100)]
+    assert shown(browser, table)["payouts"] == on_screen["payouts"]
     rnd = round_of(app, table)
     assert rnd.settlement is not None
     # the headline is what moves now: the wagers; box 1's buy-game fee went in at the tap
     expected = {b.box: at_showdown(b.to_dict()) for b in rnd.settlement.boxes}
     assert expected["1"] == rnd.settlement.boxes[0].net + 100
-    shown = dict(re.findall(r'<article class="payout \w+" data-box="(\d)" data-net="(-?\d+)"',
-                            page))
-    assert {k: int(v) for k, v in shown.items()} == expected
+    assert {p["box"]: p["net"] for p in on_screen["payouts"]} == expected
     resp = step(browser, app, table, "paid")
-    assert resp.status_code == 303
-    page = text(browser.get(screen))
-    assert "Round 1 paid" in page and "Start round" in page
+    assert resp.status_code == 201
+    assert resp.get_json()["paid"] == "Round 1 paid. Next round."
+    page, rnd_now = taps.page_and_round(browser, table.id)
+    assert rnd_now is None and "Start round" in page
     assert 'value="100"' in page  # the next round offers last round's bets
 
 
 def test_a_double_tap_records_the_step_once(browser: Browser, app: Flask, screen: str,
                                             table: Any) -> None:
     start(browser, table)
-    before = len(round_of(app, table).events)
-    for _ in range(2):
-        assert step(browser, app, table, "bet", key="same", box="1").status_code == 303
-    assert len(round_of(app, table).events) == before + 1
+    before = round_of(app, table)
+    answers = [step(browser, app, table, "bet", key="same", seq=before.last_seq, box="1")
+               for _ in range(2)]
+    assert [r.status_code for r in answers] == [201, 200]  # the resend: the round as stored
+    assert [r.get_json()["created"] for r in answers] == [True, False]
+    assert answers[1].get_json()["round"] == answers[0].get_json()["round"] | {"moved": []}
+    assert len(round_of(app, table).events) == len(before.events) + 1
 
 
 REFUSALS = [
-    pytest.param("insure", {"box": "1", "amount": "100", "cards": "7s 8s zz jc 2h"},
-                 "is not a card", id="invalid-card"),
-    pytest.param("insure", {"box": "1", "amount": "100", "cards": "as as ad ah 2c"},
-                 "As (card 2) is already", id="duplicate-card"),
-    pytest.param("reveal", {"cards": DEALER}, "box 2 has not bet or folded yet",
+    pytest.param("insure", {"box": "1", "amount": 100, "cards": ["7s", "8s", "zz", "Jc", "2h"]},
+                 "is not a card", "cards", id="invalid-card"),
+    pytest.param("insure", {"box": "1", "amount": 100, "cards": ["As", "As", "Ad", "Ah", "2c"]},
+                 "As (card 2) is already", "cards", id="duplicate-card"),
+    pytest.param("reveal", {"cards": DEALER}, "box 2 has not bet or folded yet", None,
                  id="illegal-action"),
-    pytest.param("insure", {"box": "1", "amount": "ten"}, "must be a whole number",
+    pytest.param("insure", {"box": "1", "amount": "ten"}, "must be a whole number", "amount",
                  id="malformed-amount"),
 ]
 
 
-@pytest.mark.parametrize(("type", "fields", "message"), REFUSALS)
-def test_a_refused_step_redirects_to_the_screen_with_the_message_and_changes_nothing(
+@pytest.mark.parametrize(("type", "fields", "message", "field"), REFUSALS)
+def test_a_refused_step_answers_a_problem_naming_the_box_and_the_input_and_changes_nothing(
         browser: Browser, app: Flask, screen: str, table: Any, type: str,
-        fields: dict[str, str], message: str) -> None:
+        fields: dict[str, Any], message: str, field: str | None) -> None:
     start(browser, table)
     step(browser, app, table, "bet", box="1")
     before = round_of(app, table)
-    resp = step(browser, app, table, type, **fields)
-    assert resp.status_code == 303 and resp.headers["Location"].endswith(screen)
-    page = text(browser.get(screen))
-    assert message in page and 'role="alert"' in page
+    said = {"insure": "Insure", "reveal": "Reveal"}[type]
+    resp = step(browser, app, table, type, label=said, **fields)
+    assert resp.status_code in (400, 422) and resp.mimetype == "application/problem+json"
+    problem = resp.get_json()
+    assert message in problem["detail"]
+    if "box" in fields:  # the message names the box and the step; the screen marks the input
+        assert problem["detail"].startswith("Box 1 · Insure: ") and problem["box"] == "1"
+    if field is not None:
+        assert problem["field"] == field
     after = round_of(app, table)
     assert len(after.events) == len(before.events) and after.state == before.state
-    if "cards" in fields and type != "reveal":  # what the croupier typed is still there
-        assert fields["cards"] in page
+    assert shown(browser, table)["last_seq"] == before.last_seq
 
 
 def test_an_ante_outside_the_limits_is_refused_and_starts_nothing(browser: Browser, app: Flask,
                                                                   screen: str,
                                                                   table: Any) -> None:
     resp = start(browser, table, ante_1="5000")
-    assert resp.status_code == 303
-    assert "Box 1: ANTE 5000 is above the table maximum 500" in text(browser.get(screen))
+    assert resp.status_code == 422
+    problem = resp.get_json()
+    assert problem["detail"] == "Box 1: ANTE 5000 is above the table maximum 500"
+    assert problem["field"] == "ante_1" and problem["box"] == "1"
     with db.session_scope(app) as dbs:
         assert live.open_round_id(dbs, table.id) is None
 
@@ -154,15 +176,12 @@ def test_a_refused_bonus_is_named_and_marked_on_its_own_box_not_on_an_equal_one(
     """Issue 26 item 3: "Box 2 ANTE 20 with bonus 50: the message 'Box 1: the bonus bet may be
     at most 50 % of the ANTE (10), got 50' sits under Box 1 (a valid 100/50)"."""
     resp = start(browser, table, ante_1="100", bonus_1="50", ante_2="20", bonus_2="50")
-    assert resp.status_code == 303
-    page = text(browser.get(screen))
-    said = re.search(r'<p class="field-msg error" id="msg-(\w+)" data-error-for="\w+" '
-                     r'role="alert">([^<]+)</p>', page)
-    assert said is not None, "no message beside an input"
-    assert said.groups() == ("bonus_2", "Box 2: the bonus bet may be at most 50% of the ANTE "
-                                        "(10), got 50")
-    assert re.search(r'name="bonus_2"[^>]*aria-invalid="true"', page)
-    assert not re.search(r'name="bonus_1"[^>]*aria-invalid', page)
+    assert resp.status_code == 422
+    problem = resp.get_json()
+    # the screen puts the message beside the input the problem's field names
+    assert (problem["field"], problem["box"]) == ("bonus_2", "2")
+    assert problem["detail"] == ("Box 2: the bonus bet may be at most 50% of the ANTE (10), "
+                                 "got 50")
     with db.session_scope(app) as dbs:
         assert live.open_round_id(dbs, table.id) is None
 
@@ -173,18 +192,25 @@ def test_a_step_posted_from_a_stale_screen_is_refused_and_the_fresh_screen_shown
     seen = round_of(app, table).last_seq
     step(browser, app, table, "bet", box="1")  # another tablet
     resp = step(browser, app, table, "bet", box="2", seq=seen)
-    assert resp.status_code == 303 and "changed on another device" in text(browser.get(screen))
+    assert resp.status_code == 409
+    problem = resp.get_json()
+    # no field: the screen reloads (the round as it is now) and says why
+    assert "changed on another device" in problem["detail"] and not problem.get("field")
     assert [e.type for e in round_of(app, table).events][-1] == "bet"
+    fresh = shown(browser, table)
+    assert fresh["last_seq"] == seen + 1 and taps.step_of(fresh, "bet", "1") is None
 
 
 def test_undo_from_the_screen_cancels_the_last_step(browser: Browser, app: Flask, screen: str,
                                                     table: Any) -> None:
     start(browser, table)
     step(browser, app, table, "bet", box="1")
-    assert "Undo: the bet · box 1" in text(browser.get(screen))
-    assert step(browser, app, table, "undo").status_code == 303
+    assert shown(browser, table)["undo"] == "Undo: the bet · box 1"
+    resp = step(browser, app, table, "undo")
+    assert resp.status_code == 201
     rnd = round_of(app, table)
     assert rnd.events[-1].type == "undo" and not rnd.flow.summary(rnd.state)["boxes"][0]["decision"]
+    assert taps.step_of(resp.get_json()["round"], "bet", "1") is not None  # offered again
 
 
 def test_a_form_without_the_csrf_token_is_refused(browser: Browser, app: Flask, screen: str,
@@ -207,48 +233,58 @@ def test_an_admin_cannot_record_rounds(browser: Browser, admin: Any, table: Any)
     assert start(browser, table).status_code == 403
 
 
-def test_without_an_open_shift_the_screen_says_so(browser: Browser, croupier: Any,
+def test_without_an_open_shift_the_screen_says_so(browser: Browser, app: Flask, croupier: Any,
                                                   table: Any) -> None:
     browser.login("carla")
     page = text(browser.get(f"/tables/{table.id}/live"))
     assert "no open shift" in page
-    assert start(browser, table).status_code == 303  # refused: back to the screen
+    resp = start(browser, table)
+    assert resp.status_code == 409 and "no open shift" in resp.get_json()["detail"]
+    with db.session_scope(app) as dbs:
+        assert live.open_round_id(dbs, table.id) is None
 
 
 def test_a_big_small_box_accepts_the_suggested_split(browser: Browser, app: Flask,
                                                      croupier: Any) -> None:
     from tests.factories import make_table
-    from tests.web.conftest import arrange
 
     split_table = arrange(app, make_table, name="BS 1", game="split")
     browser.login("carla")
     browser.post(f"/tables/{split_table.id}/shifts", opening_form(app))
     start(browser, split_table, ante_1="50")
-    step(browser, app, split_table, "deal_box", box="1", cards="as kd 7h 4c 2s")
-    step(browser, app, split_table, "deal_dealer", cards="qs qd 5h 6h 9c")
-    resp = step(browser, app, split_table, "extra", box="1", mode="bought", cards="ad 7d")
-    assert resp.status_code == 303
-    page = text(browser.get(f"/tables/{split_table.id}/live?do=split&box=1"))
-    assert "Suggested: Big Two pairs, aces and sevens" in page and "Accept split" in page
-    suggested = re.findall(r'name="small" value="(\w\w)"\s+checked', page)
+    step(browser, app, split_table, "deal_box", box="1", cards=["As", "Kd", "7h", "4c", "2s"])
+    step(browser, app, split_table, "deal_dealer", cards=["Qs", "Qd", "5h", "6h", "9c"])
+    resp = step(browser, app, split_table, "extra", box="1", mode="bought", cards=["Ad", "7d"])
+    assert resp.status_code == 201, text(resp)
+    split = taps.step_of(resp.get_json()["round"], "split", "1")
+    assert split is not None and split["suggests"]  # the screen shows "Suggest"
+    rid = round_of(app, split_table).round.id
+    before = len(round_of(app, split_table).events)
+    proposal = taps.suggest(browser, rid, "split", {"box": "1"})
+    assert proposal.status_code == 200, text(proposal)
+    assert "Suggested: Big Two pairs, aces and sevens" in proposal.get_json()["said"]
+    suggested = proposal.get_json()["payload"]["small"]
     assert sorted(suggested) == ["4c", "Kd"]
-    assert step(browser, app, split_table, "split", box="1",
-                small=suggested).status_code == 303
+    assert len(round_of(app, split_table).events) == before  # a suggestion records nothing
+    # the screen ticks the suggested cards and sends them with the rest (the Big Hand)
+    assert step(browser, app, split_table, "split", **proposal.get_json()["payload"]
+                ).status_code == 201
     for type, fields in (("bet", {"box": "1"}), ("reveal", {}),
-                         ("dealer_small", {"cards": "2h 3h"})):
-        assert step(browser, app, split_table, type, **fields).status_code == 303
+                         ("dealer_small", {"cards": ["2h", "3h"]})):
+        assert step(browser, app, split_table, type, **fields).status_code == 201
     rnd = round_of(app, split_table)
     assert rnd.settlement is not None and rnd.settlement.boxes[0].wagers["bet"].net == 100
 
 
 def redeal_box_2(browser: Browser, app: Flask, screen: str, table: Any) -> live.LiveRound:
-    """Start, deal, then Redeal: box 2 received 4 cards."""
+    """Start, deal, then Redeal: box 2 received 4 cards (202: a void is requested)."""
     start(browser, table)
     deal(browser, app, table)
-    page = text(browser.get(f"{screen}?do=redeal&box=2"))
-    assert "Box 2: Redeal" in page and "Ask for a redeal" in page
-    resp = step(browser, app, table, "redeal", box="2", cards_received="4")
-    assert resp.status_code == 303, text(resp)
+    redeal = taps.step_of(shown(browser, table), "redeal", "2")
+    assert redeal is not None and redeal["said"] == "Redeal"
+    assert redeal["inputs"][0]["name"] == "cards_received"
+    resp = step(browser, app, table, "redeal", box="2", cards_received=4)
+    assert resp.status_code == 202, text(resp)
     return round_of(app, table)
 
 
@@ -265,25 +301,27 @@ def decide(app: Flask, request_id: int, approve: bool, pit_boss: Browser) -> Non
 def test_a_redeal_freezes_the_table_screen_until_a_pit_boss_approves_the_void(
         browser: Browser, other_browser: Browser, app: Flask, screen: str, table: Any) -> None:
     rnd = redeal_box_2(browser, app, screen, table)
-    resp = browser.get(screen)
-    page = text(resp)
-    assert re.search(r'class="phase frozen" data-phase>Void requested — waiting for a pit boss<',
-                     page)
-    assert "“redeal: box 2 received 4 cards”" in page and "Asked by Carla" in page
-    assert "data-void-wait" in page and 'role="status"' in page
-    assert "data-step=" not in page and "data-step-link" not in page  # no step, no undo
-    assert 'class="card-grid' not in page and "Paid ✓" not in page and "data-misdeal" not in page
-    assert start(browser, table, key="s2").status_code == 303  # refused: back to the screen
-    assert step(browser, app, table, "bet", box="1").status_code == 303
-    assert "waits for a pit boss" in text(browser.get(screen))
+    frozen = shown(browser, table)
+    assert frozen["frozen"] and frozen["phase"] == "Void requested — waiting for a pit boss"
+    assert frozen["void"]["pending"]
+    assert frozen["void"]["reason"] == "redeal: box 2 received 4 cards"
+    assert frozen["void"]["said"].startswith("Asked by Carla at ")
+    # no step, no undo, no card grid, no Paid, no misdeal link (round.js hides it when frozen)
+    assert frozen["steps"] == [] and frozen["undo"] is None and not frozen["can_pay"]
+    assert frozen["payouts"] is None
+    refused = start(browser, table, key="s2")
+    assert refused.status_code == 409  # a second round cannot start on a frozen table
+    resp = step(browser, app, table, "bet", box="1")
+    assert resp.status_code == 409 and "waits for a pit boss" in resp.get_json()["detail"]
     assert round_of(app, table).events == rnd.events
     (request,) = voids_of(app, rnd.round.id)
     assert request.status == voids.PENDING
     decide(app, request.id, True, other_browser)
-    page = text(browser.get(screen))
-    assert "Start round" in page and "Round 1 was voided." in page
+    page, after = taps.page_and_round(browser, table.id)
+    assert after is None and "Start round" in page and "Round 1 was voided." in page
     assert 'value="100"' in page  # the voided round's bets are offered again
-    assert "Void requested" not in page and "Dispute" not in page
+    last = re.search(r'<p class="last-round" data-last-round="1">(.*?)</p>', page, re.S)
+    assert last and "Dispute" not in last.group(1)  # a voided round has nothing to dispute
 
 
 def test_a_refused_void_returns_the_table_screen_to_play(
@@ -291,11 +329,11 @@ def test_a_refused_void_returns_the_table_screen_to_play(
     rnd = redeal_box_2(browser, app, screen, table)
     (request,) = voids_of(app, rnd.round.id)
     decide(app, request.id, False, other_browser)
-    page = text(browser.get(screen))
-    assert "Void requested" not in page and "data-void-refused" in page
-    assert "Void refused by Pavel: “Five cards”. The round goes on." in page
-    assert 'data-step="bet" data-box="2"' in page and 'data-step="undo"' in page
-    assert step(browser, app, table, "bet", box="2").status_code == 303
+    back = shown(browser, table)
+    assert not back["frozen"] and back["void"] == {
+        "pending": False, "said": "Void refused by Pavel: “Five cards”. The round goes on."}
+    assert taps.step_of(back, "bet", "2") is not None and back["undo"] is not None
+    assert step(browser, app, table, "bet", box="2").status_code == 201
 
 
 def test_the_table_screen_links_to_the_round_page_for_a_misdeal(browser: Browser, app: Flask,
@@ -303,8 +341,11 @@ def test_the_table_screen_links_to_the_round_page_for_a_misdeal(browser: Browser
                                                                  table: Any) -> None:
     start(browser, table)
     rid = round_of(app, table).round.id
-    page = text(browser.get(screen))
-    assert f'data-misdeal href="/rounds/{rid}"' in page
+    page, rnd = taps.page_and_round(browser, table.id)
+    # round.js points the link at the round on the screen: data-href with the round's id
+    found = re.search(r'<a class="button ghost" data-misdeal hidden data-href="([^"]+)">', page)
+    assert found and rnd is not None and rnd["id"] == rid and not rnd["frozen"]
+    assert found.group(1).replace("/0", f"/{rnd['id']}") == f"/rounds/{rid}"
     assert "Ask for a void or a correction" in text(browser.get(f"/rounds/{rid}"))
 
 
@@ -317,8 +358,11 @@ def test_after_paid_the_bets_screen_links_to_the_last_round_to_dispute_it(
     for type, fields in (("bet", {"box": "1"}), ("bet", {"box": "2"}),
                          ("reveal", {"cards": DEALER}),
                          ("take_ante", {"box": "1"}), ("take_ante", {"box": "2"}), ("paid", {})):
-        assert step(browser, app, table, type, **fields).status_code == 303
-    page = text(browser.get(screen))
+        resp = step(browser, app, table, type, **fields)
+        assert resp.status_code == 201, text(resp)
+    paid = resp.get_json()  # the bets form comes back at once, with the link (round.js)
+    assert paid["paid"] == "Round 1 paid. Next round." and paid["round_page"] == f"/rounds/{rid}"
+    page = text(browser.get(screen))  # and after a reload, server-rendered
     link = re.search(r'<a class="button secondary" href="([^"]+)">Last round \(1\) · Dispute</a>',
                      page)
     assert link and link.group(1) == f"/rounds/{rid}" and "Start round" in page

@@ -11,6 +11,7 @@ from flask import Flask
 
 from dealer_assist.services.players import cards
 from tests.factories import make_user
+from tests.web import taps
 from tests.web.conftest import Browser, arrange, opening_form, text
 from tests.web.test_live_api import Api
 
@@ -129,15 +130,19 @@ def test_the_bets_form_names_each_boxs_player_and_a_fifth_box_is_shown_beside_it
     page = text(browser.get(f"/tables/{table.id}/live"))
     assert 'name="player_1"' in page and 'data-link-player="2"' in page
     assert 'name="name"' not in page  # the croupier enters no name
-    form = {"key": "k1", **{f"ante_{n}": "100" for n in range(1, 6)},
+    form = {**{f"ante_{n}": "100" for n in range(1, 6)},
             **{f"player_{n}": "seat:A" for n in range(1, 6)}}
-    resp = browser.post(f"/tables/{table.id}/live/rounds", form, follow_redirects=True)
-    page = text(resp)
-    assert 'data-error-for="player_5"' in page and "at most 4 boxes" in page
+    refused = taps.start(browser, table.id, "k1", **form)
+    problem = refused.get_json()
+    assert refused.status_code == 422 and problem["field"] == "player_5"  # beside its choice
+    assert "at most 4 boxes" in problem["detail"]
     form["player_5"] = "seat:B"
-    page = text(browser.post(f"/tables/{table.id}/live/rounds", {**form, "key": "k2"},
-                             follow_redirects=True))
-    assert "In the dark" in page and "decides after boxes 1, 2" in page
+    started = taps.start(browser, table.id, "k2", **form)
+    assert started.status_code == 201, text(started)
+    dark = {b["box"]: b.get("dark") for b in started.get_json()["round"]["boxes"]}
+    # player A's second course waits for his first; player B's one box does not
+    assert dark == {"1": None, "2": None, "3": "In the dark · decides after boxes 1, 2",
+                    "4": "In the dark · decides after boxes 1, 2", "5": None}
 
 
 def test_a_rated_player_sits_down_in_one_step_and_leaves_with_one_tap(

@@ -8,10 +8,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-#: what the pages say: their templates, and the table screen's round as its renderer draws it
-#: (``web/live_screen.py`` says each word of the round in the page's language)
+#: the pages' words: the templates, and the table screen's round, which static/round.js draws
+#: from the words web/live_screen.py and web/live.py say (issue 37)
 TEMPLATES = " ".join(p.read_text(encoding="utf-8") for p in [
-    *(ROOT / "templates").rglob("*.html"), ROOT / "dealer_assist" / "web" / "live_screen.py"])
+    *(ROOT / "templates").rglob("*.html"), ROOT / "dealer_assist" / "web" / "live_screen.py",
+    ROOT / "dealer_assist" / "web" / "live.py"])
 
 
 def _section(title: str) -> str:

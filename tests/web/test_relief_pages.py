@@ -18,6 +18,7 @@ from dealer_assist.services.people import stints
 from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import shifts
 from tests.factories import PIN, make_table, make_user
+from tests.web import taps
 from tests.web.conftest import Browser, arrange, opening_form, text
 
 
@@ -121,8 +122,7 @@ def test_pins_are_throttled_per_account_on_a_device(
 def test_a_relief_during_a_round_needs_a_pit_boss_pin_and_the_round_keeps_its_dealer(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
     _bind(browser, floor["table"])
-    assert browser.post(f"/tables/{floor['table']}/live/rounds",
-                        {"key": "r1", "ante_1": "100"}).status_code == 303
+    assert taps.start(browser, floor["table"], "r1", ante_1="100").status_code == 201
     page = text(browser.get(f"/tables/{floor['table']}/relief?who={floor['dimitri']}"))
     assert "Round 1 is in progress" in page and 'name="pit_pin"' in page
     refused = _relieve(browser, floor["table"], floor["dimitri"])
@@ -141,8 +141,9 @@ def test_a_relief_during_a_round_needs_a_pit_boss_pin_and_the_round_keeps_its_de
     # Dimitri finishes Carla's round on the tablet
     with db.session_scope(app) as dbs:
         rid = live.open_round_id(dbs, floor["table"])
-    step = browser.post(f"/live/rounds/{rid}/steps", {"type": "fold", "box": "1", "key": "f1"})
-    assert step.status_code == 303
+    assert rid is not None
+    step = taps.tap(browser, rid, "fold", {"box": "1"}, key="f1")
+    assert step.status_code == 201, text(step)
     with db.session_scope(app) as dbs:
         assert {e.actor_id for e in live.load(dbs, rid).events} == {floor["carla"],
                                                                      floor["dimitri"]}
@@ -181,8 +182,8 @@ def test_an_idle_stint_signs_nobody_out_of_the_table(
     _bind(browser, floor["table"])
     app.config["IDLE_TIMEOUT_MINUTES"] = 0
     assert browser.get(f"/tables/{floor['table']}/live").status_code == 200
-    assert browser.post(f"/tables/{floor['table']}/live/rounds",
-                        {"key": "r1", "ante_1": "100"}).status_code == 303
+    started = taps.start(browser, floor["table"], "r1", ante_1="100")
+    assert started.status_code == 201 and started.get_json()["round"]["number"] == 1
 
 
 def test_a_person_sets_his_pin_with_his_password(app: Flask, browser: Browser) -> None:

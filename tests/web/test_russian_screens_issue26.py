@@ -15,12 +15,14 @@ from flask import Flask
 from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 from tests.web.conftest import Browser, arrange, opening_form, text
+from tests.web.taps import screen_words
 from tests.web.test_live_pages import round_of, start, step
 
 #: the product's name, people's and tables' names, and codes (SHA-256 in hex, the profile's
 #: id, formats; "PIN" as in Russian "PIN-код")
 ALLOWED = {"dealer", "assist", "Carla", "Olga", "Petr", "RP", "CS", "SHA", "JSON", "UTF", "UTC",
-           "PDF", "PIN", "A4", "Letter", "russian-classic", "caribbean-classic"}
+           "PDF", "PIN", "A4", "Letter", "russian-classic", "caribbean-classic",
+           "as", "kd"}  # card codes in the hint "tap below or type: as kd 10h"
 
 
 def latin_words(page: str) -> set[str]:
@@ -48,15 +50,17 @@ def test_a_russian_round_dispute_void_and_report_say_everything_in_russian(
     for table in (cs, rp):
         assert browser.post(f"/tables/{table.id}/shifts", opening_form(app)).status_code == 302
     start(browser, cs, ante_1="50", ante_2="50")
-    for type, fields in (("deal_dealer", {"cards": "8c"}), ("bet", {"box": "1"}),
-                         ("fold", {"box": "2"}), ("reveal", {"cards": "2s 3d 9h jc"})):
-        assert step(browser, app, cs, type, **fields).status_code == 303
+    for type, fields in (("deal_dealer", {"up": ["8c"]}), ("bet", {"box": "1"}),
+                         ("fold", {"box": "2"}), ("reveal", {"cards": ["2s", "3d", "9h", "Jc"]})):
+        assert step(browser, app, cs, type, **fields).status_code == 201
     assert latin_words(text(browser.get("/password"))) == set(), "password form"
-    screen = text(browser.get(f"/tables/{cs.id}/live"))
+    screen = screen_words(text(browser.get(f"/tables/{cs.id}/live")))
     assert "фолд: АНТЕ проиграно" in screen
-    assert latin_words(screen) == set(), "table screen"
+    assert latin_words(screen) == set(), sorted(latin_words(screen))  # the renderer too
     rid = round_of(app, cs).round.id
-    assert step(browser, app, cs, "paid").status_code == 303
+    paid = step(browser, app, cs, "paid")
+    assert paid.status_code == 201
+    assert paid.get_json()["paid"] == "Раунд 1 выплачен. Следующий раунд."
     filed = browser.post(f"/rounds/{rid}/disputes", {"box": "1", "claim": "Недоплата",
                                                      "claimed_amount": "50"})
     assert filed.status_code == 303
@@ -64,8 +68,8 @@ def test_a_russian_round_dispute_void_and_report_say_everything_in_russian(
     assert latin_words(text(browser.get(f"/rounds/{rid}"))) == set(), "round page"
 
     start(browser, rp, ante_1="100", ante_2="100")
-    assert step(browser, app, rp, "redeal", box="2", cards_received="6").status_code == 303
-    waiting = text(browser.get(f"/tables/{rp.id}/live"))
+    assert step(browser, app, rp, "redeal", box="2", cards_received=6).status_code == 202
+    waiting = screen_words(text(browser.get(f"/tables/{rp.id}/live")))
     assert "пересдача: бокс 2 получил карт: 6" in waiting
     assert latin_words(waiting) == set(), "void waiting"
 
