@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import (
     abort,
@@ -21,6 +20,7 @@ from flask_babel import gettext
 
 from .. import db, i18n
 from ..edge import PageBlueprint, any_role, end_login, form_error, public, start_login
+from ..edge.header_values import same_site_path
 from ..models import utcnow
 from ..services.errors import AuthenticationFailed, ServiceError, Throttled
 from ..services.people import auth, users
@@ -39,10 +39,7 @@ def _policy() -> auth.ThrottlePolicy:
 
 def _safe_next(target: str | None) -> str:
     """Only same-site paths: ``?next=https://evil.example`` must not redirect off-site."""
-    if target and target.startswith("/") and not target.startswith("//") \
-            and not urlsplit(target).netloc and "\\" not in target:
-        return target
-    return url_for("web.home")
+    return same_site_path(target) or url_for("web.home")
 
 
 @bp.route("/login", methods=["GET", "POST"])

@@ -15,6 +15,7 @@ from flask_babel import gettext
 
 from .. import db
 from ..edge import ALL_ROLES, PageBlueprint, device, end_login, end_refused, role_required
+from ..edge.header_values import same_site_path
 from ..models import Role
 from ..services.errors import ServiceError
 from ..services.tables import devices, tables
@@ -69,6 +70,4 @@ def revoke(device_id: int) -> Any:
         return redirect(request.referrer or url_for("floor.page"))
     flash(gettext("%(label)s no longer acts for %(table)s.", label=ended.label,
                   table=ended.table), "success")
-    target = request.form.get("next", "")
-    return redirect(target if target.startswith("/") and not target.startswith("//")
-                    else url_for("floor.page"), 303)
+    return redirect(same_site_path(request.form.get("next")) or url_for("floor.page"), 303)
