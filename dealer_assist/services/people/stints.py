@@ -13,7 +13,8 @@ newest stint; every round or poker hand records him as its dealer of record when
   and his PIN (:mod:`.cosign`). Between rounds that is all; while a round (or hand) is open only
   with a pit boss's PIN too (illness, an emergency): the stint is ``mid_round``, names the pit
   boss and the round handed over, and the round keeps its dealer of record.
-* A dealer deals at one table at a time: he is relieved where he deals before he takes another.
+* A dealer deals at one table at a time: he is relieved where he deals before he takes another
+  (by a relief or by starting a round where nobody is tapped in).
 * Nobody tapped in (a shift opened before stints, or by a pit boss alone): whoever starts the
   next round deals it, and a ``start`` stint says so.
 """
@@ -211,13 +212,18 @@ def open_table(session: Session, *, shift_id: int, dealer_id: int,
 def dealer_for_round(session: Session, *, shift_id: int, actor_id: int,
                      now: datetime | None = None) -> int:
     """The dealer of record of a round starting now: the table's current dealer; nobody tapped
-    in, the person starting it deals (a ``start`` stint records it)."""
+    in, the person starting it deals (a ``start`` stint records it) -- unless he deals at
+    another table now: a dealer deals at one table at a time (issue 35 item 19: one pit boss
+    was shown dealing three tables)."""
     found = current_dealer_id(session, shift_id)
     if found is not None:
         return found
     shift = session.get(Shift, shift_id)
     if shift is None:
         raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
+    elsewhere = dealing_now(session, actor_id)
+    if elsewhere is not None and elsewhere.shift_id != shift_id:
+        _busy_elsewhere(session, elsewhere)
     _insert(session, shift=shift, dealer_id=actor_id, kind=StintKind.START, now=now or utcnow())
     return actor_id
 
