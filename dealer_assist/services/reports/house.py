@@ -154,6 +154,12 @@ def payouts(rows: list[tuple[Round, dict[str, Any], int]], table_cap: int,
     return ([_box_line(r, b, zone) for r, b in paid[:TOP_PAYOUTS]], capped)
 
 
+def cumulative_rounds(rows: list[tuple[Round, dict[str, Any], int]]) -> list[int]:
+    """The number of each settled round :func:`cumulative` adds up (issue 35: a voided round
+    leaves a gap, so the chart's last point is not "round <count>")."""
+    return [r.number for r, _s, _v in rows]
+
+
 def cumulative(rows: list[tuple[Round, dict[str, Any], int]]) -> list[int]:
     out, total = [], 0
     for _r, s, _v in rows:
