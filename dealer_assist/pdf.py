@@ -94,7 +94,8 @@ def report_context(data: dict[str, Any], sha256: str, *, page_size: str = "a4",
     if size is None:
         raise ValueError(f"page size must be one of {', '.join(PAGE_SIZES)}")
     transfers = data["inventory"]["transfers"]
-    return {"r": data, "sha256": sha256, "page_size": size, "chart": chart(data["cumulative"], data.get("cumulative_rounds")),
+    return {"r": data, "sha256": sha256, "page_size": size,
+            "chart": chart(data["cumulative"], data.get("cumulative_rounds")),
             "fills": [t for t in transfers if t["kind"] == "fill"],
             "credits": [t for t in transfers if t["kind"] == "credit"],
             "money": money, "when": when, "duration": duration, "printed_at": printed_at}
