@@ -406,12 +406,13 @@ def test_rounds_per_hour_are_exact_decimals() -> None:
     assert per_hour(5, 0) is None and per_hour(0, 10) == "0.00"
 
 
-def test_nobody_tapped_in_a_dealer_dealing_elsewhere_cannot_start_a_round_there(
+def test_a_dealer_who_starts_a_round_where_nobody_is_tapped_in_leaves_his_other_table(
         session: Session, floor: Floor) -> None:
     """Issue 35 item 19: the floor showed one dealer dealing AM 1, DR 1 and OA 1 at once. A
     table where nobody is tapped in gave its next round to whoever started it (a ``start``
-    stint) even while he dealt at another table. RULES.md: "a round or hand is dealt by the
-    dealer at the table when it started"; a dealer deals at one table at a time."""
+    stint) while he still counted as dealing at his other tables. RULES.md: "a round or hand is
+    dealt by the dealer at the table when it started"; a dealer deals at one table at a time:
+    starting there moves him (refused while a round of his other table is being dealt)."""
     other = make_table(session, name="OA 1", game="oasis")
     # Carla deals at RP 1; she counts OA 1's float too, so she is its staff, not its dealer
     shifts.open_shift(session, table_id=other.id, user_id=floor.croupier)
@@ -421,19 +422,28 @@ def test_nobody_tapped_in_a_dealer_dealing_elsewhere_cannot_start_a_round_there(
     for n, name in enumerate(("Ann", "Bob")):
         poker_tables.seat_player(session, poker.id, seat=str(n + 1), player=name, buy_in=500)
     session.commit()
-    assert stints.dealing_now(session, floor.croupier).table_id == floor.table_id  # type: ignore[union-attr]
+    rp1 = play(session, floor, pay=False)  # a round being dealt at RP 1
     with pytest.raises(Conflict, match="Carla deals at RP 1 now: a relief there comes first"):
         live.start_round(session, table_id=other.id, actor_id=floor.croupier,
                          boxes=[live.BoxStake("1", 100)], idempotency_key="oa-1")
     session.rollback()
-    # the pit boss, dealing nowhere, may step in at one of them -- and then at no other
-    live.start_round(session, table_id=other.id, actor_id=floor.pit_boss,
-                     boxes=[live.BoxStake("1", 100)], idempotency_key="oa-2")
+    live.pay(session, round_id=rp1, actor_id=floor.croupier, idempotency_key="pay-rp1")
+    started = live.start_round(session, table_id=other.id, actor_id=floor.croupier,
+                               boxes=[live.BoxStake("1", 100)], idempotency_key="oa-2")
     session.commit()
-    with pytest.raises(Conflict, match="Pavel deals at OA 1 now"):
-        poker_hands.start_hand(session, table_id=poker.id, user_id=floor.pit_boss)
+    assert started.round.dealer_id == floor.croupier
+    assert stints.current(session, floor.shift_id) is None  # RP 1: nobody tapped in now
+    assert stints.current_dealer_id(session, floor.shift_id) is None
+    assert stints.dealing_now(session, floor.croupier).table_id == other.id  # type: ignore[union-attr]
+    # the pit boss steps in at DR 1, then at RP 1: one table at a time
+    hand = poker_hands.start_hand(session, table_id=poker.id, user_id=floor.pit_boss)
+    session.commit()
+    assert hand.round.dealer_id == floor.pit_boss
+    with pytest.raises(Conflict, match="Pavel deals at DR 1 now"):
+        live.start_round(session, table_id=floor.table_id, actor_id=floor.pit_boss,
+                         boxes=[live.BoxStake("1", 100)], idempotency_key="rp-3")
     session.rollback()
     dealing: dict[int, list[int]] = {}
     for stint in stints.current_by_shift(session).values():
         dealing.setdefault(stint.dealer_id, []).append(stint.table_id or 0)
-    assert all(len(where) == 1 for where in dealing.values()), dealing
+    assert dealing == {floor.croupier: [other.id], floor.pit_boss: [poker.id]}
