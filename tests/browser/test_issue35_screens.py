@@ -27,8 +27,8 @@ from tests.factories import PASSWORD, make_user
 pytestmark = pytest.mark.browser
 
 WORDS = {
-    "en": {"draw": "The first new card is replaced too, free: tap the free second card", "bet": "BET paid 7:1",
-           "up": "face up", "box": "Box 1", "other": "Other wins", "no_hold":
+    "en": {"draw": "The first new card is replaced too, free: tap the free second card",
+           "bet": "BET paid 7:1", "up": "face up", "box": "Box 1", "other": "Other wins", "no_hold":
            "No hold to compare with the band yet", "csv": "win is the house's win",
            "stakes": "Ante 10 / bring-in 20", "seats": "6 seats", "edit": "Bring-in"},
     "ru": {"draw": "Первая новая карта тоже заменяется, бесплатно: нажмите бесплатную вторую карту",

@@ -147,7 +147,7 @@ def _newest_of_dealers(session: Session) -> dict[int, int]:
                         .join(Shift, col(Shift.id) == DealerStint.shift_id)
                         .where(Shift.status == ShiftStatus.OPEN.value)
                         .group_by(col(DealerStint.dealer_id))).all()
-    return {dealer: newest for dealer, newest in rows}
+    return {dealer: newest for dealer, newest in rows if newest is not None}
 
 
 _STINT = DealerStint.__table__  # type: ignore[attr-defined]
