@@ -21,7 +21,7 @@ from flask_babel import gettext
 
 from .. import db
 from ..edge import PageBlueprint, form_error, role_required
-from ..i18n.wording import N_
+from ..i18n.wording import N_, say
 from ..models import POKER_GAMES, Role
 from ..rules.errors import RulesError
 from ..rules.registry import games
@@ -133,7 +133,8 @@ def _set_active(user_id: int, active: bool) -> Any:
 
 def _tables_context() -> dict[str, Any]:
     dbs = db.get_session()
-    return {"tables": tables.list_tables(dbs), "games": GAME_TITLES,
+    return {"tables": tables.list_tables(dbs),
+            "games": {name: say(title) for name, title in GAME_TITLES.items()},
             "poker": poker_tables.stakes_by_table(dbs),
             "profiles": profiles.engine_profiles(), "max_boxes": tables.MAX_BOXES,
             "chip_sets": [(name, f"{name}: {' · '.join(f'{d:,}' for d in denoms)}")
