@@ -55,8 +55,10 @@ when = i18n.when
 duration = i18n.duration
 
 
-def chart(cumulative: Sequence[int]) -> dict[str, Any]:
-    """Geometry of the house's cumulative result: an SVG polyline, its zero line and ticks.
+def chart(cumulative: Sequence[int], numbers: Sequence[int] | None = None) -> dict[str, Any]:
+    """Geometry of the house's cumulative result: an SVG polyline, its zero line and ticks;
+    ``numbers``: the settled rounds' numbers, whose first and last label the ends (a voided
+    round leaves a gap: the last point is not "round <count>", issue 35).
 
     At most :data:`CHART_POINTS` points (each bucket keeps its extreme values so a spike is
     not smoothed away); integer arithmetic, so the same data draws the same picture.
@@ -82,7 +84,8 @@ def chart(cumulative: Sequence[int]) -> dict[str, Any]:
     points = " ".join(f"{round(i * CHART_W / n, 1)},{y(v)}" for i, v in enumerate(values))
     return {"width": CHART_W, "height": CHART_H, "points": points, "zero": y(0),
             "top": top, "bottom": bottom, "end": values[-1], "rounds": len(cumulative),
-            "end_y": y(values[-1])}
+            "end_y": y(values[-1]), "first": numbers[0] if numbers else 1,
+            "last": numbers[-1] if numbers else len(cumulative)}
 
 
 def report_context(data: dict[str, Any], sha256: str, *, page_size: str = "a4",
@@ -91,7 +94,8 @@ def report_context(data: dict[str, Any], sha256: str, *, page_size: str = "a4",
     if size is None:
         raise ValueError(f"page size must be one of {', '.join(PAGE_SIZES)}")
     transfers = data["inventory"]["transfers"]
-    return {"r": data, "sha256": sha256, "page_size": size, "chart": chart(data["cumulative"]),
+    return {"r": data, "sha256": sha256, "page_size": size,
+            "chart": chart(data["cumulative"], data.get("cumulative_rounds")),
             "fills": [t for t in transfers if t["kind"] == "fill"],
             "credits": [t for t in transfers if t["kind"] == "credit"],
             "money": money, "when": when, "duration": duration, "printed_at": printed_at}

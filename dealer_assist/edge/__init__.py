@@ -5,7 +5,8 @@ failure is answered (a page or an RFC 9457 problem body).
 ``web`` and ``api`` both build on this package and never import each other; the services below
 know nothing of HTTP (they raise ``ServiceError``/``RulesError``, mapped here once). Modules:
 
-- ``headers``: security headers, NUL refusal, bounded ``<int:>`` ids, :func:`as_id`
+- ``headers``: security headers, NUL refusal, bounded ``<int:>`` ids, :func:`as_id`;
+  ``header_values``: a user's value in a header (ETag, download names, redirects) made safe
 - ``csrf``, ``sessions``, ``roles``, ``refusals``, ``guard``: the one request hook
 - ``device``: a tablet bound to one table (issue 28): who it records for, and its fence
 - ``status``: the one service-error-to-HTTP mapping; ``problems`` and ``pages``: the two ways

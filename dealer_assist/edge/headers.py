@@ -24,6 +24,7 @@ from flask import Flask, abort, current_app, g, request
 from werkzeug.routing import IntegerConverter as WerkzeugInteger
 
 from ..i18n.wording import N_
+from . import header_values
 
 #: 2^31 - 1: the largest id the primary keys can hold on both databases (PostgreSQL's
 #: ``INTEGER`` is 32-bit; a larger id would be refused by the server, not answered 404)
@@ -79,7 +80,8 @@ def refuse_bad_input() -> None:
 
 
 def secure_headers(response: Any) -> Any:
-    """After every request: the security headers, and no caching for a signed-in user."""
+    """After every request: the security headers, no caching for a signed-in user, and no
+    header value that is not printable ASCII (:func:`.header_values.encode_unsafe`)."""
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
     if current_app.config.get("SESSION_COOKIE_SECURE"):
@@ -89,6 +91,7 @@ def secure_headers(response: Any) -> Any:
         response.headers["Pragma"] = "no-cache"
     else:  # anonymous: a cache must ask again each time (static files by their ETag)
         response.headers.setdefault("Cache-Control", "no-cache")
+    header_values.encode_unsafe(response)
     return response
 
 

@@ -176,7 +176,7 @@ def say(text: str | None) -> str:
         return ""
     if not isinstance(text, Phrase):
         said = str(gettext(text))
-        if said == text and locale_code() != "en":
+        if said == text:  # English too: the en catalog may reword a stored sentence (issue 35)
             return _stored(text) or said
         return said
     params = {k: _value(v) for k, v in text.params.items()}
@@ -236,12 +236,14 @@ STORED_PHRASES = (
     N_("redeal: %(v)s"), N_("box %(box)s received %(count)s cards"),
     N_("wrong number of cards"), N_("Dispute %(id)s upheld: %(note)s"),
     N_("Dispute %(id)s: decision %(new)s supersedes decision %(old)s"),
+    # issue 35: Caribbean/Oasis's raise is the BET wager; the en catalog says "BET paid"
+    N_("%(why)s: raise paid %(mult)s:1%(cap_note)s"),
 )
 
 
 def _pattern(msgid: str) -> re.Pattern[str]:
     parts = re.split(r"%\((\w+)\)s", msgid)
-    body = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    body = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts))
     return re.compile(f"^{body}$", re.S)
 
 

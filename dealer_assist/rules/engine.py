@@ -203,6 +203,12 @@ class Game(Generic[S]):
         """Why the round was voided (a redeal), or None."""
         return None
 
+    def needless(self, state: S, actions: tuple[Any, ...]) -> bool:
+        """True when the decoded step asks for what the state already holds and an earlier
+        contract sent it (a house round's ``take_ante`` after the reveal took the ANTE): the
+        record path answers it with the stream as it is and stores nothing."""
+        return False
+
     def where(self, state: S) -> str | None:
         """The field path a refusal of the next step is reported under (a poker hand:
         ``actions[n]``), or None."""

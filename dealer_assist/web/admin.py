@@ -21,14 +21,16 @@ from flask_babel import gettext
 
 from .. import db
 from ..edge import PageBlueprint, form_error, role_required
-from ..i18n.wording import say
-from ..models import Role
+from ..i18n.wording import N_, say
+from ..models import POKER_GAMES, Role
+from ..rules.errors import RulesError
 from ..rules.registry import games
-from ..services.errors import ServiceError
+from ..services.errors import ServiceError, ValidationError
 from ..services.people import pins, users
 from ..services.people.users import ROLE_TITLES, NewPassword
 from ..services.reports import house_edge
 from ..services.shifts import chips
+from ..services.tables import poker as poker_tables
 from ..services.tables import profiles, tables
 from .forms import text, whole_number
 
@@ -36,6 +38,9 @@ bp = PageBlueprint("admin", __name__, url_prefix="/admin")
 admin_only = role_required(Role.ADMIN.value)
 #: the house games a table is opened for, by their one title (``rules.registry``)
 GAME_TITLES = {spec.name: spec.title for spec in games() if spec.banked}
+#: a poker table's stakes as its form names them (issue 35 item 4)
+STAKE_LABELS = {"ante": N_("Ante"), "bring_in": N_("Bring-in"), "small_blind": N_("Small blind"),
+                "big_blind": N_("Big blind"), "over_blind": N_("Over blind")}
 
 
 @bp.get("/")
@@ -128,7 +133,10 @@ def _set_active(user_id: int, active: bool) -> Any:
 # --- tables ----------------------------------------------------------------------------------
 
 def _tables_context() -> dict[str, Any]:
-    return {"tables": tables.list_tables(db.get_session()), "games": GAME_TITLES,
+    dbs = db.get_session()
+    return {"tables": tables.list_tables(dbs),
+            "games": {name: say(title) for name, title in GAME_TITLES.items()},
+            "poker": poker_tables.stakes_by_table(dbs),
             "profiles": profiles.engine_profiles(), "max_boxes": tables.MAX_BOXES,
             "chip_sets": [(name, f"{name}: {' · '.join(f'{d:,}' for d in denoms)}")
                           for name, denoms in chips.CHIP_SETS.items()]}
@@ -171,8 +179,50 @@ def create_table() -> Any:
 @admin_only
 def edit_table(table_id: int) -> str:
     table = tables.get_table(db.get_session(), table_id)
+    if table.game in POKER_GAMES:  # issue 35 item 4: its own form (name, pit, stakes)
+        return _poker_form(table, {"name": table.name, "pit": table.pit or "",
+                                   **_poker(table).stakes})
     return render_template("admin/table_form.html", table=table, form=_as_form(table),
                            **_tables_context())
+
+
+def _poker(table: tables.TableView) -> poker_tables.PokerTableView:
+    return poker_tables.get(db.get_session(), table.id)
+
+
+def _poker_context(table: tables.TableView) -> dict[str, Any]:
+    poker = _poker(table)
+    return {"table": table, "poker": poker, "stakes": list(poker.stakes),
+            "labels": STAKE_LABELS}
+
+
+def _poker_form(table: tables.TableView, form: Any) -> str:
+    return render_template("admin/poker_table_form.html", form=form, **_poker_context(table))
+
+
+def _poker_form_error(err: ServiceError, table: tables.TableView) -> Any:
+    return form_error(err, "admin/poker_table_form.html", form=request.form,
+                      **_poker_context(table))
+
+
+def _update_poker(table: tables.TableView) -> Any:
+    """A poker table's name, pit and stakes; its game, profile and seats stay."""
+    dbs = db.get_session()
+    try:
+        try:
+            stakes = {name: whole_number(name, STAKE_LABELS[name])
+                      for name in _poker(table).stakes}
+            saved = poker_tables.update_table(dbs, table.id, name=text("name", max_length=64),
+                                              stakes=stakes)
+        except RulesError as err:  # a stake the engine refuses: the field is its own
+            raise ValidationError(err.message, field=(err.field or "").removeprefix("stakes.")
+                                  or None) from None
+        tables.set_pit(dbs, table.id, text("pit", max_length=40) or None)
+        dbs.commit()
+    except ServiceError as err:
+        return _poker_form_error(err, table)
+    flash(gettext("Table %(name)s saved.", name=saved.name), "success")
+    return redirect(url_for("admin.tables_page"))
 
 
 def _as_form(table: tables.TableView) -> dict[str, Any]:
@@ -186,6 +236,8 @@ def _as_form(table: tables.TableView) -> dict[str, Any]:
 def update_table(table_id: int) -> Any:
     dbs = db.get_session()
     table = tables.get_table(dbs, table_id)
+    if table.game in POKER_GAMES:
+        return _update_poker(table)
     try:
         table = tables.update_table(dbs, table_id, _table_spec())
         dbs.commit()

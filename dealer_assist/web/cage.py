@@ -32,6 +32,7 @@ from flask_babel import gettext
 
 from .. import db, pdf
 from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, as_id, device, form_error, role_required
+from ..edge.header_values import attachment
 from ..i18n.wording import say
 from ..models import Role
 from ..services.cage import buyins, drop, notes, slips, win
@@ -175,7 +176,7 @@ def _pdf(html: str, filename: str) -> Response:
                                        "use the preview and print it from the browser.",
                                        error=str(err)))
     resp = Response(body, mimetype="application/pdf")
-    resp.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    resp.headers["Content-Disposition"] = attachment(filename)
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
@@ -253,7 +254,7 @@ def hold_csv() -> Response:
     for row in hold.csv_rows(_hold(day)):
         writer.writerow(row)
     resp = Response(out.getvalue().encode("utf-8-sig"), mimetype="text/csv")
-    resp.headers["Content-Disposition"] = f'attachment; filename="hold-{day.isoformat()}.csv"'
+    resp.headers["Content-Disposition"] = attachment(f"hold-{day.isoformat()}.csv")
     resp.headers["Cache-Control"] = "no-store"
     return resp
 

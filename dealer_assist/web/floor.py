@@ -4,7 +4,8 @@ The page shows the tables of one pit (``?pit=``, remembered in the session) as c
 (``services.reports.floor``) and the dealers on break. It updates itself by **polling**
 ``/floor/cards`` every ``FLOOR_POLL_SECONDS`` (2 s) and swapping the fragment in (``floor.js``;
 no reload): the answer carries an ETag made of the audit chain's head (every state change moves
-it), the pit, the minute and the language, so while nothing happened the server answers 304
+it), the pit, the minute and the language (their digest: a pit may be named in any
+script, issue 35), so while nothing happened the server answers 304
 after one cheap query. Why not server-sent events: waitress serves the app with a fixed pool of
 threads (8) and an event stream holds one thread per open page for as long as it is open; four
 pit bosses with two tabs each would leave no thread for the tablets' steps (docs/operations.md).
@@ -33,6 +34,7 @@ from flask_babel import gettext
 
 from .. import db
 from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, end_refused, role_required
+from ..edge.header_values import etag
 from ..i18n.locale import locale_code
 from ..i18n.wording import say
 from ..models import utcnow
@@ -81,7 +83,7 @@ def _context() -> dict[str, Any]:
 def _etag() -> str:
     minute = int(utcnow().timestamp() // 60)
     head = floor.version(db.get_session())
-    return f'"floor-{head}-{session.get(PIT_KEY, ALL)}-{minute}-{locale_code()}"'
+    return etag("floor", head, session.get(PIT_KEY, ALL), minute, locale_code())
 
 
 @bp.get("/floor")

@@ -19,6 +19,7 @@ from flask import Response, g, redirect, render_template, request, url_for
 
 from .. import db
 from ..edge import PageBlueprint, role_required
+from ..edge.header_values import attachment
 from ..services.errors import ValidationError
 from ..services.players import cards, rated
 from ..services.players.played import EdgeBook
@@ -90,6 +91,6 @@ def slips_csv() -> Response:
             r.end.astimezone(zone).isoformat(timespec="seconds") if r.end else "",
             r.average_bet.rounded, r.wagered, r.win, r.theoretical)])
     resp = Response(out.getvalue(), mimetype="text/csv")
-    resp.headers["Content-Disposition"] = f'attachment; filename="rating-slips-{day}.csv"'
+    resp.headers["Content-Disposition"] = attachment(f"rating-slips-{day}.csv")
     resp.headers["Cache-Control"] = "no-store"
     return resp

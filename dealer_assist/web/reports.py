@@ -38,6 +38,7 @@ from ..edge import (
     may_reach,
     role_required,
 )
+from ..edge.header_values import attachment
 from ..i18n.formats import when
 from ..i18n.wording import N_
 from ..models import utcnow
@@ -88,7 +89,7 @@ def preview(shift_id: int) -> str:
 
 
 def _filename(data: dict[str, Any], size: str) -> str:
-    table = re.sub(r"[^A-Za-z0-9]+", "-", data["shift"]["table"]).strip("-") or "table"
+    table = re.sub(r"\W+", "-", data["shift"]["table"]).strip("-") or "table"
     return f"shift-{data['shift']['id']}-{table}-{data['shift']['gaming_date']}-{size}.pdf"
 
 
@@ -113,7 +114,7 @@ def download(shift_id: int) -> Response:
                                        "use the preview and print it from the browser.",
                                        error=str(err)))
     resp = Response(body, mimetype="application/pdf")
-    resp.headers["Content-Disposition"] = f'attachment; filename="{_filename(data, size)}"'
+    resp.headers["Content-Disposition"] = attachment(_filename(data, size))
     resp.headers["X-Report-SHA256"] = sha
     resp.headers["Cache-Control"] = "no-store"
     return resp

@@ -322,6 +322,21 @@ def test_a_hold_outside_the_band_is_flagged_until_read_with_its_note(session: Se
         hold.band_from({"mode": "lab"})
 
 
+def test_a_year_to_date_hold_outside_the_band_is_flagged_like_the_day_and_the_month(
+        session: Session, floor: Floor) -> None:
+    """Issue 35 item 14: the YTD row was not flagged when outside the band while the day and
+    MTD rows were (only those two were compared)."""
+    _seeded_shift(session, floor)
+    _count(session, floor, {5000: 6, 1000: 1, 500: 1})
+    session.commit()
+    band = hold.Band(base_bp=100_000, points_bp=1)  # 1000 %: nothing real is inside
+    line = hold.build_hold_report(session, T0.date(), band=band)["tables"][0]
+    assert line["day"]["outside"] and line["mtd"]["outside"] and line["ytd"]["outside"]
+    assert line["ytd"]["notes"] == []  # notes are kept per day and per month
+    inside = hold.build_hold_report(session, T0.date(), band=hold.Band(0, 10**9))
+    assert not any(inside["tables"][0][p]["outside"] for p in hold.PERIODS)
+
+
 def test_the_shift_report_counts_the_buy_ins_in_its_reconciliation(session: Session,
                                                                    floor: Floor) -> None:
     _seeded_shift(session, floor)

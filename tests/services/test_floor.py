@@ -224,3 +224,58 @@ def test_a_relieved_dealer_is_listed_on_break(session: Session, floor: Floor) ->
     assert [(b["name"], b["minutes"], b["table"]) for b in data["breaks"]] == [
         ("Carla", 12, "RP 1")]
     assert data["tables"][0]["dealer"]["name"] == "Dimitri"
+
+
+def test_the_floor_card_shows_the_win_after_a_paid_disputes_adjustment(
+        session: Session, floor: Floor, app: Flask) -> None:
+    """Issue 35 item 9: the floor's win ignored a paid dispute's adjustment (-59,850 on the
+    floor, the report's -59,860 after corrections). The card's Win and Win / wagered are the
+    report's figures after corrections; /floor/data keeps ``win`` (before) beside them."""
+    import re
+
+    from dealer_assist.i18n import formats
+    from tests.web.conftest import Browser
+
+    rounds = [play(session, floor) for _ in range(3)]
+    dispute = file(session, floor, rounds[0])
+    disputes.decide(session, dispute_id=dispute.id, outcome="upheld", adjustment=40,
+                    note="camera", actor_id=floor.pit_boss)
+    session.commit()
+    report = reports.build_shift_report(session, floor.shift_id)
+    after = report["after_corrections"]
+    assert after["house_win"] == report["total"]["house_win"] - 40
+    session.commit()  # the pages below write (the login): end this session's transaction
+    browser = Browser(app.test_client())
+    browser.login("pavel")
+    page = browser.get("/floor?pit=A").get_data(as_text=True)
+    shown = re.search(r'data-fig="win">([^<]*)<', page)
+    assert shown and shown.group(1).strip() == formats.amount(after["house_win"])
+    hold = re.search(r'data-fig="hold">([^<]*)<', page)
+    assert hold and hold.group(1).strip() == \
+        f"{after['hold']['percent']} %".replace("-", "−")
+    data = browser.get("/floor/data?pit=A").get_json()["tables"][0]["money"]
+    assert (data["win"], data["win_corrected"], data["hold_corrected"]) == \
+        (report["total"]["house_win"], after["house_win"], after["hold"])
+
+
+def test_the_shift_chart_ends_at_the_last_settled_rounds_number(
+        session: Session, floor: Floor, app: Flask) -> None:
+    """Issue 35 item 11: the shift chart ended "round 8 · end of shift" when round 9 was the
+    last settled (8 was voided): it counted the settled rounds and called the count a round
+    number. Its ends are the first and last settled rounds' numbers."""
+    from dealer_assist import pdf
+
+    rounds = [play(session, floor) for _ in range(3)]
+    void = voids.request_change(session, round_id=rounds[0], kind="void",
+                                reason="wrong cards dealt", actor_id=floor.croupier)
+    voids.decide_change(session, request_id=void.id, approve=True, note="camera",
+                        actor_id=floor.manager)
+    session.commit()
+    data = reports.build_shift_report(session, floor.shift_id)
+    assert data["cumulative_rounds"] == [2, 3] and len(data["cumulative"]) == 2
+    chart = pdf.report_context(data, "0" * 64)["chart"]
+    assert (chart["first"], chart["last"]) == (2, 3)
+    with app.test_request_context("/"):
+        html = pdf.report_html(data, "0" * 64)
+    assert "round 2</text>" in html and "round 3 · end of shift" in html
+    assert "round 1</text>" not in html

@@ -432,3 +432,46 @@ def test_rounds_per_hour_are_exact_decimals() -> None:
 
     assert per_hour(3, 60) == "3.00" and per_hour(1, 45) == "1.33" and per_hour(2, 45) == "2.67"
     assert per_hour(5, 0) is None and per_hour(0, 10) == "0.00"
+
+
+def test_a_dealer_who_starts_a_round_where_nobody_is_tapped_in_leaves_his_other_table(
+        session: Session, floor: Floor) -> None:
+    """Issue 35 item 19: the floor showed one dealer dealing AM 1, DR 1 and OA 1 at once. A
+    table where nobody is tapped in gave its next round to whoever started it (a ``start``
+    stint) while he still counted as dealing at his other tables. RULES.md: "a round or hand is
+    dealt by the dealer at the table when it started"; a dealer deals at one table at a time:
+    starting there moves him (refused while a round of his other table is being dealt)."""
+    other = make_table(session, name="OA 1", game="oasis")
+    # Carla deals at RP 1; she counts OA 1's float too, so she is its staff, not its dealer
+    shifts.open_shift(session, table_id=other.id, user_id=floor.croupier)
+    poker = poker_tables.open_table(session, name="DR 1", profile="draw32-limit",
+                                    stakes={"small_blind": 10}, seat_count=4)
+    shifts.open_shift(session, table_id=poker.id, user_id=floor.pit_boss)  # nobody tapped in
+    for n, name in enumerate(("Ann", "Bob")):
+        poker_tables.seat_player(session, poker.id, seat=str(n + 1), player=name, buy_in=500)
+    session.commit()
+    rp1 = play(session, floor, pay=False)  # a round being dealt at RP 1
+    with pytest.raises(Conflict, match="Carla deals at RP 1 now: a relief there comes first"):
+        live.start_round(session, table_id=other.id, actor_id=floor.croupier,
+                         boxes=[live.BoxStake("1", 100)], idempotency_key="oa-1")
+    session.rollback()
+    live.pay(session, round_id=rp1, actor_id=floor.croupier, idempotency_key="pay-rp1")
+    started = live.start_round(session, table_id=other.id, actor_id=floor.croupier,
+                               boxes=[live.BoxStake("1", 100)], idempotency_key="oa-2")
+    session.commit()
+    assert started.round.dealer_id == floor.croupier
+    assert stints.current(session, floor.shift_id) is None  # RP 1: nobody tapped in now
+    assert stints.current_dealer_id(session, floor.shift_id) is None
+    assert stints.dealing_now(session, floor.croupier).table_id == other.id  # type: ignore[union-attr]
+    # the pit boss steps in at DR 1, then at RP 1: one table at a time
+    hand = poker_hands.start_hand(session, table_id=poker.id, user_id=floor.pit_boss)
+    session.commit()
+    assert hand.round.dealer_id == floor.pit_boss
+    with pytest.raises(Conflict, match="Pavel deals at DR 1 now"):
+        live.start_round(session, table_id=floor.table_id, actor_id=floor.pit_boss,
+                         boxes=[live.BoxStake("1", 100)], idempotency_key="rp-3")
+    session.rollback()
+    dealing: dict[int, list[int]] = {}
+    for stint in stints.current_by_shift(session).values():
+        dealing.setdefault(stint.dealer_id, []).append(stint.table_id or 0)
+    assert dealing == {floor.croupier: [other.id], floor.pit_boss: [poker.id]}

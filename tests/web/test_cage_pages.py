@@ -183,3 +183,16 @@ def test_the_api_records_a_buy_in_and_answers_422_400_409_never_500(
     assert report.status_code == 200 and report.json["tables"][0]["day"]["buy_ins"] == 2500
     assert browser.client.get("/api/v1/hold?date=nope").status_code == 400
     assert browser.client.get("/api/v1/slips/1").status_code == 404
+
+
+def test_a_hold_report_whose_holds_are_not_known_does_not_say_they_are_inside_the_band(
+        browser: Browser, floor: dict[str, Any]) -> None:
+    """Issue 35 item 14: "Every table's hold is inside the band" while every hold was "–" (the
+    shift open, no drop counted): nothing was compared with the band."""
+    browser.login("maria")
+    page = text(browser.get("/cage/hold"))
+    assert "data-period=\"day\"" in page and "RP 1" in page
+    assert "Every table's hold is inside the band" not in page
+    assert "No hold to compare with the band yet" in page
+    browser.post("/language", {"language": "ru", "next": "/cage/hold"})
+    assert "Пока нечего сравнивать с коридором" in text(browser.get("/cage/hold"))

@@ -40,6 +40,8 @@ class PlayerFigures:
     luck: float
     sd: float
     beat_best: float
+    #: ``seat`` names a player; False: a box that names no player, standing for its own
+    named: bool = True
 
     @property
     def z(self) -> float:
@@ -53,7 +55,8 @@ class PlayerFigures:
         return {"seat": self.seat, "decisions": self.decisions, "differing": self.differing,
                 "ev_given_up": round(self.ev_given_up, 2), "tested": self.tested,
                 "luck": round(self.luck, 2), "sd": round(self.sd, 2), "z": round(self.z, 2),
-                "beat_best": round(self.beat_best, 2), "alert": self.alert}
+                "beat_best": round(self.beat_best, 2), "alert": self.alert,
+                "named": self.named}
 
 
 def player_figures(seat: str, judged: list[Judged]) -> PlayerFigures:
@@ -66,7 +69,7 @@ def player_figures(seat: str, judged: list[Judged]) -> PlayerFigures:
     beat = sum((r - j.ev_best) * j.ante for j, r, _v in tested)
     return PlayerFigures(seat, len(judged), len(differing),
                          sum(j.ev_lost_chips for j in judged), len(tested), luck,
-                         math.sqrt(var), beat)
+                         math.sqrt(var), beat, any(j.named for j in judged))
 
 
 def by_player(judged: list[Judged]) -> list[PlayerFigures]:

@@ -14,7 +14,7 @@ from math import comb
 from typing import Any
 
 from ...rules.games.russian import RussianProfile
-from .judge import Judged, indices, seen_cards
+from .judge import Judged, indices, names_player, player_of, seen_cards
 
 
 def judge_insurance(profile: RussianProfile, state: Any, box: Any,
@@ -42,6 +42,6 @@ def judge_insurance(profile: RussianProfile, state: Any, box: Any,
         realized = int(net.get("wagers", {}).get("insurance", {}).get("net", 0)) / box.ante
     chosen = ("insure", (stake,)) if stake else ("no_insurance", ())
     best = ("insure", (best_stake,)) if best_stake else ("no_insurance", ())
-    return Judged(box.box, box.seat, "insurance", chosen, best, stake / box.ante * unit,
-                  best_stake / box.ante * unit, box.ante, "exact", realized,
-                  (stake / box.ante) ** 2 * spread)
+    return Judged(box.box, player_of(box), "insurance", chosen, best,
+                  stake / box.ante * unit, best_stake / box.ante * unit, box.ante, "exact",
+                  realized, (stake / box.ante) ** 2 * spread, names_player(box))

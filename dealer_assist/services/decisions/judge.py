@@ -47,6 +47,9 @@ class Judged:
     #: None where the record does not separate the decision's own result
     realized: float | None = None
     variance: float | None = None
+    #: ``seat`` names a player (his card or seat letter); False: the box stands for its own
+    #: (issue 35: the report called box numbers players)
+    named: bool = True
 
     @property
     def ev_lost(self) -> float:
@@ -83,6 +86,12 @@ def player_of(box: Any) -> str:
     return str(box.seat)
 
 
+def names_player(box: Any) -> bool:
+    """Whether :func:`player_of` names a player: a player recorded on the box, or a seat
+    letter other than the box's own label (``place`` defaults the seat to the box)."""
+    return getattr(box, "player", None) is not None or str(box.seat) != str(box.box)
+
+
 def _judged(box: Any, stage: str, advice: Any, chosen: tuple[str, tuple[int, ...]],
             realized: float | None = None) -> Judged | None:
     option = advice.find(*chosen)
@@ -93,7 +102,8 @@ def _judged(box: Any, stage: str, advice: Any, chosen: tuple[str, tuple[int, ...
         best = option
     return Judged(box.box, player_of(box), stage, chosen, (best.action, tuple(best.cards)),
                   option.ev, best.ev, box.ante, option.method,
-                  realized if option.variance is not None else None, option.variance)
+                  realized if option.variance is not None else None, option.variance,
+                  names_player(box))
 
 
 def judge_state(profile: HouseProfile, state: Any, settlement: dict[str, Any] | None,
@@ -159,7 +169,7 @@ def _deal(profile: RussianProfile, box: Any, first: list[int],
     if table is not None and table[0][0] == choice[0] \
             and sorted(table[0][1]) == sorted(choice[1]):
         return Judged(box.box, player_of(box), "deal", choice, choice, table[1], table[1], box.ante,
-                      "model")
+                      "model", named=names_player(box))
     return _judged(box, "deal", advise(profile, "deal", first, ante=box.ante), choice)
 
 

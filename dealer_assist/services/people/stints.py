@@ -16,7 +16,9 @@ newest stint; every round or poker hand records him as its dealer of record when
   for is duties rule 5 (issue 35, ``duties.check_relief_asker``): the table's own device, or the
   signed-in browser of the dealer handing over or of the pit -- never a croupier's own sign-in
   at another table.
-* A dealer deals at one table at a time: he is relieved where he deals before he takes another.
+* A dealer deals at one table at a time: he is relieved where he deals before he takes another
+  by a relief; starting a round where nobody is tapped in moves him there (his table is left
+  with nobody tapped in; refused while a round is being dealt there).
 * Nobody tapped in (a shift opened before stints, or by a pit boss alone): whoever starts the
   next round deals it, and a ``start`` stint says so.
 """
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, case
 from sqlalchemy import select as core_select
 from sqlmodel import Session, col, func, or_, select
 
@@ -130,25 +132,42 @@ def of_shift(session: Session, shift_id: int) -> list[StintView]:
 
 
 def current(session: Session, shift_id: int) -> StintView | None:
-    """The dealer at the table now: the newest stint of the shift, if the shift is open."""
+    """The dealer at the table now: the newest stint of the shift, if the shift is open and
+    its dealer has not started at another open table since (issue 35: he moved)."""
     shift = session.get(Shift, shift_id)
     if shift is None or shift.status != ShiftStatus.OPEN.value:
         return None
     row = session.exec(select(DealerStint).where(DealerStint.shift_id == shift_id)
                        .order_by(col(DealerStint.id).desc())).first()
-    return views(session, [row], {shift_id: None})[0] if row is not None else None
+    if row is None or _newest_of_dealers(session).get(row.dealer_id) != row.id:
+        return None
+    return views(session, [row], {shift_id: None})[0]
+
+
+def _newest_of_dealers(session: Session) -> dict[int, int]:
+    """Each dealer's newest stint at a table with an open shift (dealer id -> stint id)."""
+    rows = session.exec(select(DealerStint.dealer_id, func.max(DealerStint.id))
+                        .join(Shift, col(Shift.id) == DealerStint.shift_id)
+                        .where(Shift.status == ShiftStatus.OPEN.value)
+                        .group_by(col(DealerStint.dealer_id))).all()
+    return {dealer: newest for dealer, newest in rows if newest is not None}
 
 
 _STINT = DealerStint.__table__  # type: ignore[attr-defined]
 _SHIFT = Shift.__table__  # type: ignore[attr-defined]
+_LATER, _LATER_SHIFT = _STINT.alias("later_stint"), _SHIFT.alias("later_shift")
 
 
 def current_dealer() -> Any:
     """The dealer at the table now as a scalar subquery of a statement that reads the
-    ``shift`` row: the dealer of that shift's newest stint, NULL when nobody is tapped in or
-    the shift is not open (:func:`current`'s rule, in SQL). The record path reads it with its
-    round (issue 25: one round trip)."""
-    return (core_select(_STINT.c.dealer_id)
+    ``shift`` row: the dealer of that shift's newest stint, NULL when nobody is tapped in, the
+    shift is not open or the dealer has started at another open table since (:func:`current`'s
+    rule, in SQL). The record path reads it with its round (issue 25: one round trip)."""
+    moved = (core_select(_LATER.c.id)
+             .where(_LATER.c.dealer_id == _STINT.c.dealer_id, _LATER.c.id > _STINT.c.id,
+                    _LATER.c.shift_id == _LATER_SHIFT.c.id,
+                    _LATER_SHIFT.c.status == ShiftStatus.OPEN.value).exists())
+    return (core_select(case((moved, None), else_=_STINT.c.dealer_id))
             .where(_STINT.c.shift_id == _SHIFT.c.id,
                    _SHIFT.c.status == ShiftStatus.OPEN.value)
             .order_by(_STINT.c.id.desc()).limit(1).scalar_subquery())
@@ -175,6 +194,8 @@ def current_by_shift(session: Session) -> dict[int, StintView]:
               .where(Shift.status == ShiftStatus.OPEN.value)
               .group_by(col(DealerStint.shift_id)))
     rows = session.exec(select(DealerStint).where(col(DealerStint.id).in_(newest))).all()
+    dealers = _newest_of_dealers(session)  # a dealer who moved on deals at his newest table only
+    rows = [r for r in rows if dealers.get(r.dealer_id) == r.id]
     found = views(session, rows, {r.shift_id: None for r in rows if r.shift_id is not None})
     return {v.shift_id: v for v in found if v.shift_id is not None}
 
@@ -214,13 +235,20 @@ def open_table(session: Session, *, shift_id: int, dealer_id: int,
 def dealer_for_round(session: Session, *, shift_id: int, actor_id: int,
                      now: datetime | None = None) -> int:
     """The dealer of record of a round starting now: the table's current dealer; nobody tapped
-    in, the person starting it deals (a ``start`` stint records it)."""
+    in, the person starting it deals (a ``start`` stint records it). A dealer deals at one table
+    at a time (issue 35 item 19: one pit boss was shown dealing three tables): if he deals at
+    another table, he leaves it (nobody is tapped in there any more) -- refused while a round
+    of his is being dealt there."""
     found = current_dealer_id(session, shift_id)
     if found is not None:
         return found
     shift = session.get(Shift, shift_id)
     if shift is None:
         raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
+    elsewhere = dealing_now(session, actor_id)
+    if elsewhere is not None and elsewhere.shift_id != shift_id \
+            and round_in_progress(session, elsewhere.shift_id) is not None:
+        _busy_elsewhere(session, elsewhere)
     _insert(session, shift=shift, dealer_id=actor_id, kind=StintKind.START, now=now or utcnow())
     return actor_id
 

@@ -2,7 +2,8 @@
 
 Per table: the game and limits, who deals and for how long, the round's stage (placing, deciding,
 reveal, showdown, paid; a poker hand: its betting round and pot), rounds per hour over the last
-hour, the shift's money and the theoretical figures, and the alerts. The money is the shift
+hour, the shift's money (the card shows the win and hold after corrections, the report's final
+figures: issue 35) and the theoretical figures, and the alerts. The money is the shift
 report's own figures, from the same functions over the same stored settlements (``sections``,
 ``house``, ``theoretical``, ``changes``; a poker table: chips sold at the table and the rake), so
 the floor and the report cannot disagree; a test holds them together. Those sums are cached per
@@ -140,13 +141,17 @@ def _money(session: Session, table: GameTable, shift: Shift) -> Money:
         pots = sum(int(p["amount"]) for _r, s, _v in rows for p in s.get("pots") or [])
         money = Money({"kind": "poker", "drop": sold, "win": rake,
                        "win_corrected": rake + fixes["house"], "pots": pots,
-                       "hold": sections.ratio(rake, sold), "theoretical": None})
+                       "hold": sections.ratio(rake, sold),
+                       "hold_corrected": sections.ratio(rake + fixes["house"], sold),
+                       "theoretical": None})
     else:
         wagers = house.wagers(rows)
         win = wagers["total"]["house_win"]
         money = Money({"kind": "house", "drop": None, "wagered": wagers["total"]["wagered"],
                        "win": win, "win_corrected": win + fixes["house"],
                        "hold": wagers["hold"],
+                       "hold_corrected": sections.ratio(win + fixes["house"],
+                                                        wagers["total"]["wagered"]),
                        "theoretical": theoretical.section(rows, table.profile, figures,
                                                           table.strategy)},
                       tuple(p for p in (_largest(r, s) for r, s, _v in rows) if p[3] > 0))

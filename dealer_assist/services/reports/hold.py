@@ -105,9 +105,12 @@ def build_hold_report(session: Session, day: date, *, band: Band) -> dict[str, A
                                 "title": get_game(table.game).title}
         for period in PERIODS:
             figures = _period([m for m in mine if m.gaming_date >= starts[period]])
+            # every period is compared with the band (issue 35: the YTD row was not); notes
+            # are kept per day and per month
+            figures["outside"] = band.outside(table.game, figures["win"], figures["drop"])
+            figures["notes"] = []
             if period in FLAGGED:
                 kind, begins = FLAGGED[period], hold_notes.period_start(FLAGGED[period], day)
-                figures["outside"] = band.outside(table.game, figures["win"], figures["drop"])
                 figures["notes"] = [{"note": n.note, "by": n.written_by,
                                      "at": n.at.isoformat(timespec="seconds")}
                                     for n in notes if n.table_id == table_id

@@ -63,7 +63,9 @@ def hands_paid(rows: list[tuple[Round, dict[str, Any], int]]) -> list[dict[str, 
 
     ``paid`` is what those boxes won net (the box's net: the fees it paid, collected at the tap,
     are taken off; the table screen's showdown PAY is the wagers alone); ``gross`` is the bet's
-    win before the fees, labelled so.
+    win before the fees, labelled so; ``other`` the wins of the box's other wagers (bonus,
+    insurance, ANTE) and ``taken`` what it lost (fees, lost side bets), so that
+    paid = gross + other - taken (issue 35: the bonus was in ``paid`` and nowhere beside it).
     """
     by: dict[str, dict[str, int]] = {}
     for _r, s, _v in rows:
@@ -72,11 +74,16 @@ def hands_paid(rows: list[tuple[Round, dict[str, Any], int]]) -> list[dict[str, 
             if not box["combinations"] or int(bet.get("net", 0)) <= 0:
                 continue
             line = by.setdefault(_best(box["combinations"])["category"],
-                                 {"boxes": 0, "combinations": 0, "paid": 0, "gross": 0})
+                                 {"boxes": 0, "combinations": 0, "paid": 0, "gross": 0,
+                                  "other": 0, "taken": 0})
             line["boxes"] += 1
             line["combinations"] += len(box["combinations"])
-            line["paid"] += _box_paid(box)
+            paid = _box_paid(box)
+            line["paid"] += paid
             line["gross"] += int(bet["net"])
+            line["other"] += _box_gross(box) - int(bet["net"])
+            # what the box lost (fees, side bets); a box whose losses exceed its wins is paid 0
+            line["taken"] += _box_gross(box) - paid
     return [{"category": c, "label": _label(c), **v}
             for c, v in sorted(by.items(), key=lambda kv: CATEGORY_ORDER.get(kv[0], 99))]
 
@@ -160,6 +167,12 @@ def payouts(rows: list[tuple[Round, dict[str, Any], int]], table_cap: int,
     capped = [line for rnd, s, _v in rows for box in s["boxes"] if box["capped"]
               for line in _capped_wagers(rnd, box, table_cap, zone)]
     return ([_box_line(r, b, zone) for r, b in paid[:TOP_PAYOUTS]], capped)
+
+
+def cumulative_rounds(rows: list[tuple[Round, dict[str, Any], int]]) -> list[int]:
+    """The number of each settled round :func:`cumulative` adds up (issue 35: a voided round
+    leaves a gap, so the chart's last point is not "round <count>")."""
+    return [r.number for r, _s, _v in rows]
 
 
 def cumulative(rows: list[tuple[Round, dict[str, Any], int]]) -> list[int]:

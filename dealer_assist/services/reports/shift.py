@@ -99,6 +99,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "disputes": sections.disputes_section(session, shift_id, zone),
         "audit_chain": sections.audit_section(session, shift),
         "cumulative": house.cumulative(rows),
+        "cumulative_rounds": house.cumulative_rounds(rows),
         "signatures": sections.signatures(closing),
     }
 

@@ -216,7 +216,10 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
         answered = before(loaded)
         if answered is not None:
             return answered
-    stored, folded, settlement = _play(stream, loaded, type, payload)
+    played = _play(stream, loaded, type, payload)
+    if played is None:  # the round already holds what the step asks: nothing stored, 200
+        return Recorded(loaded, False)
+    stored, folded, settlement = played
     appended = [(type, stored)]
     if follow and type not in META:
         more, folded = follow_ups(loaded.flow, folded)
@@ -290,9 +293,10 @@ def check_open(stream: Stream, loaded: Loaded, expected_seq: int | None,
 
 
 def _play(stream: Stream, loaded: Loaded, type: str,
-          payload: Mapping[str, Any]) -> tuple[dict[str, Any], Folded[Any], Any]:
+          payload: Mapping[str, Any]) -> tuple[dict[str, Any], Folded[Any], Any] | None:
     """The engine's work for a new step, on the fold just read: what to store, the fold after
-    it, and the settlement to store when it completes the stream."""
+    it, and the settlement to store when it completes the stream; None for a step the stream
+    already holds (``Game.needless``)."""
     flow, state, effective = loaded.flow, loaded.folded.state, loaded.effective
     if type == PAID and not stream.settles_when_complete:
         return {}, Folded(state, effective, PAID), flow.settle(state)  # RulesError: incomplete
@@ -310,6 +314,8 @@ def _play(stream: Stream, loaded: Loaded, type: str,
                              loaded.rules_text)
         return cancels, Folded(undone.state, undone.steps), None
     actions = flow.decode(state, type, payload)  # decoded once
+    if flow.needless(state, actions):
+        return None
     new = flow.play(state, actions, new=True, type=type)
     settlement = None
     if stream.settles_when_complete and flow.can_settle(new):

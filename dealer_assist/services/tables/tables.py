@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ...models import Game, GameTable, Round, RoundStatus, Shift, ShiftStatus
+from ...models import POKER_GAMES, Game, GameTable, Round, RoundStatus, Shift, ShiftStatus
 from ..errors import Conflict, NotFound, ValidationError
 from ..shifts import chips
 from . import profiles
@@ -149,6 +149,9 @@ def create_table(session: Session, spec: TableSpec) -> TableView:
 
 def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
     table = _load(session, table_id)
+    if table.game in POKER_GAMES:  # issue 35 item 4: it became a Russian poker table
+        raise Conflict("%(name)s is a poker table: its name, pit and stakes are edited on its "
+                       "own form.", name=table.name, field="game")
     spec = validate(spec)
     if _name_taken(session, spec.name, table_id):
         raise Conflict("A table named '%(name)s' already exists.", name=spec.name, field="name")

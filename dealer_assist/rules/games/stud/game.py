@@ -21,12 +21,20 @@ from ...fields import get_int, need_mapping
 from ...phrase import Phrase
 from ...profiles import HouseProfile, load_profile, profile_hash
 from ...settlement import Settlement
+from .actions import TakeAnte
 from .codec import SHARED_DECODERS, codes, encode_shared, value_of
 from .deal import FREE, State, can_bet, can_deal_dealer, can_fold, can_place_box
 from .dealer import bought_summary
 from .players import summary_of
 from .settle import missing_hand, resolve_dealer
-from .showdown import can_buy_game, can_dealer_draw, can_reveal_dealer, can_show, can_take_ante
+from .showdown import (
+    ante_taken,
+    can_buy_game,
+    can_dealer_draw,
+    can_reveal_dealer,
+    can_show,
+    can_take_ante,
+)
 from .state import BUY_GAME, BoxState, RoundState, evolve
 from .steps import SHARED
 from .table import Table
@@ -42,6 +50,12 @@ class HouseGame(Game[State]):
     meta_events = (UNDO, PAID)
     #: the ``place`` payload carries each box's bonus bet
     bonus_field = False
+
+    def needless(self, state: State, actions: tuple[Any, ...]) -> bool:
+        """A ``take_ante`` for a box whose ANTE the reveal already took (no game can be bought:
+        Caribbean, Oasis): clients written before issue 10 still send it (issue 35 item 27)."""
+        return bool(actions) and all(isinstance(a, TakeAnte) and ante_taken(state, a.box)
+                                     for a in actions)
 
     def new_round(self, profile: HouseProfile, table: Table) -> State:
         """The empty round a croupier starts with."""

@@ -96,15 +96,16 @@ def _choosing(state: State, box: str, choice: str) -> tuple[int, BoxState]:
     return i, b
 
 
-def _ante_taken(state: State, box: str) -> bool:
+def ante_taken(state: State, box: str) -> bool:
     """The ANTE was taken by itself at the reveal (no game could be bought): a ``take_ante``
-    stored when it was still tapped changes nothing."""
+    stored when it was still tapped changes nothing, and one sent now is answered without
+    being stored (``HouseGame.needless``, issue 35 item 27)."""
     _, b = state.find(box)
     return state.revealed and not state.profile.terms().buy_game and b.no_game == TAKE_ANTE
 
 
 def verify_take_ante(state: State, a: TakeAnte) -> None:
-    if not _ante_taken(state, a.box):
+    if not ante_taken(state, a.box):
         _choosing(state, a.box, TAKE_ANTE)
 
 
@@ -118,7 +119,7 @@ def can_take_ante(state: State, box: str) -> bool:
 
 
 def take_ante(state: State, a: TakeAnte) -> State:
-    if _ante_taken(state, a.box):
+    if ante_taken(state, a.box):
         return state
     i, b = state.find(a.box)
     return state.with_box(i, evolve(b, no_game=TAKE_ANTE))
