@@ -103,7 +103,7 @@ def pick(name: str, label: str, choices: Sequence[str], counts: Sequence[int], *
 
 
 def number(name: str, label: str, low: int | None, high: int | None,
-           quick: Sequence[int] = ()) -> Input:
+           quick: Sequence[int | None] = ()) -> Input:
     """A whole number typed, ``low``..``high``, with one-tap ``quick`` values."""
     return Input(NUMBER, name, label, low=low, high=high,
                  quick=tuple(dict.fromkeys(v for v in quick if v is not None)))

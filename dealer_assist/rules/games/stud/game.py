@@ -156,8 +156,8 @@ class HouseGame(Game[State]):
             out.append(Step("buy_game", b.box, "Buy game"))
         if self.missing_hand(s, b) and can_show(s, b.box):
             free = b.improvement is not None and b.improvement.kind == FREE
-            shown = (ask.cards("cards", "Turn the box's hand over and tap its cards.",
-                               b.hand_size),)
+            shown: tuple[ask.Input, ...] = (
+                ask.cards("cards", "Turn the box's hand over and tap its cards.", b.hand_size),)
             if free:
                 shown += (ask.cards("small", "Then the 2 cards of its Small Hand.", 2),)
             out.append(Step("show", b.box, "Show the hand", cards=b.hand_size,
@@ -278,7 +278,7 @@ def exchange_inputs(cards: Iterable[Card], counts: tuple[int, ...],
     """An exchange's (a replacement's) inputs: in dealing order the box's cards are unseen, so
     one tap says how many (with each number's fee); when they are known, the cards discarded
     are picked and the new ones tapped, as many."""
-    known = tuple(codes(cards))
+    known = tuple(codes(tuple(cards)))
     if not known:
         return (ask.choice("count", "How many cards", counts, notes=fees),)
     return (ask.pick("discard", "Tap the cards to discard, then the new cards.", known, counts),

@@ -239,6 +239,7 @@ class SplitGame(StudGame):
         if can_split(s, b.box):
             imp = b.improvement
             seven = tuple(codes((*b.cards, *imp.cards))) if imp else ()
+            split: tuple[ask.Input, ...]
             if len(seven) == 7:  # the box's seven cards are known: the Small Hand is picked
                 split = (ask.pick("small", "Tap the two cards of the Small Hand.", seven, (2,),
                                   rest="big"),)
