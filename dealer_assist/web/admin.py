@@ -21,6 +21,7 @@ from flask_babel import gettext
 
 from .. import db
 from ..edge import PageBlueprint, form_error, role_required
+from ..i18n.wording import say
 from ..models import Role
 from ..rules.registry import games
 from ..services.errors import ServiceError
@@ -46,7 +47,8 @@ def index() -> Any:
 # --- users -----------------------------------------------------------------------------------
 
 def _users_context() -> dict[str, Any]:
-    return {"users": users.list_users(db.get_session()), "roles": ROLE_TITLES}
+    return {"users": users.list_users(db.get_session()),
+            "roles": {role.value: say(title) for role, title in ROLE_TITLES.items()}}
 
 
 @bp.get("/users")

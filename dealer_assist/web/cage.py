@@ -3,7 +3,10 @@
 * ``POST /cage/tables/<id>/buy-ins`` -- the table screen's buy-in (croupier, pit): one form,
   any moment of a round, back to the table screen.
 * ``/cage/drop`` -- the soft count: a gaming date's drop boxes, each counted by two
-  authenticated counters (a PIN each, or the signed-in counter's own session).
+  authenticated members of the count team (a PIN each, or the signed-in counter's own
+  session); issue 35: the count team only, independent of the pit.
+* ``/cage/issues`` -- issue 35: the cage cashier issues a fill or credit for a table's open
+  shift; the table signs for it on the shift's inventory page.
 * ``/cage/slips/<number>`` (preview), ``.pdf`` (the printed slip), ``POST .../void``.
 * ``/cage/hold`` -- win, drop and hold for a gaming day, month-to-date and year-to-date
   (preview, ``.pdf``, ``.csv``), the fluctuations and their investigation notes, the slips'
@@ -34,7 +37,7 @@ from .. import db, pdf
 from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, as_id, device, form_error, role_required
 from ..i18n.wording import say
 from ..models import Role
-from ..services.cage import buyins, drop, notes, slips, win
+from ..services.cage import buyins, drop, issues, notes, slips, win
 from ..services.errors import ServiceError, ValidationError
 from ..services.people import cosign
 from ..services.reports import hold
@@ -45,6 +48,9 @@ bp = PageBlueprint("cage", __name__, url_prefix="/cage")
 READERS = FLOOR_READERS
 PIT = PIT_ROLES
 COUNTERS = tuple(sorted(drop.COUNTERS))
+ISSUERS = tuple(sorted(issues.ISSUERS))
+#: a slip is read by the floor's readers and by the cage that issued it
+SLIP_READERS = (*READERS, *ISSUERS)
 RECORDERS = tuple(sorted(buyins.RECORDERS))
 
 
@@ -151,6 +157,41 @@ def soft_count() -> Any:
     return redirect(url_for("cage.drop_page", date=day.isoformat()))
 
 
+# --- the cage issues fills and credits ---------------------------------------------------------
+
+def _issues_page(**extra: Any) -> dict[str, Any]:
+    dbs = db.get_session()
+    return {"tables": issues.open_tables(dbs), "issued": issues.recent(dbs),
+            "form": request.form, "zone": floor_zone(), **extra}
+
+
+@bp.get("/issues")
+@role_required(*ISSUERS)
+def issues_page() -> str:
+    return render_template("cage/issues.html", **_issues_page())
+
+
+@bp.post("/issues")
+@role_required(*ISSUERS)
+def issue() -> Any:
+    dbs = db.get_session()
+    try:
+        table_id = as_id(request.form.get("table", ""))
+        if table_id is None:
+            raise ValidationError("Choose the table.", field="table")
+        done = issues.issue(dbs, kind=request.form.get("kind", ""), table_id=table_id,
+                            amount=whole_number("amount", "Amount"),
+                            actor_id=g.user.id, note=text("note", max_length=500))
+        dbs.commit()
+    except ServiceError as err:
+        dbs.rollback()
+        return form_error(err, "cage/issues.html", **_issues_page())
+    flash(gettext("%(kind)s of %(amount)s issued to %(table)s: the table signs for it.",
+                  kind=gettext("Fill") if done.kind == "fill" else gettext("Credit"),
+                  amount=f"{done.amount:,}", table=done.table), "success")
+    return redirect(url_for("cage.issues_page"), 303)
+
+
 # --- slips ------------------------------------------------------------------------------------
 
 def _slip_html(number: int, *, preview: bool) -> str:
@@ -161,7 +202,7 @@ def _slip_html(number: int, *, preview: bool) -> str:
 
 
 @bp.get("/slips/<int:number>")
-@role_required(*READERS)
+@role_required(*SLIP_READERS)
 def slip_page(number: int) -> str:
     return _slip_html(number, preview=True)
 
@@ -181,7 +222,7 @@ def _pdf(html: str, filename: str) -> Response:
 
 
 @bp.get("/slips/<int:number>.pdf")
-@role_required(*READERS)
+@role_required(*SLIP_READERS)
 def slip_pdf(number: int) -> Response:
     return _pdf(_slip_html(number, preview=False), f"slip-{number}.pdf")
 

@@ -1,13 +1,13 @@
 """The drop box and the soft count (issue 27).
 
 Per table and gaming date one drop box collects the cash of every buy-in. At the soft count two
-counters -- each authenticated: his PIN, or his own signed-in session -- enter the cash by
-denomination; the amount is the exact sum. The drop variance is the counted cash minus the
-buy-ins recorded at the table for that day; above the casino's threshold (a setting,
+members of the count team (issue 35: independent of the pit; no pit boss, shift manager or
+administrator counts) -- each authenticated: his PIN, or his own signed-in session -- enter the
+cash by denomination; the amount is the exact sum. The drop variance is the counted cash minus
+the buy-ins recorded at the table for that day; above the casino's threshold (a setting,
 ``DROP_VARIANCE_NOTE_THRESHOLD``: NJ reads $25 and $100 as report levels, so no constant here)
 the count needs a note saying why. The count is taken once the day's shifts of that table are
-closed (their buy-ins are final); it is stored once (``drop_count``, append-only).
-"""
+closed (their buy-ins are final); it is stored once (``drop_count``, append-only). """
 
 from __future__ import annotations
 
@@ -26,7 +26,9 @@ from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import cosign
 from . import buyins
 
-COUNTERS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value, Role.ADMIN.value})
+#: issue 35: the count team only -- independent of the table games department (every MICS:
+#: no pit boss, shift manager, croupier or administrator counts the drop)
+COUNTERS = frozenset({Role.COUNT_TEAM.value})
 #: the notes of a currency (its smallest unit), largest first; a casino sets CASH_DENOMINATIONS
 DEFAULT_CASH = (5000, 2000, 1000, 500, 200, 100, 50, 10)
 MAX_NOTES = 1_000_000
@@ -84,8 +86,8 @@ def soft_count(session: Session, *, table_id: int, gaming_date: date, cash: Mapp
     now = now or utcnow()
     actor = session.get(User, actor_id)
     if actor is None or not actor.active or actor.role not in COUNTERS:
-        raise PermissionDenied("Only the count team (pit bosses, shift managers) records a "
-                               "soft count.")
+        raise PermissionDenied("Only the count team records a soft count: it is independent "
+                               "of the pit.")
     table = session.get(GameTable, table_id)
     if table is None:
         raise NotFound("No table with id %(table_id)s.", table_id=table_id)

@@ -14,16 +14,20 @@ from datetime import datetime
 from sqlmodel import Session, func, select
 
 from ...models import Role, User, utcnow
+from ...rules.phrase import Phrase
 from ..errors import AuthenticationFailed, Conflict, NotFound, ValidationError
 from . import auth, passwords
 
 USERNAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{1,31}$")
+#: message ids (the page says them in the reader's language)
 ROLE_TITLES = {
-    Role.CROUPIER: "Croupier",
-    Role.PIT_BOSS: "Pit boss",
-    Role.SHIFT_MANAGER: "Shift manager",
-    Role.ADMIN: "Administrator",
-    Role.AUDITOR: "Auditor (read-only)",
+    Role.CROUPIER: Phrase("Croupier"),
+    Role.PIT_BOSS: Phrase("Pit boss"),
+    Role.SHIFT_MANAGER: Phrase("Shift manager"),
+    Role.ADMIN: Phrase("Administrator"),
+    Role.AUDITOR: Phrase("Auditor (read-only)"),
+    Role.COUNT_TEAM: Phrase("Count team (soft count)"),
+    Role.CAGE_CASHIER: Phrase("Cage cashier"),
 }
 
 
