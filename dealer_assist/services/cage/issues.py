@@ -26,6 +26,7 @@ from sqlmodel import Session, col, select
 
 from ...models import GameTable, Role, Shift, ShiftStatus, User, utcnow
 from ...models.cage import NOTE_MAX, CageIssue, CageReceipt
+from ...rules.phrase import Phrase
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import cosign
 
@@ -98,7 +99,7 @@ def receive(session: Session, *, issue_id: int, shift_id: int, kind: str | None,
         raise Conflict("The table has already signed for this fill or credit.")
     if kind is not None and kind != row.kind:
         raise ValidationError("The cage issued a %(issued)s, not a %(kind)s.",
-                              issued=row.kind, kind=kind, field="kind")
+                              issued=Phrase(row.kind), kind=Phrase(kind), field="kind")
     if amount is not None and amount != row.amount:
         raise ValidationError("The cage issued %(issued)s, not %(amount)s: count the chips "
                               "again or ask the cage.", issued=format(row.amount, ","),
