@@ -194,6 +194,7 @@ def test_buy_in_mid_round_soft_count_with_two_pins_slip_pdf_and_hold_report(
         assert "0.00 %" in page.inner_text('[data-period="day"]')
         shots("hold-report-en")
         assert _png(page.request.get(f"{server.url}/cage/hold.pdf").body(), out / "hold-en")
+        page.goto(f"{server.url}/reports/")  # the hold report is a print page: no header
         page.click('form.lang input[type="submit"]')
         page.goto(f"{server.url}/cage/hold")
         assert "Выигрыш, дроп и холд" in page.inner_text("h1")
