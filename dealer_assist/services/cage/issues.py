@@ -128,7 +128,7 @@ def _views(session: Session, rows: list[CageIssue]) -> list[IssueView]:
         col(User.id).in_({r.issued_by for r in rows}))).all()}
     return [IssueView(r.id or 0, r.kind, r.table_id, tables.get(r.table_id, "?"), r.shift_id,
                       r.amount, people.get(r.issued_by, "?"), r.issued_at, r.note,
-                      received.get(r.id)) for r in rows]
+                      received.get(r.id or 0)) for r in rows]
 
 
 def of_shift(session: Session, shift_id: int, *, waiting: bool = False) -> list[IssueView]:
