@@ -103,7 +103,13 @@ def _drop_page(day: date, **extra: Any) -> dict[str, Any]:
     people = drop.counters(dbs)
     chosen = as_id(request.values.get("table", ""))
     return {"day": day, "days": days, "tables": tables, "people": people, "chosen": chosen,
-            "denominations": _denominations(), "form": request.form, **extra}
+            "denominations": _denominations(), "form": request.form,
+            "letters": drop.LETTERS[:_signers()], **extra}
+
+
+def _signers() -> int:
+    """How many of the count team sign (the casino's setting; at least two)."""
+    return min(len(drop.LETTERS), max(2, int(current_app.config.get("COUNT_TEAM_SIGNERS", 2))))
 
 
 @bp.get("/drop")
@@ -137,16 +143,20 @@ def soft_count() -> Any:
     day = _day()
     try:
         table_id = as_id(request.form.get("table", ""))
-        a, b = as_id(request.form.get("counter_a", "")), as_id(request.form.get("counter_b", ""))
+        team = [as_id(request.form.get(f"counter_{x}", "")) for x in drop.LETTERS[:_signers()]]
         if table_id is None:
             raise ValidationError("Choose the table.", field="table")
-        if a is None or b is None:
-            raise ValidationError("Choose the two counters.", field="counter_a" if a is None
-                                  else "counter_b")
+        if None in team:
+            raise ValidationError("Choose the counters.",
+                                  field=f"counter_{drop.LETTERS[team.index(None)]}")
+        a, b, *more = [t or 0 for t in team]
         counted = drop.soft_count(
             dbs, table_id=table_id, gaming_date=day, cash=_cash(), counter_a=a, counter_b=b,
             credential_a=_counter_credential("counter_a_pin"),
             credential_b=_counter_credential("counter_b_pin"), actor_id=g.user.id,
+            more=[(p, _counter_credential(f"counter_{x}_pin"))
+                  for p, x in zip(more, drop.LETTERS[2:], strict=False)],
+            signers=_signers(),
             note=text("note", max_length=500), denominations=_denominations(),
             note_threshold=int(current_app.config.get("DROP_VARIANCE_NOTE_THRESHOLD", 100)))
         dbs.commit()

@@ -456,3 +456,34 @@ def test_the_cage_sends_chips_only_to_a_table_with_an_open_shift(session: Sessio
             issues.issue(session, kind=kind, table_id=floor.table_id, amount=amount,
                          actor_id=cleo)
     assert issues.open_tables(session) == [(floor.table_id, "RP 1")]
+
+
+def test_a_casino_that_wants_three_counters_gets_three_authenticated_signatures(
+        session: Session, floor: Floor) -> None:
+    """RULES.md, "People at the table": "how many members sign is a casino setting, at least
+    two (Nevada and Mississippi require three)"."""
+    _seeded_shift(session, floor)
+    kira, kostya = _team(session)
+    kim = make_user(session, "kim", "count_team").id
+    session.commit()
+    args = {"table_id": floor.table_id, "gaming_date": T0.date(), "actor_id": kira,
+            "cash": {5000: 6, 1000: 1, 500: 1}, "credential_a": BY_PIN, "credential_b": BY_PIN,
+            "counter_a": kira, "counter_b": kostya, "signers": 3}
+    with pytest.raises(ValidationError) as short:
+        drop.soft_count(session, **args)
+    assert short.value.field == "counter_c"
+    with pytest.raises(ValidationError) as twice:
+        drop.soft_count(session, more=[(kira, BY_PIN)], **args)
+    assert twice.value.field == "counter_c"
+    with pytest.raises(ValidationError) as unsigned:  # a name from a list is no signature
+        drop.soft_count(session, more=[(kim, None)], **args)
+    assert unsigned.value.field == "counter_c_pin"
+    with pytest.raises(ValidationError):  # the pit is no member of the count team
+        drop.soft_count(session, more=[(floor.pit_boss, BY_PIN)], **args)
+    session.rollback()
+    counted = drop.soft_count(session, more=[(kim, BY_PIN)], **args)
+    session.commit()
+    assert counted.counters == ("Kira", "Kostya", "Kim")
+    signed = session.execute(text("SELECT user_id FROM act_signature WHERE entity = "
+                                  "'drop_count' ORDER BY id")).scalars().all()
+    assert signed == [kira, kostya, kim]

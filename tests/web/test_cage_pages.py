@@ -246,3 +246,20 @@ def test_the_count_team_counts_the_drop_the_cage_issues_and_the_pit_signs_by_req
     assert "Table signed" in text(other_browser.get("/cage/issues"))
     slip = text(other_browser.get("/cage/slips/1"))  # the cage reads the slip it issued
     assert "Issued by the cage" in slip and "Cleo" in slip
+
+
+def test_with_three_signers_set_the_soft_count_asks_a_third_pin(
+        app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
+    """Issue 35: "how many members sign is a casino setting, at least two" (COUNT_TEAM_SIGNERS)."""
+    app.config["COUNT_TEAM_SIGNERS"] = 3
+    browser.login("pavel")
+    _close(app, browser, floor)
+    browser.post("/logout")
+    browser.login("kira")
+    page = text(browser.get(f"/cage/drop?table={floor['table']}"))
+    assert 'name="counter_c"' in page and 'name="counter_c_pin"' in page
+    day = arrange(app, lambda s: shifts.get_shift(s, floor["shift"]).gaming_date.isoformat())
+    form = {"table": floor["table"], "counter_a": floor["kira"], "counter_b": floor["kostya"],
+            "counter_a_pin": PIN, "counter_b_pin": PIN, "cash.5000": "1"}
+    short = browser.post(f"/cage/drop?date={day}", {**form, "note": "test"})
+    assert short.status_code == 422 and "Choose the counters" in text(short)

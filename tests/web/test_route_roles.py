@@ -282,6 +282,10 @@ def test_the_count_team_and_the_cage_reach_their_own_pages_and_nothing_else(
             problems.append(f"{method} {url} ({endpoint}): {resp.status_code}")
     assert not problems, problems
     assert reachable == NEW_ROLES[role]
+    for endpoint, method, url in _routes(app):
+        if endpoint in reachable and method == "GET":
+            resp = browser.get(url)  # 200; 404 for the dummy id of a detail; device: home
+            assert resp.status_code in (200, 302, 404), f"{role}: {url} {resp.status_code}"
     for endpoint in ("cage.drop_page", "cage.soft_count", "cage.issues_page", "cage.issue"):
         for pit in ("pit_boss", "shift_manager", "admin", "croupier", "auditor"):
             assert pit not in (declared_roles(app, endpoint) or ()), (endpoint, pit)
