@@ -56,6 +56,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # points, base +- points ("games": {"russian": [base, points]} per game)
         "CASH_DENOMINATIONS": [5000, 2000, 1000, 500, 200, 100, 50, 10],
         "DROP_VARIANCE_NOTE_THRESHOLD": 100,
+        # issue 35: how many members of the count team sign a soft count (at least two; Nevada
+        # and Mississippi require three)
+        "COUNT_TEAM_SIGNERS": 2,
         "HOLD_BAND": {"mode": "points", "base_bp": 2000, "points_bp": 1000},
         # Argon2id cost (argon2-cffi's RFC 9106 low-memory profile); tests lower it
         "ARGON2_TIME_COST": 3,

@@ -64,3 +64,21 @@ def insert_as_of_now(conn: Any, table_name: str, **values: Any) -> int:
     table = sa.Table(table_name, sa.MetaData(), autoload_with=conn)
     new_id: int = conn.execute(table.insert().values(**values)).inserted_primary_key[0]
     return new_id
+
+
+def cage_issue(session: Session, shift_id: int, kind: str, amount: int,
+               cashier: str = "cleo") -> int:
+    """Issue 35: the cage issues a fill or credit for the shift's table (by the cage cashier
+    ``cashier``, made on first use); the table then signs for it (``record_transfer``)."""
+    from sqlmodel import select
+
+    from dealer_assist.models import Shift
+    from dealer_assist.services.cage import issues
+
+    found = session.exec(select(User).where(User.username == cashier)).first()
+    cashier_id = found.id if found is not None else make_user(session, cashier,
+                                                              "cage_cashier").id
+    shift = session.get(Shift, shift_id)
+    assert shift is not None and cashier_id is not None
+    return issues.issue(session, kind=kind, table_id=shift.table_id, amount=amount,
+                        actor_id=cashier_id).id

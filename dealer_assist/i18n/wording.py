@@ -220,7 +220,8 @@ def role_name(role: str) -> str:
     """``pit_boss`` -> ``pit boss`` / ``пит-босс``."""
     names = {"croupier": gettext("croupier"), "pit_boss": gettext("pit boss"),
              "shift_manager": gettext("shift manager"), "admin": gettext("admin"),
-             "auditor": gettext("auditor")}
+             "auditor": gettext("auditor"), "count_team": gettext("count team"),
+             "cage_cashier": gettext("cage cashier")}
     return str(names.get(role, role.replace("_", " ")))
 
 

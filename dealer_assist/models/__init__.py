@@ -25,7 +25,17 @@ from .audit import (
     RoundCorrection,
 )
 from .base import NAMING, UTCDateTime, utcnow
-from .cage import BuyIn, DropCount, HoldNote, Slip, SlipCounter, SlipKind, SlipVoid
+from .cage import (
+    BuyIn,
+    CageIssue,
+    CageReceipt,
+    DropCount,
+    HoldNote,
+    Slip,
+    SlipCounter,
+    SlipKind,
+    SlipVoid,
+)
 from .floor import ActSignature, DealerStint, SignMethod, StintKind, TableDevice
 from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
 from .lab import LabFigures
@@ -38,7 +48,8 @@ from .shifts import Shift, ShiftStatus
 from .tables import POKER_GAMES, Game, GameTable
 
 __all__ = [
-    "ActSignature", "AuditEntry", "AuthSession", "BuyIn", "ChangeKind", "ChipTransfer",
+    "ActSignature", "AuditEntry", "AuthSession", "BuyIn", "CageIssue", "CageReceipt", "ChangeKind",
+    "ChipTransfer",
     "CorrectionSource", "CountKind", "DealerStint", "DropCount", "HoldNote", "LabFigures",
     "SignMethod", "Slip", "SlipCounter", "SlipKind", "SlipVoid", "StintKind", "TableDevice",
     "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",

@@ -12,6 +12,9 @@ append-only (triggers in revision 0015), so a mistake is a new row, never an UPD
   :class:`SlipCounter` under a lock, so it never repeats across tables, devices and restarts.
 * :class:`SlipVoid` -- a slip marked VOID with a reason and two signers; the slip stays.
 * :class:`DropCount` -- the soft count of one table's drop box for one gaming date.
+* :class:`CageIssue` -- issue 35: a fill or credit the cage issued for a table's open shift (a
+  cage cashier, signed in); :class:`CageReceipt` links it to the table's transfer when the pit
+  boss and the croupier sign for it (one receipt per issue, one issue per transfer).
 * :class:`HoldNote` -- a shift manager's investigation note on a hold outside the band.
 
 :class:`SlipCounter` is the one row that is updated (the last number issued); every update is an
@@ -121,6 +124,36 @@ class SlipVoid(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
 
 
+class CageIssue(SQLModel, table=True):
+    """A fill or credit the cage issued (issue 35): the cashier's half of the slip."""
+
+    __tablename__ = "cage_issue"
+    __table_args__ = (
+        CheckConstraint("kind IN ('fill', 'credit')", name="kind"),
+        CheckConstraint("amount > 0", name="amount"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(sa_type=String(10), nullable=False)
+    table_id: int = Field(foreign_key="game_table.id", index=True, nullable=False)
+    shift_id: int = Field(foreign_key="shift.id", index=True, nullable=False)
+    amount: int = Field(sa_type=BigInteger, nullable=False)
+    issued_by: int = Field(foreign_key="user_account.id", nullable=False)
+    issued_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    note: str = Field(default="", sa_type=String(NOTE_MAX), nullable=False)
+
+
+class CageReceipt(SQLModel, table=True):
+    """The table signed for a cage issue: its transfer (and so its numbered slip)."""
+
+    __tablename__ = "cage_receipt"
+    __table_args__ = (UniqueConstraint("issue_id"), UniqueConstraint("transfer_id"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    issue_id: int = Field(foreign_key="cage_issue.id", nullable=False)
+    transfer_id: int = Field(foreign_key="chip_transfer.id", nullable=False)
+
+
 class DropCount(SQLModel, table=True):
     """The soft count: the cash of one table's drop box for one gaming date, counted by two."""
 
@@ -163,7 +196,8 @@ class HoldNote(SQLModel, table=True):
 
 
 #: tables whose rows are never updated or deleted (triggers in revision 0015)
-CAGE_APPEND_ONLY = ("buy_in", "slip", "slip_void", "drop_count", "hold_note")
+CAGE_APPEND_ONLY = ("buy_in", "slip", "slip_void", "drop_count", "hold_note", "cage_issue",
+                    "cage_receipt")
 
-__all__ = ["BuyIn", "CAGE_APPEND_ONLY", "DropCount", "HoldNote", "HoldPeriod", "NOTE_MAX",
-           "Slip", "SlipCounter", "SlipKind", "SlipVoid"]
+__all__ = ["BuyIn", "CAGE_APPEND_ONLY", "CageIssue", "CageReceipt", "DropCount", "HoldNote",
+           "HoldPeriod", "NOTE_MAX", "Slip", "SlipCounter", "SlipKind", "SlipVoid"]

@@ -18,6 +18,10 @@ class Role(StrEnum):
     ADMIN = "admin"
     #: reads rounds, disputes, voids, corrections, the audit log and reports; writes nothing
     AUDITOR = "auditor"
+    #: issue 35: counts the drop boxes (the soft count), independent of the pit
+    COUNT_TEAM = "count_team"
+    #: issue 35: the cage issues fill and credit slips
+    CAGE_CASHIER = "cage_cashier"
 
 
 class User(SQLModel, table=True):

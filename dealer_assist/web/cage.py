@@ -3,7 +3,10 @@
 * ``POST /cage/tables/<id>/buy-ins`` -- the table screen's buy-in (croupier, pit): one form,
   any moment of a round, back to the table screen.
 * ``/cage/drop`` -- the soft count: a gaming date's drop boxes, each counted by two
-  authenticated counters (a PIN each, or the signed-in counter's own session).
+  authenticated members of the count team (a PIN each, or the signed-in counter's own
+  session); issue 35: the count team only, independent of the pit.
+* ``/cage/issues`` -- issue 35: the cage cashier issues a fill or credit for a table's open
+  shift; the table signs for it on the shift's inventory page.
 * ``/cage/slips/<number>`` (preview), ``.pdf`` (the printed slip), ``POST .../void``.
 * ``/cage/hold`` -- win, drop and hold for a gaming day, month-to-date and year-to-date
   (preview, ``.pdf``, ``.csv``), the fluctuations and their investigation notes, the slips'
@@ -35,7 +38,7 @@ from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, as_id, device, form_
 from ..edge.header_values import attachment
 from ..i18n.wording import say
 from ..models import Role
-from ..services.cage import buyins, drop, notes, slips, win
+from ..services.cage import buyins, drop, issues, notes, slips, win
 from ..services.errors import ServiceError, ValidationError
 from ..services.people import cosign
 from ..services.reports import hold
@@ -46,6 +49,9 @@ bp = PageBlueprint("cage", __name__, url_prefix="/cage")
 READERS = FLOOR_READERS
 PIT = PIT_ROLES
 COUNTERS = tuple(sorted(drop.COUNTERS))
+ISSUERS = tuple(sorted(issues.ISSUERS))
+#: a slip is read by the floor's readers and by the cage that issued it
+SLIP_READERS = (*READERS, *ISSUERS)
 RECORDERS = tuple(sorted(buyins.RECORDERS))
 
 
@@ -98,7 +104,13 @@ def _drop_page(day: date, **extra: Any) -> dict[str, Any]:
     people = drop.counters(dbs)
     chosen = as_id(request.values.get("table", ""))
     return {"day": day, "days": days, "tables": tables, "people": people, "chosen": chosen,
-            "denominations": _denominations(), "form": request.form, **extra}
+            "denominations": _denominations(), "form": request.form,
+            "letters": drop.LETTERS[:_signers()], **extra}
+
+
+def _signers() -> int:
+    """How many of the count team sign (the casino's setting; at least two)."""
+    return min(len(drop.LETTERS), max(2, int(current_app.config.get("COUNT_TEAM_SIGNERS", 2))))
 
 
 @bp.get("/drop")
@@ -132,16 +144,20 @@ def soft_count() -> Any:
     day = _day()
     try:
         table_id = as_id(request.form.get("table", ""))
-        a, b = as_id(request.form.get("counter_a", "")), as_id(request.form.get("counter_b", ""))
+        team = [as_id(request.form.get(f"counter_{x}", "")) for x in drop.LETTERS[:_signers()]]
         if table_id is None:
             raise ValidationError("Choose the table.", field="table")
-        if a is None or b is None:
-            raise ValidationError("Choose the two counters.", field="counter_a" if a is None
-                                  else "counter_b")
+        if None in team:
+            raise ValidationError("Choose the counters.",
+                                  field=f"counter_{drop.LETTERS[team.index(None)]}")
+        a, b, *more = [t or 0 for t in team]
         counted = drop.soft_count(
             dbs, table_id=table_id, gaming_date=day, cash=_cash(), counter_a=a, counter_b=b,
             credential_a=_counter_credential("counter_a_pin"),
             credential_b=_counter_credential("counter_b_pin"), actor_id=g.user.id,
+            more=[(p, _counter_credential(f"counter_{x}_pin"))
+                  for p, x in zip(more, drop.LETTERS[2:], strict=False)],
+            signers=_signers(),
             note=text("note", max_length=500), denominations=_denominations(),
             note_threshold=int(current_app.config.get("DROP_VARIANCE_NOTE_THRESHOLD", 100)))
         dbs.commit()
@@ -150,6 +166,41 @@ def soft_count() -> Any:
         return form_error(err, "cage/drop.html", **_drop_page(day))
     flash(gettext("Drop counted: %(amount)s.", amount=f"{counted.amount:,}"), "success")
     return redirect(url_for("cage.drop_page", date=day.isoformat()))
+
+
+# --- the cage issues fills and credits ---------------------------------------------------------
+
+def _issues_page(**extra: Any) -> dict[str, Any]:
+    dbs = db.get_session()
+    return {"tables": issues.open_tables(dbs), "issued": issues.recent(dbs),
+            "form": request.form, "zone": floor_zone(), **extra}
+
+
+@bp.get("/issues")
+@role_required(*ISSUERS)
+def issues_page() -> str:
+    return render_template("cage/issues.html", **_issues_page())
+
+
+@bp.post("/issues")
+@role_required(*ISSUERS)
+def issue() -> Any:
+    dbs = db.get_session()
+    try:
+        table_id = as_id(request.form.get("table", ""))
+        if table_id is None:
+            raise ValidationError("Choose the table.", field="table")
+        done = issues.issue(dbs, kind=request.form.get("kind", ""), table_id=table_id,
+                            amount=whole_number("amount", "Amount"),
+                            actor_id=g.user.id, note=text("note", max_length=500))
+        dbs.commit()
+    except ServiceError as err:
+        dbs.rollback()
+        return form_error(err, "cage/issues.html", **_issues_page())
+    flash(gettext("%(kind)s of %(amount)s issued to %(table)s: the table signs for it.",
+                  kind=gettext("Fill") if done.kind == "fill" else gettext("Credit"),
+                  amount=f"{done.amount:,}", table=done.table), "success")
+    return redirect(url_for("cage.issues_page"), 303)
 
 
 # --- slips ------------------------------------------------------------------------------------
@@ -162,7 +213,7 @@ def _slip_html(number: int, *, preview: bool) -> str:
 
 
 @bp.get("/slips/<int:number>")
-@role_required(*READERS)
+@role_required(*SLIP_READERS)
 def slip_page(number: int) -> str:
     return _slip_html(number, preview=True)
 
@@ -182,7 +233,7 @@ def _pdf(html: str, filename: str) -> Response:
 
 
 @bp.get("/slips/<int:number>.pdf")
-@role_required(*READERS)
+@role_required(*SLIP_READERS)
 def slip_pdf(number: int) -> Response:
     return _pdf(_slip_html(number, preview=False), f"slip-{number}.pdf")
 

@@ -43,7 +43,7 @@ from ..i18n.formats import when
 from ..i18n.wording import N_
 from ..models import utcnow
 from ..services import reports
-from ..services.cage import slips
+from ..services.cage import issues, slips
 from ..services.errors import ServiceError, ValidationError
 from ..services.shifts import chips, inventory, shifts
 from ..services.tables import tables
@@ -132,6 +132,7 @@ def _inventory_page(shift_id: int, **extra: Any) -> dict[str, Any]:
             "bosses": bosses, "open_rounds": inventory.open_rounds(dbs, shift_id),
             "has_rounds": inventory.has_rounds(dbs, shift_id),
             "slips": slips.of_shift(dbs, shift_id),
+            "cage_waiting": issues.of_shift(dbs, shift_id, waiting=True),
             "zone": _zone()[0], "form": request.form if request.method == "POST" else {},
             **extra}
 
@@ -153,11 +154,13 @@ def _counted(dbs: Any, shift_id: int, name: str, label: str) -> dict[str, Any]:
 
 
 def _transfer_amount(dbs: Any, shift_id: int) -> dict[str, Any]:
-    """A fill or credit by denomination (issue 27: the slip lists the chips) when any chip
-    field is filled in, else one amount."""
+    """The chips received or sent by denomination (issue 27: the slip lists them) when any
+    chip field is filled in, else one amount if typed, else the cage's issued amount."""
     if any(v.strip() for k, v in request.form.items() if k.startswith("chips.")):
         return _counted(dbs, shift_id, "amount", "The amount")
-    return {"amount": whole_number("amount", "The amount"), "chips": None}
+    if request.form.get("amount", "").strip():
+        return {"amount": whole_number("amount", "The amount"), "chips": None}
+    return {"amount": None, "chips": None}
 
 
 @bp.get("/shifts/<int:shift_id>/inventory")
@@ -190,13 +193,15 @@ def opening_count(shift_id: int) -> Any:
 @bp.post("/shifts/<int:shift_id>/transfers")
 @role_required(*PIT)
 def transfer(shift_id: int) -> Any:
-    kind = request.form.get("kind", "")
+    """The table signs for a fill or credit the cage issued (issue 35)."""
+    kind = request.form.get("kind") or None
     return _save(shift_id, lambda dbs: inventory.record_transfer(
-        dbs, shift_id=shift_id, kind=kind, **_transfer_amount(dbs, shift_id),
+        dbs, shift_id=shift_id, issue_id=as_id(request.form.get("issue_id", "")), kind=kind,
+        **_transfer_amount(dbs, shift_id),
         croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
         actor_id=g.user.id, note=text("note", max_length=500),
         credential=device.credential("croupier_pin")),
-        f"{'Fill' if kind == 'fill' else 'Credit'} recorded.")
+        gettext("Signed for: the slip is numbered."))
 
 
 @bp.post("/shifts/<int:shift_id>/close")

@@ -30,14 +30,15 @@ SIZES = [(768, 1024), (1024, 768)]
 
 @pytest.fixture
 def cage_server(tmp_path: Path) -> Iterator[Server]:
-    """Carla (croupier), Pavel (pit boss), Maria (shift manager); RP 1 opened with a float of
-    100,000 counted by Carla and Pavel."""
+    """Carla (croupier), Pavel (pit boss), Maria (shift manager), Kira and Kostya (the count
+    team), Cleo (the cage); RP 1 opened with a float of 100,000 counted by Carla and Pavel."""
     url = f"sqlite:///{tmp_path / 'cage.sqlite3'}"
     app = create_app({"SECRET_KEY": "browser-test", "DATABASE_URL": url, **FAST_ARGON2})
     db.upgrade(db.get_engine(app))
     with db.session_scope(app) as dbs:
         people = {n: make_user(dbs, n, r).id for n, r in (
-            ("carla", "croupier"), ("pavel", "pit_boss"), ("maria", "shift_manager"))}
+            ("carla", "croupier"), ("pavel", "pit_boss"), ("maria", "shift_manager"),
+            ("kira", "count_team"), ("kostya", "count_team"), ("cleo", "cage_cashier"))}
         table = make_table(dbs, name="RP 1")
         inventory.open_shift_with_count(dbs, table_id=table.id, actor_id=people["carla"],
                                         croupier_id=people["carla"],
@@ -78,6 +79,11 @@ def _fits(page: Any) -> None:
     assert layout["scroll"] <= layout["inner"], layout
 
 
+def _sign_out(page: Any, context: Any) -> None:
+    page.click("text=Sign out") if page.is_visible("text=Sign out") else None
+    context.clear_cookies()
+
+
 def _void_the_round(server: Server) -> None:
     with db.session_scope(server.app) as dbs:
         rnd = dbs.exec(select(Round)).one()
@@ -113,14 +119,32 @@ def test_buy_in_mid_round_soft_count_with_two_pins_slip_pdf_and_hold_report(
         _fits(page)
         shots("buy-in-recorded-round-goes-on")
         _void_the_round(server)
-        page.click("text=Sign out") if page.is_visible("text=Sign out") else None
-        context.clear_cookies()
+        _sign_out(page, context)
+
+        _login(page, server, "cleo")  # issue 35: the cage issues the fill
+        page.click("[data-cage-link]")
+        form = page.locator("[data-issue-form]")
+        form.locator('select[name="table"]').select_option(label="RP 1")
+        form.locator('input[name="amount"]').fill("5000")
+        shots("cage-issues-a-fill-en")
+        form.locator('button[type="submit"]').click()
+        page.wait_for_selector("text=Fill of 5,000 issued to RP 1")
+        assert "waiting" in page.inner_text("[data-issued]")
+        _fits(page)
+        shots("cage-issued-waiting-en")
+        page.click('form.lang input[type="submit"]')
+        page.wait_for_selector("text=Касса: пополнения и изъятия")
+        _fits(page)
+        shots("cage-issued-waiting-ru")
+        _sign_out(page, context)
 
         _login(page, server, "pavel")
         with db.session_scope(server.app) as dbs:
             shift_id = dbs.exec(select(Round.shift_id)).one()
         page.goto(f"{server.url}/reports/shifts/{shift_id}/inventory")
         fill = page.locator(f'form[action$="/reports/shifts/{shift_id}/transfers"]')
+        assert "5,000 · Cleo" in fill.locator('select[name="issue_id"]').inner_text()
+        shots("table-signs-for-the-cages-fill")
         fill.locator('input[name="chips.1000"]').fill("5")  # by denomination: 5 x 1,000
         fill.locator('select[name="croupier_id"]').select_option(label="Carla")
         fill.locator('input[name="croupier_pin"]').fill(PIN)
@@ -134,21 +158,28 @@ def test_buy_in_mid_round_soft_count_with_two_pins_slip_pdf_and_hold_report(
         close.locator('input[name="confirm"]').check()
         close.locator('button[type="submit"]').click()
         page.wait_for_selector("text=Shift closed")
+        _sign_out(page, context)
 
-        page.goto(f"{server.url}/reports/")
-        page.click("[data-drop-link]")
+        _login(page, server, "kira")  # issue 35: the count team counts the drop
+        page.click("nav [data-drop-link]")
         page.click(f'[data-count="{table}"]')
         page.fill('input[name="cash.5000"]', "4")
-        page.select_option('select[name="counter_a"]', label="Pavel")
+        page.select_option('select[name="counter_a"]', label="Kira")
         page.fill('input[name="counter_a_pin"]', PIN)
-        page.select_option('select[name="counter_b"]', label="Maria")
+        page.select_option('select[name="counter_b"]', label="Kostya")
         page.fill('input[name="counter_b_pin"]', PIN)
         shots("soft-count-two-pins")
         page.click("[data-record-count]")
         page.wait_for_selector("text=Drop counted: 20,000")
-        assert "Pavel · Maria" in page.inner_text("[data-drop-boxes]")
+        assert "Kira · Kostya" in page.inner_text("[data-drop-boxes]")
         _fits(page)
-        shots("soft-count-recorded")
+        shots("soft-count-recorded-en")
+        page.click('form.lang input[type="submit"]')
+        page.wait_for_selector("text=Подсчёт дропа")
+        _fits(page)
+        shots("soft-count-recorded-ru")
+        _sign_out(page, context)
+        _login(page, server, "pavel")
 
         out = shots.dir
         page.goto(f"{server.url}/cage/slips/2")
@@ -163,7 +194,7 @@ def test_buy_in_mid_round_soft_count_with_two_pins_slip_pdf_and_hold_report(
         assert "0.00 %" in page.inner_text('[data-period="day"]')
         shots("hold-report-en")
         assert _png(page.request.get(f"{server.url}/cage/hold.pdf").body(), out / "hold-en")
-        page.goto(f"{server.url}/cage/drop")
+        page.goto(f"{server.url}/reports/")  # the hold report is a print page: no header
         page.click('form.lang input[type="submit"]')
         page.goto(f"{server.url}/cage/hold")
         assert "Выигрыш, дроп и холд" in page.inner_text("h1")

@@ -27,7 +27,7 @@ from dealer_assist.rules.engine import Step
 from dealer_assist.rules.registry import start
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import inventory, shifts
-from tests.factories import SIGNED, make_table, make_user
+from tests.factories import SIGNED, cage_issue, make_table, make_user
 
 #: a Saturday afternoon; every generated time derives from it, so data is reproducible
 T0 = datetime(2026, 3, 14, 14, 0, tzinfo=UTC)
@@ -218,12 +218,14 @@ def open_inventory(session: Session, floor: Floor, *, opening: int = 200_000,
                                    now=T0 + timedelta(seconds=30))
     for i, amount in enumerate(fills):
         inventory.record_transfer(session, credential=SIGNED,
+                                  issue_id=cage_issue(session, floor.shift_id, "fill", amount),
                                   shift_id=floor.shift_id, kind="fill", amount=amount,
                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.pit_boss, at=T0 + timedelta(hours=2 + i),
                                   now=T0 + timedelta(hours=13))
     for i, amount in enumerate(credits):
         inventory.record_transfer(session, credential=SIGNED,
+                                  issue_id=cage_issue(session, floor.shift_id, "credit", amount),
                                   shift_id=floor.shift_id, kind="credit",
                                   amount=amount, croupier_id=floor.croupier,
                                   pit_boss_id=floor.pit_boss, actor_id=floor.pit_boss,

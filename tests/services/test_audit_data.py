@@ -35,7 +35,7 @@ from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import devices
 from dealer_assist.services.tables import poker as poker_tables
 from tests.conftest import FAST_ARGON2
-from tests.factories import PIN, SIGNED, make_table, make_user
+from tests.factories import PIN, SIGNED, cage_issue, make_table, make_user
 from tests.services.test_disputes import STEPS
 from tests.services.test_parlour import suited_hand
 
@@ -61,14 +61,16 @@ def _populate(engine: Engine) -> None:
     with Session(engine, expire_on_commit=False) as s:
         ids = [make_user(s, name, role).id for name, role in (
             ("carla", "croupier"), ("pavel", "pit_boss"), ("petra", "pit_boss"),
-            ("maria", "shift_manager"), ("audrey", "auditor"))]
-        carla, pavel, petra, maria, _ = ids
+            ("maria", "shift_manager"), ("audrey", "auditor"), ("kira", "count_team"),
+            ("kostya", "count_team"))]
+        carla, pavel, petra, maria, _, kira, kostya = ids
         table = make_table(s)
         shift = shifts.open_shift(s, table_id=table.id, user_id=carla)
         inventory.record_opening_count(s, credential=SIGNED,
                                        shift_id=shift.id, amount=100_000, croupier_id=carla,
                                        pit_boss_id=pavel, actor_id=pavel)
         inventory.record_transfer(s, credential=SIGNED,
+                                  issue_id=cage_issue(s, shift.id, "fill", 5_000),
                                   shift_id=shift.id, kind="fill", amount=5_000,
                                   croupier_id=carla, pit_boss_id=pavel, actor_id=pavel)
         s.commit()
@@ -108,9 +110,9 @@ def _populate(engine: Engine) -> None:
         slips.void_slip(s, number=fill.number, reason="never brought", actor_id=pavel,
                         signer_id=petra, credential=cosign.Credential(pin=PIN))
         drop.soft_count(s, table_id=table.id, gaming_date=date(2026, 1, 1), cash={500: 1},
-                        counter_a=pavel, counter_b=maria,
-                        credential_a=cosign.Credential(signed_in=pavel),
-                        credential_b=cosign.Credential(pin=PIN), actor_id=pavel,
+                        counter_a=kira, counter_b=kostya,
+                        credential_a=cosign.Credential(signed_in=kira),
+                        credential_b=cosign.Credential(pin=PIN), actor_id=kira,
                         note="found in the box")
         notes.write_note(s, table_id=table.id, period="day", day=date(2026, 1, 1),
                          note="checked", actor_id=maria)

@@ -9,11 +9,11 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import Engine, text
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from dealer_assist.db import make_engine
-from dealer_assist.models import Round, RoundEvent, Slip
-from dealer_assist.services.cage import buyins, drop, slips, win
+from dealer_assist.models import Round, RoundEvent, Slip, User
+from dealer_assist.services.cage import buyins, drop, issues, slips, win
 from dealer_assist.services.errors import (
     AuthenticationFailed,
     Conflict,
@@ -24,7 +24,7 @@ from dealer_assist.services.people import cosign
 from dealer_assist.services.reports import hold, sections
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import inventory, shifts
-from tests.factories import PIN, SIGNED, make_table
+from tests.factories import PIN, SIGNED, cage_issue, make_table, make_user
 from tests.services.conftest_reports import (
     T0,
     Floor,
@@ -35,6 +35,8 @@ from tests.services.conftest_reports import (
 )
 
 END = T0 + timedelta(hours=13)
+#: issue 35: the two members of the count team who count the drop
+TEAM = ("kira", "kostya")
 #: two counters, each by his PIN on the count room's device
 BY_PIN = cosign.Credential(pin=PIN)
 
@@ -42,8 +44,17 @@ BY_PIN = cosign.Credential(pin=PIN)
 @pytest.fixture
 def floor(session: Session) -> Floor:
     made = make_floor(session)
+    for name in TEAM:  # issue 35: the count team, independent of the pit
+        make_user(session, name, "count_team")
     session.commit()
     return made
+
+
+def _team(session: Session) -> tuple[int, int]:
+    """The two count team members' ids."""
+    found = {u.username: u.id for u in session.exec(select(User).where(
+        col(User.username).in_(TEAM))).all()}
+    return found[TEAM[0]] or 0, found[TEAM[1]] or 0
 
 
 def _buy(session: Session, floor: Floor, amount: int, minutes: int, seat: str = "1") -> None:
@@ -60,9 +71,10 @@ def _settled_by_hand(session: Session, floor: Floor) -> int:
 
 def _count(session: Session, floor: Floor, cash: dict[int, int], note: str = "",
            threshold: int = 100) -> drop.DropView:
+    kira, kostya = _team(session)
     return drop.soft_count(session, table_id=floor.table_id, gaming_date=T0.date(), cash=cash,
-                           counter_a=floor.pit_boss, counter_b=floor.manager,
-                           credential_a=BY_PIN, credential_b=BY_PIN, actor_id=floor.pit_boss,
+                           counter_a=kira, counter_b=kostya,
+                           credential_a=BY_PIN, credential_b=BY_PIN, actor_id=kira,
                            note=note, note_threshold=threshold, now=END)
 
 
@@ -167,35 +179,59 @@ def test_a_buy_in_is_a_positive_plausible_whole_amount(session: Session, floor: 
 def test_the_soft_count_needs_two_authenticated_counters(session: Session,
                                                          floor: Floor) -> None:
     _seeded_shift(session, floor)
+    kira, kostya = _team(session)
     cash = {5000: 6, 1000: 1, 500: 1}
     args = {"table_id": floor.table_id, "gaming_date": T0.date(), "cash": cash,
-            "actor_id": floor.pit_boss}
+            "actor_id": kira}
     with pytest.raises(AuthenticationFailed):
-        drop.soft_count(session, counter_a=floor.pit_boss, counter_b=floor.manager,
+        drop.soft_count(session, counter_a=kira, counter_b=kostya,
                         credential_a=BY_PIN, credential_b=cosign.Credential(pin="9147"), **args)
     session.rollback()
     with pytest.raises(ValidationError) as missing:  # a name from a list is no signature
-        drop.soft_count(session, counter_a=floor.pit_boss, counter_b=floor.manager,
+        drop.soft_count(session, counter_a=kira, counter_b=kostya,
                         credential_a=BY_PIN, credential_b=None, **args)
     assert missing.value.field == "counter_b_pin"
     with pytest.raises(ValidationError):
-        drop.soft_count(session, counter_a=floor.pit_boss, counter_b=floor.pit_boss,
+        drop.soft_count(session, counter_a=kira, counter_b=kira,
                         credential_a=BY_PIN, credential_b=BY_PIN, **args)
     with pytest.raises(ValidationError):  # a croupier does not count his table's drop
-        drop.soft_count(session, counter_a=floor.pit_boss, counter_b=floor.croupier,
+        drop.soft_count(session, counter_a=kira, counter_b=floor.croupier,
                         credential_a=BY_PIN, credential_b=BY_PIN, **args)
     session.rollback()
-    own = cosign.Credential(signed_in=floor.pit_boss)  # his own session signs for him
-    counted = drop.soft_count(session, counter_a=floor.pit_boss, counter_b=floor.manager,
+    own = cosign.Credential(signed_in=kira)  # her own session signs for her
+    counted = drop.soft_count(session, counter_a=kira, counter_b=kostya,
                               credential_a=own, credential_b=BY_PIN, **args)
     session.commit()
-    assert counted.counters == ("Pavel", "Maria")
+    assert counted.counters == ("Kira", "Kostya")
     methods = session.execute(text("SELECT method FROM act_signature WHERE entity = "
                                    "'drop_count' ORDER BY id")).scalars().all()
     assert methods == ["session", "pin"]
     with pytest.raises(Conflict):
-        drop.soft_count(session, counter_a=floor.pit_boss, counter_b=floor.manager,
+        drop.soft_count(session, counter_a=kira, counter_b=kostya,
                         credential_a=BY_PIN, credential_b=BY_PIN, **args)
+
+
+def test_the_pit_counts_no_drop_only_the_count_team_does(session: Session,
+                                                         floor: Floor) -> None:
+    """RULES.md, "People at the table": "the drop box is counted by the count team, who are
+    independent of the pit (no pit boss, shift manager or croupier counts the drop)"; "An
+    administrator ... takes no part in counts"."""
+    _seeded_shift(session, floor)
+    kira, kostya = _team(session)
+    args = {"table_id": floor.table_id, "gaming_date": T0.date(),
+            "cash": {5000: 6, 1000: 1, 500: 1}, "credential_a": BY_PIN, "credential_b": BY_PIN}
+    for outsider in (floor.pit_boss, floor.manager, floor.admin, floor.croupier):
+        with pytest.raises(PermissionDenied):  # records it, with two counters of the team
+            drop.soft_count(session, counter_a=kira, counter_b=kostya, actor_id=outsider,
+                            **args)
+        for a, b, field in ((outsider, kostya, "counter_a_pin"),
+                            (kira, outsider, "counter_b_pin")):
+            with pytest.raises(ValidationError) as refused:  # signs as a counter
+                drop.soft_count(session, counter_a=a, counter_b=b, actor_id=kira, **args)
+            assert refused.value.field == field
+    assert drop.counters(session) == [(kira, "Kira"), (kostya, "Kostya")]
+    assert drop.soft_count(session, counter_a=kira, counter_b=kostya, actor_id=kostya,
+                           **args).amount == 31_500
 
 
 def test_the_drop_is_counted_only_after_the_days_shift_closed(session: Session,
@@ -206,7 +242,9 @@ def test_the_drop_is_counted_only_after_the_days_shift_closed(session: Session,
 
 def _fill(session: Session, floor: Floor, amount: int, shift_id: int | None = None
           ) -> inventory.TransferView:
-    return inventory.record_transfer(session, shift_id=shift_id or floor.shift_id, kind="fill",
+    shift_id = shift_id or floor.shift_id
+    return inventory.record_transfer(session, shift_id=shift_id, kind="fill",
+                                     issue_id=cage_issue(session, shift_id, "fill", amount),
                                      amount=amount, croupier_id=floor.croupier,
                                      pit_boss_id=floor.pit_boss, actor_id=floor.pit_boss,
                                      credential=SIGNED)
@@ -258,6 +296,7 @@ def test_slip_numbers_never_repeat_across_tables_concurrent_fills_and_restarts(
         table = make_table(session, name=name)
         shift_ids.append(shifts.open_shift(session, table_id=table.id, user_id=floor.croupier,
                                            now=T0).id)
+    make_user(session, "cleo", "cage_cashier")  # the cage issues every fill
     session.commit()
     errors: list[BaseException] = []
     per_table = 5
@@ -367,3 +406,99 @@ def test_the_settled_win_is_the_shift_reports_win_after_corrections(session: Ses
     assert day.settled == report["after_corrections"]["house_win"]
     assert day.settled == _settled_by_hand(session, floor) - 120
     assert day.shifts[0].tray == report["inventory"]["tray"]
+
+
+def test_the_cage_issues_fills_and_credits_and_the_table_signs_for_them(
+        session: Session, floor: Floor) -> None:
+    """RULES.md, "People at the table": "fill and credit slips are issued by the cage and
+    signed at the table by the dealer and the pit"; nobody approves what he requested."""
+    cleo = make_user(session, "cleo", "cage_cashier").id
+    sign = {"shift_id": floor.shift_id, "croupier_id": floor.croupier,
+            "pit_boss_id": floor.pit_boss, "actor_id": floor.pit_boss, "credential": SIGNED}
+    with pytest.raises(ValidationError) as unissued:  # the pit writes no fill of its own
+        inventory.record_transfer(session, issue_id=None, kind="fill", amount=5_000, **sign)
+    assert unissued.value.field == "issue_id"
+    for pit in (floor.pit_boss, floor.manager, floor.admin, floor.croupier):
+        with pytest.raises(PermissionDenied):  # the pit issues no slip
+            issues.issue(session, kind="fill", table_id=floor.table_id, amount=5_000,
+                         actor_id=pit)
+    fill = issues.issue(session, kind="fill", table_id=floor.table_id, amount=5_000,
+                        actor_id=cleo)
+    credit = issues.issue(session, kind="credit", table_id=floor.table_id, amount=2_000,
+                          actor_id=cleo)
+    session.commit()
+    assert [i.id for i in issues.of_shift(session, floor.shift_id, waiting=True)] == [
+        fill.id, credit.id]
+    with pytest.raises(ValidationError) as other:  # the table counts what the cage issued
+        inventory.record_transfer(session, issue_id=fill.id, amount=4_000, **sign)
+    assert other.value.field == "amount"
+    with pytest.raises(ValidationError):
+        inventory.record_transfer(session, issue_id=fill.id, kind="credit", **sign)
+    with pytest.raises(ValidationError):  # the cashier cannot sign for the table
+        inventory.record_transfer(session, issue_id=fill.id, **{**sign, "croupier_id": cleo})
+    session.rollback()
+    done = inventory.record_transfer(session, issue_id=fill.id, chips={"1000": 5}, **sign)
+    session.commit()
+    assert (done.kind, done.amount) == ("fill", 5_000)
+    with pytest.raises(Conflict):  # signed for once
+        inventory.record_transfer(session, issue_id=fill.id, **sign)
+    session.rollback()
+    slip = slips.get_slip(session, done.slip or 0)
+    assert (slip.cashier, slip.croupier, slip.pit_boss) == ("Cleo", "Carla", "Pavel")
+    assert [i.id for i in issues.of_shift(session, floor.shift_id, waiting=True)] == [
+        credit.id]
+    inventory.record_transfer(session, issue_id=credit.id, **sign)
+    session.commit()
+    inv = inventory.inventory_of(session, floor.shift_id)
+    assert (inv.fills, inv.credits) == (5_000, 2_000)
+    signers = session.execute(text(
+        "SELECT entity, user_id, method FROM act_signature WHERE entity IN "
+        "('cage_issue', 'chip_transfer') ORDER BY id")).all()
+    assert [tuple(r) for r in signers] == [
+        ("cage_issue", cleo, "session"), ("cage_issue", cleo, "session"),
+        ("chip_transfer", floor.pit_boss, "session"), ("chip_transfer", floor.croupier, "pin"),
+        ("chip_transfer", floor.pit_boss, "session"), ("chip_transfer", floor.croupier, "pin")]
+
+
+def test_the_cage_sends_chips_only_to_a_table_with_an_open_shift(session: Session,
+                                                                floor: Floor) -> None:
+    cleo = make_user(session, "cleo", "cage_cashier").id
+    other = make_table(session, name="RP 2")
+    with pytest.raises(Conflict):
+        issues.issue(session, kind="fill", table_id=other.id, amount=5_000, actor_id=cleo)
+    for kind, amount in (("bonus", 5_000), ("fill", 0), ("fill", -1)):
+        with pytest.raises(ValidationError):
+            issues.issue(session, kind=kind, table_id=floor.table_id, amount=amount,
+                         actor_id=cleo)
+    assert issues.open_tables(session) == [(floor.table_id, "RP 1")]
+
+
+def test_a_casino_that_wants_three_counters_gets_three_authenticated_signatures(
+        session: Session, floor: Floor) -> None:
+    """RULES.md, "People at the table": "how many members sign is a casino setting, at least
+    two (Nevada and Mississippi require three)"."""
+    _seeded_shift(session, floor)
+    kira, kostya = _team(session)
+    kim = make_user(session, "kim", "count_team").id
+    session.commit()
+    args = {"table_id": floor.table_id, "gaming_date": T0.date(), "actor_id": kira,
+            "cash": {5000: 6, 1000: 1, 500: 1}, "credential_a": BY_PIN, "credential_b": BY_PIN,
+            "counter_a": kira, "counter_b": kostya, "signers": 3}
+    with pytest.raises(ValidationError) as short:
+        drop.soft_count(session, **args)
+    assert short.value.field == "counter_c"
+    with pytest.raises(ValidationError) as twice:
+        drop.soft_count(session, more=[(kira, BY_PIN)], **args)
+    assert twice.value.field == "counter_c"
+    with pytest.raises(ValidationError) as unsigned:  # a name from a list is no signature
+        drop.soft_count(session, more=[(kim, None)], **args)
+    assert unsigned.value.field == "counter_c_pin"
+    with pytest.raises(ValidationError):  # the pit is no member of the count team
+        drop.soft_count(session, more=[(floor.pit_boss, BY_PIN)], **args)
+    session.rollback()
+    counted = drop.soft_count(session, more=[(kim, BY_PIN)], **args)
+    session.commit()
+    assert counted.counters == ("Kira", "Kostya", "Kim")
+    signed = session.execute(text("SELECT user_id FROM act_signature WHERE entity = "
+                                  "'drop_count' ORDER BY id")).scalars().all()
+    assert signed == [kira, kostya, kim]

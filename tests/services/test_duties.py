@@ -18,7 +18,7 @@ from dealer_assist.services.people import stints
 from dealer_assist.services.reports import changes as report_changes
 from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import inventory, shifts
-from tests.factories import SIGNED, make_table, make_user
+from tests.factories import SIGNED, cage_issue, make_table, make_user
 from tests.services.test_disputes import Floor, file, play
 
 LATER = datetime(2099, 1, 1, tzinfo=UTC)
@@ -175,6 +175,7 @@ def test_a_relief_croupier_deals_after_his_relief_not_after_signing_a_fill(
     dealer"); co-signing a fill (issue 12's way of assigning a relief croupier) no longer makes
     him the dealer while Carla deals."""
     inventory.record_transfer(session, credential=SIGNED,
+                              issue_id=cage_issue(session, floor.shift_id, "fill", 5_000),
                               shift_id=floor.shift_id, kind="fill", amount=5_000,
                               croupier_id=floor.croupier2, pit_boss_id=floor.pit_boss,
                               actor_id=floor.pit_boss)

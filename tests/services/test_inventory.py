@@ -17,7 +17,7 @@ from dealer_assist.models.inventory import ChipTransfer
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import inventory
-from tests.factories import SIGNED
+from tests.factories import SIGNED, cage_issue
 from tests.services.conftest_reports import T0, Floor, make_floor, open_inventory, play_shift
 
 LATER = T0 + timedelta(hours=12)
@@ -70,16 +70,20 @@ def test_the_croupier_signer_must_be_a_croupier_account(session: Session, floor:
 
 def test_a_croupier_cannot_record_a_fill_in_a_pit_boss_name(session: Session,
                                                             floor: Floor) -> None:
+    issued = cage_issue(session, floor.shift_id, "fill", 5000)
     with pytest.raises(PermissionDenied):
         inventory.record_transfer(session, credential=SIGNED,
+                                  issue_id=issued,
                                   shift_id=floor.shift_id, kind="fill", amount=5000,
                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.croupier)
 
 
 def test_a_pit_boss_records_under_their_own_name_only(session: Session, floor: Floor) -> None:
+    issued = cage_issue(session, floor.shift_id, "credit", 5000)
     with pytest.raises(PermissionDenied, match="your own name"):
         inventory.record_transfer(session, credential=SIGNED,
+                                  issue_id=issued,
                                   shift_id=floor.shift_id, kind="credit", amount=5000,
                                   croupier_id=floor.croupier, pit_boss_id=floor.manager,
                                   actor_id=floor.pit_boss)
@@ -88,8 +92,10 @@ def test_a_pit_boss_records_under_their_own_name_only(session: Session, floor: F
 @pytest.mark.parametrize("amount", [0, -5, 10**13])
 def test_a_fill_must_be_a_positive_plausible_amount(session: Session, floor: Floor,
                                                     amount: int) -> None:
+    issued = cage_issue(session, floor.shift_id, "fill", 5000)
     with pytest.raises(ValidationError):
         inventory.record_transfer(session, credential=SIGNED,
+                                  issue_id=issued,
                                   shift_id=floor.shift_id, kind="fill", amount=amount,
                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.pit_boss)
@@ -128,6 +134,7 @@ def test_a_closed_shift_takes_no_new_round_no_event_and_no_inventory(session: Se
                                                                      floor: Floor) -> None:
     open_inventory(session, floor)
     play_shift(session, floor, 3, hours=1)
+    issued = cage_issue(session, floor.shift_id, "fill", 5)  # issued, never signed for
     _close(session, floor)
     session.commit()
     with pytest.raises(Conflict, match="closed"):
@@ -137,6 +144,7 @@ def test_a_closed_shift_takes_no_new_round_no_event_and_no_inventory(session: Se
                             actor_id=floor.croupier, idempotency_key="late")
     with pytest.raises(Conflict, match="closed"):
         inventory.record_transfer(session, credential=SIGNED,
+                                  issue_id=issued,
                                   shift_id=floor.shift_id, kind="fill", amount=5,
                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.pit_boss)
@@ -145,8 +153,10 @@ def test_a_closed_shift_takes_no_new_round_no_event_and_no_inventory(session: Se
 
 
 def test_a_transfer_time_must_fall_within_the_shift(session: Session, floor: Floor) -> None:
+    issued = cage_issue(session, floor.shift_id, "fill", 5)
     with pytest.raises(ValidationError, match="between"):
         inventory.record_transfer(session, credential=SIGNED,
+                                  issue_id=issued,
                                   shift_id=floor.shift_id, kind="fill", amount=5,
                                   croupier_id=floor.croupier, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.pit_boss, at=T0 - timedelta(minutes=1),
@@ -157,6 +167,7 @@ def test_transfers_come_back_in_time_order_with_the_signers_names(session: Sessi
                                                                   floor: Floor) -> None:
     for hours, kind in ((5, "credit"), (1, "fill"), (3, "fill")):
         inventory.record_transfer(session, credential=SIGNED,
+                                  issue_id=cage_issue(session, floor.shift_id, kind, hours),
                                   shift_id=floor.shift_id, kind=kind, amount=hours,
                                   croupier_id=floor.croupier2, pit_boss_id=floor.pit_boss,
                                   actor_id=floor.pit_boss, at=T0 + timedelta(hours=hours),

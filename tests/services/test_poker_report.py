@@ -28,7 +28,7 @@ from dealer_assist.services.rounds import poker_hands
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.conftest import FAST_ARGON2
-from tests.factories import SIGNED, make_user
+from tests.factories import SIGNED, cage_issue, make_user
 from tests.services.test_poker_records import _showdown
 from tests.services.test_poker_tables import _fold_out
 
@@ -49,6 +49,7 @@ def _play_shift(session: Session) -> dict[str, int]:
     for seat, name in zip("1234", ("Ann", "Bob", "Cy", "Dee"), strict=True):
         poker_tables.seat_player(session, table.id, seat=seat, player=name, buy_in=1000)
     inventory.record_transfer(session, credential=SIGNED,
+                              issue_id=cage_issue(session, shift.id, "fill", FILL),
                               shift_id=shift.id, kind="fill", amount=FILL,
                               croupier_id=people["carla"], pit_boss_id=people["pia"],
                               actor_id=people["pia"])

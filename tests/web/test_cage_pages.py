@@ -15,6 +15,7 @@ from sqlmodel import select
 
 from dealer_assist.edge import undeclared_endpoints
 from dealer_assist.models import BuyIn, GameTable, Round, RoundEvent, Slip
+from dealer_assist.services.cage import issues
 from dealer_assist.services.shifts import shifts
 from tests.factories import PIN, make_table, make_user
 from tests.web import taps
@@ -26,7 +27,9 @@ def floor(app: Flask) -> dict[str, Any]:
     def build(session: Any) -> dict[str, Any]:
         people = {n: make_user(session, n, r).id for n, r in (
             ("carla", "croupier"), ("pavel", "pit_boss"), ("maria", "shift_manager"),
-            ("root", "admin"), ("audrey", "auditor"))}
+            ("root", "admin"), ("audrey", "auditor"),
+            # issue 35: the count team and the cage
+            ("kira", "count_team"), ("kostya", "count_team"), ("cleo", "cage_cashier"))}
         table = make_table(session, name="RP 1")
         shift = shifts.open_shift(session, table_id=table.id, user_id=people["carla"])
         return {**people, "table": table.id, "shift": shift.id}
@@ -65,17 +68,21 @@ def test_a_buy_in_mid_round_is_recorded_and_the_round_is_untouched(
     assert "whole number" in text(browser.get(f"/tables/{floor['table']}/live"))
 
 
-def _fill(browser: Browser, floor: dict[str, Any], amount: str) -> Any:
+def _fill(app: Flask, browser: Browser, floor: dict[str, Any], amount: str) -> Any:
+    """The cage issues the fill (issue 35), the pit boss signed in on ``browser`` signs for
+    it with the croupier's PIN."""
+    issued = arrange(app, lambda s: issues.issue(s, kind="fill", table_id=floor["table"],
+                                                 amount=int(amount), actor_id=floor["cleo"]).id)
     return browser.post(f"/reports/shifts/{floor['shift']}/transfers",
-                        {"kind": "fill", "amount": amount, "croupier_id": floor["carla"],
+                        {"issue_id": issued, "amount": amount, "croupier_id": floor["carla"],
                          "croupier_pin": PIN})
 
 
 def test_fills_get_numbered_slips_a_void_keeps_the_number_and_the_slip_prints(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
     browser.login("pavel")
-    assert _fill(browser, floor, "5000").status_code == 302
-    assert _fill(browser, floor, "7000").status_code == 302
+    assert _fill(app, browser, floor, "5000").status_code == 302
+    assert _fill(app, browser, floor, "7000").status_code == 302
     page = text(browser.get(f"/reports/shifts/{floor['shift']}/inventory"))
     assert "№ 1" in page and "№ 2" in page
     wrong = browser.post("/cage/slips/1/void", {"reason": "never brought",
@@ -93,7 +100,7 @@ def test_fills_get_numbered_slips_a_void_keeps_the_number_and_the_slip_prints(
     assert resp.status_code == 200 and resp.mimetype == "application/pdf"
     printed = _pdf_text(resp.data)
     for expected in ("Fill slip", "№ 1", "VOID", "never brought", "RP 1", "Carla", "Pavel",
-                     "by PIN"):
+                     "by PIN", "Issued by the cage", "Cleo"):
         assert expected in printed, expected
     assert browser.get("/cage/slips/99999999999999999999.pdf").status_code == 404
 
@@ -114,8 +121,10 @@ def test_the_soft_count_takes_two_pins_and_the_hold_report_prints_in_both_langua
     browser.post("/logout")
     browser.login("pavel")
     _close(app, browser, floor)
+    browser.post("/logout")
+    browser.login("kira")  # issue 35: the count team counts the drop
     day = arrange(app, lambda s: s.exec(select(BuyIn)).one().gaming_date.isoformat())
-    form = {"table": floor["table"], "counter_a": floor["pavel"], "counter_b": floor["maria"],
+    form = {"table": floor["table"], "counter_a": floor["kira"], "counter_b": floor["kostya"],
             "counter_a_pin": PIN, "counter_b_pin": "", "cash.5000": "4"}
     missing = browser.post(f"/cage/drop?date={day}", form)
     assert missing.status_code == 422 and "enter your PIN" in text(missing)
@@ -123,7 +132,9 @@ def test_the_soft_count_takes_two_pins_and_the_hold_report_prints_in_both_langua
     counted = browser.post(f"/cage/drop?date={day}", form)
     assert counted.status_code == 302, text(counted)
     page = text(browser.get(f"/cage/drop?date={day}"))
-    assert "Pavel · Maria" in page
+    assert "Kira · Kostya" in page
+    browser.post("/logout")
+    browser.login("pavel")  # the pit reads the hold report
     # win = 95,000 - 100,000 + 20,000 = 15,000; hold = 15,000 / 20,000 = 75.00 %
     preview = text(browser.get(f"/cage/hold?date={day}"))
     assert "75.00 %" in preview and "outside the band" in preview
@@ -196,3 +207,72 @@ def test_a_hold_report_whose_holds_are_not_known_does_not_say_they_are_inside_th
     assert "No hold to compare with the band yet" in page
     browser.post("/language", {"language": "ru", "next": "/cage/hold"})
     assert "Пока нечего сравнивать с коридором" in text(browser.get("/cage/hold"))
+
+
+def test_the_count_team_counts_the_drop_the_cage_issues_and_the_pit_signs_by_requests(
+        app: Flask, browser: Browser, other_browser: Browser, floor: dict[str, Any]) -> None:
+    """Issue 35 item 7, by requests as each role sends them. RULES.md, "People at the
+    table": "the drop box is counted by the count team, who are independent of the pit (no pit
+    boss, shift manager or croupier counts the drop)"; "fill and credit slips are issued by the
+    cage and signed at the table by the dealer and the pit"."""
+    for pit in ("pavel", "maria", "root", "carla", "audrey"):
+        browser.login(pit)
+        assert browser.get("/cage/drop").status_code == 403, pit
+        assert browser.post("/cage/drop", {"table": floor["table"]}).status_code == 403, pit
+        assert browser.post("/cage/issues", {"table": floor["table"], "kind": "fill",
+                                             "amount": "5000"}).status_code == 403, pit
+        browser.post("/logout")
+    browser.login("kira")
+    assert browser.get("/cage/drop").status_code == 200
+    assert browser.get("/cage/issues").status_code == 403  # the count team issues nothing
+    browser.post("/logout")
+    other_browser.login("cleo")
+    page = other_browser.get("/cage/issues")
+    assert page.status_code == 200 and "RP 1" in text(page)
+    assert other_browser.get("/cage/drop").status_code == 403  # the cage counts no drop
+    assert other_browser.post(f"/reports/shifts/{floor['shift']}/transfers",
+                              {}).status_code == 403  # nor signs for the table
+    bad = other_browser.post("/cage/issues", {"table": floor["table"], "kind": "fill",
+                                              "amount": "5.5"})
+    assert bad.status_code == 422 and "whole number" in text(bad)
+    done = other_browser.post("/cage/issues", {"table": floor["table"], "kind": "fill",
+                                               "amount": "5 000"})
+    assert done.status_code == 303, text(done)
+    assert "waiting" in text(other_browser.get("/cage/issues"))
+    browser.login("pavel")
+    inventory_page = text(browser.get(f"/reports/shifts/{floor['shift']}/inventory"))
+    assert "Fill · 5,000 · Cleo" in inventory_page
+    issued = arrange(app, lambda s: issues.of_shift(s, floor["shift"])[0].id)
+    signed = browser.post(f"/reports/shifts/{floor['shift']}/transfers",
+                          {"issue_id": issued, "croupier_id": floor["carla"],
+                           "croupier_pin": PIN, "chips.1000": "5"})
+    assert signed.status_code == 302, text(signed)
+    again = browser.post(f"/reports/shifts/{floor['shift']}/transfers",
+                         {"issue_id": issued, "croupier_id": floor["carla"],
+                          "croupier_pin": PIN})
+    assert again.status_code == 409
+    unissued = browser.post(f"/reports/shifts/{floor['shift']}/transfers",
+                            {"kind": "fill", "amount": "5000", "croupier_id": floor["carla"],
+                             "croupier_pin": PIN})
+    assert unissued.status_code == 422 and arrange(
+        app, lambda s: len(s.exec(select(Slip)).all())) == 1
+    assert "Table signed" in text(other_browser.get("/cage/issues"))
+    slip = text(other_browser.get("/cage/slips/1"))  # the cage reads the slip it issued
+    assert "Issued by the cage" in slip and "Cleo" in slip
+
+
+def test_with_three_signers_set_the_soft_count_asks_a_third_pin(
+        app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
+    """Issue 35: "how many members sign is a casino setting, at least two" (COUNT_TEAM_SIGNERS)."""
+    app.config["COUNT_TEAM_SIGNERS"] = 3
+    browser.login("pavel")
+    _close(app, browser, floor)
+    browser.post("/logout")
+    browser.login("kira")
+    page = text(browser.get(f"/cage/drop?table={floor['table']}"))
+    assert 'name="counter_c"' in page and 'name="counter_c_pin"' in page
+    day = arrange(app, lambda s: shifts.get_shift(s, floor["shift"]).gaming_date.isoformat())
+    form = {"table": floor["table"], "counter_a": floor["kira"], "counter_b": floor["kostya"],
+            "counter_a_pin": PIN, "counter_b_pin": PIN, "cash.5000": "1"}
+    short = browser.post(f"/cage/drop?date={day}", {**form, "note": "test"})
+    assert short.status_code == 422 and "Choose the counters" in text(short)

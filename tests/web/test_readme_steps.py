@@ -6,8 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from dealer_assist.services.people import users
+
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+ROLE_TITLES = " ".join(str(title) for title in users.ROLE_TITLES.values())
 #: the pages' words: the templates, and the table screen's round, which static/round.js draws
 #: from the words web/live_screen.py and web/live.py say (issue 37)
 TEMPLATES = " ".join(p.read_text(encoding="utf-8") for p in [
@@ -50,3 +53,21 @@ def test_the_players_walk_through_names_what_the_screens_show() -> None:
     for label in ("Same player as box", "Rated player sits down", "Rated players at this table",
                   "Leaves", "Rating slips (CSV)", "In the dark"):
         assert label in README and label in TEMPLATES, label
+
+
+def test_the_readme_walks_the_cage_the_count_team_the_void_and_the_hold_report() -> None:
+    """Issue 35 item 30: "README: the drop box and soft count, the hold report, voiding a slip
+    and the new roles are missing; 'add the slip number as a note' is obsolete (slips are
+    numbered); Profiles shows no pay tables although the README sends people there"."""
+    assert "add the slip number as a note" not in README
+    for title in ("**Cage cashier: fills and credits.**",
+                  "**Count team: the drop box and the soft count.**"):
+        assert title in README, title
+    for label in ("Cage", "Issue", "Sign for it", "Void the slip", "Soft count", "Count",
+                  "Record the count", "Win, drop and hold", "Count team (soft count)",
+                  "Cage cashier"):
+        assert f"*{label}*" in README, label
+        assert label in TEMPLATES or label in ROLE_TITLES, label
+    pays = (ROOT / "templates" / "admin" / "profiles.html").read_text(encoding="utf-8")
+    assert "pick one from **Profiles**" in README and "its pay tables" in README
+    assert "p.pays" in pays

@@ -20,7 +20,7 @@ from dealer_assist.models import Shift
 from dealer_assist.services import reports
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import shifts
-from tests.factories import PIN, make_table, make_user
+from tests.factories import PIN, cage_issue, make_table, make_user
 from tests.web.conftest import Browser, arrange, text
 
 
@@ -66,13 +66,14 @@ def test_a_pit_boss_counts_fills_and_closes_the_shift_through_the_pages(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
     browser.login("pavel")
     assert _opening(browser, floor).status_code == 302
+    issued = arrange(app, lambda s: cage_issue(s, floor["shift"], "fill", 25_000))  # issue 35
     resp = browser.post(f"/reports/shifts/{floor['shift']}/transfers",
-                        {"kind": "fill", "amount": "25,000", "croupier_id": floor["carla"],
-                         "croupier_pin": PIN})
+                        {"issue_id": issued, "kind": "fill", "amount": "25,000",
+                         "croupier_id": floor["carla"], "croupier_pin": PIN})
     assert resp.status_code == 422  # a comma is not a whole number; the form says so
     resp = browser.post(f"/reports/shifts/{floor['shift']}/transfers",
-                        {"kind": "fill", "amount": "25000", "croupier_id": floor["carla"],
-                         "croupier_pin": PIN})
+                        {"issue_id": issued, "kind": "fill", "amount": "25000",
+                         "croupier_id": floor["carla"], "croupier_pin": PIN})
     assert resp.status_code == 302
     resp = browser.post(f"/reports/shifts/{floor['shift']}/close",
                         {"closing_amount": "125000", "croupier_id": floor["carla"],

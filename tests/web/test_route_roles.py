@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from werkzeug.routing import Rule
 
@@ -56,6 +57,14 @@ API_ROLES = {
     "api.player_ratings": PIT_AND_MANAGEMENT,
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
+#: issue 35: what the count team and the cage cashier reach beyond every account's own pages
+#: (the tables overview, a table's page, their password and PIN, the device home that sends
+#: them to the overview): the soft count; the cage's fills and credits and the slips it issued
+OWN_PAGES = {"web.home", "tables.detail", "auth.change_password", "relief.set_pin",
+             "devices.home"}
+NEW_ROLES = {"count_team": OWN_PAGES | {"cage.drop_page", "cage.soft_count"},
+             "cage_cashier": OWN_PAGES | {"cage.issues_page", "cage.issue", "cage.slip_page",
+                                          "cage.slip_pdf"}}
 
 
 def _url(app: Flask, rule: Rule) -> str:
@@ -250,3 +259,33 @@ def test_a_pin_session_on_a_table_device_reaches_no_page_outside_the_device(
                      "disputes.queue", "disputes.decide", "reports.inventory_page",
                      "relief.set_pin", "auth.change_password", "devices.revoke"):
         assert endpoint in refused, endpoint
+
+
+@pytest.mark.parametrize("role", sorted(NEW_ROLES))
+def test_the_count_team_and_the_cage_reach_their_own_pages_and_nothing_else(
+        app: Flask, browser: Browser, role: str) -> None:
+    """Issue 35 item 7: the count team counts the drop and the cage issues fills and credits;
+    neither reaches the pit's pages, the floor, the reports, the administration or the API, and
+    the pit reaches neither of theirs. Walking every route as that role sends it."""
+    arrange(app, make_user, "nina", role)
+    assert browser.login("nina").status_code == 302
+    reachable, problems = set(), []
+    for endpoint, method, url in _routes(app):
+        roles = declared_roles(app, endpoint) or frozenset()
+        if PUBLIC in roles:
+            continue
+        if role in roles:
+            reachable.add(endpoint)
+            continue
+        resp = _send(browser, method, url)
+        if resp.status_code != 403:
+            problems.append(f"{method} {url} ({endpoint}): {resp.status_code}")
+    assert not problems, problems
+    assert reachable == NEW_ROLES[role]
+    for endpoint, method, url in _routes(app):
+        if endpoint in reachable and method == "GET":
+            resp = browser.get(url)  # 200; 404 for the dummy id of a detail; device: home
+            assert resp.status_code in (200, 302, 404), f"{role}: {url} {resp.status_code}"
+    for endpoint in ("cage.drop_page", "cage.soft_count", "cage.issues_page", "cage.issue"):
+        for pit in ("pit_boss", "shift_manager", "admin", "croupier", "auditor"):
+            assert pit not in (declared_roles(app, endpoint) or ()), (endpoint, pit)

@@ -49,6 +49,8 @@ class Slip(Shape):
     pit_boss: str
     signed: list[Obj] | Absent = None
     void: SlipVoid | None = None
+    #: issue 35: the cage cashier who issued a fill or credit ("" on a count's slip)
+    cashier: str | Absent = None
 
 
 class HoldReport(Shape):

@@ -1,13 +1,13 @@
 """The drop box and the soft count (issue 27).
 
 Per table and gaming date one drop box collects the cash of every buy-in. At the soft count two
-counters -- each authenticated: his PIN, or his own signed-in session -- enter the cash by
-denomination; the amount is the exact sum. The drop variance is the counted cash minus the
-buy-ins recorded at the table for that day; above the casino's threshold (a setting,
+members of the count team (issue 35: independent of the pit; no pit boss, shift manager or
+administrator counts) -- each authenticated: his PIN, or his own signed-in session -- enter the
+cash by denomination; the amount is the exact sum. The drop variance is the counted cash minus
+the buy-ins recorded at the table for that day; above the casino's threshold (a setting,
 ``DROP_VARIANCE_NOTE_THRESHOLD``: NJ reads $25 and $100 as report levels, so no constant here)
 the count needs a note saying why. The count is taken once the day's shifts of that table are
-closed (their buy-ins are final); it is stored once (``drop_count``, append-only).
-"""
+closed (their buy-ins are final); it is stored once (``drop_count``, append-only). """
 
 from __future__ import annotations
 
@@ -18,18 +18,22 @@ from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from ...models import GameTable, Role, Shift, ShiftStatus, User, utcnow
+from ...models import ActSignature, GameTable, Role, Shift, ShiftStatus, User, utcnow
 from ...models.cage import NOTE_MAX, DropCount
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import cosign
 from . import buyins
 
-COUNTERS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value, Role.ADMIN.value})
+#: issue 35: the count team only -- independent of the table games department (every MICS:
+#: no pit boss, shift manager, croupier or administrator counts the drop)
+COUNTERS = frozenset({Role.COUNT_TEAM.value})
 #: the notes of a currency (its smallest unit), largest first; a casino sets CASH_DENOMINATIONS
 DEFAULT_CASH = (5000, 2000, 1000, 500, 200, 100, 50, 10)
 MAX_NOTES = 1_000_000
+#: the counters' form fields: ``counter_a``, ``counter_b``, ``counter_c``...
+LETTERS = "abcdefgh"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +44,8 @@ class DropView:
     cash: Mapping[int, int]
     recorded: int
     counted_at: datetime
-    counters: tuple[str, str]
+    #: who counted: the two of ``drop_count`` and any further signer (``act_signature``)
+    counters: tuple[str, ...]
     note: str
 
     @property
@@ -75,22 +80,39 @@ def _counter(session: Session, user_id: int, credential: cosign.Credential | Non
                                credential=credential, field=field, roles=COUNTERS)
 
 
+def _team(counter_a: int, counter_b: int, more: Sequence[int], signers: int) -> list[int]:
+    """The counters who sign: ``signers`` different people (the casino's setting, at least
+    two; RULES.md: "Nevada and Mississippi require three"). Fields ``counter_a``, ``_b``..."""
+    team = [counter_a, counter_b, *more]
+    for i, person in enumerate(team):
+        if person in team[:i]:
+            raise ValidationError("Different people count the drop.", field=f"counter_{LETTERS[i]}")
+    if len(team) < max(2, signers):
+        raise ValidationError("%(n)s members of the count team sign the count.",
+                              n=max(2, signers), field=f"counter_{LETTERS[len(team)]}")
+    return team
+
+
 def soft_count(session: Session, *, table_id: int, gaming_date: date, cash: Mapping[Any, Any],
                counter_a: int, counter_b: int, credential_a: cosign.Credential | None,
                credential_b: cosign.Credential | None, actor_id: int, note: str = "",
                denominations: Sequence[int] = DEFAULT_CASH, note_threshold: int = 100,
+               more: Sequence[tuple[int, cosign.Credential | None]] = (), signers: int = 2,
                now: datetime | None = None) -> DropView:
-    """Record the soft count of ``table_id``'s drop box for ``gaming_date`` by two counters."""
+    """Record the soft count of ``table_id``'s drop box for ``gaming_date`` by the count team:
+    ``counter_a``, ``counter_b`` and, where the casino wants more signers (``signers``), the
+    ``more`` (id, credential) pairs, each authenticated."""
     now = now or utcnow()
     actor = session.get(User, actor_id)
     if actor is None or not actor.active or actor.role not in COUNTERS:
-        raise PermissionDenied("Only the count team (pit bosses, shift managers) records a "
-                               "soft count.")
+        raise PermissionDenied("Only the count team records a soft count: it is independent "
+                               "of the pit.")
     table = session.get(GameTable, table_id)
     if table is None:
         raise NotFound("No table with id %(table_id)s.", table_id=table_id)
     if counter_a == counter_b:
         raise ValidationError("Two different people count the drop.", field="counter_b")
+    team = _team(counter_a, counter_b, [p for p, _c in more], signers)
     if session.exec(select(Shift.id).where(Shift.table_id == table_id,
                                            Shift.gaming_date == gaming_date,
                                            Shift.status == ShiftStatus.OPEN.value)).first():
@@ -107,8 +129,9 @@ def soft_count(session: Session, *, table_id: int, gaming_date: date, cash: Mapp
                               "%(diff)s (more than %(limit)s): say why in the note.",
                               diff=format(amount - recorded, ","),
                               limit=format(note_threshold, ","), field="note")
-    signatures = (_counter(session, counter_a, credential_a, "counter_a_pin"),
-                  _counter(session, counter_b, credential_b, "counter_b_pin"))
+    credentials = [credential_a, credential_b, *(c for _p, c in more)]
+    signatures = [_counter(session, person, credential, f"counter_{LETTERS[i]}_pin")
+                  for i, (person, credential) in enumerate(zip(team, credentials, strict=True))]
     row = DropCount(table_id=table_id, gaming_date=gaming_date, amount=amount,
                     cash=json.dumps({str(d): n for d, n in counted.items()},
                                     separators=(",", ":")),
@@ -140,8 +163,14 @@ def drop_of(session: Session, table_id: int, gaming_date: date) -> DropView | No
                                                DropCount.gaming_date == gaming_date)).first()
     if row is None:
         return None
-    a, b = session.get(User, row.counter_a), session.get(User, row.counter_b)
+    signed = session.exec(select(ActSignature.user_id).where(
+        ActSignature.entity == "drop_count", ActSignature.entity_id == str(row.id))
+        .order_by(col(ActSignature.id))).all()
+    team = [row.counter_a, row.counter_b, *(u for u in signed
+                                              if u not in (row.counter_a, row.counter_b))]
+    people = {u.id: u.display_name for u in session.exec(select(User).where(
+        col(User.id).in_(team))).all()}
+    names = [people.get(u, "?") for u in team]
     return DropView(row.table_id, row.gaming_date, row.amount,
                     {int(k): int(v) for k, v in json.loads(row.cash).items()}, row.recorded,
-                    row.counted_at, (a.display_name if a else "?", b.display_name if b else "?"),
-                    row.note)
+                    row.counted_at, tuple(names), row.note)

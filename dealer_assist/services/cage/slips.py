@@ -28,6 +28,7 @@ from ...models.cage import NOTE_MAX, Slip, SlipCounter, SlipKind, SlipVoid
 from ...models.floor import ActSignature
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import cosign
+from . import issues
 
 COUNTER_ID = 1
 VOIDERS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
@@ -66,6 +67,8 @@ class SlipView:
     transfer_id: int | None = None
     count_id: int | None = None
     extra: Mapping[str, str] = field(default_factory=dict)
+    #: issue 35: the cage cashier who issued the fill or credit ("" for a count's slip)
+    cashier: str = ""
 
 
 def next_number(session: Session) -> int:
@@ -191,6 +194,8 @@ def views(session: Session, slips: list[Slip]) -> list[SlipView]:
                              *(i for v in voids.values() for i in (v.requested_by,
                                                                     v.signed_by)),
                              *(u for found in sigs.values() for u, _m in found)])
+    cashiers = issues.issuer_of_transfers(session, [s.transfer_id for s in slips
+                                                    if s.transfer_id is not None])
     out = []
     for s in slips:
         assert s.id is not None
@@ -204,7 +209,8 @@ def views(session: Session, slips: list[Slip]) -> list[SlipView]:
             tuple((names.get(u, "?"), m) for u, m in sigs[s.id]),
             VoidView(v.reason, names.get(v.requested_by, "?"), names.get(v.signed_by, "?"),
                      v.at) if v else None,
-            table.currency or "" if table else "", s.transfer_id, s.count_id))
+            table.currency or "" if table else "", s.transfer_id, s.count_id,
+            cashier=cashiers.get(s.transfer_id or 0, "")))
     return out
 
 

@@ -1,13 +1,14 @@
 """Table inventory and closing a shift: opening and closing chip counts, fills and credits.
 
-Who signs: every count and transfer names the croupier and a pit boss (a pit boss or shift
-manager account; never the croupier's own account) and is recorded by that pit boss, signed in:
-the pit terminal is the pit boss's. At the opening either of the two records it. Two signatures
-are two authentications (issue 28): the one who records signs by his own session, the other by
-his PIN typed on the same device (``credential``, :mod:`..people.cosign`); without it the act is
-refused naming the field (``croupier_pin`` or ``pit_boss_pin``) and nothing is stored. Each
-signature is stored (``act_signature``) beside the row. The printed shift report carries the wet
-signatures.
+Who signs: a fill or credit is issued by the cage (issue 35, :mod:`..cage.issues`) and signed
+for at the table. Every count and transfer names the croupier and a pit boss (a pit boss or
+shift manager account; never the croupier's own account) and is recorded by that pit boss,
+signed in: the pit terminal is the pit boss's. At the opening either of the two records it. Two
+signatures are two authentications (issue 28): the one who records signs by his own session, the
+other by his PIN typed on the same device (``credential``, :mod:`..people.cosign`); without it
+the act is refused naming the field (``croupier_pin`` or ``pit_boss_pin``) and nothing is
+stored. Each signature is stored (``act_signature``) beside the row. The printed shift report
+carries the wet signatures.
 
 Closing (:func:`close_shift`) records the closing count and marks the shift closed in one
 transaction. It is **refused while a round of the shift is still open** (pay or void it first):
@@ -33,7 +34,7 @@ from sqlmodel import Session, select
 from ...models import GameTable, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
 from ...models.inventory import NOTE_MAX, ChipTransfer, CountKind, InventoryCount, TransferKind
 from ...rules.phrase import Phrase
-from ..cage import slips
+from ..cage import issues, slips
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import cosign
 from . import chips as chip_sets
@@ -224,22 +225,32 @@ def open_shift_with_count(session: Session, *, table_id: int, actor_id: int, cro
     return shift, counted
 
 
-def record_transfer(session: Session, *, shift_id: int, kind: str, amount: int | None,
-                    croupier_id: int, pit_boss_id: int, actor_id: int, note: str = "",
+def record_transfer(session: Session, *, shift_id: int, issue_id: int | None,
+                    croupier_id: int, pit_boss_id: int, actor_id: int,
+                    kind: str | None = None, amount: int | None = None, note: str = "",
                     credential: cosign.Credential | None = None,
                     chips: Mapping[Any, Any] | None = None,
                     at: datetime | None = None, now: datetime | None = None) -> TransferView:
-    """A fill (chips brought to the table) or a credit (chips sent back to the cage), signed by
-    the pit boss (his session) and the croupier (his PIN), on a numbered slip (issue 27), by
-    denomination when ``chips`` are given (their sum is the amount)."""
-    if kind not in {k.value for k in TransferKind}:
+    """The table signs for a fill (chips brought to the table) or a credit (chips sent back to
+    the cage) that the cage issued (``issue_id``, issue 35: :mod:`..cage.issues`): the pit boss
+    (his session) and the croupier (his PIN) sign, on a numbered slip (issue 27), by
+    denomination when ``chips`` are given (their sum must be the issued amount). ``kind`` and
+    ``amount``, when given, must be the issue's."""
+    if kind is not None and kind not in {k.value for k in TransferKind}:
         raise ValidationError("A transfer is a fill or a credit.", field="kind")
+    if issue_id is None:
+        raise ValidationError("The cage issues fills and credits: choose the one the table "
+                              "signs for.", field="issue_id")
     now = now or utcnow()
     shift = _open_shift(session, shift_id)
     stored: str | None = None
     if chips is not None:
         amount, stored = _counted(session, shift, amount, chips, "amount")
-    amount = _amount(amount, positive=True)  # type: ignore[arg-type]
+    if amount is not None:
+        amount = _amount(amount, positive=True)
+    issued = issues.receive(session, issue_id=issue_id, shift_id=shift_id, kind=kind,
+                            amount=amount)
+    kind, amount = issued.kind, issued.amount
     moment = _moment(shift, at, now)
     signed, signatures = _signers(session, croupier_id, pit_boss_id, actor_id, act=kind,
                                   credential=credential)
@@ -247,6 +258,8 @@ def record_transfer(session: Session, *, shift_id: int, kind: str, amount: int |
                        croupier_id=croupier_id, pit_boss_id=pit_boss_id, recorded_by=actor_id,
                        note=_note(note))
     _insert(session, row, "This transfer could not be recorded; try again.")
+    assert row.id is not None and issued.id is not None
+    issues.link(session, issued.id, row.id)
     _sign(session, signatures, "chip_transfer", row.id, now)
     slip = slips.issue(session, kind=kind, shift_id=shift_id, amount=amount,
                        chips=chip_sets.decode(stored),

@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...rules.games import GAMES
+from ...rules.phrase import Phrase
 from ...rules.profiles import profiles
+from ...rules.ranking import Category
+
+#: the profile's tables that pay by hand category, and what the page calls each (issue 35)
+PAY_TABLES = (("pay_table", Phrase("Pay table (n:1)")), ("bonus_table", Phrase("Bonus (n:1)")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +27,19 @@ class ProfileInfo:
     min_ante: int
     max_ante: int
     max_payout: int
+    #: issue 35 item 30: (title, ((category, n), ...)) of each pay table, best hand first; the
+    #: poker room's profiles pay nothing by category (players win each other's chips)
+    pays: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+
+
+def _pays(profile: object) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    out = []
+    for attr, title in PAY_TABLES:
+        table = getattr(profile, attr, None) or {}
+        rows = tuple((c.value, int(table[c])) for c in Category if table.get(c))
+        if rows:
+            out.append((title, rows))
+    return tuple(out)
 
 
 def engine_games() -> dict[str, GameInfo]:
@@ -30,7 +48,7 @@ def engine_games() -> dict[str, GameInfo]:
 
 
 def engine_profiles(game: str | None = None) -> list[ProfileInfo]:
-    return sorted((ProfileInfo(p.name, p.game, p.min_ante, p.max_ante, p.max_payout)
+    return sorted((ProfileInfo(p.name, p.game, p.min_ante, p.max_ante, p.max_payout, _pays(p))
                    for p in profiles(game)), key=lambda p: (p.game, p.name))
 
 
