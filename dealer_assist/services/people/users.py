@@ -26,6 +26,8 @@ ROLE_TITLES = {
     Role.SHIFT_MANAGER: Phrase("Shift manager"),
     Role.ADMIN: Phrase("Administrator"),
     Role.AUDITOR: Phrase("Auditor (read-only)"),
+    Role.COUNT_TEAM: Phrase("Count team (soft count)"),
+    Role.CAGE_CASHIER: Phrase("Cage cashier"),
 }
 
 
