@@ -398,7 +398,7 @@
                           "data-box": b.box}, [
       el("h2", {}, [W.Box + " " + b.box, b.player ? el("span", {"class": "who", "data-player": true, text: " " + b.player}) : null,
                     " ", el("small", {text: b.stakes})]),
-      b.collected ? el("p", {"class": "collected", text: b.collected}) : null,
+      b.collected ? el("p", {"class": "collected", "data-collected": b.collected_amount, text: b.collected}) : null,
       el("p", {"class": "cards"}, b.cards.length ? cards(b.cards).concat(b.small.length ? [el("span", {"class": "muted", text: "|"})].concat(cards(b.small)) : [])
                                              : [el("span", {"class": "muted", text: b.empty})]),
       b.extra ? el("p", {"class": "cards extra", "data-extra-cards": true}, cards(b.extra.cards).concat([" ", el("span", {"class": "muted", text: b.extra.said})])) : null,

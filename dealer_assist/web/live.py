@@ -43,7 +43,7 @@ from ..services.shifts import shifts
 from ..services.tables import tables
 from . import table_players
 from .forms import whole_number
-from .live_refusal import box_of, input_for, take
+from .live_refusal import box_of, input_for, payload_input, take
 from .live_screen import screen as screen_of
 
 bp = PageBlueprint("live", __name__)
@@ -189,13 +189,15 @@ def record(round_id: int) -> Any:
     except RequestError as err:
         return rules_problem(err)
     except (RulesError, ServiceError, Busy) as err:
-        box = data.get("payload", {}).get("box") if isinstance(data, dict) and isinstance(
-            data.get("payload"), dict) else None
+        sent = data.get("payload") if isinstance(data, dict) else None
+        box = sent.get("box") if isinstance(sent, dict) else None
         box = str(box) if isinstance(box, (str, int)) else None
         label = str(data.get("label") or "") if isinstance(data, dict) else ""
         what = gettext("Box %(box)s · %(step)s", box=box, step=label) if box and label \
             else gettext("Box %(box)s", box=box) if box else label
-        return _refused(err, what, getattr(err, "field", None), box)
+        field = getattr(err, "field", None)
+        target = payload_input(field, getattr(err, "value", None), sent) or field
+        return _refused(err, what, target, box)
     status = 202 if type == live.REDEAL and done.created else None
     return _answer(done, status)
 

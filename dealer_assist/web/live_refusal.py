@@ -90,6 +90,21 @@ def _player_input(field: str, form: MultiDict[str, str]) -> str | None:
     return f"player_{placed[int(found.group(1))]}"
 
 
+def payload_input(field: str | None, value: Any, payload: Any) -> str | None:
+    """The step's input a refusal's engine ``field`` is about, among the fields of the payload
+    the screen sent (its inputs' names): the field or its last part (``split.small`` ->
+    ``small``), else as :func:`input_for` maps a form (``insurance`` -> ``amount``, a card
+    field -> ``cards``); ``None``: the message goes to the end of the entry."""
+    if not field or not isinstance(payload, dict):
+        return None
+    last = re.sub(r"\[\d+\]", "", field.rsplit(".", 1)[-1])
+    if field in payload or last in payload:
+        return field if field in payload else last
+    form = MultiDict([(str(k), " ".join(map(str, v)) if isinstance(v, list) else str(v))
+                      for k, v in payload.items()])
+    return input_for(field, value, form)
+
+
 def box_of(input: str | None) -> str | None:
     """``ante_2`` -> ``2``: the box a bets-form input belongs to."""
     found = re.fullmatch(r"(?:ante|bonus|player)_(\d+)", input or "")
