@@ -151,7 +151,11 @@
     S.error = {message: p.detail || p.title, field: p.field || null};
     var step = entry();
     if (step && p.code === "card_count") {  /* the engine asks for another card: keep them */
-      step.inputs.forEach(function (i) { if (i.kind === "cards" && i.most > i.count) { S.more[i.name] = true; } });
+      var asked = false;
+      step.inputs.forEach(function (i) {
+        if (i.kind === "cards" && i.most > i.count && !S.more[i.name]) { S.more[i.name] = true; asked = true; }
+      });
+      if (asked) { S.error.kind = "note"; }  /* no mistake: the rules give one more card */
     }
   }
   function answered(body) {
@@ -218,6 +222,15 @@
     bets.querySelectorAll("[aria-invalid]").forEach(function (i) { i.removeAttribute("aria-invalid"); });
   }
   if (undoButton) { undoButton.addEventListener("click", function () { meta("undo"); }); }
+  /* a refused value (a step's input or the bets form's): its message goes as soon as the
+     croupier changes it */
+  document.addEventListener("input", function (e) {
+    var input = e.target, name = input && input.name;
+    if (!name || input.getAttribute("aria-invalid") !== "true") { return; }
+    input.removeAttribute("aria-invalid");
+    document.querySelectorAll('[data-error-for="' + name + '"]').forEach(function (m) { m.remove(); });
+    if (S.error && S.error.field === name) { S.error = null; }
+  });
 
   /* --- drawing ---------------------------------------------------------------------------- */
   function message(err, forName) {
@@ -231,7 +244,7 @@
     if (input.kind === "cards") {
       var got = S.values[input.name] || [];
       var field = el("input", {name: input.name, autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-                               "aria-invalid": err ? "true" : null, "data-cards": input.name});
+                               "aria-invalid": err && !err.kind ? "true" : null, "data-cards": input.name});
       field.value = got.map(face).join(" ");
       field.addEventListener("change", function () {
         S.values[input.name] = tokens(field.value);
@@ -258,7 +271,7 @@
     } else if (input.kind === "number") {
       var limit = input.low_said ? " (" + input.low_said + (input.high_said ? "–" + input.high_said : " " + W["up to the presumptive payout"]) + ")" : "";
       var box2 = el("input", {name: input.name, inputmode: "numeric", autocomplete: "off", required: true,
-                              "aria-invalid": err ? "true" : null});
+                              "aria-invalid": err && !err.kind ? "true" : null});
       box2.value = S.values[input.name] === undefined ? "" : S.values[input.name];
       box2.addEventListener("input", function () { S.values[input.name] = box2.value; });
       out.push(el("label", {"class": "field"}, [input.said + limit, box2]));
