@@ -75,7 +75,12 @@
     var found = S.open && steps().filter(function (s) { return same(s, S.open); })[0];
     if (found) { return found; }
     var due = steps().filter(onlyCards);
-    return due.filter(function (s) { return !s.box; })[0] || due[0] || null;
+    var dealer = due.filter(function (s) { return !s.box; })[0];
+    if (dealer) { return dealer; }
+    /* a box's hand waits until every box has decided (take the ANTE, buy a game: one tap
+       each), whose buttons the card grid would push below the fold */
+    if (steps().some(function (s) { return s.box && oneTap(s); })) { return null; }
+    return due[0] || null;
   }
   function need(step, input) {
     if (input.count_from) { return (S.values[input.count_from] || []).length; }
@@ -247,7 +252,11 @@
                                "aria-invalid": err && !err.kind ? "true" : null, "data-cards": input.name});
       field.value = got.map(face).join(" ");
       field.addEventListener("change", function () {
-        S.values[input.name] = tokens(field.value);
+        var typed = tokens(field.value);
+        /* a change fired as the field leaves the page (redrawn once its step was sent), or one
+           that changes nothing, sends nothing: a tap is one request */
+        if (S.busy || !same(entry(), step) || typed.join(" ") === (S.values[input.name] || []).join(" ")) { return; }
+        S.values[input.name] = typed;
         if (onlyCards(step) && full(step)) { record(step); return; }
         draw();
       });
