@@ -7,6 +7,10 @@ open again with the typed values, the message beside the input it is about, whic
 highlighted. The URL is never left at ``/live/rounds/N/steps``, and a reload re-submits nothing.
 
 The same way carries a note that is not an error: "the dealer gets a free second card".
+
+A tap of the one-request screen (issue 37) is refused with a problem body instead; its
+``field`` is the step's input the engine's field is about (:func:`payload_input`), so the
+screen shows the message beside that input.
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def _box(b: dict[str, Any], dealt: bool) -> dict[str, Any]:
     if b.get("collected"):
         out["collected"] = gettext("Fee collected: %(amount)s", amount=money(b["collected"]))
         out["collected_amount"] = int(b["collected"])
-    if extra and not cards:
+    if extra and not cards and isinstance(improvement, dict):
         out["extra"] = {"cards": extra, "said": wording.say(improvement.get("kind")) + " "
                         + gettext("extra")}
     if b.get("hand"):
@@ -137,7 +137,7 @@ def _who(player: dict[str, Any] | None) -> str:
         return ""
     if player.get("card"):
         return "★" + str(player["card"])
-    return gettext("Player") + " " + str(player.get("seat", ""))
+    return str(gettext("Player")) + " " + str(player.get("seat", ""))
 
 
 def _void(rnd: live.LiveRound) -> dict[str, Any] | None:
