@@ -75,7 +75,12 @@
     var found = S.open && steps().filter(function (s) { return same(s, S.open); })[0];
     if (found) { return found; }
     var due = steps().filter(onlyCards);
-    return due.filter(function (s) { return !s.box; })[0] || due[0] || null;
+    var dealer = due.filter(function (s) { return !s.box; })[0];
+    if (dealer) { return dealer; }
+    /* a box's hand waits until every box has decided (take the ANTE, buy a game: one tap
+       each), whose buttons the card grid would push below the fold */
+    if (steps().some(function (s) { return s.box && oneTap(s); })) { return null; }
+    return due[0] || null;
   }
   function need(step, input) {
     if (input.count_from) { return (S.values[input.count_from] || []).length; }
@@ -151,7 +156,11 @@
     S.error = {message: p.detail || p.title, field: p.field || null};
     var step = entry();
     if (step && p.code === "card_count") {  /* the engine asks for another card: keep them */
-      step.inputs.forEach(function (i) { if (i.kind === "cards" && i.most > i.count) { S.more[i.name] = true; } });
+      var asked = false;
+      step.inputs.forEach(function (i) {
+        if (i.kind === "cards" && i.most > i.count && !S.more[i.name]) { S.more[i.name] = true; asked = true; }
+      });
+      if (asked) { S.error.kind = "note"; }  /* no mistake: the rules give one more card */
     }
   }
   function answered(body) {
@@ -235,6 +244,15 @@
     bets.querySelectorAll("[aria-invalid]").forEach(function (i) { i.removeAttribute("aria-invalid"); });
   }
   if (undoButton) { undoButton.addEventListener("click", function () { meta("undo"); }); }
+  /* a refused value (a step's input or the bets form's): its message goes as soon as the
+     croupier changes it */
+  document.addEventListener("input", function (e) {
+    var input = e.target, name = input && input.name;
+    if (!name || input.getAttribute("aria-invalid") !== "true") { return; }
+    input.removeAttribute("aria-invalid");
+    document.querySelectorAll('[data-error-for="' + name + '"]').forEach(function (m) { m.remove(); });
+    if (S.error && S.error.field === name) { S.error = null; }
+  });
 
   /* --- drawing ---------------------------------------------------------------------------- */
   function message(err, forName) {
@@ -248,10 +266,14 @@
     if (input.kind === "cards") {
       var got = S.values[input.name] || [];
       var field = el("input", {name: input.name, autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-                               "aria-invalid": err ? "true" : null, "data-cards": input.name});
+                               "aria-invalid": err && !err.kind ? "true" : null, "data-cards": input.name});
       field.value = got.map(face).join(" ");
       field.addEventListener("change", function () {
-        S.values[input.name] = tokens(field.value);
+        var typed = tokens(field.value);
+        /* a change fired as the field leaves the page (redrawn once its step was sent), or one
+           that changes nothing, sends nothing: a tap is one request */
+        if (S.busy || !same(entry(), step) || typed.join(" ") === (S.values[input.name] || []).join(" ")) { return; }
+        S.values[input.name] = typed;
         if (onlyCards(step) && full(step)) { record(step); return; }
         draw();
       });
@@ -275,7 +297,7 @@
     } else if (input.kind === "number") {
       var limit = input.low_said ? " (" + input.low_said + (input.high_said ? "–" + input.high_said : " " + W["up to the presumptive payout"]) + ")" : "";
       var box2 = el("input", {name: input.name, inputmode: "numeric", autocomplete: "off", required: true,
-                              "aria-invalid": err ? "true" : null});
+                              "aria-invalid": err && !err.kind ? "true" : null});
       box2.value = S.values[input.name] === undefined ? "" : S.values[input.name];
       box2.addEventListener("input", function () { S.values[input.name] = box2.value; });
       out.push(el("label", {"class": "field"}, [input.said + limit, box2]));
@@ -415,7 +437,7 @@
                           "data-box": b.box}, [
       el("h2", {}, [W.Box + " " + b.box, b.player ? el("span", {"class": "who", "data-player": true, text: " " + b.player}) : null,
                     " ", el("small", {text: b.stakes})]),
-      b.collected ? el("p", {"class": "collected", text: b.collected}) : null,
+      b.collected ? el("p", {"class": "collected", "data-collected": b.collected_amount, text: b.collected}) : null,
       el("p", {"class": "cards"}, b.cards.length ? cards(b.cards).concat(b.small.length ? [el("span", {"class": "muted", text: "|"})].concat(cards(b.small)) : [])
                                              : [el("span", {"class": "muted", text: b.empty})]),
       b.extra ? el("p", {"class": "cards extra", "data-extra-cards": true}, cards(b.extra.cards).concat([" ", el("span", {"class": "muted", text: b.extra.said})])) : null,

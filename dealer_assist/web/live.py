@@ -24,7 +24,6 @@ from typing import Any
 from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
-from werkzeug.datastructures import MultiDict
 
 from .. import db
 from ..edge import PageBlueprint, json_body, role_required
@@ -44,7 +43,7 @@ from ..services.shifts import shifts
 from ..services.tables import tables
 from . import table_players
 from .forms import whole_number
-from .live_refusal import box_of, input_for, take
+from .live_refusal import box_of, input_for, payload_input, take
 from .live_screen import screen as screen_of
 from .live_screen import step_view
 
@@ -203,11 +202,12 @@ def record(round_id: int) -> Any:
         what = gettext("Box %(box)s · %(step)s", box=box, step=label) if box and label \
             else gettext("Box %(box)s", box=box) if box else label
         # the step's input a wrong value is about (``insurance`` -> ``amount``, ``draw`` ->
-        # ``cards``): the screen puts the message beside it and marks it; a card count
-        # keeps the engine's field (the free second card: the screen asks one more card)
+        # ``cards``, ``split.small`` -> ``small``): the screen puts the message beside it and
+        # marks it; a card count keeps the engine's field (the free second card: the screen
+        # asks one more card)
         field = getattr(err, "field", None)
         if getattr(err, "code", None) != "card_count":
-            field = input_for(field, None, MultiDict([(k, "") for k in payload])) or field
+            field = payload_input(field, getattr(err, "value", None), payload) or field
         return _refused(err, what, field, box)
     status = 202 if type == live.REDEAL and done.created else None
     return _answer(done, status)

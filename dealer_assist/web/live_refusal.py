@@ -1,8 +1,9 @@
 """A refusal on the table screen: which input it is about, and a refused form shown again.
 
-A tap's refusal is a problem body (``live.record``): :func:`input_for` turns the engine's field
-into the screen's input (``boxes[1].bonus`` -> ``bonus_2``, ``insurance`` -> ``amount``,
-``draw`` -> ``cards``), so ``static/round.js`` puts the message beside it and marks it.
+A tap's refusal is a problem body (``live.record``): :func:`payload_input` (a tap's payload)
+and :func:`input_for` (the bets form) turn the engine's field into the screen's input
+(``boxes[1].bonus`` -> ``bonus_2``, ``insurance`` -> ``amount``, ``split.small`` -> ``small``),
+so ``static/round.js`` puts the message beside it and marks it.
 
 The pages around the round still post forms (a rated player's sitting down,
 ``table_players``): a refused one keeps what was typed, the message and its input in the
@@ -89,6 +90,21 @@ def _player_input(field: str, form: MultiDict[str, str]) -> str | None:
     if found is None or int(found.group(1)) >= len(placed):
         return None
     return f"player_{placed[int(found.group(1))]}"
+
+
+def payload_input(field: str | None, value: Any, payload: Any) -> str | None:
+    """The step's input a refusal's engine ``field`` is about, among the fields of the payload
+    the screen sent (its inputs' names): the field or its last part (``split.small`` ->
+    ``small``), else as :func:`input_for` maps a form (``insurance`` -> ``amount``, a card
+    field -> ``cards``); ``None``: the message goes to the end of the entry."""
+    if not field or not isinstance(payload, dict):
+        return None
+    last = re.sub(r"\[\d+\]", "", field.rsplit(".", 1)[-1])
+    if field in payload or last in payload:
+        return field if field in payload else last
+    form = MultiDict([(str(k), " ".join(map(str, v)) if isinstance(v, list) else str(v))
+                      for k, v in payload.items()])
+    return input_for(field, value, form)
 
 
 def box_of(input: str | None) -> str | None:

@@ -104,6 +104,7 @@ def _box(b: dict[str, Any], dealt: bool) -> dict[str, Any]:
     }
     if b.get("collected"):
         out["collected"] = gettext("Fee collected: %(amount)s", amount=money(b["collected"]))
+        out["collected_amount"] = int(b["collected"])
     if extra and not cards and isinstance(improvement, dict):
         out["extra"] = {"cards": extra, "said": wording.say(improvement.get("kind")) + " "
                         + gettext("extra")}

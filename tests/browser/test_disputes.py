@@ -16,10 +16,12 @@ import pytest
 from dealer_assist import db
 from dealer_assist.services.disputes import disputes
 from tests.browser.conftest import Server, Shots
+from tests.browser.test_live_round import settle
 from tests.factories import PASSWORD, make_user
 
 pytestmark = pytest.mark.browser
 NO_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
+JUDGING = 300_000  # ms: a page that judges the round's decisions
 
 
 def sign_in(page: Any, server: Server, username: str) -> None:
@@ -31,15 +33,25 @@ def sign_in(page: Any, server: Server, username: str) -> None:
 
 
 def record(page: Any, selector: str) -> None:
-    page.click(selector)
+    page.click(selector, timeout=JUDGING)  # the pages it lands on show the judged decisions
     page.wait_for_load_state("load")
     error = page.query_selector(".flash-error")
     assert error is None, error.inner_text()
 
 
+def tap(page: Any, selector: str) -> None:
+    """A tap on the table screen: one request, its answer drawn, no page load."""
+    settle(page, lambda: page.click(selector))
+    error = page.query_selector(".field-msg.error")
+    assert error is None, error.inner_text()
+
+
 def enter_cards(page: Any, cards: str) -> None:
-    page.fill("#cards", cards)
-    record(page, "form.entry button[type=submit]")
+    """The cards typed into the step's field: the last of an exact count records the step."""
+    settle(page, lambda: (page.fill(".entry input[data-cards]", cards),
+                          page.dispatch_event(".entry input[data-cards]", "change")))
+    error = page.query_selector(".field-msg.error")
+    assert error is None, error.inner_text()
 
 
 def play_a_round(page: Any, server: Server) -> None:
@@ -49,14 +61,14 @@ def play_a_round(page: Any, server: Server) -> None:
     page.fill('input[name="ante_1"]', "100")
     page.fill('input[name="bonus_1"]', "50")
     page.fill('input[name="ante_2"]', "100")
-    record(page, 'button[data-step="start"]')  # dealing order: no card before the decisions
+    tap(page, 'button[data-step="start"]')  # dealing order: no card before the decisions
     for box in ("1", "2"):
-        record(page, f'article.box[data-box="{box}"] [data-step="bet"]')
+        tap(page, f'article.box[data-box="{box}"] [data-step="bet"]')
     enter_cards(page, "Kh Qh 4s 5c 6d")  # the reveal
     for box in ("1", "2"):
-        record(page, f'article.box[data-box="{box}"] [data-step="take_ante"]')
+        tap(page, f'article.box[data-box="{box}"] [data-step="take_ante"]')
     enter_cards(page, "As Ad Ah 2c 3d")  # box 1 shows its hand for the bonus
-    record(page, 'button[data-step="paid"]')
+    tap(page, 'button[data-step="paid"]')
     assert "Round 1 paid" in page.inner_text("main")
 
 
@@ -72,7 +84,9 @@ def test_a_croupier_files_a_dispute_and_a_pit_boss_upholds_it(chromium: Any, pag
     page.click('nav a:has-text("Rounds")')
     page.wait_for_load_state("load")
     shots("rounds")
-    page.click('tr[data-round] a:has-text("Open")')
+    # the round page judges the round's decisions (a first judging can take long on a busy
+    # machine, as in test_judged_review.py); the later pages read it from the memo
+    page.click('tr[data-round] a:has-text("Open")', timeout=JUDGING)
     page.wait_for_load_state("load")
     assert page.locator('tr[data-box="2"] [data-net="100"]').count() == 1
     assert page.locator(".timeline .dc.red").count() > 0  # hearts and diamonds in red
@@ -116,7 +130,7 @@ def test_a_croupier_files_a_dispute_and_a_pit_boss_upholds_it(chromium: Any, pag
     assert row.locator("td.age").inner_text().endswith("min")
     assert page.evaluate(NO_SCROLL)
     shots("queue")
-    row.locator('a:has-text("Review")').click()
+    row.locator('a:has-text("Review")').click(timeout=JUDGING)
     page.wait_for_load_state("load")
     assert page.get_attribute("[data-recompute]", "data-recompute") == "match"
     assert "matches the settlement as paid" in page.inner_text(".verdict")

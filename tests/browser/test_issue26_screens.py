@@ -88,12 +88,10 @@ def test_fees_are_collected_at_the_tap_and_the_bought_game_is_announced_at_once(
     t.box("1", "buy_game", "box-1-buys")
     assert w["collect"] in page.inner_text(".flash-collect")
     t.box("2", "buy_game", "box-2-buys")
-    with page.expect_navigation():  # the queen for the queen: the free second card is asked
-        t.tap('.card-grid button[data-card="Qs"]')
-    t.check("free-second-card")
-    with page.expect_navigation():
-        t.tap('.card-grid button[data-card="4d"]')
-    t.check("dealer-drew")
+    # the queen for the queen: the engine refuses one card, the screen asks for the free second
+    t.tap('.card-grid button[data-card="Qs"]', "free-second-card")
+    assert page.locator(".entry span[data-count]").inner_text() == "1 / 2"
+    t.tap('.card-grid button[data-card="4d"]', "dealer-drew")
     bought = page.inner_text("[data-bought]")
     assert w["game"] in bought and "4♦" in bought
     shoot(t, shots, "bought-game-announced")
@@ -119,7 +117,7 @@ def test_big_small_free_extra_cards_and_the_bet_are_one_tap(
     assert page.locator('article.box[data-box="1"] [data-step]').count() == 0  # bet: done
     t.box("2", "bet", "box-2-bet")
     t.cards("Qs Qd 5h 6h", "revealed", auto=True)
-    assert page.get_attribute("form.entry", "data-entry") == "dealer_small"
+    assert page.get_attribute(".entry", "data-entry") == "dealer_small"
     shoot(t, shots, "dealer-small-hand-first")
 
 
@@ -138,7 +136,7 @@ def test_the_insurance_form_records_from_the_first_screen(page: Any, server: Ser
     t.type('input[name="amount"]', "5")
     t.cards("As Ad Ah 2c 3d", "insurance-refused")  # below the table minimum: refused
     assert page.get_attribute('input[name="amount"]', "aria-invalid") == "true"
-    bottom = page.eval_on_selector("form.entry button[type=submit]",
+    bottom = page.eval_on_selector(".entry [data-record]",
                                    "b => b.getBoundingClientRect().bottom")
     shots("insurance-form")
     assert bottom <= page.viewport_size["height"], f"Record at {bottom}px: below the fold"

@@ -22,7 +22,7 @@ from dealer_assist.services.rounds import live, poker_hands
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import Server, Shots
-from tests.browser.test_disputes import NO_SCROLL, sign_in
+from tests.browser.test_disputes import JUDGING, NO_SCROLL, sign_in
 from tests.browser.test_issue26_screens import CLIPPED
 from tests.factories import make_user
 from tests.web.test_poker_room_issue26 import TO_SHOWDOWN
@@ -86,7 +86,7 @@ def _as(page: Any, server: Server, username: str) -> None:
 
 
 def _look(page: Any, shots: Shots, url: str, label: str) -> str:
-    page.goto(url)
+    page.goto(url, timeout=JUDGING)  # a round's page and a review judge its decisions
     page.wait_for_load_state("load")
     shots(label)
     assert page.evaluate(NO_SCROLL), f"{label} scrolls sideways"

@@ -88,6 +88,12 @@ class Croupier(Table):
                    and r.endswith(f"/tables/{table_id}/live"))
 
 
+def above_the_fold(page: Any, selector: str) -> None:
+    """The control is on the first screen: no scrolling to reach it."""
+    bottom = page.eval_on_selector(selector, "b => b.getBoundingClientRect().bottom")
+    assert bottom <= page.viewport_size["height"], f"{selector} at {bottom}px: below the fold"
+
+
 def events_of(game: str, events: list[tuple[str, dict[str, Any]]]) -> Any:
     return expected_settlement(game, get_game(game).default_profile, events)
 
@@ -138,6 +144,7 @@ def play_oasis(t: Croupier) -> None:
     t.start({"1": "50", "2": "20"})
     t.card_taps("8c", "dealt-up-card")
     t.box_tap("1", "replace", "2", "replaced")  # one tap: how many, with its fee
+    above_the_fold(t.page, 'article.box[data-box="2"] [data-step="fold"]')  # under COLLECT
     t.box_tap("1", "bet")
     t.box_tap("2", "fold")
     t.card_taps("Qs Qd 5h 6h", "revealed")

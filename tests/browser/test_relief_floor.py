@@ -24,6 +24,7 @@ from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import poker as poker_tables
 from dealer_assist.services.tables import tables
 from tests.browser.conftest import LAYOUT, Server, Shots
+from tests.browser.test_live_round import settle
 from tests.conftest import FAST_ARGON2
 from tests.factories import PASSWORD, PIN, SIGNED, make_table, make_user
 
@@ -101,6 +102,12 @@ class Tablet:
         self.page.click(selector)
         self.page.wait_for_load_state("load")
 
+    def records(self, selector: str) -> None:
+        """A tap on the table screen: its request (if any) answered and drawn, no page load."""
+        self.taps += 1
+        settle(self.page, lambda: self.page.click(selector))
+        assert not self.page.query_selector(".field-msg.error"), selector
+
     def digits(self, pin: str) -> None:
         self.taps += len(pin)
         self.page.keyboard.type(pin)
@@ -130,15 +137,12 @@ class Tablet:
         hand is turned over (the last card records it), Paid."""
         self.page.fill('input[name="ante_1"]', ante)
         self.taps += 1 + len(ante)
-        self.tap('button[data-step="start"]')
-        self.tap('article.box[data-box="1"] [data-step="fold"]')
-        cards = ["Kh", "Qh", "4s", "5c", "6d"]
-        for code in cards[:-1]:
-            self.taps += 1
-            self.page.click(f'.card-grid button[data-card="{code}"]')
-        with self.page.expect_navigation():
-            self.tap(f'.card-grid button[data-card="{cards[-1]}"]')
-        self.tap('button[data-step="paid"]')
+        self.records('button[data-step="start"]')
+        self.records('article.box[data-box="1"] [data-step="fold"]')
+        for code in ["Kh", "Qh", "4s", "5c", "6d"]:  # the last card records the reveal
+            self.records(f'.card-grid button[data-card="{code}"]')
+        self.records('button[data-step="paid"]')
+        assert "Round" in self.page.inner_text("[data-said]")
 
 
 def _shows(floor: Any, table: str, test: str, what: str) -> None:
