@@ -82,3 +82,27 @@ def cage_issue(session: Session, shift_id: int, kind: str, amount: int,
     assert shift is not None and cashier_id is not None
     return issues.issue(session, kind=kind, table_id=shift.table_id, amount=amount,
                         actor_id=cashier_id).id
+
+
+# --- a round recorded through the one entry (services.rounds.steps), as the screen does ---------
+
+def start_round(session: Session, **kwargs: Any) -> Any:
+    """``steps.begin`` (the bets) returning the round as the screen and the API show it."""
+    from dealer_assist.services.rounds import steps
+
+    return steps.begin(session, **kwargs).live_round
+
+
+def record_step(session: Session, **kwargs: Any) -> Any:
+    """``steps.record`` (one step, ``undo`` and ``paid`` included) returning the round."""
+    from dealer_assist.services.rounds import steps
+
+    return steps.record(session, **kwargs).live_round
+
+
+def undo_step(session: Session, **kwargs: Any) -> Any:
+    return record_step(session, type="undo", payload={}, **kwargs)
+
+
+def pay_round(session: Session, **kwargs: Any) -> Any:
+    return record_step(session, type="paid", payload={}, **kwargs)

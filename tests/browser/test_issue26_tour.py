@@ -24,7 +24,7 @@ from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_disputes import JUDGING, NO_SCROLL, sign_in
 from tests.browser.test_issue26_screens import CLIPPED
-from tests.factories import make_user
+from tests.factories import make_user, record_step, start_round
 from tests.web.test_poker_room_issue26 import TO_SHOWDOWN
 
 pytestmark = pytest.mark.browser
@@ -32,11 +32,11 @@ pytestmark = pytest.mark.browser
 
 def _round(dbs: Any, table_id: int, carla: int, key: str,
            steps: list[tuple[str, dict[str, Any]]]) -> int:
-    rnd = live.start_round(dbs, table_id=table_id, actor_id=carla,
+    rnd = start_round(dbs, table_id=table_id, actor_id=carla,
                            boxes=[live.BoxStake("1", 20), live.BoxStake("2", 20)],
                            idempotency_key=key)
     for n, (type, payload) in enumerate(steps):
-        live.record_step(dbs, round_id=rnd.round.id, actor_id=carla, type=type, payload=payload,
+        record_step(dbs, round_id=rnd.round.id, actor_id=carla, type=type, payload=payload,
                          idempotency_key=f"{key}-{n}")
     return rnd.round.id
 

@@ -22,7 +22,7 @@ from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_issue26_screens import LANGS, SIZES, no_clipped_words, speak
 from tests.browser.test_live_round import Table
-from tests.factories import PASSWORD, make_user
+from tests.factories import PASSWORD, make_user, pay_round, record_step, start_round
 
 pytestmark = pytest.mark.browser
 
@@ -54,14 +54,14 @@ def _arrange(server: Server, lang: str) -> dict[str, int]:
                 ("oasis", (("deal_dealer", {"up": ["Kh"]}), ("bet", {"box": "1"}),
                            ("reveal", {"cards": ["Kd", "4s", "5c", "6d"]}),
                            ("show", {"box": "1", "cards": ["As", "Ad", "Ah", "9c", "9d"]})))):
-            rnd = live.start_round(dbs, table_id=server.tables[game], actor_id=carla,
+            rnd = start_round(dbs, table_id=server.tables[game], actor_id=carla,
                                    boxes=[live.BoxStake("1", 100, 50 if game == "russian"
                                                         else 0)],
                                    idempotency_key=f"{game}-start")
             for n, (type, payload) in enumerate(steps):
-                live.record_step(dbs, round_id=rnd.round.id, actor_id=carla, type=type,
+                record_step(dbs, round_id=rnd.round.id, actor_id=carla, type=type,
                                  payload=payload, idempotency_key=f"{game}-{n}")
-            live.pay(dbs, round_id=rnd.round.id, actor_id=carla, idempotency_key=f"{game}-p")
+            pay_round(dbs, round_id=rnd.round.id, actor_id=carla, idempotency_key=f"{game}-p")
             ids[game] = rnd.round.id
             ids[f"{game}-shift"] = rnd.round.shift_id
         ids["poker"] = poker_tables.open_table(dbs, name="AM 1", profile="americana-limit",

@@ -26,7 +26,7 @@ from dealer_assist.services.tables import tables
 from tests.browser.conftest import LAYOUT, Server, Shots
 from tests.browser.test_live_round import settle
 from tests.conftest import FAST_ARGON2
-from tests.factories import PASSWORD, PIN, SIGNED, make_table, make_user
+from tests.factories import PASSWORD, PIN, SIGNED, make_table, make_user, start_round
 
 pytestmark = pytest.mark.browser
 #: the floor page must show a step within this bound (the page polls every second here)
@@ -322,7 +322,7 @@ def _busy_floor(server: Server) -> None:
         stints.relieve(dbs, table_id=ids["OP 1"], relief=stints.Relief(extra["sasha"], SIGNED))
         stints.relieve(dbs, table_id=ids["OP 1"], relief=stints.Relief(extra["olga"], SIGNED))
         dbs.commit()
-        live.start_round(dbs, table_id=ids["OP 1"], actor_id=extra["olga"],
+        start_round(dbs, table_id=ids["OP 1"], actor_id=extra["olga"],
                          boxes=[live.BoxStake("1", 50), live.BoxStake("3", 100)],
                          idempotency_key="op-1")
         frozen = make_table(dbs, name="RP 2")
@@ -331,7 +331,7 @@ def _busy_floor(server: Server) -> None:
             dbs, table_id=frozen.id, actor_id=ids["pavel"], croupier_id=ids["dimitri"],
             pit_boss_id=ids["pavel"], chips={"100": 500}, credential=SIGNED)
         dbs.commit()
-        stuck = live.start_round(dbs, table_id=frozen.id, actor_id=ids["dimitri"],
+        stuck = start_round(dbs, table_id=frozen.id, actor_id=ids["dimitri"],
                                  boxes=[live.BoxStake("1", 100)], idempotency_key="rp2-1")
         voids.request_change(dbs, round_id=stuck.round.id, kind="void", reason="misdeal",
                              actor_id=ids["dimitri"])

@@ -55,7 +55,7 @@ from dealer_assist.services import (  # noqa: E402
     voids,
 )
 from dealer_assist.services.errors import ServiceError  # noqa: E402
-from tests.factories import make_table, make_user  # noqa: E402
+from tests.factories import make_table, make_user, pay_round, record_step, start_round, undo_step  # noqa: E402
 
 DB = HERE / "frozen_rounds.sqlite3"
 ORACLE = HERE / "frozen_rounds.json.gz"
@@ -126,14 +126,14 @@ class HouseDriver:
         return f"t{self.table_id}-{self.rng.random():.12f}-{self.n}"
 
     def record(self, type: str, payload: dict[str, Any]) -> live.LiveRound:
-        rnd = live.record_step(self.s, round_id=self.rid, actor_id=self.actor, type=type,
+        rnd = record_step(self.s, round_id=self.rid, actor_id=self.actor, type=type,
                                payload=payload, idempotency_key=self.key())
         self.s.commit()
         return rnd
 
     def play(self, boxes: list[live.BoxStake], deck: tuple[Card, ...]) -> int:
         self.truth = Truth(self.rng, deck)
-        rnd = live.start_round(self.s, table_id=self.table_id, actor_id=self.actor, boxes=boxes,
+        rnd = start_round(self.s, table_id=self.table_id, actor_id=self.actor, boxes=boxes,
                                idempotency_key=self.key())
         self.s.commit()
         self.rid = rnd.round.id
@@ -152,12 +152,12 @@ class HouseDriver:
                 rnd = live.load(self.s, self.rid)
                 continue
             if rnd.settlement is not None and (not rnd.steps or self.rng.random() < 0.7):
-                rnd = live.pay(self.s, round_id=self.rid, actor_id=self.actor,
+                rnd = pay_round(self.s, round_id=self.rid, actor_id=self.actor,
                                idempotency_key=self.key())
                 self.s.commit()
                 break
             if rnd.can_undo and len(self.history) > dealt and self.rng.random() < 0.06:
-                rnd = live.undo(self.s, round_id=self.rid, actor_id=self.actor,
+                rnd = undo_step(self.s, round_id=self.rid, actor_id=self.actor,
                                 idempotency_key=self.key(), expected_seq=rnd.last_seq)
                 self.s.commit()
                 self.history.pop()

@@ -35,7 +35,16 @@ from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import devices
 from dealer_assist.services.tables import poker as poker_tables
 from tests.conftest import FAST_ARGON2
-from tests.factories import PIN, SIGNED, cage_issue, make_table, make_user
+from tests.factories import (
+    PIN,
+    SIGNED,
+    cage_issue,
+    make_table,
+    make_user,
+    pay_round,
+    record_step,
+    start_round,
+)
 from tests.services.test_disputes import STEPS
 from tests.services.test_parlour import suited_hand
 
@@ -45,13 +54,13 @@ KEY = audit.derive_key("test-secret")
 
 
 def _play(session: Session, table_id: int, dealer: int, n: int) -> int:
-    rnd = live.start_round(session, table_id=table_id, actor_id=dealer,
+    rnd = start_round(session, table_id=table_id, actor_id=dealer,
                            boxes=[live.BoxStake("1", 100, 50), live.BoxStake("2", 100)],
                            idempotency_key=f"s{n}")
     for i, (type, payload) in enumerate(STEPS):
-        live.record_step(session, round_id=rnd.round.id, actor_id=dealer, type=type,
+        record_step(session, round_id=rnd.round.id, actor_id=dealer, type=type,
                          payload=payload, idempotency_key=f"k{n}-{i}")
-    live.pay(session, round_id=rnd.round.id, actor_id=dealer, idempotency_key=f"p{n}")
+    pay_round(session, round_id=rnd.round.id, actor_id=dealer, idempotency_key=f"p{n}")
     session.commit()
     return rnd.round.id
 

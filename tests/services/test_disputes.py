@@ -19,7 +19,7 @@ from dealer_assist.services.disputes import review as round_review
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import shifts
-from tests.factories import make_table, make_user
+from tests.factories import make_table, make_user, pay_round, record_step, start_round
 
 _keys = itertools.count(1)
 STEPS = [("deal_box", {"box": "1", "cards": "as ad ah 2c 3d"}),
@@ -44,14 +44,14 @@ def play(session: Session, floor: Floor, *, dealer: int | None = None, pay: bool
     """A Russian poker round through the live service (dealer has no game; both boxes take
     the ANTE): box 1 nets +50 (bonus three of a kind), box 2 +100."""
     dealer = dealer or floor.croupier
-    rnd = live.start_round(session, table_id=floor.table_id, actor_id=dealer,
+    rnd = start_round(session, table_id=floor.table_id, actor_id=dealer,
                            boxes=[live.BoxStake("1", 100, 50), live.BoxStake("2", 100)],
                            idempotency_key=f"s{next(_keys)}")
     for type, payload in STEPS:
-        live.record_step(session, round_id=rnd.round.id, actor_id=dealer, type=type,
+        record_step(session, round_id=rnd.round.id, actor_id=dealer, type=type,
                          payload=payload, idempotency_key=f"k{next(_keys)}")
     if pay:
-        live.pay(session, round_id=rnd.round.id, actor_id=dealer,
+        pay_round(session, round_id=rnd.round.id, actor_id=dealer,
                  idempotency_key=f"p{next(_keys)}")
     session.commit()
     return rnd.round.id
@@ -109,7 +109,7 @@ def test_only_a_settled_round_and_a_box_that_played_can_be_disputed(session: Ses
     with pytest.raises(Conflict, match="only a settled round"):
         file(session, floor, rid)
     session.rollback()
-    live.pay(session, round_id=rid, actor_id=floor.croupier, idempotency_key="pay")
+    pay_round(session, round_id=rid, actor_id=floor.croupier, idempotency_key="pay")
     with pytest.raises(ValidationError, match="Box 5 did not play"):
         file(session, floor, rid, box="5")
     with pytest.raises(ValidationError, match="claims is required"):

@@ -18,7 +18,7 @@ from dealer_assist.services.people import stints
 from dealer_assist.services.reports import changes as report_changes
 from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import inventory, shifts
-from tests.factories import SIGNED, cage_issue, make_table, make_user
+from tests.factories import SIGNED, cage_issue, make_table, make_user, record_step, start_round
 from tests.services.test_disputes import Floor, file, play
 
 LATER = datetime(2099, 1, 1, tzinfo=UTC)
@@ -150,21 +150,21 @@ def test_a_croupier_cannot_record_steps_in_another_croupiers_round_at_another_ta
         session: Session, floor: Floor) -> None:
     """Low: "a croupier can record steps in another croupier's open round at another
     table"."""
-    rnd = live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
+    rnd = start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
                            boxes=[live.BoxStake("1", 100)], idempotency_key="mine")
     session.commit()
     with pytest.raises(PermissionDenied, match="Carla deals at this table now"):
-        live.record_step(session, round_id=rnd.round.id, actor_id=floor.croupier2,
+        record_step(session, round_id=rnd.round.id, actor_id=floor.croupier2,
                          type="deal_box", payload={"box": "1", "cards": "as ad ah 2c 3d"},
                          idempotency_key="theirs")
     session.rollback()
     other = make_table(session, name="RP 2")
     shifts.open_shift(session, table_id=other.id, user_id=floor.croupier2)
     with pytest.raises(PermissionDenied, match="Carla deals at this table now"):
-        live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
+        start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
                          boxes=[live.BoxStake("1", 100)], idempotency_key="k2")
     # a pit boss supervises every table and may step in
-    live.record_step(session, round_id=rnd.round.id, actor_id=floor.pit_boss,
+    record_step(session, round_id=rnd.round.id, actor_id=floor.pit_boss,
                      type="deal_box", payload={"box": "1", "cards": "as ad ah 2c 3d"},
                      idempotency_key="boss")
 
@@ -180,17 +180,17 @@ def test_a_relief_croupier_deals_after_his_relief_not_after_signing_a_fill(
                               croupier_id=floor.croupier2, pit_boss_id=floor.pit_boss,
                               actor_id=floor.pit_boss)
     with pytest.raises(PermissionDenied, match="Carla deals at this table now"):
-        live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
+        start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
                          boxes=[live.BoxStake("1", 100)], idempotency_key="too-early")
     session.rollback()
     stints.relieve(session, table_id=floor.table_id,
                    relief=stints.Relief(floor.croupier2, SIGNED))
     session.commit()
-    rnd = live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
+    rnd = start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
                            boxes=[live.BoxStake("1", 100)], idempotency_key="relief")
     assert rnd.round.dealer_id == floor.croupier2
     with pytest.raises(PermissionDenied, match="Dimitri deals at this table now"):
-        live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
+        start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
                          boxes=[live.BoxStake("1", 100)], idempotency_key="carla-again")
 
 

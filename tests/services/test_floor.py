@@ -29,7 +29,7 @@ from dealer_assist.services.shifts import inventory
 from dealer_assist.services.tables import poker as poker_tables
 from dealer_assist.services.tables import tables
 from tests.conftest import FAST_ARGON2
-from tests.factories import SIGNED, make_table, make_user
+from tests.factories import SIGNED, make_table, make_user, pay_round, record_step, start_round
 from tests.services.test_disputes import STEPS, Floor, file, play
 
 QUIET = floor_service.FloorSettings(payout_alert=10**9, idle=timedelta(days=1))
@@ -127,18 +127,18 @@ def test_a_poker_tables_floor_figures_agree_with_its_report(session: Session,
 
 def test_the_stage_follows_the_round(session: Session, floor: Floor) -> None:
     assert card(session, floor)["stage"]["code"] == "waiting"
-    rnd = live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
+    rnd = start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
                            boxes=[live.BoxStake("1", 100)], idempotency_key="s")
     session.commit()
     seen = [card(session, floor)["stage"]["code"]]
     for n, (type, payload) in enumerate(STEPS):
         if payload.get("box") == "2":
             continue
-        live.record_step(session, round_id=rnd.round.id, actor_id=floor.croupier, type=type,
+        record_step(session, round_id=rnd.round.id, actor_id=floor.croupier, type=type,
                          payload=payload, idempotency_key=f"k{n}")
         session.commit()
         seen.append(card(session, floor)["stage"]["code"])
-    live.pay(session, round_id=rnd.round.id, actor_id=floor.croupier, idempotency_key="p")
+    pay_round(session, round_id=rnd.round.id, actor_id=floor.croupier, idempotency_key="p")
     session.commit()
     seen.append(card(session, floor)["stage"]["code"])
     # start, box 1 dealt, dealer dealt, box 1 bets (everyone decided: the reveal), the reveal

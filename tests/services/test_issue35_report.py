@@ -11,6 +11,7 @@ from sqlmodel import Session
 from dealer_assist import pdf
 from dealer_assist.services import reports
 from dealer_assist.services.rounds import live
+from tests.factories import pay_round, record_step, start_round
 from tests.services.test_disputes import Floor, play
 from tests.services.test_floor import app, floor  # noqa: F401  (the fixtures)
 
@@ -37,15 +38,15 @@ def test_hands_paid_by_category_reconcile_paid_with_the_bet_other_wins_and_what_
     bet win, so the two columns could not be reconciled. The line now has the other wagers'
     wins (bonus, insurance, ANTE) and what the boxes lost (fees, lost side bets) beside the
     bet's win: Paid = Gross bet win + other wins - taken."""
-    rnd = live.start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
+    rnd = start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
                            boxes=[live.BoxStake("1", 100, 50)], idempotency_key="s")
     for n, (type, payload) in enumerate((
             ("deal_box", {"box": "1", "cards": "as ad ah 9c 9d"}),
             ("deal_dealer", {"cards": "kh ks 4s 5c 6d"}), ("bet", {"box": "1"}),
             ("reveal", {}))):
-        live.record_step(session, round_id=rnd.round.id, actor_id=floor.croupier, type=type,
+        record_step(session, round_id=rnd.round.id, actor_id=floor.croupier, type=type,
                          payload=payload, idempotency_key=f"k{n}")
-    live.pay(session, round_id=rnd.round.id, actor_id=floor.croupier, idempotency_key="p")
+    pay_round(session, round_id=rnd.round.id, actor_id=floor.croupier, idempotency_key="p")
     session.commit()
     data = reports.build_shift_report(session, floor.shift_id)
     [line] = data["hands_paid"]

@@ -30,7 +30,7 @@ from dealer_assist.services.disputes import voids
 from dealer_assist.services.errors import Conflict, PermissionDenied
 from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import shifts
-from tests.factories import make_table, make_user
+from tests.factories import make_table, make_user, pay_round, record_step, start_round, undo_step
 
 #: a Russian poker round with an exchange, a sixth card, insurance and a bought game
 RUSSIAN_STEPS: list[tuple[str, dict[str, Any]]] = [
@@ -70,7 +70,7 @@ def table(session: Session) -> Table:
 
 def begin(session: Session, table: Table, boxes: list[live.BoxStake] = BOXES,
           key: str = "start-1") -> live.LiveRound:
-    rnd = live.start_round(session, table_id=table.id, actor_id=table.carla, boxes=boxes,
+    rnd = start_round(session, table_id=table.id, actor_id=table.carla, boxes=boxes,
                            idempotency_key=key)
     session.commit()
     return rnd
@@ -78,7 +78,7 @@ def begin(session: Session, table: Table, boxes: list[live.BoxStake] = BOXES,
 
 def step(session: Session, table: Table, round_id: int, type: str, payload: dict[str, Any],
          key: str) -> live.LiveRound:
-    rnd = live.record_step(session, round_id=round_id, actor_id=table.carla, type=type,
+    rnd = record_step(session, round_id=round_id, actor_id=table.carla, type=type,
                            payload=payload, idempotency_key=key)
     session.commit()
     return rnd
@@ -103,7 +103,7 @@ def test_a_full_russian_round_is_played_paid_and_stored(session: Session, table:
     rnd = begin(session, table)
     rnd = play(session, table, RUSSIAN_STEPS, rnd.round.id)
     assert rnd.settlement is not None and rnd.phase == "Pay out"
-    paid = live.pay(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="pay")
+    paid = pay_round(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="pay")
     session.commit()
     assert paid.round.status == RoundStatus.SETTLED.value and not paid.steps
     assert [e.type for e in paid.events][-1] == "paid"
@@ -117,7 +117,7 @@ def test_the_stored_settlement_equals_settle_of_the_replayed_events(session: Ses
                                                                    table: Table) -> None:
     rnd = begin(session, table)
     play(session, table, RUSSIAN_STEPS, rnd.round.id)
-    live.pay(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="pay")
+    pay_round(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="pay")
     session.commit()
     stored = session.exec(select(RoundSettlement)
                           .where(RoundSettlement.round_id == rnd.round.id)).one()
@@ -147,7 +147,7 @@ def test_a_key_reused_for_another_step_is_a_conflict(session: Session, table: Ta
     rnd = begin(session, table)
     step(session, table, rnd.round.id, "deal_box", {"box": "1", "cards": "as ad ah 2c 3d"}, "k")
     with pytest.raises(Conflict, match="different step"):
-        live.record_step(session, round_id=rnd.round.id, actor_id=table.carla,
+        record_step(session, round_id=rnd.round.id, actor_id=table.carla,
                          type="deal_box", payload={"box": "2", "cards": "2s 3s 4s 5s 7d"},
                          idempotency_key="k")
 
@@ -171,7 +171,7 @@ def test_a_refused_step_leaves_the_round_unchanged_with_a_clear_message(
     before = step(session, table, rnd.round.id, "deal_box",
                   {"box": "1", "cards": "as ad ah 2c 3d"}, "k1")
     with pytest.raises(error, match=re.escape(message)):
-        live.record_step(session, round_id=rnd.round.id, actor_id=table.carla, type=type,
+        record_step(session, round_id=rnd.round.id, actor_id=table.carla, type=type,
                          payload=payload, idempotency_key="k2")
     session.rollback()
     after = live.load(session, rnd.round.id)
@@ -194,7 +194,7 @@ def test_a_second_round_waits_until_the_first_is_paid(session: Session, table: T
         begin(session, table, key="start-2")
     session.rollback()
     play(session, table, RUSSIAN_STEPS, rnd.round.id)
-    live.pay(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="pay")
+    pay_round(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="pay")
     session.commit()
     nxt = begin(session, table, key="start-2")
     assert nxt.round.number == 2 and live.open_round_id(session, table.id) == nxt.round.id
@@ -205,7 +205,7 @@ def test_undo_cancels_the_last_step_with_an_event_and_deletes_nothing(session: S
     rnd = begin(session, table)
     rnd = play(session, table, RUSSIAN_STEPS[:5], rnd.round.id)  # ... exchange on box 2
     assert rnd.flow.summary(rnd.state)["boxes"][1]["improvement"] == "exchange"
-    undone = live.undo(session, round_id=rnd.round.id, actor_id=table.carla,
+    undone = undo_step(session, round_id=rnd.round.id, actor_id=table.carla,
                        idempotency_key="u1")
     session.commit()
     assert [e.type for e in undone.events][-1] == "undo" and len(undone.events) == 7
@@ -221,7 +221,7 @@ def test_a_stale_undo_naming_an_older_step_is_refused(session: Session, table: T
     rnd = begin(session, table)
     rnd = play(session, table, RUSSIAN_STEPS[:2], rnd.round.id)
     with pytest.raises(IllegalActionError, match="only the last step"):
-        live.record_step(session, round_id=rnd.round.id, actor_id=table.carla, type="undo",
+        record_step(session, round_id=rnd.round.id, actor_id=table.carla, type="undo",
                          payload={"cancels": 2}, idempotency_key="u")
 
 
@@ -230,7 +230,7 @@ def test_a_step_from_a_tablet_that_missed_a_change_is_a_conflict(session: Sessio
     rnd = begin(session, table)
     step(session, table, rnd.round.id, "deal_box", {"box": "1", "cards": "as ad ah 2c 3d"}, "a")
     with pytest.raises(Conflict, match="changed on another device"):
-        live.record_step(session, round_id=rnd.round.id, actor_id=table.carla,
+        record_step(session, round_id=rnd.round.id, actor_id=table.carla,
                          type="deal_box", payload={"box": "2", "cards": "2s 3s 4s 5s 7d"},
                          idempotency_key="b", expected_seq=1)
 
@@ -250,7 +250,7 @@ def test_paying_an_incomplete_round_is_refused_and_stores_nothing(session: Sessi
     rnd = begin(session, table)
     play(session, table, RUSSIAN_STEPS[:10], rnd.round.id)
     with pytest.raises(IllegalActionError, match="has not opened"):
-        live.pay(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="p")
+        pay_round(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="p")
     session.rollback()
     assert session.exec(select(RoundSettlement)).all() == []
     assert live.load(session, rnd.round.id).is_open
@@ -259,13 +259,13 @@ def test_paying_an_incomplete_round_is_refused_and_stores_nothing(session: Sessi
 def test_a_settled_round_takes_no_more_steps(session: Session, table: Table) -> None:
     rnd = begin(session, table)
     play(session, table, RUSSIAN_STEPS, rnd.round.id)
-    live.pay(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="pay")
+    pay_round(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="pay")
     session.commit()
-    again = live.pay(session, round_id=rnd.round.id, actor_id=table.carla,
+    again = pay_round(session, round_id=rnd.round.id, actor_id=table.carla,
                      idempotency_key="pay")  # a double tap on "Paid"
     assert len(session.exec(select(RoundSettlement)).all()) == 1 and not again.is_open
     with pytest.raises(Conflict, match="settled"):
-        live.undo(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="u")
+        undo_step(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="u")
 
 
 DEALT = RUSSIAN_STEPS[:4]  # three boxes and the dealer dealt, nobody has decided yet
@@ -275,7 +275,7 @@ REDEAL_BOX_2 = {"box": "2", "cards_received": 4}
 def dealt_then_redeal(session: Session, table: Table, actor: int | None = None) -> live.LiveRound:
     """A round dealt, then the croupier (or ``actor``) presses Redeal: box 2 had 4 cards."""
     rnd = play(session, table, DEALT, begin(session, table).round.id)
-    asked = live.record_step(session, round_id=rnd.round.id, actor_id=actor or table.carla,
+    asked = record_step(session, round_id=rnd.round.id, actor_id=actor or table.carla,
                              type="redeal", payload=REDEAL_BOX_2, idempotency_key="redeal",
                              expected_seq=rnd.last_seq)
     session.commit()
@@ -371,7 +371,7 @@ def test_a_refused_redeal_returns_the_round_to_play_where_it_stopped(session: Se
     assert resumed.phase == "Players decide" and resumed.can_undo
     for n, (type, payload) in enumerate(RUSSIAN_STEPS[4:]):
         step(session, table, rnd.round.id, type, payload, f"rest-{n}")
-    paid = live.pay(session, round_id=rnd.round.id, actor_id=table.carla,
+    paid = pay_round(session, round_id=rnd.round.id, actor_id=table.carla,
                     idempotency_key="pay")
     assert paid.round.status == RoundStatus.SETTLED.value
 
@@ -434,7 +434,7 @@ def test_an_oasis_round_with_a_replacement_is_settled(session: Session) -> None:
         ("deal_dealer", {"cards": "qs qd 5h 6h 9c"}),
         ("replace", {"box": "1", "discard": ["7h", "4c", "2s"], "draw": ["ad", "kc", "3h"]}),
         ("bet", {"box": "1"}), ("reveal", {})], rnd.round.id)
-    paid = live.pay(session, round_id=rnd.round.id, actor_id=carla.id, idempotency_key="p")
+    paid = pay_round(session, round_id=rnd.round.id, actor_id=carla.id, idempotency_key="p")
     wagers = paid.stored_settlement["boxes"][0]["wagers"]  # type: ignore[index]
     assert (wagers["ante"]["net"], wagers["bet"]["net"], wagers["improvement_fee"]["net"]) == \
         (50, 200, -150)
@@ -443,5 +443,5 @@ def test_an_oasis_round_with_a_replacement_is_settled(session: Session) -> None:
 def test_an_admin_cannot_record_steps(session: Session, table: Table) -> None:
     root = make_user(session, "root", "admin")
     with pytest.raises(PermissionDenied):
-        live.start_round(session, table_id=table.id, actor_id=root.id, boxes=BOXES,
+        start_round(session, table_id=table.id, actor_id=root.id, boxes=BOXES,
                          idempotency_key="x")

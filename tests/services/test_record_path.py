@@ -27,7 +27,7 @@ from dealer_assist.services.rounds import record as path
 from dealer_assist.services.rounds.house import HOUSE
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import poker as poker_tables
-from tests.factories import make_table, make_user
+from tests.factories import make_table, make_user, start_round
 from tests.rules.parlour_deals import SUITED
 
 Step = tuple[str, dict[str, Any]]
@@ -50,7 +50,7 @@ def _house(game: str, up: list[str]) -> Game:
         carla = make_user(session, "carla", "croupier").id
         shifts.open_shift(session, table_id=table.id, user_id=carla)
         session.commit()
-        rnd = live.start_round(session, table_id=table.id, actor_id=carla,
+        rnd = start_round(session, table_id=table.id, actor_id=carla,
                                boxes=[live.BoxStake("1", 100)], idempotency_key="start")
         return HOUSE, rnd.round.id, carla
     return Game(open_round, ("deal_dealer", {"up": up}),

@@ -25,7 +25,7 @@ from dealer_assist.services.rounds import live
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import tables
-from tests.factories import insert_as_of_now, make_table, make_user, table_spec
+from tests.factories import insert_as_of_now, make_table, make_user, pay_round, table_spec
 from tests.services.test_live import Table, begin, play
 
 #: dealing order: box 1 wins a full house (7 x BET 200 = 1400) against the dealer's pair
@@ -50,7 +50,7 @@ def table(session: Session) -> Table:
 
 def paid_round(session: Session, table: Table) -> live.LiveRound:
     rnd = play(session, table, DEALING_ORDER, begin(session, table, STAKES).round.id)
-    paid = live.pay(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="pay")
+    paid = pay_round(session, round_id=rnd.round.id, actor_id=table.carla, idempotency_key="pay")
     session.commit()
     return paid
 
@@ -173,7 +173,7 @@ def test_a_round_stored_in_the_old_all_cards_first_shape_replays_to_its_settleme
                  "on_no_game": "take_ante"}]}
     expected = GAMES["russian"].settle_request(body).to_dict()
     assert loaded.settlement.to_dict()["boxes"] == expected["boxes"]
-    paid = live.pay(session, round_id=rnd.id, actor_id=table.carla, idempotency_key="op")
+    paid = pay_round(session, round_id=rnd.id, actor_id=table.carla, idempotency_key="op")
     session.commit()
     assert round_review.replay_round(session, paid.round.id).matches
 

@@ -45,7 +45,16 @@ from dealer_assist.services.people import cosign, pins, stints
 from dealer_assist.services.rounds import live, poker_hands
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import poker as poker_tables
-from tests.factories import PIN, SIGNED, cage_issue, make_table, make_user
+from tests.factories import (
+    PIN,
+    SIGNED,
+    cage_issue,
+    make_table,
+    make_user,
+    pay_round,
+    record_step,
+    start_round,
+)
 from tests.services.test_disputes import STEPS, Floor, play
 
 WRONG = cosign.Credential(pin="9753")
@@ -118,7 +127,7 @@ def test_a_relief_mid_round_needs_a_pit_boss_pin_and_the_round_keeps_its_dealer(
     done = relieve(session, floor, floor.croupier2, pit_boss_id=floor.pit_boss,
                    pit_credential=SIGNED)
     assert (done.kind, done.round_id, done.authorized_by) == ("mid_round", rid, floor.pit_boss)
-    live.pay(session, round_id=rid, actor_id=floor.croupier2, idempotency_key="paid-by-b")
+    pay_round(session, round_id=rid, actor_id=floor.croupier2, idempotency_key="paid-by-b")
     session.commit()
     assert session.get(Round, rid).dealer_id == floor.croupier  # type: ignore[union-attr]
     signed = session.exec(select(ActSignature.act, ActSignature.user_id)
@@ -133,14 +142,14 @@ def test_the_dealer_of_record_decides_no_dispute_on_his_round(session: Session,
     and dealt; Pavel recorded every step of her round from his own terminal. Petra may not
     decide the dispute on it although she recorded nothing."""
     relieve(session, floor, floor.pit_boss2)
-    rnd = live.start_round(session, table_id=floor.table_id, actor_id=floor.pit_boss,
+    rnd = start_round(session, table_id=floor.table_id, actor_id=floor.pit_boss,
                            boxes=[live.BoxStake("1", 100, 50), live.BoxStake("2", 100)],
                            idempotency_key="p-start")
     assert rnd.round.dealer_id == floor.pit_boss2
     for n, (type, payload) in enumerate(STEPS):
-        live.record_step(session, round_id=rnd.round.id, actor_id=floor.pit_boss, type=type,
+        record_step(session, round_id=rnd.round.id, actor_id=floor.pit_boss, type=type,
                          payload=payload, idempotency_key=f"p{n}")
-    live.pay(session, round_id=rnd.round.id, actor_id=floor.pit_boss, idempotency_key="pp")
+    pay_round(session, round_id=rnd.round.id, actor_id=floor.pit_boss, idempotency_key="pp")
     dispute = disputes.file_dispute(session, round_id=rnd.round.id, box="2", claim="short",
                                     claimed_amount=100, croupier_note="", actor_id=floor.pit_boss)
     session.commit()
@@ -466,11 +475,11 @@ def test_a_dealer_who_starts_a_round_where_nobody_is_tapped_in_leaves_his_other_
     session.commit()
     rp1 = play(session, floor, pay=False)  # a round being dealt at RP 1
     with pytest.raises(Conflict, match="Carla deals at RP 1 now: a relief there comes first"):
-        live.start_round(session, table_id=other.id, actor_id=floor.croupier,
+        start_round(session, table_id=other.id, actor_id=floor.croupier,
                          boxes=[live.BoxStake("1", 100)], idempotency_key="oa-1")
     session.rollback()
-    live.pay(session, round_id=rp1, actor_id=floor.croupier, idempotency_key="pay-rp1")
-    started = live.start_round(session, table_id=other.id, actor_id=floor.croupier,
+    pay_round(session, round_id=rp1, actor_id=floor.croupier, idempotency_key="pay-rp1")
+    started = start_round(session, table_id=other.id, actor_id=floor.croupier,
                                boxes=[live.BoxStake("1", 100)], idempotency_key="oa-2")
     session.commit()
     assert started.round.dealer_id == floor.croupier
@@ -482,7 +491,7 @@ def test_a_dealer_who_starts_a_round_where_nobody_is_tapped_in_leaves_his_other_
     session.commit()
     assert hand.round.dealer_id == floor.pit_boss
     with pytest.raises(Conflict, match="Pavel deals at DR 1 now"):
-        live.start_round(session, table_id=floor.table_id, actor_id=floor.pit_boss,
+        start_round(session, table_id=floor.table_id, actor_id=floor.pit_boss,
                          boxes=[live.BoxStake("1", 100)], idempotency_key="rp-3")
     session.rollback()
     dealing: dict[int, list[int]] = {}

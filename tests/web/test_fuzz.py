@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import shifts
-from tests.factories import make_table, make_user
+from tests.factories import make_table, make_user, pay_round, record_step, start_round
 from tests.services.test_disputes import STEPS
 from tests.web.conftest import Browser, arrange
 
@@ -58,13 +58,13 @@ def _floor(app: Flask) -> dict[str | None, Browser]:
     arrange(app, lambda s: shifts.open_shift(s, table_id=table.id, user_id=ids["croupier"]))
 
     def play(s: Any, n: int) -> int:
-        rnd = live.start_round(s, table_id=table.id, actor_id=ids["croupier"],
+        rnd = start_round(s, table_id=table.id, actor_id=ids["croupier"],
                                boxes=[live.BoxStake("1", 100, 50), live.BoxStake("2", 100)],
                                idempotency_key=f"fz{n}")
         for i, (type, payload) in enumerate(STEPS):
-            live.record_step(s, round_id=rnd.round.id, actor_id=ids["croupier"], type=type,
+            record_step(s, round_id=rnd.round.id, actor_id=ids["croupier"], type=type,
                              payload=payload, idempotency_key=f"fz{n}-{i}")
-        live.pay(s, round_id=rnd.round.id, actor_id=ids["croupier"], idempotency_key=f"p{n}")
+        pay_round(s, round_id=rnd.round.id, actor_id=ids["croupier"], idempotency_key=f"p{n}")
         return rnd.round.id
 
     first, second = arrange(app, play, 1), arrange(app, play, 2)

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 
 from dealer_assist.services.rounds import live
-from tests.factories import make_table
+from tests.factories import make_table, record_step, start_round
 from tests.web import taps
 from tests.web.conftest import Browser, arrange, opening_form, text
 from tests.web.test_live_pages import round_of, shown, start, step
@@ -245,14 +245,14 @@ def test_the_api_refuses_a_surplus_dealer_card_too(app: Flask, croupier: Any) ->
 
         shifts.open_shift(dbs, table_id=table.id, user_id=croupier.id)
     with db.session_scope(app) as dbs:
-        rnd = live.start_round(dbs, table_id=table.id, actor_id=croupier.id,
+        rnd = start_round(dbs, table_id=table.id, actor_id=croupier.id,
                                boxes=[live.BoxStake("1", 100, 0)], idempotency_key="k0")
         rid = rnd.round.id
         for i, (type, payload) in enumerate((("deal_dealer", {"up": []}), ("bet", {"box": "1"}),
                                              ("reveal", {"cards": NO_GAME}),
                                              ("buy_game", {"box": "1"}))):
-            live.record_step(dbs, round_id=rid, actor_id=croupier.id, type=type,
+            record_step(dbs, round_id=rid, actor_id=croupier.id, type=type,
                              payload=payload, idempotency_key=f"k{i + 1}")
     with db.session_scope(app) as dbs, pytest.raises(CardCountError, match="surplus"):
-        live.record_step(dbs, round_id=rid, actor_id=croupier.id, type="dealer_draw",
+        record_step(dbs, round_id=rid, actor_id=croupier.id, type="dealer_draw",
                          payload={"cards": "7c 9c"}, idempotency_key="k9")

@@ -1,4 +1,4 @@
-"""The live round at a table: start it, record each croupier step, undo, pay out.
+"""The live round at a table as the screens and the API read it: replayed from its events.
 
 A round's state comes only from its stored events, replayed through the pure flow of its game
 (``rules.engine``; memoised by content in :mod:`.memo`). Recording a step (:mod:`.steps`,
@@ -30,11 +30,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, select
 
-from ...models import Round, RoundEvent, RoundStatus, Shift, ShiftStatus
+from ...models import Round, RoundStatus, Shift, ShiftStatus
 from ...rules.cards import Card
-from ...rules.engine import PAID, UNDO, VOID, Step
+from ...rules.engine import VOID, Step
 from ...rules.engine import Game as GameFlow
 from ...rules.games.stud import draw_needed as cards_needed
 from ...rules.games.stud import phase
@@ -194,51 +194,7 @@ def check_actor(session: Session, actor_id: int, shift_id: int | None = None) ->
     house.check_round_recorder(session, actor_id, shift_id)
 
 
-def start_round(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[BoxStake],
-                idempotency_key: str) -> LiveRound:
-    """Start a round on the table's open shift with its first step, the bets (``place``).
-
-    A short transaction of its own, committed here (:func:`.steps.begin`)."""
-    from . import steps
-
-    return steps.begin(session, table_id=table_id, actor_id=actor_id, boxes=boxes,
-                       idempotency_key=idempotency_key).live_round
-
-
-def record_step(session: Session, *, round_id: int, actor_id: int, type: str,
-                payload: Mapping[str, Any] | None, idempotency_key: str,
-                expected_seq: int | None = None) -> LiveRound:
-    """Record one step (``undo`` and ``paid`` included) and return the new round.
-
-    ``redeal`` stores no event: it asks a pit boss to void the round. A short transaction of
-    its own, committed here (:func:`.steps.record`)."""
-    from . import steps
-
-    return steps.record(session, round_id=round_id, actor_id=actor_id, type=type,
-                        payload=payload, idempotency_key=idempotency_key,
-                        expected_seq=expected_seq).live_round
-
-
-def undo(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
-         expected_seq: int | None = None) -> LiveRound:
-    """Cancel the last effective step (an ``undo`` event; nothing is deleted)."""
-    return record_step(session, round_id=round_id, actor_id=actor_id, type=UNDO, payload={},
-                       idempotency_key=idempotency_key, expected_seq=expected_seq)
-
-
-def pay(session: Session, *, round_id: int, actor_id: int, idempotency_key: str,
-        expected_seq: int | None = None) -> LiveRound:
-    """"Paid": store the settlement and close the round (the engine must say it can settle)."""
-    return record_step(session, round_id=round_id, actor_id=actor_id, type=PAID, payload={},
-                       idempotency_key=idempotency_key, expected_seq=expected_seq)
-
-
 def draw_needed(live: LiveRound, draw: Sequence[Card]) -> int:
     """How many cards the dealer's draw for a bought game takes after ``draw``: 1, or 2 when
     the first brings the free second replacement (the engine's ``draw_needed``)."""
     return cards_needed(live.state, tuple(draw))
-
-
-def event_count(session: Session, round_id: int) -> int:
-    query = select(func.count()).select_from(RoundEvent).where(RoundEvent.round_id == round_id)
-    return int(session.exec(query).one())
