@@ -43,8 +43,13 @@ def pct(x: float) -> str:
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="Processes sharing the Monte Carlo batches (same figures for any number).")
 @click.option("--no-store", is_flag=True, help="Do not store the figures for the profile page.")
+@click.option("--keep", is_flag=True,
+              help="Keep the figures with the code (dealer_assist/lab/data/figures.json, "
+                   "beside the best strategy's) instead of the database: how the shipped "
+                   "profiles' figures are made (issue 35).")
 def house_edge_command(profile_name: str, strategy: str | None, ante: int | None,
-                       rounds: int | None, seed: int, workers: int, no_store: bool) -> None:
+                       rounds: int | None, seed: int, workers: int, no_store: bool,
+                       keep: bool) -> None:
     """Compute and print the theoretical figures of PROFILE_NAME."""
     from ..lab.house_edge import compute  # numpy is imported only by this command
     from ..services.reports import house_edge as store
@@ -57,6 +62,14 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
         raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
     for line in format_figures(figures):
         click.echo(line)
+    if keep:
+        if ante is not None:
+            raise click.ClickException(gettext("--keep stores figures for the table minimum "
+                                               "ANTE only"))
+        from ..lab.strategy_store import kept_entry, save
+        save(profile, None, kept_entry(figures, workers))
+        click.echo(gettext("kept with the code (%(path)s)", path="lab/data/figures.json"))
+        return
     if not no_store and strategy is None and ante is None:
         with db.session_scope() as session:  # the database every app process reads (issue 25)
             store.save(session, figures)
