@@ -54,6 +54,8 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
     from ..lab.house_edge import compute  # numpy is imported only by this command
     from ..services.reports import house_edge as store
 
+    if not (no_store or keep) and strategy is None and ante is None:
+        require_lab_figures()  # before minutes of computing, not after (issue 35)
     try:
         profile = get_profile(profile_name)
         figures = compute(profile, strategy=strategy, ante=ante, rounds=rounds, seed=seed,
@@ -84,12 +86,29 @@ def import_figures_command(path: Path | None) -> None:
     from ..services.reports import house_edge as store
 
     path = path or Path(current_app.instance_path) / "house_edge.json"
+    require_lab_figures()
     if not path.exists():
         raise click.ClickException(gettext("no such file: %(path)s", path=path))
     with db.session_scope() as session:
         done = store.import_file(session, path)
     click.echo(gettext("imported the figures of %(profiles)s from %(path)s",
                        profiles=", ".join(done) or "-", path=path))
+
+
+def require_lab_figures() -> None:
+    """Refuse, naming the command that creates it, a database without the ``lab_figure``
+    table (one never migrated: issue 35 item 28 ended in a traceback)."""
+    from sqlalchemy import inspect
+    from sqlalchemy.exc import SQLAlchemyError
+    try:
+        present = inspect(db.get_engine()).has_table("lab_figure")
+    except SQLAlchemyError as err:
+        raise click.ClickException(gettext("the database cannot be read (%(error)s)",
+                                           error=type(err).__name__)) from None
+    if not present:
+        raise click.ClickException(gettext(
+            "the database has no table for the lab's figures (lab_figure): create the "
+            "schema first with \"flask --app dealer_assist init-db\", or add --no-store"))
 
 
 def format_figures(f: dict[str, Any]) -> list[str]:
