@@ -4,8 +4,9 @@ The table gives, per class of dealt hands, the option to take; the dealt hand is
 the canonical frame (:mod:`.suits`) to find which of its cards the option keeps. After the
 improvement the box bets when its final hand's bet value beats a fold (-1 ANTE), insures when
 the table says so, and, facing a dealer without a game, buys one when buying is worth more than
-the ANTE for that very dealer hand and the cards the box has seen (:mod:`.buy_exact`). The settlement is the one
-of :func:`.russian_mc.settle`, checked against the engine wager by wager in the tests.
+the ANTE for that very dealer hand and the cards the box has seen (:mod:`.buy_exact`). The
+settlement is the one of :func:`.russian_mc.settle`, checked against the engine wager by wager
+in the tests.
 """
 
 from __future__ import annotations
