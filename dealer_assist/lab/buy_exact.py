@@ -128,13 +128,14 @@ def _gains(ranking: Ranking, qualifier: Category, k: I64, win: F64, lose: float,
     r_suit = r_plain[:, :, None] + w[:, :, None] * eb - lose * ea  # (n, Q, suit)
     free = 4 - n_s  # (n, 13)
     n_t = free[:, sets].prod(axis=2)  # (n, Q) T avoiding the box's cards
-    n_suit = clear.astype(bool)[:, :, sets].all(axis=3).transpose(0, 2, 1)  # (n, Q, suit)
+    suited: B = np.all(~in_s[:, :, sets], axis=3)  # (n, suit, Q): T of one suit avoiding S
+    n_suit = np.transpose(suited, (0, 2, 1)).astype(np.float64)  # (n, Q, suit)
     n_mixed = n_t - n_suit.sum(axis=2)
     inv_m = (1.0 / m)[:, None]
     again_w = (1.0 / (m - 1))[:, None] if free_second else np.zeros((len(m), 1))
     tops = free[:, pt]  # (n, P) highest cards of mixed-suit T
-    out = (n_mixed[:, pq] * tops * _keep(r_plain[:, pq], tops, inv_m, again_w, fee,
-                                         take)).sum(axis=1)
+    out: F64 = (n_mixed[:, pq] * tops * _keep(r_plain[:, pq], tops, inv_m, again_w, fee,
+                                              take)).sum(axis=1)
     for s in range(4):
         tops_s = tops - clear[:, s, pt]  # not the suit's own card: it would make a flush
         out += (n_suit[:, pq, s] * tops_s * _keep(r_suit[:, pq, s], tops_s, inv_m, again_w,
