@@ -111,3 +111,23 @@ def test_every_shipped_profile_has_a_figure_for_every_strategy_a_table_can_choos
         assert theoretical.strategy_named(figures, None) in ("basic", "ak-or-better")
         section = theoretical.section(_rows([(100, -100), (100, 300)]), name, figures, default)
         assert section["available"] is True, name
+
+
+def test_a_players_rating_reads_the_figures_kept_with_the_code(session: Session) -> None:
+    """Issue 35 item 2: "ratings and the rating-slip CSV have no theoretical win" on a database
+    nobody ran the lab on: the rating's house edge (``players.played.EdgeBook``) is the basic
+    strategy's figure every shipped profile comes with."""
+    from fractions import Fraction
+
+    from dealer_assist.lab.strategy_store import figures
+    from dealer_assist.rules.profiles import profile_data
+    from dealer_assist.services.players.played import EdgeBook
+    book = EdgeBook(session)
+    for name in ("russian-classic", "caribbean-classic", "split-classic"):
+        profile = get_profile(name)
+        kept = figures(profile)
+        assert kept is not None
+        basic = "ak-or-better" if name == "caribbean-classic" else "basic"
+        edge = book.edge({"profile": profile_data(profile), "profile_hash": name}, "basic")
+        assert edge is not None, name
+        assert edge.per_ante == Fraction(str(kept["strategies"][basic]["house_edge"]))
