@@ -47,9 +47,11 @@ def pct(x: float) -> str:
               help="Keep the figures with the code (dealer_assist/lab/data/figures.json, "
                    "beside the best strategy's) instead of the database: how the shipped "
                    "profiles' figures are made (issue 35).")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="With --keep: the directory of figures.json (default: the package's).")
 def house_edge_command(profile_name: str, strategy: str | None, ante: int | None,
                        rounds: int | None, seed: int, workers: int, no_store: bool,
-                       keep: bool) -> None:
+                       keep: bool, data_dir: Path | None) -> None:
     """Compute and print the theoretical figures of PROFILE_NAME."""
     from ..lab.house_edge import compute  # numpy is imported only by this command
     from ..services.reports import house_edge as store
@@ -69,8 +71,10 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
             raise click.ClickException(gettext("--keep stores figures for the table minimum "
                                                "ANTE only"))
         from ..lab.strategy_store import kept_entry, save
-        save(profile, None, kept_entry(figures, workers))
-        click.echo(gettext("kept with the code (%(path)s)", path="lab/data/figures.json"))
+        save(profile, None, kept_entry(figures, workers), data_dir)
+        click.echo(gettext("kept with the code (%(path)s)",
+                           path=data_dir / "figures.json" if data_dir else
+                           "lab/data/figures.json"))
         return
     if not no_store and strategy is None and ante is None:
         with db.session_scope() as session:  # the database every app process reads (issue 25)
