@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from dealer_assist import db
@@ -60,10 +61,20 @@ def test_the_profile_page_shows_russian_poker_and_big_small_figures_with_the_ant
     assert "maximum payout applied to an ANTE of 10" in page
     # issue 35: every shipped profile comes with its figures (russian-pair-game's basic
     # strategy is not in the database, but kept with the code)
-    assert "flask lab house-edge russian-pair-game" not in page
+    assert "lab house-edge russian-pair-game" not in page
     from dealer_assist.lab import strategy_store
     from dealer_assist.rules.profiles import get_profile
 
     kept = strategy_store.figures(get_profile("russian-pair-game"))
     assert kept is not None
     assert f"basic strategy: {kept['strategies']['basic']['house_edge'] * 100:.3f} %" in page
+
+
+def test_a_profile_without_figures_names_the_exact_command_that_computes_them(
+        browser: Browser, admin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35 item 2: "a missing figure must say exactly what computes it" (the page said
+    "flask lab house-edge", which does not run without --app)."""
+    monkeypatch.setattr(store, "_kept", lambda profile: None)  # rules nobody computed
+    browser.login("root")
+    page = text(browser.get("/admin/profiles"))
+    assert "flask --app dealer_assist lab house-edge russian-pair-game" in page
