@@ -3,6 +3,9 @@
 The hand evaluator builds its look-up tables on first use (seconds of CPU per ranking). Built
 lazily, the first round after every start or restart stalled every tablet behind it (the load
 test's step p99 of 11-17 s on a busy machine); here they are built before the first request.
+So are the game-math lab's tables the decisions judge needs (issue 35 item 29: the first view
+of a settled round took 10.5 s, the first shift report preview 12.5 s):
+``services.decisions.warm.warm_up``, about 18 s of CPU once per start.
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from flask import Flask
 from .app import create_app
 
 
-def warm_up() -> int:
-    """Build the evaluator's tables for every registered profile's ranking; how many rankings."""
+def warm_up(lab: bool = True) -> int:
+    """Build the evaluator's tables for every registered profile's ranking (and, with
+    ``lab``, the lab's tables for judging decisions); how many rankings."""
     from .rules.cards import parse_cards
     from .rules.evaluator import rank_key
     from .rules.games import GAMES  # noqa: F401 - registers every game's profiles
@@ -26,6 +30,9 @@ def warm_up() -> int:
         if ranking is not None and id(ranking) not in seen:
             seen.add(id(ranking))
             rank_key(hand, ranking)
+    if lab:
+        from .services.decisions.warm import warm_up as warm_lab
+        warm_lab()
     return len(seen)
 
 

@@ -43,12 +43,21 @@ def pct(x: float) -> str:
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="Processes sharing the Monte Carlo batches (same figures for any number).")
 @click.option("--no-store", is_flag=True, help="Do not store the figures for the profile page.")
+@click.option("--keep", is_flag=True,
+              help="Keep the figures with the code (dealer_assist/lab/data/figures.json, "
+                   "beside the best strategy's) instead of the database: how the shipped "
+                   "profiles' figures are made (issue 35).")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="With --keep: the directory of figures.json (default: the package's).")
 def house_edge_command(profile_name: str, strategy: str | None, ante: int | None,
-                       rounds: int | None, seed: int, workers: int, no_store: bool) -> None:
+                       rounds: int | None, seed: int, workers: int, no_store: bool,
+                       keep: bool, data_dir: Path | None) -> None:
     """Compute and print the theoretical figures of PROFILE_NAME."""
     from ..lab.house_edge import compute  # numpy is imported only by this command
     from ..services.reports import house_edge as store
 
+    if not (no_store or keep) and strategy is None and ante is None:
+        require_lab_figures()  # before minutes of computing, not after (issue 35)
     try:
         profile = get_profile(profile_name)
         figures = compute(profile, strategy=strategy, ante=ante, rounds=rounds, seed=seed,
@@ -57,6 +66,16 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
         raise click.ClickException(say(getattr(err, "message", None) or str(err))) from None
     for line in format_figures(figures):
         click.echo(line)
+    if keep:
+        if ante is not None:
+            raise click.ClickException(gettext("--keep stores figures for the table minimum "
+                                               "ANTE only"))
+        from ..lab.strategy_store import kept_entry, save
+        save(profile, None, kept_entry(figures, workers), data_dir)
+        click.echo(gettext("kept with the code (%(path)s)",
+                           path=data_dir / "figures.json" if data_dir else
+                           "lab/data/figures.json"))
+        return
     if not no_store and strategy is None and ante is None:
         with db.session_scope() as session:  # the database every app process reads (issue 25)
             store.save(session, figures)
@@ -71,12 +90,29 @@ def import_figures_command(path: Path | None) -> None:
     from ..services.reports import house_edge as store
 
     path = path or Path(current_app.instance_path) / "house_edge.json"
+    require_lab_figures()
     if not path.exists():
         raise click.ClickException(gettext("no such file: %(path)s", path=path))
     with db.session_scope() as session:
         done = store.import_file(session, path)
     click.echo(gettext("imported the figures of %(profiles)s from %(path)s",
                        profiles=", ".join(done) or "-", path=path))
+
+
+def require_lab_figures() -> None:
+    """Refuse, naming the command that creates it, a database without the ``lab_figure``
+    table (one never migrated: issue 35 item 28 ended in a traceback)."""
+    from sqlalchemy import inspect
+    from sqlalchemy.exc import SQLAlchemyError
+    try:
+        present = inspect(db.get_engine()).has_table("lab_figure")
+    except SQLAlchemyError as err:
+        raise click.ClickException(gettext("the database cannot be read (%(error)s)",
+                                           error=type(err).__name__)) from None
+    if not present:
+        raise click.ClickException(gettext(
+            "the database has no table for the lab's figures (lab_figure): create the "
+            "schema first with \"flask --app dealer_assist init-db\", or add --no-store"))
 
 
 def format_figures(f: dict[str, Any]) -> list[str]:

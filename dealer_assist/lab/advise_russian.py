@@ -46,6 +46,32 @@ F64 = npt.NDArray[np.float64]
 _CONTEXTS: dict[tuple[str, int, int], RussianContext] = {}
 
 
+class RussianHands:
+    """Per profile version (any ANTE): every five-card hand's class and pay-table total by
+    colex rank, and the distinct (class, total) pairs (seconds to build: issue 35 item 29
+    builds them once per process, not once per ANTE)."""
+
+    def __init__(self, profile: RussianProfile) -> None:
+        hands = all_five_card_hands()
+        order = colex(hands)
+        self.k_by_colex = np.empty(len(hands), dtype=np.int16)
+        self.k_by_colex[order] = key_classes(rank_keys(hands, profile.ranking), profile.ranking)
+        self.t_by_colex = np.empty(len(hands), dtype=np.int16)
+        self.t_by_colex[order] = valuer(profile).pay.totals(hands)
+        #: the distinct (class, pay total) pairs of five-card hands, and each hand's pair
+        codes = self.k_by_colex.astype(np.int64) * 4096 + self.t_by_colex
+        pairs, inverse = np.unique(codes, return_inverse=True)
+        self.pair_k, self.pair_t = pairs // 4096, pairs % 4096
+        self.pair_by_colex = inverse.reshape(-1).astype(np.int32)
+
+
+_HANDS: dict[tuple[str], RussianHands] = {}
+
+
+def _hands(profile: RussianProfile) -> RussianHands:
+    return per_version(_HANDS, RussianHands, profile)
+
+
 class RussianContext:
     """Per profile version, ANTE and cap: the valuer and the model's tables by colex rank."""
 
@@ -53,20 +79,13 @@ class RussianContext:
                  bet_value: F64 | None = None) -> None:
         self.profile = profile
         self.v: RussianValuer = valuer(profile, ante, cap)
-        hands = all_five_card_hands()
-        order = colex(hands)
-        self.k_by_colex = np.empty(len(hands), dtype=np.int16)
-        self.k_by_colex[order] = key_classes(rank_keys(hands, profile.ranking), profile.ranking)
-        self.t_by_colex = np.empty(len(hands), dtype=np.int16)
-        self.t_by_colex[order] = self.v.pay.totals(hands)
+        shared = _hands(profile)
+        self.k_by_colex, self.t_by_colex = shared.k_by_colex, shared.t_by_colex
+        self.pair_k, self.pair_t, self.pair_by_colex = shared.pair_k, shared.pair_t, \
+            shared.pair_by_colex
         if bet_value is None:
             bet_value = self.v.values(hand_index().reps)
         self.v5_by_colex = bet_value.astype(np.float64)[hand_index().by_colex]
-        #: the distinct (class, pay total) pairs of five-card hands, and each hand's pair
-        codes = self.k_by_colex.astype(np.int64) * 4096 + self.t_by_colex
-        pairs, inverse = np.unique(codes, return_inverse=True)
-        self.pair_k, self.pair_t = pairs // 4096, pairs % 4096
-        self.pair_by_colex = inverse.reshape(-1).astype(np.int32)
 
     def cumulative(self, avoid: I64) -> I64:
         """Dealer hands avoiding the cards ``avoid`` with class below c, for every c."""

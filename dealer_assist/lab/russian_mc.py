@@ -139,15 +139,16 @@ def final_hands(hand: I64, kind: npt.NDArray[np.int8], discard: B,
 
 
 #: decides, once the dealer's five cards are shown without a game, which betting rows buy
-#: one: (dealer cards, dealer keys, final keys, pay totals, betting rows without a game) -> bool
-BuyRule = Callable[[I64, I64, I64, I64, B], B]
+#: one: (dealer cards, dealer keys, final keys, pay totals, betting rows without a game, the
+#: (n, 52) mask of the cards each box has seen: its dealt and drawn cards) -> bool
+BuyRule = Callable[[I64, I64, I64, I64, B, B], B]
 
 
 def basic_buy(profile: RussianProfile) -> BuyRule:
     """Rule 3 of the basic strategy: buy with two pairs or better."""
     least = _strength(profile, C.two_pairs)
 
-    def rule(dealer: I64, dealer_key: I64, final: I64, totals: I64, rows: B) -> B:
+    def rule(dealer: I64, dealer_key: I64, final: I64, totals: I64, rows: B, seen: B) -> B:
         out: B = rows & ((final >> 24) >= least)
         return out
     return rule
@@ -193,6 +194,20 @@ def final_keys(profile: RussianProfile, kind: npt.NDArray[np.int8], five: I64,
     return final, totals
 
 
+def seen_cards(cards: I64, choices: Choices) -> B:
+    """(n, 52): the cards each box has seen, its dealt five and the cards it drew."""
+    n = len(cards)
+    rows = np.arange(n)
+    out = np.zeros((n, 52), dtype=bool)
+    out[rows[:, None], cards[:, :5]] = True
+    drawn = np.where(choices.kind == EXCHANGE, choices.discard.sum(axis=1),
+                     (choices.kind == SIXTH).astype(np.int64))
+    for j in range(5):
+        use = np.flatnonzero(drawn > j)
+        out[use, cards[use, 10 + j]] = True
+    return out
+
+
 def settle(profile: RussianProfile, cards: I64, ante: int, cap: int, choices: Choices,
            final: I64, totals: I64, buy_rule: BuyRule) -> RussianBatch:
     """Settle the rounds ``cards`` (17 columns) as ``rules/games/russian_settle.py`` does, given
@@ -202,7 +217,8 @@ def settle(profile: RussianProfile, cards: I64, ante: int, cap: int, choices: Ch
     bet = choices.bet
     dealer_key = rank_keys(dealer, ranking)
     qualified = (dealer_key >> 24) >= _strength(profile, profile.qualifier)
-    buy = buy_rule(dealer, dealer_key, final, totals, bet & ~qualified)
+    buy = buy_rule(dealer, dealer_key, final, totals, bet & ~qualified,
+                   seen_cards(cards, choices))
     against = dealer_key.copy()
     new_qualified = np.zeros(len(cards), dtype=bool)
     rows = np.flatnonzero(buy)

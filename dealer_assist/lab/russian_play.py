@@ -4,8 +4,9 @@ The table gives, per class of dealt hands, the option to take; the dealt hand is
 the canonical frame (:mod:`.suits`) to find which of its cards the option keeps. After the
 improvement the box bets when its final hand's bet value beats a fold (-1 ANTE), insures when
 the table says so, and, facing a dealer without a game, buys one when buying is worth more than
-the ANTE for that very dealer hand (:class:`.buy_value.BuyOutcomes`). The settlement is the one
-of :func:`.russian_mc.settle`, checked against the engine wager by wager in the tests.
+the ANTE for that very dealer hand and the cards the box has seen (:mod:`.buy_exact`). The
+settlement is the one of :func:`.russian_mc.settle`, checked against the engine wager by wager
+in the tests.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy.typing as npt
 
 from ..rules.games.russian import RussianProfile
 from . import russian_mc
+from .buy_exact import buy_values
 from .buy_value import key_classes
 from .russian_best import EXCHANGE, FOLD, SIXTH, STAND, RussianStrategy, valuer
 from .russian_mc import I64, NONE, B, Choices, RussianBatch
@@ -69,18 +71,20 @@ def play(profile: RussianProfile, table: RussianStrategy, cards: I64, ante: int,
 
 
 def buy_rule(profile: RussianProfile, ante: int, cap: int) -> russian_mc.BuyRule:
-    """Buy when the dealer hand's buy value beats taking the ANTE (box's cards not removed)."""
+    """Buy when the dealer hand's buy value beats taking the ANTE, the bought card drawn from
+    the cards neither the box nor the dealer holds (:func:`.buy_exact.buy_values`)."""
     v = valuer(profile, ante, cap)
 
-    def rule(dealer: I64, dealer_key: I64, final: I64, totals: I64, rows: B) -> B:
+    def rule(dealer: I64, dealer_key: I64, final: I64, totals: I64, rows: B, seen: B) -> B:
         out = np.zeros(len(rows), dtype=bool)
         idx = np.flatnonzero(rows)
         if not len(idx):
             return out
-        d = v.buy.row_of[hand_index().classes(np.sort(dealer[idx], axis=1))]
         k = key_classes(final[idx], profile.ranking)
-        win = v.win_amounts(totals[idx])
-        value = v.buy.buy_value(d, k, win, v.lose)
+        value = buy_values(profile.ranking, profile.qualifier, dealer=dealer[idx], k=k,
+                           win=v.win_amounts(totals[idx]), lose=v.lose,
+                           fee=float(profile.buy_game_fee), seen=seen[idx],
+                           free_second=profile.free_second_replacement)
         out[idx] = value > float(profile.no_game_ante_multiplier)
         return out
     return rule

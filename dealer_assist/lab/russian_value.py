@@ -10,13 +10,16 @@ any five of the cards ``F`` leaves, all equally likely. Counted exactly by stren
 
 with ``W`` = the BET's pay-table total (two combinations, ``russian_pay``) x ``bet_multiple``,
 capped at the maximum payout, plus the ANTE when the profile pays it; ``take`` = the no-game
-ANTE multiplier; ``buy gain`` = what the option to buy a game adds (:mod:`.buy_value`, with
-the box's cards not removed from the dealer's draw); ``insurance`` = the presumptive payout x
+ANTE multiplier; ``buy gain`` = what the option to buy a game adds, counted exactly with the
+box's cards (``seen``) out of the deck the bought card comes from (:mod:`.buy_exact`, issue
+35); ``insurance`` = the presumptive payout x
 max(0, P(no game) - P(a game below the box)) for a box that may insure (the stake is the
 player's choice, the value linear in it, so the best stake is the largest or none).
 
-What is *not* counted: cards the box has seen besides ``F`` (its discards) stay in the dealer's
-possible hands. ``docs/rules/strategy.md`` gives the size of that simplification, measured.
+By default the box has seen ``F`` alone; ``seen`` adds its discards. The first-order model of
+:mod:`.advise_russian` values a final hand against other card sets (:meth:`from_counts`
+without ``gains``), where the buy gain is the per-class table of :mod:`.buy_value` (the box's
+cards not removed): it only corrects an exact value there.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import numpy.typing as npt
 
 from ..rules.games.russian import RussianProfile
 from .batch import rank_keys
+from .buy_exact import buy_gains, most_below, seen_mask
 from .buy_value import BuyOutcomes, key_classes, qualifier_class
 from .cache import per_version
 from .counting import HandClasses, hand_classes
@@ -98,8 +102,27 @@ class RussianValuer:
     def _evaluate(self, h: I64, seen: I64) -> tuple[F64, npt.NDArray[np.bool_]]:
         k, totals = self.classes_and_totals(h)
         thresholds = np.stack([np.full(len(h), self.q0), k, k + 1], axis=1)
+        gains = self.exact_gains(k, self.win_amounts(totals), seen)
         return self.from_counts(k, totals, self.hc.disjoint_below(seen, thresholds),
-                                float(comb(52 - seen.shape[1], 5)))
+                                float(comb(52 - seen.shape[1], 5)), gains)
+
+    def exact_gains(self, k: I64, win: F64, seen: I64) -> F64:
+        """Per box: the sum over the dealer hands without a game avoiding ``seen`` (rows of
+        card indices) of what buying adds to taking the ANTE (:mod:`.buy_exact`). Skipped
+        where no dealer hand can make buying worth more (:func:`.buy_exact.most_below`)."""
+        p = self.profile
+        out = np.zeros(len(k))
+        m = 47.0 - seen.shape[1]
+        fee, take = float(p.buy_game_fee), float(p.no_game_ante_multiplier)
+        most = most_below(p.ranking, p.qualifier)[k]
+        reach = -fee + win * most / m * (1 + 3 / (m - 1)) - take
+        rows = np.flatnonzero(reach > 0)
+        if len(rows):
+            out[rows] = buy_gains(p.ranking, p.qualifier, k=k[rows], win=win[rows],
+                                  lose=self.lose, fee=fee, take=take,
+                                  seen=seen_mask(seen[rows]),
+                                  free_second=p.free_second_replacement)
+        return out
 
     def _gain(self, k: I64, totals: I64, w: F64, take: float) -> F64:
         """The buy option's gain per (class, pay total), computed once per pair and kept."""
@@ -114,8 +137,10 @@ class RussianValuer:
         return out
 
     def from_counts(self, k: I64, totals: I64, below: I64, hands: float,
-                    ) -> tuple[F64, npt.NDArray[np.bool_]]:
-        """Values from the dealer-hand counts below the qualifier, ``k`` and ``k + 1``."""
+                    gains: F64 | None = None) -> tuple[F64, npt.NDArray[np.bool_]]:
+        """Values from the dealer-hand counts below the qualifier, ``k`` and ``k + 1``;
+        ``gains``: the buy option's exact sums (:meth:`exact_gains`), else the per-class
+        table's mean gain x the dealer hands without a game (the box's cards not removed)."""
         p = self.profile
         no_game = below[:, 0].astype(np.float64)
         plays = k >= self.q0
@@ -124,8 +149,8 @@ class RussianValuer:
         lose = hands - no_game - win - tie
         w = self.win_amounts(totals)
         take = float(p.no_game_ante_multiplier)
-        gain = self._gain(k, totals, w, take)
-        value = (win * w - lose * self.lose + no_game * (take + gain)) / hands
+        gain = no_game * self._gain(k, totals, w, take) if gains is None else gains
+        value = (win * w - lose * self.lose + no_game * take + gain) / hands
         unit = (no_game * p.insurance_multiplier - win) / hands
         insure = (self.hc.strength[k] >= self.insure_from) & (totals > 0) & (unit > 0)
         stake = np.minimum(p.bet_multiple * totals, self.cap / self.ante)

@@ -79,3 +79,22 @@ def save(profile: HouseProfile, arrays: dict[str, np.ndarray] | None,
         fh.write("\n")
     os.chmod(tmp, 0o644)
     os.replace(tmp, d / FIGURES)
+
+
+#: per strategy, what ``lab house-edge --keep`` keeps of its figures
+_KEPT = ("house_edge", "standard_error", "element_of_risk", "raise_rate")
+
+
+def kept_entry(figures: dict[str, Any], workers: int) -> dict[str, Any]:
+    """The entry ``lab house-edge --keep`` merges into ``figures.json``: each strategy's
+    figures with how they were made (method, rounds, seed, times), as the best strategy's."""
+    how = {"method": figures["method"], "seconds": figures["seconds"],
+           "cpu_seconds": figures.get("cpu_seconds", 0.0), "workers": workers,
+           "dealer_qualifies": figures["dealer_qualifies"],
+           "hit_frequency": figures["hit_frequency"]}
+    if figures["method"] != "exact":
+        how.update(rounds=figures["rounds"], seed=figures["seed"])
+    return {"fingerprint": figures["fingerprint"], "game": figures["game"],
+            "profile": figures["profile"],
+            "strategies": {name: {**{k: s[k] for k in _KEPT}, **how}
+                           for name, s in figures["strategies"].items()}}

@@ -96,3 +96,43 @@ def test_the_old_file_store_is_imported_into_the_database(app: Flask, tmp_path: 
     assert stored(app)["oasis-one-card"] == figures
     again = app.test_cli_runner().invoke(args=["lab", "import-figures", str(old)])
     assert again.exit_code == 0 and "oasis-one-card" not in again.output.split("from")[0]
+
+
+@pytest.mark.parametrize("args", [["house-edge", "oasis-one-card", "--rounds", "2000"],
+                                  ["import-figures", "old.json"]])
+def test_a_database_never_migrated_gets_a_message_naming_init_db_not_a_traceback(
+        tmp_path: Path, args: list[str]) -> None:
+    """Issue 35 item 28: "flask lab house-edge on a database without migrations ends in a
+    traceback (no such table: lab_figure): a clear message naming flask init-db"."""
+    (tmp_path / "old.json").write_text(json.dumps({"oasis-one-card": {
+        "profile": "oasis-one-card", "fingerprint": "x", "strategies": {}}}))
+    args = [str(tmp_path / a) if a == "old.json" else a for a in args]
+    app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
+                      "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
+                      **FAST_ARGON2})
+    try:
+        result = app.test_cli_runner().invoke(args=["lab", *args])
+    finally:
+        db.dispose(app)
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit)  # a ClickException, not a traceback
+    assert "flask --app dealer_assist init-db" in result.output
+    assert "lab_figure" in result.output and "--no-store" in result.output
+
+
+def test_keep_writes_the_figures_beside_the_best_strategys_not_in_the_database(
+        app: Flask, tmp_path: Path) -> None:
+    """Issue 35 item 2: the basic strategy's figures of every shipped profile are kept with the
+    code (``lab house-edge PROFILE --keep``), with how they were made."""
+    result = app.test_cli_runner().invoke(args=[
+        "lab", "house-edge", "oasis-one-card", "--rounds", "20000", "--seed", "5",
+        "--workers", "1", "--keep", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    kept = json.loads((tmp_path / "figures.json").read_text())
+    entry = kept[fingerprint(get_profile("oasis-one-card"))]
+    basic = entry["strategies"]["basic"]
+    assert entry["profile"] == "oasis-one-card"
+    assert basic["rounds"] == 20000 and basic["seed"] == 5 and basic["workers"] == 1
+    assert basic["method"] == "monte-carlo" and basic["standard_error"] > 0
+    assert basic["seconds"] > 0 and "hit_frequency" in basic
+    assert stored(app) == {}  # not the database

@@ -202,6 +202,7 @@ def _independent(session: Session, shift_id: int) -> dict[str, Any]:
             "no_game": sum(1 for s in settled if not s["dealer"]["qualified"]),
             "settled": len(settled), "boxes": sum(len(s["boxes"]) for s in settled),
             "rated": {"boxes": len(rated),
+                      "antes": sum(int(b["wagers"]["ante"]["stake"]) for b in rated),
                       "initial": sum(b["wagers"][w]["stake"] for b in rated
                                      for w in ("ante", "bonus")),
                       "wagered": sum(w["stake"] for b in rated for w in b["wagers"].values()),
@@ -454,7 +455,17 @@ def test_the_top_rated_player_is_box_1s_player_with_his_figures_from_the_settlem
     assert top["average_bet"]["num"] == ind["initial"]
     assert top["average_bet"]["rounded"] == (2 * ind["initial"] + ind["boxes"]) // (
         2 * ind["boxes"])
-    assert top["theoretical"] is None and top["decisions_differing"] is None
+    # issue 35: every shipped profile's basic-strategy figure comes with the code, so the
+    # rated player has a theoretical win: his ANTEs x that house edge, rounded half up
+    from fractions import Fraction
+
+    from dealer_assist.lab.strategy_store import figures
+    from dealer_assist.rules.profiles import get_profile
+    kept = figures(get_profile(built["data"]["theoretical"]["profile"]))
+    assert kept is not None
+    edge = Fraction(str(kept["strategies"]["basic"]["house_edge"]))
+    assert top["theoretical"] == int(edge * ind["antes"] + Fraction(1, 2))
+    assert top["decisions_differing"] is None
     text = built["text"]
     assert "Top rated players" in text and RATED in text
     assert m(ind["wagered"]) in text and m(ind["win"]) in text

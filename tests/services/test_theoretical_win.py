@@ -60,15 +60,18 @@ def test_figures_stored_for_other_rules_are_not_used(session: Session) -> None:
     got = house_edge.stored(session, "caribbean-classic")
     assert got is not None and got["strategies"]["optimal"] == {"house_edge": 0.05}
     assert got["default_strategy"] == "optimal"
-    oasis = house_edge.stored(session, "oasis-classic")  # nothing in the database: only the
-    assert oasis is not None and set(oasis["strategies"]) == {"best"}  # best kept with the code
+    oasis = house_edge.stored(session, "oasis-classic")  # nothing in the database: the
+    assert oasis is not None and set(oasis["strategies"]) == {"basic", "best"}  # code's
     house_edge.save(session, dict(_figures(0.05), fingerprint="0" * 64))  # other rules
     got = house_edge.stored(session, "caribbean-classic")
     assert got is None or "optimal" not in got["strategies"]  # only the kept 'best' is left
-    # the basic strategy's figure of oasis-classic is not stored: the section says so
-    assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic",
-                               house_edge.stored(session, "oasis-classic"), "basic") == \
-        {"available": False, "profile": "oasis-classic", "strategy": "basic"}
+    # no figures at all (rules of a profile nobody computed): the section says what computes
+    # them (issue 35)
+    assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic", None, "best") == \
+        {"available": False, "profile": "oasis-classic", "strategy": "best",
+         "command": "flask --app dealer_assist lab best-strategy oasis-classic"}
+    assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic", None, "basic")[
+        "command"] == "flask --app dealer_assist lab house-edge oasis-classic"
 
 
 def test_the_tables_strategy_chooses_the_figure_and_is_named(session: Session) -> None:
@@ -85,3 +88,46 @@ def test_the_tables_strategy_chooses_the_figure_and_is_named(session: Session) -
     basic = theoretical.section(rows, "caribbean-classic", figures, "basic")
     assert (best["strategy"], best["house_edge_percent"]) == ("best", "5.224")
     assert (basic["strategy"], basic["house_edge_percent"]) == ("basic", "5.682")
+
+
+def test_every_shipped_profile_has_a_figure_for_every_strategy_a_table_can_choose(
+        session: Session) -> None:
+    """Issue 35 item 2: "Every shipped profile must come with figures for every strategy a
+    table can choose (stored with the code like the best strategy's), the default must be one
+    that has figures". A database nobody ran the lab on holds no figure at all."""
+    from dealer_assist.cli.lab_best import GAMES
+    from dealer_assist.models.tables import GameTable
+    from dealer_assist.rules.profiles import profiles
+    shipped = [p.name for p in profiles() if p.game in GAMES]
+    assert len(shipped) >= 7
+    default = GameTable.model_fields["strategy"].default
+    assert default == "basic"
+    for name in shipped:
+        figures = house_edge.stored(session, name)
+        assert figures is not None, name
+        for strategy in ("basic", "best"):  # the table's choices (models.Table's check)
+            found = theoretical.edge_of(figures, strategy)
+            assert found is not None and 0 < found[0] < 0.5, (name, strategy)
+        assert theoretical.strategy_named(figures, None) in ("basic", "ak-or-better")
+        section = theoretical.section(_rows([(100, -100), (100, 300)]), name, figures, default)
+        assert section["available"] is True, name
+
+
+def test_a_players_rating_reads_the_figures_kept_with_the_code(session: Session) -> None:
+    """Issue 35 item 2: "ratings and the rating-slip CSV have no theoretical win" on a database
+    nobody ran the lab on: the rating's house edge (``players.played.EdgeBook``) is the basic
+    strategy's figure every shipped profile comes with."""
+    from fractions import Fraction
+
+    from dealer_assist.lab.strategy_store import figures
+    from dealer_assist.rules.profiles import profile_data
+    from dealer_assist.services.players.played import EdgeBook
+    book = EdgeBook(session)
+    for name in ("russian-classic", "caribbean-classic", "split-classic"):
+        profile = get_profile(name)
+        kept = figures(profile)
+        assert kept is not None
+        basic = "ak-or-better" if name == "caribbean-classic" else "basic"
+        edge = book.edge({"profile": profile_data(profile), "profile_hash": name}, "basic")
+        assert edge is not None, name
+        assert edge.per_ante == Fraction(str(kept["strategies"][basic]["house_edge"]))

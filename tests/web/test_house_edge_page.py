@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from dealer_assist import db
@@ -32,14 +33,16 @@ def test_the_profile_page_shows_stored_figures_of_the_current_rules_only(
     edge = f"{figures['strategies']['basic']['house_edge'] * 100:.3f} %"
     # named (issue 24), and once: oasis-classic's own, never the stale copy under oasis-per-card
     assert page.count(f"basic strategy: {edge}") == 1
-    # oasis-per-card shows only the best strategy's figure kept with the code for its rules
+    # oasis-per-card shows the figures kept with the code for its rules (issue 35: the basic
+    # strategy's too)
     from dealer_assist.lab import strategy_store
     from dealer_assist.rules.profiles import get_profile
 
     per_card = strategy_store.figures(get_profile("oasis-per-card"))
-    assert per_card is not None and set(per_card["strategies"]) == {"best"}
-    best = f"best strategy: {per_card['strategies']['best']['house_edge'] * 100:.3f} %"
-    assert best in page
+    assert per_card is not None and set(per_card["strategies"]) == {"basic", "best"}
+    for name in ("basic", "best"):
+        edge = per_card["strategies"][name]["house_edge"] * 100
+        assert f"{name} strategy: {edge:.3f} %" in page
 
 
 def test_the_profile_page_shows_russian_poker_and_big_small_figures_with_the_ante_assumed(
@@ -56,4 +59,22 @@ def test_the_profile_page_shows_russian_poker_and_big_small_figures_with_the_ant
         edge = f"{figures[name]['strategies']['basic']['house_edge'] * 100:.3f} %"
         assert f"basic strategy: {edge}" in page  # named (issue 24)
     assert "maximum payout applied to an ANTE of 10" in page
-    assert "flask lab house-edge russian-pair-game" in page  # not computed yet
+    # issue 35: every shipped profile comes with its figures (russian-pair-game's basic
+    # strategy is not in the database, but kept with the code)
+    assert "lab house-edge russian-pair-game" not in page
+    from dealer_assist.lab import strategy_store
+    from dealer_assist.rules.profiles import get_profile
+
+    kept = strategy_store.figures(get_profile("russian-pair-game"))
+    assert kept is not None
+    assert f"basic strategy: {kept['strategies']['basic']['house_edge'] * 100:.3f} %" in page
+
+
+def test_a_profile_without_figures_names_the_exact_command_that_computes_them(
+        browser: Browser, admin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35 item 2: "a missing figure must say exactly what computes it" (the page said
+    "flask lab house-edge", which does not run without --app)."""
+    monkeypatch.setattr(store, "_kept", lambda profile: None)  # rules nobody computed
+    browser.login("root")
+    page = text(browser.get("/admin/profiles"))
+    assert "flask --app dealer_assist lab house-edge russian-pair-game" in page

@@ -42,12 +42,16 @@ from .ratings import BuyIn, Edge, PlayedRound, Visit
 
 class EdgeBook:
     """The lab's house edge per ANTE for a round's own profile: the figure stored under the
-    profile's name when it was computed for the same rules (the lab's fingerprint of the
-    round's stored profile), under the players' strategy its table assumes (``basic`` or
-    ``best``, issue 24; None: the figures' default); None otherwise."""
+    profile's name (the database's, or kept with the code) when it was computed for the same
+    rules (the lab's fingerprint of the round's stored profile), under the players' strategy
+    its table assumes (``basic`` or ``best``, issue 24; None: the figures' default); None
+    otherwise."""
 
     def __init__(self, session: Session) -> None:
-        self.entries = house_edge.load_all(session)
+        # the database's figures, and every profile's current ones with the figures kept with
+        # the code merged in (issue 35: a database nobody ran the lab on gave no rating a
+        # theoretical win, though every shipped profile comes with its figures)
+        self.entries = {**house_edge.load_all(session), **house_edge.stored_edges(session)}
         self.found: dict[tuple[str, str | None], Edge | None] = {}
 
     def edge(self, rules: Mapping[str, Any], strategy: str | None = None) -> Edge | None:

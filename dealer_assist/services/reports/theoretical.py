@@ -36,6 +36,16 @@ def strategy_named(figures: Mapping[str, Any], strategy: str | None) -> str | No
     return next((n for n in aliases.get(strategy, (strategy,)) if n in names), None)
 
 
+def command_for(profile: str, strategy: str | None) -> str:
+    """The exact command that computes a profile's missing figure for the players' strategy a
+    table assumes (issue 35: "a missing figure must say exactly what computes it"): the best
+    strategy's table and figures (kept with the code), else the basic strategy's house edge
+    (stored in the database every app process reads)."""
+    if strategy == "best":
+        return f"flask --app dealer_assist lab best-strategy {profile}"
+    return f"flask --app dealer_assist lab house-edge {profile}"
+
+
 def edge_of(figures: Mapping[str, Any] | None,
             strategy: str | None = None) -> tuple[float, str] | None:
     """(house edge per ANTE, strategy) in a profile's stored figures (``house_edge.stored``)
@@ -59,7 +69,8 @@ def section(rows: list[tuple[Any, dict[str, Any], int]], profile: str,
     the floor pass the table's; None: the figures' default)."""
     found = edge_of(figures, strategy)
     if found is None:
-        return {"available": False, "profile": profile, "strategy": strategy or "basic"}
+        return {"available": False, "profile": profile, "strategy": strategy or "basic",
+                "command": command_for(profile, strategy)}
     edge, strategy = found
     antes = 0
     results: list[int] = []

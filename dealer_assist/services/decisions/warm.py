@@ -1,0 +1,42 @@
+"""The lab's per-process tables, built before the first request (issue 35 item 29).
+
+Judging a round's decisions runs the lab's advisor, whose look-up tables (the dealer-hand
+counts by strength, the pay tables, the hand classes: about 11 s of CPU for Russian poker)
+were built on first use: the first view of a settled round took 10.5 s and the first shift
+report preview 12.5 s, 0.15 s afterwards. :func:`warm_up` builds them for every registered
+profile the lab covers, once per process at start-up (``wsgi.production_app``; with gunicorn's
+``preload_app`` once in the master, shared by the workers).
+"""
+
+from __future__ import annotations
+
+from ...rules.errors import RulesError
+
+#: the games whose decisions the lab judges
+LAB_GAMES = ("russian", "caribbean", "oasis", "split")
+#: a dealt hand and a dealer's up card to run each advisor once
+SAMPLE, UP, DEALER = "2h 7c 9d js kh", "ac", "3c 5d 8h td qs"
+
+
+def warm_up() -> list[str]:
+    """Run the advisor once per stage the judge uses for every lab profile at its table
+    minimum; the names of the profiles warmed."""
+    from ...lab.advice import advise
+    from ...lab.russian_best import valuer
+    from ...rules.games.russian import RussianProfile
+    from ...rules.profiles import profiles
+    done = []
+    for profile in profiles():
+        if profile.game not in LAB_GAMES:
+            continue
+        try:
+            if isinstance(profile, RussianProfile):
+                advise(profile, "deal", SAMPLE.split())
+                advise(profile, "no_game", SAMPLE.split(), dealer=DEALER.split())
+                valuer(profile)
+            else:
+                advise(profile, "deal", SAMPLE.split(), up=UP)
+        except (RulesError, NotImplementedError):
+            continue  # a profile the advisor does not cover: judged as before (or not)
+        done.append(profile.name)
+    return done
