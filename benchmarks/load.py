@@ -132,6 +132,10 @@ class Server:
         env = {**os.environ, "DATABASE_URL": self.url, "DEALER_ASSIST_SECRET_KEY": SECRET,
                "PYTHONPATH": str(ROOT),
                **{f"DEALER_ASSIST_{k}": str(v) for k, v in CHEAP_ARGON2.items()}}
+        # the lab's tables (issue 35 item 29: ~18 s of CPU per start) judge settled rounds'
+        # decisions, which no tablet here asks for: a start (and a restart after kill -9) is
+        # the server's, not the lab's
+        env.setdefault("DEALER_ASSIST_WARM_LAB", "false")
         env.pop("REDIS_URL", None)
         for key, value in self.config.items():
             env[key if key == "REDIS_URL" else f"DEALER_ASSIST_{key}"] = value

@@ -38,5 +38,5 @@ def warm_up(lab: bool = True) -> int:
 
 def production_app() -> Flask:
     app = create_app()
-    warm_up()
+    warm_up(lab=bool(app.config.get("WARM_LAB", True)))
     return app
