@@ -217,20 +217,9 @@ def record(round_id: int) -> Any:
 @role_required(*RECORDERS)
 def suggest(round_id: int) -> Any:
     """The engine's suggested entry for a step (a Big/Small split): nothing is recorded."""
-    data, error = json_body()
-    if error is not None:
-        return error
-    try:
-        body = need_mapping(data, "")
-        rnd = live.load(db.get_session(), round_id)
-        found = rnd.flow.suggest_step(rnd.state, get_str(body, "type"),
-                                      need_mapping(body.get("payload", {}), "payload"))
-    except (RulesError, ServiceError) as err:
-        return _refused(err, "", getattr(err, "field", None), None)
-    if found is None:
-        return problem(422, "No suggestion", gettext("The engine has no suggestion here."))
-    payload, said = found
-    return {"payload": payload, "said": wording.say(said)}
+    return _ask_engine(round_id, lambda found: {"payload": found[0],
+                                                 "said": wording.say(found[1])},
+                       "suggest_step")
 
 
 @bp.post("/live/rounds/<int:round_id>/refine")
@@ -238,19 +227,26 @@ def suggest(round_id: int) -> Any:
 def refine(round_id: int) -> Any:
     """A step as the engine offers it knowing what was entered so far (the insurance's limit
     once the hand is tapped): nothing is recorded."""
+    return _ask_engine(round_id, lambda found: {"step": step_view(found)}, "refine_step")
+
+
+def _ask_engine(round_id: int, answer: Any, hook: str) -> Any:
+    """``{"type", "payload"}`` (what was entered so far) put to the engine's ``hook``
+    (``Game.suggest_step``, ``Game.refine_step``), read only; its answer, or a 422 when the
+    engine has nothing to say."""
     data, error = json_body()
     if error is not None:
         return error
     try:
         body = need_mapping(data, "")
         rnd = live.load(db.get_session(), round_id)
-        found = rnd.flow.refine_step(rnd.state, get_str(body, "type"),
-                                     need_mapping(body.get("payload", {}), "payload"))
+        found = getattr(rnd.flow, hook)(rnd.state, get_str(body, "type"),
+                                        need_mapping(body.get("payload", {}), "payload"))
     except (RulesError, ServiceError) as err:
         return _refused(err, "", getattr(err, "field", None), None)
     if found is None:
-        return problem(422, "Nothing to refine", gettext("The engine has no suggestion here."))
-    return {"step": step_view(found)}
+        return problem(422, "No suggestion", gettext("The engine has no suggestion here."))
+    return answer(found)
 
 
 def _answer(done: steps.Recorded, status: int | None = None) -> Any:
