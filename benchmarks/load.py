@@ -48,10 +48,11 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(ROOT))
 
 
-def _helper(name: str) -> Any:
+def _helper(name: str, file: str = "") -> Any:
+    """``benchmarks/<file or name>.py`` as module ``name``."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, HERE / f"{file or name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
