@@ -15,11 +15,16 @@ checks the database: every step a table was answered 2xx for is stored exactly o
 answered 201 twice, sequences, house settlements equal to the replay, SQLite's integrity check,
 the audit chain (``benchmarks/load.py``'s check) and each poker hand started once per key. Last,
 the bare durable-commit rate of the same disk (SQLite) or server (PostgreSQL), measured in the
-same run, and our steps per second as a ratio of it. ``--smoke``: 12 tables for 6 seconds at a
-fast pace (``make test`` runs it once, so the script never rots).
+same run, and our steps per second as a ratio of it; and the same floor (at most 30 s) against
+the bare Flask app (``benchmarks/bare_app.py``) on the same disk or server, and our step p95 as
+a multiple of its. ``--path screen``: the house tables send the table screen's own requests
+(issue 37, ``benchmarks/routes.py``; ``--path api``, the default: the rounds API); poker tables
+always send the poker API's. ``--smoke``: 12 tables for 6 seconds at a fast pace (``make test``
+runs it, so the script never rots).
 
     .venv/bin/python benchmarks/floor.py [--db sqlite|postgres] [--tables 800] [--seconds 300]
-        [--pace 4] [--poker 0.2] [--workers 1] [--threads 8] [--connections 48] [--smoke]
+        [--pace 4] [--poker 0.2] [--workers 1] [--threads 8] [--connections 48]
+        [--path api|screen] [--smoke]
 
 Headline figures come last, one per line, as ``name: value unit``.
 """
@@ -58,6 +63,7 @@ def _load() -> Any:
 load = sys.modules["load"] if "load" in sys.modules else _load()
 tablet = load._helper("load_tablet")
 floor_tables = load._helper("floor_tables")
+bare_run = load._helper("bare_run")
 
 from sqlalchemy import text  # noqa: E402
 
@@ -96,11 +102,13 @@ def setup(url: str, n: int, poker_share: float) -> list[dict[str, Any]]:
 class Floor:
     """The tables, their arrival clock and the connections that carry their requests."""
 
-    def __init__(self, port: int, plan: list[dict[str, Any]], pace: float, seed: int) -> None:
+    def __init__(self, port: int, plan: list[dict[str, Any]], pace: float, seed: int,
+                 path: str = "api") -> None:
         self.port, self.pace = port, pace
         self.rng = random.Random(seed)
-        chooser = tablet.Tablet(0, port, plan[0], load.PASSWORD, 0.0, seed)
+        chooser = tablet.Tablet(0, port, plan[0], load.PASSWORD, 0.0, seed, path)
         self.tables = [floor_tables.PokerTable(p, seed + i) if p.get("poker")
+                       else floor_tables.BareTable(p, seed + i, p["body"]) if p.get("body")
                        else floor_tables.HouseTable(p, seed + i, chooser)
                        for i, p in enumerate(plan)]
         for i, t in enumerate(self.tables):
@@ -113,6 +121,8 @@ class Floor:
         self.acked: set[tuple[int, str, str]] = set()
         self.created: dict[str, int] = {}
         self.hands: set[tuple[int, str]] = set()
+        #: bytes and count of the 2xx answers (the bare Flask app answers as much)
+        self.received = [0, 0]
 
     def login_all(self, connections: int) -> None:
         """Every croupier signs in (before the clock starts)."""
@@ -168,6 +178,9 @@ class Floor:
             when, table = self.due.get()
             if table is None:
                 http.close()
+                with self.lock:
+                    self.received[0] += http.received
+                    self.received[1] += http.answers
                 return
             self._one(http, when, table)
             if table.stopped is None and time.monotonic() < self.until:
@@ -181,9 +194,9 @@ class Floor:
         http.cookie, http.csrf = table.cookie, table.csrf
         sent = time.monotonic()
         try:
-            status, body, _ = http.send(request.method, request.path,
-                                        json.dumps(request.body).encode(),
-                                        http.headers(request.key))
+            status, body, _ = http.send(request.method, request.path, request.body,
+                                        http.headers(request.key if request.header_key else None,
+                                                     request.form))
         except OSError as err:  # the request is resent at the table's next arrival
             status, body = 0, str(err)
         done = time.monotonic()
@@ -198,11 +211,13 @@ class Floor:
 
     def _acknowledge(self, table: Any, request: Any, status: int, body: Any) -> None:
         kind, what = request.kind
+        if kind == "bare":
+            return
         if kind == "hand":
             self.hands.add((int(body["id"]), request.key))
         else:
-            rid = table.stream if table.stream is not None else int(body["id"])
-            self.acked.add((rid, request.key, what))
+            self.acked.update(tablet.routes.acknowledged(table.round_id(body), request.key,
+                                                         what, request.follows))
         if status == 201:
             self.created[request.key] = self.created.get(request.key, 0) + 1
 
@@ -233,6 +248,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--connections", type=int, default=48)
+    parser.add_argument("--path", choices=tuple(tablet.ROUTES), default="api",
+                        help="the house tables' requests: the rounds API or the table screen's")
     parser.add_argument("--seed", type=int, default=25)
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
@@ -251,7 +268,7 @@ def main() -> None:
                                  workers=args.workers)
             server.start()
             try:
-                floor = Floor(server.port, plan, args.pace, args.seed)
+                floor = Floor(server.port, plan, args.pace, args.seed, args.path)
                 floor.login_all(min(args.connections, 16))
                 elapsed = floor.run(args.seconds, args.connections)
             finally:
@@ -259,24 +276,36 @@ def main() -> None:
             stopped = [t.stopped for t in floor.tables if t.stopped]
             stats = tablet.Stats(acked=floor.acked, created=floor.created)
             problems = load.check(url, stats) + check_hands(url, floor.hands)
+            flask = bare_floor(args, url, tmp, floor.received[0] // max(1, floor.received[1]))
             bare = load.bare_commit_rate(url, tmp, 2.0 if args.smoke else 5.0)
         finally:
             if pg is not None:
                 pg.stop()
-    report(args, floor, elapsed, problems, stopped, bare)
+    report(args, floor, elapsed, problems, stopped, bare, flask)
     if problems or stopped:
         sys.exit(1)
 
 
+def bare_floor(args: argparse.Namespace, url: str, tmp: Path, answer: int) -> Floor:
+    """The same floor (tables, pace, connections, server threads) against the bare Flask app
+    on the same disk or PostgreSQL server, for at most 30 seconds: the figure beside ours."""
+    body = bare_run.step_body(answer)
+    with bare_run.BareServer(tmp, load.free_port(), url, args.threads) as server:
+        server.warm(tablet.Http, body)
+        floor = Floor(server.port, [{"body": body}] * args.tables, args.pace, args.seed)
+        floor.elapsed = floor.run(min(args.seconds, 30.0), args.connections)
+    return floor
+
+
 def report(args: argparse.Namespace, floor: Floor, elapsed: float, problems: list[str],
-           stopped: list[str], bare: float) -> None:
+           stopped: list[str], bare: float, flask: Floor) -> None:
     pct = load.percentile
     steps = len(floor.step_ms)
     five = sum(n for status, n in floor.statuses.items() if status >= 500)
     server = f"gunicorn {args.workers} workers" if args.workers > 1 else "waitress"
-    print(f"{args.tables} tables ({round(args.tables * args.poker)} poker), one step every "
-          f"{args.pace:g} s each (Poisson), {args.db}, {server} {args.threads} threads, "
-          f"{elapsed:.1f} s; statuses {dict(sorted(floor.statuses.items()))}")
+    print(f"{args.tables} tables ({round(args.tables * args.poker)} poker), --path {args.path}, "
+          f"one step every {args.pace:g} s each (Poisson), {args.db}, {server} {args.threads} "
+          f"threads, {elapsed:.1f} s; statuses {dict(sorted(floor.statuses.items()))}")
     print(f"client lag (due -> sent): p50 {pct(floor.lag_ms, .5):.1f} ms, "
           f"p95 {pct(floor.lag_ms, .95):.1f} ms")
     for line in stopped[:10]:
@@ -287,6 +316,11 @@ def report(args: argparse.Namespace, floor: Floor, elapsed: float, problems: lis
           f"started, {len(problems)} problems (stored exactly once, no double 201, sequences, "
           "settlements = replay, integrity_check, audit verify, one hand per key)")
     print(f"bare durable commits ({args.db}, one writer, same disk): {bare:.0f} commits/s")
+    bare_p95 = pct(flask.step_ms, .95)
+    print(f"the same floor against a bare Flask app (benchmarks/bare_app.py, one durable write, "
+          f"{flask.elapsed:.0f} s): {len(flask.step_ms) / flask.elapsed:.1f} steps/s, p50 "
+          f"{pct(flask.step_ms, .5):.1f} ms, p95 {bare_p95:.1f} ms; statuses "
+          f"{dict(sorted(flask.statuses.items()))}")
     print(f"steps_per_s: {steps / elapsed:.1f} steps/s")
     print(f"offered_steps_per_s: {args.tables / args.pace:.1f} steps/s")
     print(f"step_p50: {pct(floor.step_ms, .5):.1f} ms")
@@ -294,6 +328,8 @@ def report(args: argparse.Namespace, floor: Floor, elapsed: float, problems: lis
     print(f"step_p99: {pct(floor.step_ms, .99):.1f} ms")
     print(f"http_5xx: {five} responses")
     print(f"lost_or_duplicated: {len(problems)} problems")
+    print(f"bare_flask_step_p95: {bare_p95:.1f} ms")
+    print(f"step_p95_vs_bare_flask: {pct(floor.step_ms, .95) / bare_p95:.1f} x")
     print(f"bare_commit_rate: {bare:.0f} commits/s")
     print(f"steps_vs_bare_commits: {steps / elapsed / bare:.3f} ratio")
 

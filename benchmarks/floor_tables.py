@@ -9,12 +9,20 @@ from the server's answer (``to_act`` and ``legal``): the first betting round che
 no cards drawn, the Parole declined, then everyone folds to the last player. A request answered
 503 is sent again with the same idempotency key; anything else but 2xx stops the table (an
 error the run reports).
+
+A house table sends the requests of the floor's path (``benchmarks/routes.py``: the rounds API,
+or the table screen's own, whose answers' ``last_seq`` must be the table's fold's); a poker
+table always the poker API (the poker room's screen is not on that path). A bare table
+(:class:`BareTable`) sends a step of the same size to the bare Flask app
+(``benchmarks/bare_app.py``): the same floor, for the figure beside ours.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,10 +34,26 @@ from dealer_assist.rules.registry import start
 class Request:
     method: str
     path: str
-    body: dict[str, Any]
+    body: bytes
     key: str
-    #: what the check looks for: ("event", type) stored under the key, or ("hand", "start")
+    #: what the check looks for: ("event", type) stored under the key, ("hand", "start"), or
+    #: nothing (("bare", "step"))
     kind: tuple[str, str]
+    #: form-encoded (else JSON); the key in the ``Idempotency-Key`` header (else in the body)
+    form: bool = False
+    header_key: bool = True
+    #: the steps the server records by itself after this one (the screen path)
+    follows: Sequence[str] = ()
+
+
+def json_request(path: str, body: dict[str, Any], key: str, kind: tuple[str, str]) -> Request:
+    return Request("POST", path, json.dumps(body).encode(), key, kind)
+
+
+def of_call(call: Any, kind: tuple[str, str], follows: Sequence[str] = ()) -> Request:
+    """A path's request (``routes.Call``) as the floor sends it."""
+    return Request("POST", call.path, call.body, call.key, kind, call.form, call.header_key,
+                   follows)
 
 
 class FloorTable:
@@ -67,6 +91,10 @@ class FloorTable:
     def take(self, request: Request, body: Any) -> None:
         raise NotImplementedError
 
+    def round_id(self, body: Any) -> int:
+        """The round (or hand) a 2xx answer is about."""
+        return self.stream if self.stream is not None else int(body["id"])
+
 
 class HouseTable(FloorTable):
     """Russian poker, Caribbean stud, Oasis or Big/Small: rounds back to back."""
@@ -74,13 +102,15 @@ class HouseTable(FloorTable):
     def __init__(self, plan: dict[str, Any], seed: int, chooser: Any) -> None:
         super().__init__(plan, seed)
         self.chooser = chooser  # load_tablet.Tablet: its engine-driven choice of a step
+        self.route = chooser.route  # the floor's path (routes.py)
         self.flow: Any = None
         self.state: Any = None
         self.deck: list[Any] = []
         self.chosen: Any = None
+        self.seq = 0
 
     def make_request(self) -> Request:
-        key = uuid.uuid4().hex
+        key, route = uuid.uuid4().hex, self.route
         if self.stream is None:
             p = self.plan
             self.flow, self.state = start(p["game"], p["profile"], p["min_ante"], p["max_ante"],
@@ -89,26 +119,53 @@ class HouseTable(FloorTable):
             self.rng.shuffle(self.deck)
             boxes = [{"box": str(b), "ante": 10 * self.rng.randint(1, 20)}
                      for b in range(1, self.rng.randint(1, 3) + 1)]
-            self.chosen = self.flow.step(self.state, "place", {"boxes": boxes})
-            return Request("POST", f"/api/v1/tables/{p['id']}/rounds", {"boxes": boxes}, key,
-                           ("event", "place"))
-        path = f"/api/v1/rounds/{self.stream}/events"
+            follows, self.chosen = route.follow(self.flow, self.flow.step(
+                self.state, "place", {"boxes": boxes}))
+            self.seq = 0
+            return of_call(route.start(p["id"], boxes, key, self.csrf), ("event", "place"),
+                           follows)
         if self.flow.can_settle(self.state):
             self.chosen = None
-            return Request("POST", path, {"type": "paid"}, key, ("event", "paid"))
+            return of_call(route.step(self.stream, "paid", None, key, self.seq),
+                           ("event", "paid"))
         choice = self.chooser.choose(self.flow, self.state, self.deck)
         if choice is None:
             raise RuntimeError(f"{self.plan['game']}: no step the engine accepts")
-        type, payload, self.chosen = choice
-        return Request("POST", path, {"type": type, "payload": payload}, key, ("event", type))
+        type, payload, chosen = choice
+        follows, self.chosen = route.follow(self.flow, chosen)
+        return of_call(route.step(self.stream, type, payload, key, self.seq), ("event", type),
+                       follows)
+
+    def round_id(self, body: Any) -> int:
+        return self.stream if self.stream is not None else int(self.route.round_of(body)[0])
 
     def take(self, request: Request, body: Any) -> None:
+        rid, seq = self.route.round_of(body)
+        folded = self.seq + 1 + len(request.follows)
+        if seq is not None and seq != folded:  # the screen: the server's steps are the fold's
+            self.stopped = f"round {rid}: the server's last_seq {seq}, the table's fold {folded}"
+        self.seq = folded
         if request.kind == ("event", "place"):
-            self.stream = int(body["id"])
+            self.stream = rid
         if request.kind == ("event", "paid"):
             self.stream = None
         else:
             self.state = self.chosen
+
+
+class BareTable(FloorTable):
+    """A croupier of the bare Flask app: a step of a step's size, answered with ``answer``
+    bytes (ours, on average), stored, never checked."""
+
+    def __init__(self, plan: dict[str, Any], seed: int, body: bytes) -> None:
+        super().__init__(plan, seed)
+        self.body = body
+
+    def make_request(self) -> Request:
+        return Request("POST", "/step", self.body, uuid.uuid4().hex, ("bare", "step"))
+
+    def take(self, request: Request, body: Any) -> None:
+        pass
 
 
 class PokerTable(FloorTable):
@@ -122,11 +179,11 @@ class PokerTable(FloorTable):
     def make_request(self) -> Request:
         key = uuid.uuid4().hex
         if self.stream is None:
-            return Request("POST", f"/api/v1/poker/tables/{self.plan['id']}/hands", {}, key,
-                           ("hand", "start"))
-        return Request("POST", f"/api/v1/poker/hands/{self.stream}/actions",
-                       {"action": self.policy(), "expected_seq": self.last_seq}, key,
-                       ("event", "action"))
+            return json_request(f"/api/v1/poker/tables/{self.plan['id']}/hands", {}, key,
+                                ("hand", "start"))
+        return json_request(f"/api/v1/poker/hands/{self.stream}/actions",
+                            {"action": self.policy(), "expected_seq": self.last_seq}, key,
+                            ("event", "action"))
 
     def policy(self) -> dict[str, Any]:
         hand = self.hand

@@ -1,11 +1,13 @@
 """Time the live table through the app: recording a step and settling ("Paid") a round.
 
-Runs the real app (Flask test client, the same form posts as the tablet: CSRF token and
-idempotency key) on a temporary SQLite file with the production pragmas (WAL,
-``synchronous=FULL``). Each round in dealing order: two boxes placed ("Start round" records the
-deal too), both boxes bet, the dealer's cards at the reveal, the no-game choices when needed,
-each box's hand shown, then "Paid" (stores the settlement). Deals are random from a fixed seed,
-so every run times the same rounds.
+Runs the real app (Flask test client, the table screen's own requests, issue 37: "Start round"
+is the bets form, each tap one JSON request with its idempotency key and the last sequence
+number shown, the CSRF token in the header; each answered 201 with the round to draw next) on
+a temporary SQLite file with the production pragmas (WAL, ``synchronous=FULL``). Each round in
+dealing order: two boxes placed ("Start round" records the deal too), both boxes bet, the
+dealer's cards at the reveal, the no-game choices when needed, each box's hand shown, then
+"Paid" (stores the settlement). Deals are random from a fixed seed, so every run times the same
+rounds.
 
     .venv/bin/python benchmarks/http.py [--rounds 200] [--seed 7] [--smoke]
 
@@ -23,6 +25,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 # this file is named like the standard library's ``http`` package, which werkzeug imports: take
 # the benchmarks directory off the path before anything imports ``http``
@@ -35,7 +38,6 @@ from dealer_assist.models import User  # noqa: E402
 from dealer_assist.rules.cards import ALL_CARDS  # noqa: E402
 from dealer_assist.rules.registry import start  # noqa: E402
 from dealer_assist.services.people import passwords, users  # noqa: E402
-from dealer_assist.services.rounds import live  # noqa: E402
 from dealer_assist.services.shifts import shifts  # noqa: E402
 from dealer_assist.services.tables import tables  # noqa: E402
 
@@ -86,13 +88,6 @@ def round_steps(rng: random.Random) -> list[tuple[str, dict[str, str]]]:
     return steps
 
 
-def open_round(app: object, table_id: int) -> int:
-    with db.session_scope(app) as dbs:  # type: ignore[arg-type]
-        found = live.open_round_id(dbs, table_id)
-        assert found is not None, "Start round opened no round"
-        return found
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200)
@@ -121,27 +116,41 @@ def main() -> None:
         start_ms: list[float] = []
         screen_ms: list[float] = []
 
-        def post(url: str, form: dict[str, str]) -> float:
-            form = {**form, "csrf_token": csrf, "key": uuid.uuid4().hex}
+        def post(url: str, body: dict[str, Any], form: bool = False) -> dict[str, Any]:
+            """One request as the screen sends it (``static/round.js``): the bets form, or a
+            tap's JSON; its answer is the round as the screen draws it next."""
             t0 = time.perf_counter()
-            resp = client.post(url, data=form)
-            elapsed = (time.perf_counter() - t0) * 1000
-            if resp.status_code != 303:
-                raise SystemExit(f"{url} {form}: {resp.status_code}\n"
+            if form:
+                resp = client.post(url, data={**body, "csrf_token": csrf},
+                                   headers={"X-CSRF-Token": csrf})
+            else:
+                resp = client.post(url, json=body, headers={"X-CSRF-Token": csrf})
+            timing[0] = (time.perf_counter() - t0) * 1000
+            if resp.status_code != 201:
+                raise SystemExit(f"{url} {body}: {resp.status_code}\n"
                                  f"{resp.get_data(as_text=True)[:2000]}")
-            return elapsed
+            answer: dict[str, Any] = resp.get_json()["round"]
+            return answer
 
+        def tap(rnd: dict[str, Any], type: str, payload: dict[str, str]) -> dict[str, Any]:
+            return post(f"/live/rounds/{rnd['id']}/steps",
+                        {"type": type, "payload": payload, "idempotency_key": uuid.uuid4().hex,
+                         "expected_seq": rnd["last_seq"]})
+
+        timing = [0.0]
         t_all = time.perf_counter()
         for _ in range(args.rounds):
-            start_ms.append(post(f"/tables/{table_id}/live/rounds",
-                                 {"ante_1": "100", "ante_2": "100"}))
-            round_id = open_round(app, table_id)
+            rnd = post(f"/tables/{table_id}/live/rounds",
+                       {"ante_1": "100", "ante_2": "100", "key": uuid.uuid4().hex}, form=True)
+            start_ms.append(timing[0])
             for type, payload in round_steps(rng):
-                step_ms.append(post(f"/live/rounds/{round_id}/steps", {"type": type, **payload}))
+                rnd = tap(rnd, type, payload)
+                step_ms.append(timing[0])
             t0 = time.perf_counter()
             client.get(f"/tables/{table_id}/live")
             screen_ms.append((time.perf_counter() - t0) * 1000)
-            paid_ms.append(post(f"/live/rounds/{round_id}/steps", {"type": "paid"}))
+            tap(rnd, "paid", {})
+            paid_ms.append(timing[0])
         total = time.perf_counter() - t_all
         db.dispose(app)
 

@@ -4,21 +4,23 @@ Starts the production server (waitress, as ``make run`` does) on a free 127.0.0.
 fresh database (a SQLite file with the production pragmas, or ``--db postgres``: a throwaway
 PostgreSQL server with its default, durable settings), creates one croupier and one table per
 tablet (the four house games in turn) with an open shift, and lets ``--tablets`` tablets
-(``benchmarks/load_tablet.py``) play complete rounds through the rounds API for ``--seconds``,
-with double taps and time-outs-then-resends. ``--crashes N`` kills the server with SIGKILL N
-times, evenly spread, and restarts it; the tablets resend with the same keys.
+(``benchmarks/load_tablet.py``) play complete rounds for ``--seconds`` through the rounds API
+(``--path api``, the default) or the table screen's own requests (``--path screen``, issue 37:
+``benchmarks/routes.py``), with double taps and time-outs-then-resends. ``--crashes N`` kills
+the server with SIGKILL N times, evenly spread, and restarts it; the tablets resend with the
+same keys.
 
 Then it checks the database: every step a tablet got a 2xx for is stored exactly once (its key,
 its type, its round), no key was answered 201 twice, every round's sequence numbers run 1..n,
 every settled round has its settlement and replaying its events gives exactly that settlement,
 at most one open round per table, SQLite's ``PRAGMA integrity_check``, and ``flask audit
-verify`` on the hash chain. Exit 1 if any check fails. Last, the bare durable-commit rate of
-the same disk or server in the same run (one writer, one INSERT per commit) and our writes per
-second as a ratio of it.
+verify`` on the hash chain. Exit 1 if any check fails. Last, in the same run, the bare Flask
+app's writes a second (``benchmarks/bare_app.py``, the same server, clients and database) and
+the bare durable-commit rate of the same disk or server, and our writes a second as a ratio of
+each (a write: one request answered 2xx).
 
-    .venv/bin/python benchmarks/load.py [--db sqlite|postgres] [--tablets 8] [--seconds 60]
-                                        [--crashes 0] [--threads 8] [--seed 11]
-                                        [--workers 1]
+    .venv/bin/python benchmarks/load.py [--db sqlite|postgres] [--path api|screen] [--tablets 8]
+                        [--seconds 60] [--crashes 0] [--threads 8] [--seed 11] [--workers 1]
 
 Everything stays on 127.0.0.1 and ends within ``--seconds`` plus start-up and checks. Headline
 figures come last, one per line, as ``name: value unit``.
@@ -46,10 +48,11 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(ROOT))
 
 
-def _helper(name: str) -> Any:
+def _helper(name: str, file: str = "") -> Any:
+    """``benchmarks/<file or name>.py`` as module ``name``."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, HERE / f"{file or name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -59,6 +62,8 @@ def _helper(name: str) -> Any:
 
 _tablet = _helper("load_tablet")
 Stats, Tablet = _tablet.Stats, _tablet.Tablet
+_bare = _helper("bare_run")
+bare_commit_rate = _bare.bare_commit_rate
 
 from sqlalchemy import text  # noqa: E402
 
@@ -200,7 +205,7 @@ def run_load(args: argparse.Namespace, url: str, port: int, tmp: Path) -> tuple[
     server.start()
     t0 = time.monotonic()
     deadline = t0 + args.seconds
-    tablets = [Tablet(i, port, t, PASSWORD, deadline, args.seed * 1000 + i)
+    tablets = [Tablet(i, port, t, PASSWORD, deadline, args.seed * 1000 + i, args.path)
                for i, t in enumerate(plan)]
     client0, server0 = time.process_time(), process_tree_cpu(server.pid())
     for t in tablets:
@@ -219,7 +224,21 @@ def run_load(args: argparse.Namespace, url: str, port: int, tmp: Path) -> tuple[
             CPU["server"] = process_tree_cpu(server.pid()) - server0
         CPU["client"] = time.process_time() - client0
         server.stop()
+    answers = [(t.http.received, t.http.answers) for t in tablets if t.http is not None]
+    ANSWER["bytes"] = sum(b for b, _ in answers) // max(1, sum(n for _, n in answers))
     return merge([t.stats for t in tablets]), elapsed
+
+
+#: our answers' mean size in the last run (the bare Flask app answers as much)
+ANSWER: dict[str, int] = {}
+
+
+def bare_flask_rate(args: argparse.Namespace, url: str, tmp: Path) -> float:
+    """The bare Flask app's writes a second on the same server and disk (or PostgreSQL server),
+    driven as ours: ``--tablets`` clients back to back, ``--threads`` server threads."""
+    with _bare.BareServer(tmp, free_port(), url, args.threads) as bare:
+        return float(_bare.writes_per_s(bare, _tablet.Http, args.tablets,
+                                        min(args.seconds, 20.0), ANSWER.get("bytes", 2000)))
 
 
 #: CPU seconds of the last run: the tablets (this process) and the server (with its workers)
@@ -303,27 +322,6 @@ def _rounds_consistent(conn: Any) -> list[str]:
     return problems
 
 
-def bare_commit_rate(url: str, tmp: Path, seconds: float) -> float:
-    """Durable commits a second from one writer on the same disk (SQLite: WAL,
-    ``synchronous=FULL``, as the app's engine) or the same server (PostgreSQL, its durable
-    defaults): one small INSERT per commit, nothing else -- the physical limit."""
-    bare = f"sqlite:///{tmp / 'bare.sqlite3'}" if url.startswith("sqlite") else url
-    engine = db.make_engine(bare)
-    with engine.begin() as conn:
-        conn.execute(text("CREATE TABLE IF NOT EXISTS bare_commit (n INTEGER)"))
-    n, t0 = 0, time.monotonic()
-    with engine.connect() as conn:
-        while time.monotonic() - t0 < seconds:
-            conn.execute(text("INSERT INTO bare_commit (n) VALUES (:n)"), {"n": n})
-            conn.commit()
-            n += 1
-        elapsed = time.monotonic() - t0
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE bare_commit"))
-    engine.dispose()
-    return n / elapsed
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
@@ -333,6 +331,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--workers", type=int, default=1,
                         help="app processes (gunicorn, as make run WORKERS=N); 1: waitress")
+    parser.add_argument("--path", choices=tuple(_tablet.ROUTES), default="api",
+                        help="the tablets' requests: the rounds API or the table screen's")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--smoke", action="store_true",
                         help="a tiny run that proves the script works (make test); no figure "
@@ -353,8 +353,9 @@ def main() -> None:
         try:
             stats, elapsed = run_load(args, url, free_port(), tmp)
             problems = check(url, stats)
+            flask = bare_flask_rate(args, url, tmp)
             bare = bare_commit_rate(url, tmp, 5.0)
-            report(args, stats, elapsed, problems, tmp / "server.log", bare)
+            report(args, stats, elapsed, problems, tmp / "server.log", bare, flask)
         finally:
             if pg is not None:
                 pg.stop()
@@ -363,12 +364,12 @@ def main() -> None:
 
 
 def report(args: argparse.Namespace, s: Any, elapsed: float, problems: list[str],
-           log: Path, bare: float) -> None:
+           log: Path, bare: float, flask: float) -> None:
     writes = len(s.step_ms) + len(s.settle_ms) + len(s.start_ms)
     five = sum(n for status, n in s.statuses.items() if status >= 500)
     served = (f"gunicorn {args.workers} workers x {args.threads} threads" if args.workers > 1
               else f"waitress {args.threads} threads")
-    print(f"{args.tablets} tablets, {args.db}, {served}, "
+    print(f"{args.tablets} tablets, --path {args.path}, {args.db}, {served}, "
           f"{elapsed:.1f} s, {args.crashes} kill -9; {s.rounds} rounds paid, {writes} writes "
           f"answered; statuses {dict(sorted(s.statuses.items()))}")
     for name, values in (("start", s.start_ms), ("step", s.step_ms), ("settle", s.settle_ms)):
@@ -396,6 +397,8 @@ def report(args: argparse.Namespace, s: Any, elapsed: float, problems: list[str]
         print(f"server_cpu_per_write: {CPU['server'] / writes * 1000:.2f} ms")
     if CPU.get("client"):
         print(f"tablets_cpu_per_write: {CPU['client'] / writes * 1000:.2f} ms")
+    print(f"bare_flask_writes_per_s: {flask:.1f} writes/s")
+    print(f"writes_vs_bare_flask: {writes / elapsed / flask:.3f} ratio")
     print(f"bare_commit_rate: {bare:.0f} commits/s")
     print(f"steps_vs_bare_commits: {writes / elapsed / bare:.3f} ratio")
 

@@ -8,6 +8,9 @@ split the engine accepts); the server decides. 5 % of requests are double taps (
 and key from a second connection at the same moment), 2 % are time-outs (the request is sent and
 the connection dropped before the answer) followed by a resend with the same key. A connection
 refused (the server was killed) is resent with the same key until the server answers.
+
+The requests are those of one of two paths (``benchmarks/routes.py``): the rounds API, or the
+table screen's own (issue 37).
 """
 
 from __future__ import annotations
@@ -17,16 +20,35 @@ import http.client
 import itertools
 import json
 import random
+import sys
 import threading
 import time
-import uuid
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from dealer_assist.rules.cards import ALL_CARDS
 from dealer_assist.rules.errors import RulesError
 from dealer_assist.rules.registry import start
+
+
+def _sibling(name: str) -> Any:
+    """``benchmarks/<name>.py`` by file name, once (this directory is off ``sys.path``: its
+    ``http.py`` would shadow the standard library's)."""
+    import importlib.util
+
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+        assert spec is not None and spec.loader is not None
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
+routes = _sibling("routes")
+Call, ROUTES, new_key = routes.Call, routes.ROUTES, routes.new_key
 
 PREFERENCE = ("deal_box", "deal_dealer", "extra", "split", "bet", "reveal", "dealer_small",
               "take_ante", "dealer_draw", "show")
@@ -58,6 +80,8 @@ class Http:
     def __init__(self, port: int, cookie: str = "", csrf: str = "") -> None:
         self.port, self.cookie, self.csrf = port, cookie, csrf
         self.conn: http.client.HTTPConnection | None = None
+        #: bytes of the 2xx answers read, and how many (the bare app answers as much)
+        self.received = self.answers = 0
 
     def _connection(self) -> http.client.HTTPConnection:
         if self.conn is None:
@@ -79,6 +103,9 @@ class Http:
             out["Idempotency-Key"] = key
         return out
 
+    def call_headers(self, call: Call) -> dict[str, str]:
+        return self.headers(call.key if call.header_key else None, call.form)
+
     def send(self, method: str, path: str, body: bytes | None, headers: dict[str, str],
              read: bool = True) -> tuple[int, Any, http.client.HTTPResponse | None]:
         conn = self._connection()
@@ -92,6 +119,9 @@ class Http:
         except (OSError, http.client.HTTPException):
             self.close()
             raise
+        if 200 <= resp.status < 300:
+            self.received += len(data)
+            self.answers += 1
         cookie = _session_cookie(resp.getheader("Set-Cookie"))
         if cookie:
             self.cookie = cookie
@@ -137,10 +167,11 @@ class Tablet(threading.Thread):
     """One croupier at one table, playing rounds back to back until ``deadline``."""
 
     def __init__(self, n: int, port: int, table: dict[str, Any], password: str,
-                 deadline: float, seed: int) -> None:
+                 deadline: float, seed: int, path: str = "api") -> None:
         super().__init__(name=f"tablet-{n}", daemon=True)
         self.port, self.table, self.password, self.deadline = port, table, password, deadline
         self.rng = random.Random(seed)
+        self.route = ROUTES[path]
         self.stats = Stats()
         self.http: Http | None = None
 
@@ -164,31 +195,44 @@ class Tablet(threading.Thread):
 
     # --- one round ----------------------------------------------------------------------
     def play_round(self) -> None:
-        t = self.table
+        t, route = self.table, self.route
         flow, state = start(t["game"], t["profile"], t["min_ante"], t["max_ante"],
                             t["max_payout"])
         deck = list(ALL_CARDS)
         self.rng.shuffle(deck)
         boxes = [{"box": str(b), "ante": 10 * self.rng.randint(1, 20)}
                  for b in range(1, self.rng.randint(1, 3) + 1)]
-        body = self.post(f"/api/v1/tables/{t['id']}/rounds", {"boxes": boxes}, "place",
-                         self.stats.start_ms)
+        follows, state = route.follow(flow, flow.step(state, "place", {"boxes": boxes}))
+        csrf = self.http.csrf if self.http else ""
+        body = self.post(route.start(t["id"], boxes, new_key(), csrf), "place",
+                         self.stats.start_ms, None, follows)
         if body is None:
             return
-        rid = int(body["id"])
-        state = flow.step(state, "place", {"boxes": boxes})
+        rid, seq = route.round_of(body)
+        self.same_seq(rid, seq, 1 + len(follows))
         while not flow.can_settle(state):
             choice = self.choose(flow, state, deck)
             if choice is None:
                 raise RuntimeError(f"{t['game']}: no step the engine accepts; "
                                    f"offered {[s.type for s in flow.next_steps(state)]}")
             type, payload, state = choice
-            if self.post(f"/api/v1/rounds/{rid}/events", {"type": type, "payload": payload},
-                         type, self.stats.step_ms, rid) is None:
+            follows, state = route.follow(flow, state)
+            body = self.post(route.step(rid, type, payload, new_key(), seq), type,
+                             self.stats.step_ms, rid, follows)
+            if body is None:
                 return
-        if self.post(f"/api/v1/rounds/{rid}/events", {"type": "paid"}, "paid",
+            seq = self.same_seq(rid, route.round_of(body)[1], (seq or 0) + 1 + len(follows))
+        if self.post(route.step(rid, "paid", None, new_key(), seq), "paid",
                      self.stats.settle_ms, rid) is not None:
             self.stats.rounds += 1
+
+    def same_seq(self, rid: int, answered: int | None, folded: int) -> int | None:
+        """The answer's last sequence number is the client's fold's (the screen path): the
+        server recorded the steps the engine records by itself, no more, no fewer."""
+        if answered is not None and answered != folded:
+            raise RuntimeError(f"round {rid}: the server's last_seq {answered}, the client's "
+                               f"fold {folded}")
+        return answered
 
     def choose(self, flow: Any, state: Any, deck: list[Any]) -> tuple[str, dict[str, Any],
                                                                         Any] | None:
@@ -226,49 +270,49 @@ class Tablet(threading.Thread):
         yield {**box, **cards}
 
     # --- one request, with double taps, time-outs and resends ----------------------------
-    def post(self, path: str, body: dict[str, Any], type: str, timings: list[float],
-             rid: int | None = None) -> Any:
-        key = uuid.uuid4().hex
-        data = json.dumps(body).encode()
+    def post(self, call: Call, type: str, timings: list[float], rid: int | None = None,
+             follows: Sequence[str] = ()) -> Any:
+        """One request until answered: its answer if 2xx (counted: what the database must
+        then hold), else None."""
         assert self.http is not None
         twin = None
         roll = self.rng.random()
         if roll < DOUBLE_TAP:
-            twin = threading.Thread(target=self._twin, args=(path, data, key, type, rid))
+            twin = threading.Thread(target=self._twin, args=(call, type, rid, follows))
             twin.start()
         elif roll < DOUBLE_TAP + TIME_OUT:
-            self._send_once(path, data, key, read=False)
-        status, answer = self._until_answered(path, data, key, timings)
+            self._send_once(call, read=False)
+        status, answer = self._until_answered(call, timings)
         if twin is not None:
             twin.join()
-        return self._account(status, answer, key, type, rid)
+        return self._account(status, answer, call.key, type, rid, follows)
 
-    def _twin(self, path: str, data: bytes, key: str, type: str, rid: int | None) -> None:
+    def _twin(self, call: Call, type: str, rid: int | None, follows: Sequence[str]) -> None:
         other = Http(self.port, self.http.cookie if self.http else "",
                      self.http.csrf if self.http else "")
         try:
-            status, answer, _ = other.send("POST", path, data, other.headers(key))
-            self._account(status, answer, key, type, rid)
+            status, answer, _ = other.send("POST", call.path, call.body, other.call_headers(call))
+            self._account(status, answer, call.key, type, rid, follows)
         except (OSError, http.client.HTTPException):
             pass  # the server died under the twin: the main request resends
         finally:
             other.close()
 
-    def _send_once(self, path: str, data: bytes, key: str, read: bool) -> None:
+    def _send_once(self, call: Call, read: bool) -> None:
         assert self.http is not None
         try:
-            self.http.send("POST", path, data, self.http.headers(key), read=read)
+            self.http.send("POST", call.path, call.body, self.http.call_headers(call), read=read)
         except (OSError, http.client.HTTPException):
             pass
 
-    def _until_answered(self, path: str, data: bytes, key: str,
-                        timings: list[float]) -> tuple[int, Any]:
+    def _until_answered(self, call: Call, timings: list[float]) -> tuple[int, Any]:
         assert self.http is not None
         until = self.deadline + GIVE_UP_S
         while True:
             t0 = time.perf_counter()
             try:
-                status, answer, _ = self.http.send("POST", path, data, self.http.headers(key))
+                status, answer, _ = self.http.send("POST", call.path, call.body,
+                                                   self.http.call_headers(call))
             except (OSError, http.client.HTTPException):
                 if time.monotonic() > until:
                     raise
@@ -285,7 +329,8 @@ class Tablet(threading.Thread):
         with _LOCK:
             self.stats.statuses[status] = self.stats.statuses.get(status, 0) + 1
 
-    def _account(self, status: int, answer: Any, key: str, type: str, rid: int | None) -> Any:
+    def _account(self, status: int, answer: Any, key: str, type: str, rid: int | None,
+                 follows: Sequence[str] = ()) -> Any:
         self._count(status)
         if status not in (200, 201):
             with _LOCK:
@@ -293,9 +338,9 @@ class Tablet(threading.Thread):
                 if len(self.stats.errors) < 20:
                     self.stats.errors.append(f"{type} -> {status}: {str(answer)[:300]}")
             return None
-        round_id = rid if rid is not None else int(answer["id"])
+        round_id = rid if rid is not None else self.route.round_of(answer)[0]
         with _LOCK:
-            self.stats.acked.add((round_id, key, type))
+            self.stats.acked.update(routes.acknowledged(round_id, key, type, follows))
             if status == 201:
                 self.stats.created[key] = self.stats.created.get(key, 0) + 1
         return answer

@@ -1,19 +1,26 @@
-"""Where the time of one step goes: cProfile around rounds API steps, in process, on SQLite.
+"""Where the time of one step goes: cProfile around steps (or screen taps), in process, SQLite.
 
 Plays ``--rounds`` Russian poker rounds through the rounds API (the Flask test client, the same
-JSON requests the tablets send: session cookie, CSRF header, idempotency key) on a SQLite file
-with the production pragmas, profiles every ``POST /events`` and prints the share of the time
-spent in each layer (SQL execution, the ORM around it, the rules engine, the audit chain,
-Flask/Werkzeug, JSON), the top functions by own time, and the SQL statements one step sends
-(``--sql``: each of them; issue 25 counts round trips).
+JSON requests the tablets send: session cookie, CSRF header, idempotency key), or with ``--path
+screen`` through the table screen's own requests (issue 37: the bets form, then one JSON tap per
+step, as ``benchmarks/http.py`` plays them), on a SQLite file with the production pragmas,
+profiles every ``POST /events`` (or tap) and prints the share of the time spent in each layer
+(SQL execution, the ORM around it, the rules engine, the audit chain, Flask/Werkzeug, JSON),
+the top functions by own time, and the SQL statements one step sends
+(``--sql``: each of them; issue 25 counts round trips; and how many reads of the round's
+events, write transactions and BEGINs before that read each step has).
 
 ``--server SECONDS``: the real server instead (waitress as ``make run`` starts it, on a fresh
 SQLite file or ``--db postgres``), one tablet over loopback playing the four house games with no
-double taps, one step at a time (no contention); the server process's own CPU time (user +
-system, from ``/proc``) per answered write is the figure issue 25 targets.
+double taps, one step at a time (no contention), through the rounds API or ``--path screen``;
+the server process's own CPU time (user + system, from ``/proc``) per answered write (a tap)
+is the figure issue 25 targets, printed beside the bare Flask app's on the same server and
+database in the same run (``benchmarks/bare_run.py``), as a ratio.
 
     .venv/bin/python benchmarks/profile_step.py [--rounds 30] [--db-url URL] [--sql]
+                                                [--path api|screen]
     .venv/bin/python benchmarks/profile_step.py --server 20 [--db sqlite|postgres]
+                                                [--path api|screen]
 """
 
 from __future__ import annotations
@@ -60,6 +67,8 @@ def main() -> None:
     parser.add_argument("--server", type=float, default=None, metavar="SECONDS",
                         help="the server process's CPU per write, over HTTP (see above)")
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--path", choices=("api", "screen"), default="api",
+                        help="the rounds API's steps or the table screen's taps (issue 37)")
     parser.add_argument("--smoke", action="store_true",
                         help="a tiny run that proves the script works (make test); no figure "
                              "of a smoke run means anything")
@@ -67,7 +76,7 @@ def main() -> None:
     if args.smoke:
         args.rounds = 2
     if args.server is not None:
-        server_cpu(2.0 if args.smoke else args.server, args.db)
+        server_cpu(2.0 if args.smoke else args.server, args.db, args.path)
         return
     with tempfile.TemporaryDirectory() as tmp:
         url = args.db_url or f"sqlite:///{Path(tmp) / 'profile.sqlite3'}"
@@ -115,14 +124,18 @@ def main() -> None:
                               STEPS[2], STEPS[3], STEPS[5]]:
             state = flow.step(state, type, payload)
 
-        def post(url: str, body: dict[str, object], profiled: bool) -> dict[str, object]:
+        def post(url: str, body: dict[str, Any], profiled: bool,
+                 form: bool = False) -> dict[str, Any]:
             nonlocal n, wall, cpu
-            headers = {"X-CSRF-Token": csrf, "Idempotency-Key": uuid.uuid4().hex}
+            headers = {"X-CSRF-Token": csrf}
+            if args.path == "api":
+                headers["Idempotency-Key"] = uuid.uuid4().hex
             t0, c0 = time.perf_counter(), time.process_time()
             if profiled and not args.plain:
                 profile.enable()
             before = len(statements)
-            resp = client.post(url, json=body, headers=headers)
+            resp = (client.post(url, data={**body, "csrf_token": csrf}, headers=headers) if form
+                    else client.post(url, json=body, headers=headers))
             if profiled:
                 profile.disable()
                 if args.sql:
@@ -131,31 +144,11 @@ def main() -> None:
                 wall += time.perf_counter() - t0
                 cpu += time.process_time() - c0
             assert resp.status_code in (200, 201), resp.get_data(as_text=True)
-            answer: dict[str, object] = resp.get_json()
+            answer: dict[str, Any] = resp.get_json()
             return answer
 
-        for _ in range(args.rounds):
-            rnd = post(f"/api/v1/tables/{table.id}/rounds",
-                       {"boxes": [{"box": "1", "ante": 100}, {"box": "2", "ante": 100}]}, False)
-            rid = rnd["id"]
-            last: dict[str, object] = {}
-            for type, payload in STEPS:
-                last = post(f"/api/v1/rounds/{rid}/events", {"type": type, "payload": payload},
-                            True)
-            state = last["state"]
-            assert isinstance(state, dict)
-            for step in state["next_steps"]:
-                post(f"/api/v1/rounds/{rid}/events", {"type": step["type"],
-                                                      "payload": {"box": step["box"]}}, True)
-                break
-            while True:
-                got = client.get(f"/api/v1/rounds/{rid}").get_json()
-                if got["settlement"] is not None:
-                    break
-                step = got["state"]["next_steps"][0]
-                post(f"/api/v1/rounds/{rid}/events",
-                     {"type": step["type"], "payload": {"box": step["box"]}}, True)
-            post(f"/api/v1/rounds/{rid}/events", {"type": "paid"}, False)
+        play = _screen_rounds if args.path == "screen" else _api_rounds
+        play(post, client, table.id, args.rounds)
         db.dispose(app)
         bare = (_load_benchmark().bare_commit_rate(url, Path(tmp), 3.0)
                 if args.plain and held else 0.0)
@@ -169,6 +162,49 @@ def main() -> None:
         print(f"step_cpu: {cpu / n * 1000:.2f} ms")
         return
     report(pstats.Stats(profile), n, wall)
+
+
+def _api_rounds(post: Any, client: Any, table_id: int, rounds: int) -> None:
+    """Rounds through the rounds API: the deals, the bets and the reveal, then the engine's
+    next step until it can settle (each profiled), then "Paid" (not profiled)."""
+    for _ in range(rounds):
+        rnd = post(f"/api/v1/tables/{table_id}/rounds",
+                   {"boxes": [{"box": "1", "ante": 100}, {"box": "2", "ante": 100}]}, False)
+        rid = rnd["id"]
+        last: dict[str, Any] = {}
+        for type, payload in STEPS:
+            last = post(f"/api/v1/rounds/{rid}/events", {"type": type, "payload": payload},
+                        True)
+        for step in last["state"]["next_steps"]:
+            post(f"/api/v1/rounds/{rid}/events", {"type": step["type"],
+                                                  "payload": {"box": step["box"]}}, True)
+            break
+        while True:
+            got = client.get(f"/api/v1/rounds/{rid}").get_json()
+            if got["settlement"] is not None:
+                break
+            step = got["state"]["next_steps"][0]
+            post(f"/api/v1/rounds/{rid}/events",
+                 {"type": step["type"], "payload": {"box": step["box"]}}, True)
+        post(f"/api/v1/rounds/{rid}/events", {"type": "paid"}, False)
+
+
+def _screen_rounds(post: Any, _client: Any, table_id: int, rounds: int) -> None:
+    """Rounds through the table screen's own requests (issue 37), as ``benchmarks/http.py``
+    plays them: "Start round" (the bets form; it records the deal too), then each tap one JSON
+    request with its key and the last sequence number shown (each profiled), then "Paid"."""
+    import random
+
+    rng = random.Random(7)
+    round_steps = _load_benchmark()._helper("bench_http", "http").round_steps
+    for _ in range(rounds):
+        rnd = post(f"/tables/{table_id}/live/rounds",
+                   {"ante_1": "100", "ante_2": "100", "key": uuid.uuid4().hex}, False,
+                   form=True)["round"]
+        for type, payload in [*round_steps(rng), ("paid", {})]:
+            rnd = post(f"/live/rounds/{rnd['id']}/steps",
+                       {"type": type, "payload": payload, "idempotency_key": uuid.uuid4().hex,
+                        "expected_seq": rnd["last_seq"]}, type != "paid")["round"]
 
 
 def _time_the_write_lock(engine: object) -> tuple[list[float], list[float]]:
@@ -226,13 +262,25 @@ def lock_report(held: list[float], committing: list[float], bare: float) -> None
 
 
 def sql_report(per_step: list[list[str]]) -> None:
-    """The statements of a typical step (a deal, not the first of a round), and the average."""
+    """The statements of a typical step (the second profiled one: not the first of a round),
+    the average count, and the shape issue 37 asks of a tap: the round's events read once, one
+    write transaction (SQLite's BEGIN IMMEDIATE) and no BEGIN before that read."""
     typical = per_step[1] if len(per_step) > 1 else per_step[0]
-    print("the SQL statements of one step (a deal):")
+    print("the SQL statements of one step (the second of a round):")
     for statement in typical:
         print(f"  {statement[:150]}")
     round_trips = [len([s for s in step if not s.startswith(("BEGIN", "COMMIT", "ROLLBACK"))])
                    for step in per_step]
+    reads = [len([s for s in step if s.startswith("SELECT round_event.")]) for step in per_step]
+    writes = [step.count("BEGIN IMMEDIATE") for step in per_step]
+    early = 0
+    for step in per_step:
+        read = next((i for i, s in enumerate(step) if s.startswith("SELECT")
+                     and ("game_round" in s or "round_event" in s)), len(step))
+        early += any(s.startswith("BEGIN") for s in step[:read])
+    print(f"round_reads_per_step: {sum(reads) / len(reads):.2f} reads (of its events)")
+    print(f"write_transactions_per_step: {sum(writes) / len(writes):.2f} BEGIN IMMEDIATE")
+    print(f"steps_beginning_before_the_read: {early} steps")
     print(f"sql_statements_per_step: {sum(map(len, per_step)) / len(per_step):.1f} statements")
     print(f"sql_round_trips_per_step: {sum(round_trips) / len(round_trips):.1f} statements "
           "(BEGIN/COMMIT left out)")
@@ -252,11 +300,13 @@ def _load_benchmark() -> Any:
     return load
 
 
-def server_cpu(seconds: float, database: str) -> None:
+def server_cpu(seconds: float, database: str, path: str = "api") -> None:
     """One tablet at a time against the real server, no double taps: the server process's CPU
-    (user + system) per answered write, for each house game in turn."""
+    (user + system) per answered write (``--path screen``: per tap), for each house game in
+    turn; then the bare Flask app's on the same server and database, and ours as a ratio."""
     load = _load_benchmark()
     tablet = sys.modules["load_tablet"]
+    bare_run = load._helper("bare_run")
     tablet.DOUBLE_TAP = tablet.TIME_OUT = 0.0  # one request at a time: no contention
     cpu = load.process_tree_cpu  # user + system seconds, from /proc
 
@@ -269,117 +319,54 @@ def server_cpu(seconds: float, database: str) -> None:
             server = load.Server(url, load.free_port(), 8, tmp / "server.log")
             server.start()
             try:
-                writes, used, wall = _play_in_turn(load, tablet, plan, server, seconds, cpu)
+                writes, used, wall = _play_in_turn(load, tablet, plan, server, seconds, cpu,
+                                                   path)
             finally:
                 server.stop()
+            size = _ANSWER_BYTES[0] // max(1, _ANSWER_BYTES[1])  # our answers' mean size
+            with bare_run.BareServer(tmp, load.free_port(), url) as bare_server:
+                bare = bare_run.cpu_per_write(bare_server, tablet.Http, cpu, writes, size)
         finally:
             if pg is not None:
                 pg.stop()
-        size = _ANSWER_BYTES[0] // max(1, _ANSWER_BYTES[1])  # our answers' mean size
-        bare = None if database != "sqlite" else bare_floor(load, tmp, writes, tablet.Http,
-                                                            cpu, size)
     ours = used / writes * 1000
-    print(f"{writes} writes answered one at a time ({database}, waitress), "
+    print(f"{writes} writes answered one at a time (--path {path}, {database}, waitress), "
           f"server CPU {used:.2f} s in {wall:.1f} s")
-    if bare is not None:
-        print(f"the same server running a bare Flask app (benchmarks/bare_app.py: parse the "
-              f"JSON, one durable SQLite commit, answer {size} bytes of JSON): {bare:.2f} ms "
-              f"CPU per write; ours is {ours / bare:.1f}x that")
-        print(f"bare_flask_cpu_per_write: {bare:.2f} ms")
-        print(f"ratio_to_bare_flask: {ours / bare:.1f} x")
+    print(f"the same server running a bare Flask app (benchmarks/bare_app.py: parse the JSON, "
+          f"one durable {database} commit, answer {size} bytes of JSON): {bare:.2f} ms CPU per "
+          f"write; ours is {ours / bare:.1f}x that")
+    print(f"bare_flask_cpu_per_write: {bare:.2f} ms")
+    print(f"ratio_to_bare_flask: {ours / bare:.1f} x")
     print(f"server_cpu_per_write: {ours:.2f} ms")
     print(f"wall_per_write: {wall / writes * 1000:.2f} ms")
 
 
-#: the rounds API's answers seen by the measured tablets: total bytes, count
+#: the answers seen by the measured tablets: total bytes, count
 _ANSWER_BYTES = [0, 0]
 
 
-def bare_floor(load: Any, tmp: Path, writes: int, http: Any, cpu: Any, answer: int) -> float:
-    """The server CPU per write of :mod:`bare_app` on the same server (waitress, 8 threads):
-    ``writes`` POSTs of a step's size, one at a time, each answered with ``answer`` bytes."""
-    import json
-    import os
-    import subprocess
-
-    port = load.free_port()
-    import shutil
-
-    # a directory of its own on the path (this one has an ``http.py`` that would shadow the
-    # standard library's)
-    (tmp / "bare").mkdir()
-    shutil.copy(HERE / "bare_app.py", tmp / "bare" / "bare_app.py")
-    env = {**os.environ, "BARE_DB": str(tmp / "bare.sqlite3"), "PYTHONPATH": str(tmp / "bare")}
-    bindir = Path(sys.executable).parent
-    with (tmp / "bare.log").open("ab") as log:
-        proc = subprocess.Popen([str(bindir / "waitress-serve"), "--host", "127.0.0.1",
-                                 f"--port={port}", "--threads=8", "--call", "bare_app:create"],
-                                env=env, stdout=log, stderr=subprocess.STDOUT,
-                                cwd=str(tmp / "bare"))
-    try:
-        client = http(port)
-        body = json.dumps({"type": "deal_box", "payload": {"box": "1", "cards": "as ad ah 2c 3d"},
-                           "expected_seq": 3, "answer_bytes": answer}).encode()
-        until = time.monotonic() + 60
-        while True:  # started?
-            try:
-                client.send("POST", "/step", body, client.headers("warm-up"))
-                break
-            except OSError:
-                if time.monotonic() > until or proc.poll() is not None:
-                    log_text = (tmp / "bare.log").read_text(errors="replace")[-2000:]
-                    raise SystemExit(f"the bare app did not start: {log_text}") from None
-                time.sleep(0.05)
-        for _ in range(50):
-            client.send("POST", "/step", body, client.headers(uuid.uuid4().hex))
-        c0 = cpu(proc.pid)
-        for _ in range(writes):
-            status, _answer, _resp = client.send("POST", "/step", body,
-                                                 client.headers(uuid.uuid4().hex))
-            assert status == 201, status
-        used = cpu(proc.pid) - c0
-        client.close()
-    finally:
-        proc.terminate()
-        proc.wait(10)
-    return used / writes * 1000
-
-
-def _play_in_turn(load: object, tablet: object, plan: list[dict[str, object]], server: object,
-                  seconds: float, cpu: object) -> tuple[int, float, float]:
+def _play_in_turn(load: Any, tablet: Any, plan: list[dict[str, Any]], server: Any,
+                  seconds: float, cpu: Any, path: str) -> tuple[int, float, float]:
     """A warm-up round at every table, then the measured time shared among the tables."""
-    port = server.port  # type: ignore[attr-defined]
-    pid = server.proc.pid  # type: ignore[attr-defined]
-    Tablet = tablet.Tablet  # type: ignore[attr-defined]
+    port, pid, Tablet = server.port, server.proc.pid, tablet.Tablet
     for i, table in enumerate(plan):  # warm-up: login, first rounds, lazy tables
-        t = Tablet(i, port, table, load.PASSWORD, time.monotonic() + 1, i)  # type: ignore[attr-defined]
-        t.run()
-    tablets = [Tablet(i, port, table, load.PASSWORD, 0.0, 100 + i)  # type: ignore[attr-defined]
+        Tablet(i, port, table, load.PASSWORD, time.monotonic() + 1, i, path).run()
+    tablets = [Tablet(i, port, table, load.PASSWORD, 0.0, 100 + i, path)
                for i, table in enumerate(plan)]
     for t in tablets:  # signed in before the clock starts: a login's password hash is no step
-        t.http = tablet.login(port, t.table["user"], load.PASSWORD)  # type: ignore[attr-defined]
-    send = tablet.Http.send  # type: ignore[attr-defined]
-
-    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        status, answer, resp = send(self, *args, **kwargs)
-        if resp is not None and 200 <= status < 300:
-            _ANSWER_BYTES[0] += int(resp.getheader("Content-Length") or 0)
-            _ANSWER_BYTES[1] += 1
-        return status, answer, resp
-
-    tablet.Http.send = counted  # type: ignore[attr-defined]
-    try:
-        c0, t0 = cpu(pid), time.monotonic()  # type: ignore[operator]
-        writes = 0
-        for t in tablets:
-            t.deadline = time.monotonic() + seconds / len(plan)
-            t.run()
-            if t.stats.errors:
-                raise SystemExit(f"tablet errors: {t.stats.errors[:3]}")
-            writes += len(t.stats.step_ms) + len(t.stats.settle_ms) + len(t.stats.start_ms)
-        return writes, cpu(pid) - c0, time.monotonic() - t0  # type: ignore[operator]
-    finally:
-        tablet.Http.send = send  # type: ignore[attr-defined]
+        t.http = tablet.login(port, t.table["user"], load.PASSWORD)
+        t.http.received = t.http.answers = 0  # the answers measured, not the login's
+    c0, t0 = cpu(pid), time.monotonic()
+    writes = 0
+    for t in tablets:
+        t.deadline = time.monotonic() + seconds / len(plan)
+        t.run()
+        if t.stats.errors:
+            raise SystemExit(f"tablet errors: {t.stats.errors[:3]}")
+        writes += len(t.stats.step_ms) + len(t.stats.settle_ms) + len(t.stats.start_ms)
+        _ANSWER_BYTES[0] += t.http.received
+        _ANSWER_BYTES[1] += t.http.answers
+    return writes, cpu(pid) - c0, time.monotonic() - t0
 
 
 def report(stats: pstats.Stats, n: int, wall: float) -> None:

@@ -24,7 +24,16 @@ RUNS = [pytest.param([name], id=name) for name in SCRIPTS] + [
     pytest.param(["load.py", "--db", "postgres"], id="load.py-postgres"),
     # issue 25: the floor at human pace on PostgreSQL too (it exits 1 if the database check
     # after the run finds a step lost or stored twice)
-    pytest.param(["floor.py", "--db", "postgres"], id="floor.py-postgres")]
+    pytest.param(["floor.py", "--db", "postgres"], id="floor.py-postgres"),
+    # issue 37: the table screen's own requests as a path, on both databases (each run exits 1
+    # if a tap's answer disagrees with the engine's follow-ups or the check finds a step lost)
+    pytest.param(["load.py", "--path", "screen"], id="load.py-screen"),
+    pytest.param(["load.py", "--path", "screen", "--db", "postgres"],
+                 id="load.py-screen-postgres"),
+    pytest.param(["floor.py", "--path", "screen"], id="floor.py-screen"),
+    pytest.param(["floor.py", "--path", "screen", "--db", "postgres"],
+                 id="floor.py-screen-postgres"),
+    pytest.param(["profile_step.py", "--path", "screen", "--sql"], id="profile_step.py-screen")]
 
 
 def test_the_benchmarks_are_found() -> None:
