@@ -6,7 +6,7 @@
   "use strict";
   var root = document.getElementById("round");
   if (!root) { return; }
-  var W = JSON.parse(document.getElementById("round-words").textContent);
+  var W = JSON.parse(root.dataset.words);
   var bets = document.querySelector("[data-bets]");
   var rated = document.querySelector("[data-rated]");
   var said = document.querySelector("[data-said]");
@@ -15,7 +15,7 @@
   var phase = document.querySelector("[data-phase]");
   var title = document.querySelector("[data-round-title]");
   var RANKS = root.dataset.usedGrid, SUITS = root.dataset.suits;
-  var S = {round: JSON.parse(document.getElementById("round-data").textContent),
+  var S = {round: JSON.parse(root.dataset.round),
            open: null, values: {}, more: {}, error: null, busy: false, key: newKey(), note: null};
 
   function newKey() {

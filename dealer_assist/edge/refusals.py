@@ -42,10 +42,11 @@ def csrf_refused() -> Any:
 def same_site(target: str | None) -> str | None:
     """Where a redirect may go (issue 35): ``target`` when it is a path of this site, or a full
     URL of this very host (a ``Referer``) cut down to its path and query; None for anything
-    else -- another host, ``//host``, a backslash, a control character or space a browser
-    would drop (``/%09/evil.example`` arrives as ``/\t/evil.example`` and a browser goes to
-    ``//evil.example``)."""
-    if not target or "\\" in target or any(ord(c) <= 0x20 or ord(c) == 0x7F for c in target):
+    else -- another host, ``//host``, a backslash, a control character a browser would drop
+    (``/%09/evil.example`` arrives as ``/\t/evil.example`` and a browser goes to
+    ``//evil.example``). A space inside a path stays (``/floor?pit=Зал 1``: the browser sends
+    it encoded)."""
+    if not target or "\\" in target or any(ord(c) < 0x20 or ord(c) == 0x7F for c in target):
         return None
     parts = urlsplit(target)
     if parts.scheme or parts.netloc:

@@ -47,6 +47,15 @@ class Croupier(Table):
         if label:
             self.look(label)
 
+    def asks(self, selector: str) -> None:
+        """A tap after which the engine says the step again knowing what was entered (the
+        insurance's limit once the hand is in): one request, that records nothing."""
+        before = len(self.requests)
+        self.tap(selector)
+        made = self.requests[before:]
+        assert len(made) == 1 and made[0].startswith("POST ") and made[0].endswith("/refine"), (
+            selector, made)
+
     def opens(self, selector: str) -> None:
         """A tap that opens a step's entry or takes a card: no request at all."""
         before = len(self.requests)
@@ -119,7 +128,9 @@ def play_russian(t: Croupier) -> None:
     t.box_tap("1", "bet")
     t.opens('article.box[data-box="1"] [data-step="insure"]')
     t.type('.entry input[name="amount"]', "100")
-    t.card_taps("As Ad Ah 2c 3d", records=False)  # the player shows his hand to insure
+    t.card_taps("As Ad Ah 2c", records=False)  # the player shows his hand to insure
+    t.asks('.card-grid button[data-card="3d"]')  # the hand is in: its limit, from the engine
+    assert "600" in t.page.inner_text(".entry label:has(input[name=amount])")  # 3 x BET 200
     t.records('.entry [data-record]', "insured")
     t.box_tap("2", "bet")
     t.box_tap("3", "bet")

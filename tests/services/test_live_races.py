@@ -76,8 +76,12 @@ def count(session: Session, model: Any, *where: Any) -> int:
 def test_a_double_tapped_round_start_opens_one_round_and_is_created_once(
         engine: Engine, session: Session, carla: int) -> None:
     for n in range(REPEATS):
-        table_id = fresh_table(session, carla, n)
-        answers = together(engine, lambda s, t=table_id, k=f"start-{n}": start(s, t, carla, k))
+        # a croupier per table: a dealer deals one round at a time (issue 35 item 19)
+        dealer = carla if n == 0 else make_user(session, f"dealer{n}").id
+        session.commit()
+        table_id = fresh_table(session, dealer, n)
+        answers = together(engine, lambda s, t=table_id, k=f"start-{n}", d=dealer: start(
+            s, t, d, k))
         assert [a.created for a in answers].count(True) == 1, f"try {n}"
         assert {a.live_round.round.id for a in answers} == {answers[0].live_round.round.id}
         assert count(session, Round, Round.table_id == table_id) == 1, f"try {n}"

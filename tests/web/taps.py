@@ -3,11 +3,13 @@
 "Start round" posts the bets form (``ante_N``, ``bonus_N``, ``player_N``, the form's key) and a tap
 posts JSON ``{"type", "payload", "idempotency_key", "expected_seq", "label"}`` with the
 ``X-CSRF-Token`` header; both answer JSON (the round as the screen draws it next, or a problem).
-The page embeds the round as JSON (``#round-data``): :func:`round_data` reads it back.
+The page embeds the round as JSON (``#round``'s ``data-round``): :func:`round_data` reads it
+back.
 """
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
 import re
@@ -60,9 +62,13 @@ def suggest(browser: Browser, round_id: int, type: str,
 def page_and_round(browser: Browser, table_id: int) -> tuple[str, dict[str, Any] | None]:
     """The table screen's HTML and the round it embeds (``None`` when no round is open)."""
     page = browser.get(f"/tables/{table_id}/live").get_data(as_text=True)
-    found = re.search(r'<script type="application/json" id="round-data">(.*?)</script>', page,
-                      re.S)
-    return page, json.loads(found.group(1)) if found else None
+    return page, _attribute(page, "round")
+
+
+def _attribute(page: str, name: str) -> Any:
+    """The JSON of ``#round``'s ``data-<name>`` attribute (None: not on the page, or null)."""
+    found = re.search(rf'id="round"[^>]*?\sdata-{name}="([^"]*)"', page, re.S)
+    return json.loads(html.unescape(found.group(1))) if found else None
 
 
 def round_data(browser: Browser, table_id: int) -> dict[str, Any] | None:
@@ -121,8 +127,6 @@ def _said(value: Any) -> list[str]:
 def screen_words(page: str) -> str:
     """What a person reads on the table screen: its HTML, and the round and the renderer's
     words that ``static/round.js`` draws from the page's JSON."""
-    blobs = dict(re.findall(r'<script type="application/json" id="(round-\w+)">(.*?)</script>',
-                            page, re.S))
-    drawn = _said(json.loads(blobs["round-data"])) + _strings(json.loads(blobs["round-words"]))
+    drawn = _said(_attribute(page, "round")) + _strings(_attribute(page, "words"))
     drawn = [re.sub(r"%\(\w+\)s", "", said) for said in drawn]  # round.js fills them in
     return page + " <p>" + " </p><p> ".join(drawn) + "</p>"

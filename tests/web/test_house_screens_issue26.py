@@ -73,6 +73,12 @@ def test_the_undo_button_and_the_round_history_say_what_happened(
     # the header's button reads "↶ " + the round's undo (static/round.js)
     assert _tap(browser, app, cs, "deal_dealer", up=["8c"])["undo"] == (
         "Undo: the dealer's face-up card")
+
+
+def test_the_undo_button_and_the_round_history_say_the_exchange_and_its_box(
+        browser: Browser, app: Flask, croupier: Any) -> None:
+    """Item 12, Russian poker (a table of its own: a dealer deals one round at a time, issue
+    35 item 19)."""
     rp = open_table(browser, app, name="RP 26")
     start(browser, rp, ante_1="50")
     assert _tap(browser, app, rp, "exchange", box="1", count=2)["undo"] == (

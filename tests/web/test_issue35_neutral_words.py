@@ -10,7 +10,7 @@ from flask import Flask
 from pypdf import PdfReader
 
 from dealer_assist.services.shifts import shifts
-from tests.factories import PIN, make_table, make_user
+from tests.factories import PIN, cage_issue, make_table, make_user
 from tests.web.conftest import Browser, arrange, text
 
 
@@ -20,14 +20,16 @@ def test_a_slip_signed_in_session_by_a_woman_names_her_in_neutral_words(
         carla = make_user(session, "carla", "croupier").id
         make_user(session, "olga", "pit_boss")
         table = make_table(session, name="RP 1")
-        return {"carla": carla,
-                "shift": shifts.open_shift(session, table_id=table.id, user_id=carla).id}
+        shift = shifts.open_shift(session, table_id=table.id, user_id=carla).id
+        # the cage issues the fill (issue 35 item 7); the table signs for it
+        return {"carla": carla, "shift": shift,
+                "issue": cage_issue(session, shift, "fill", 5000)}
 
     floor = arrange(app, build)
     browser.login("olga")
     fill = browser.post(f"/reports/shifts/{floor['shift']}/transfers",
-                        {"kind": "fill", "amount": "5000", "croupier_id": floor["carla"],
-                         "croupier_pin": PIN})
+                        {"issue_id": floor["issue"], "croupier_id": floor["carla"],
+                         "croupier_pin": PIN, "chips.1000": "5"})
     assert fill.status_code == 302
     page = text(browser.get(f"/reports/shifts/{floor['shift']}/inventory"))
     voided = browser.post("/cage/slips/1/void", {"reason": "never brought",
