@@ -48,7 +48,8 @@ def _floor(server: Server, lang: str) -> dict[str, int]:
         carla = dbs.exec(select(User).where(User.username == "carla")).one()
         carla.language = lang
         ids = {name: make_user(dbs, name, role, language=lang).id for name, role in (
-            ("root", "admin"), ("pavel", "pit_boss"), ("maria", "shift_manager"))}
+            ("root", "admin"), ("pavel", "pit_boss"), ("maria", "shift_manager"),
+            ("dora", "croupier"))}
         rp = server.tables["russian"]
         paid = _round(dbs, rp, carla.id, "r1", [
             ("deal_dealer", {"up": []}), ("exchange", {"box": "1", "count": 2}),
@@ -66,13 +67,15 @@ def _floor(server: Server, lang: str) -> dict[str, int]:
                                        stakes={"ante": 10}, seat_count=6)
         poker_tables.open_table(dbs, name="DR 1", profile="draw32-pot-limit",
                                 stakes={"small_blind": 5}, seat_count=5)
-        shifts.open_shift(dbs, table_id=stud.id, user_id=carla.id)
+        # Dora deals the poker table: Carla's round at RP 1 waits for its void, and a dealer
+        # deals one round at a time (issue 35 item 19)
+        shifts.open_shift(dbs, table_id=stud.id, user_id=ids["dora"])
         for seat, (name, chips) in zip("1234", (("Ann", 1000), ("Masha", 30), ("Cy", 1000),
                                                 ("Dee", 1000)), strict=True):
             poker_tables.seat_player(dbs, stud.id, seat=seat, player=name, buy_in=chips)
-        hand = poker_hands.start_hand(dbs, table_id=stud.id, user_id=carla.id)
+        hand = poker_hands.start_hand(dbs, table_id=stud.id, user_id=ids["dora"])
         for n, action in enumerate(TO_SHOWDOWN):
-            hand = poker_hands.record(dbs, round_id=hand.round.id, user_id=carla.id,
+            hand = poker_hands.record(dbs, round_id=hand.round.id, user_id=ids["dora"],
                                       action=action, idempotency_key=f"p{n}")
         shift = shifts.open_shift_of(dbs, rp)
         assert shift is not None
