@@ -4,8 +4,13 @@ When the Big Hand beats a dealer with a game, the BET is paid at the Big Hand's 
 the Small Hand beats (or ties) the dealer's Small Hand, else the ANTE is. With ``p`` the chance
 the Small Hand wins, a betting box of Big Hand ``B`` is worth, per ANTE::
 
-    V(B, p) = (win x W(p) - lose x (1 + bet_multiple) + no_game x (take + buy gain)) / hands
+    V(B, p) = (win x W(p) - lose x (1 + bet_multiple) + no_game x take + buy gain) / hands
     W(p)    = (1 - p) x coef(B) + p x bet_multiple x coef(B)      (each capped)
+
+``buy gain``: the sum over the dealer hands without a game of what buying adds to taking the
+ANTE, the bought card drawn from the cards neither the box has seen nor the dealer holds
+(:mod:`.buy_exact`; issue 35: before, from the 47 cards the dealer's hand leaves, the box's
+own among them).
 
 ``no_game``, ``win``, ``tie``, ``lose`` count the dealer's five-card hands by strength exactly
 (:mod:`.counting`): against the cards the Big Hand leaves (the model), or against the cards the

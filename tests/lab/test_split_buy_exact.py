@@ -126,15 +126,20 @@ def test_the_strategy_tables_model_value_equals_every_dealer_hand_and_bought_car
     assert grid[2] == pytest.approx(value, abs=1e-9)  # GRID[2] == 0.5
 
 
-def test_the_play_rules_buy_value_equals_the_advisors_card_by_card_count() -> None:
+def test_the_play_rule_buys_exactly_when_the_advisors_card_by_card_count_says_so() -> None:
     # the advisor's no_game stage settles every card of the deck left (engine-checked in
-    # tests/lab/test_advisor.py); the best strategy's play rule must give the same value
+    # tests/lab/test_advisor.py); the best strategy's play rule must value buying the same
+    from dealer_assist.lab.split_play import buy_rule
     profile = get_profile("split-classic")
+    v = valuer(profile)
     rng = np.random.default_rng(35)
-    done = 0
-    while done < 30:
-        deck = rng.permutation(52)
-        big, small, dealer = np.sort(deck[:5]), np.sort(deck[5:7]), np.sort(deck[7:12])
+    made = [idx(h) for h in ("2h 2c 2d 8s 8h", "As Ks Qs Js 9s", "Tc Td Th Ts 3c",
+                             "7h 7c 7d Ks Kh", "4d 6d 8d Td Qd")]
+    decided = []
+    while len(decided) < 60:
+        big = made[len(decided) % len(made)]
+        deck = rng.permutation(np.setdiff1d(np.arange(52), big))
+        small, dealer = np.sort(deck[:2]), np.sort(deck[2:7])
         if (rank_keys(dealer[None], profile.ranking)[0] >> 24) >= \
                 profile.ranking.strength(profile.qualifier):
             continue
@@ -142,17 +147,21 @@ def test_the_play_rules_buy_value_equals_the_advisors_card_by_card_count() -> No
             profile, "no_game", big, None, [CARD[int(c)].code for c in dealer],
             np.zeros(0, dtype=np.int64), profile.min_ante,
             [CARD[int(c)].code for c in small])[0]}
-        v = valuer(profile)
         seen = np.concatenate([big, small])
         p = small_chance(small[None], np.concatenate([seen, dealer])[None],
                          profile.small_tie_to_player)
         k = key_classes(rank_keys(big[None], profile.ranking), profile.ranking)
-        mine = buy_values(profile.ranking, profile.qualifier, dealer=dealer[None], k=k,
-                          win=v.win_amount(k, p), lose=float(1 + profile.bet_multiple),
-                          fee=float(profile.buy_game_fee), seen=seen_mask(seen[None]),
-                          free_second=False)[0]
-        assert mine == pytest.approx(got["buy_game"], abs=1e-12)
-        done += 1
+        value = buy_values(profile.ranking, profile.qualifier, dealer=dealer[None], k=k,
+                           win=v.win_amount(k, p), lose=float(1 + profile.bet_multiple),
+                           fee=float(profile.buy_game_fee), seen=seen_mask(seen[None]),
+                           free_second=False)[0]
+        assert value == pytest.approx(got["buy_game"], abs=1e-12)
+        rule = buy_rule(profile, profile.min_ante, profile.max_payout, p)
+        buys = rule(dealer[None], rank_keys(big[None], profile.ranking), np.array([True]),
+                    seen_mask(seen[None]))[0]
+        assert buys == (got["buy_game"] > got["take_ante"])
+        decided.append(bool(buys))
+    assert any(decided) and not all(decided)
 
 
 def test_the_box_has_seen_its_five_and_bought_extra_cards_but_not_free_blind_ones() -> None:
