@@ -91,7 +91,7 @@ MADE = [("2h 2c 2d 8s 8h", "Kc Qd", "", "5s"),     # a full house after buying e
 @pytest.mark.parametrize(("big", "small", "dead", "up"), MADE)
 def test_a_made_positions_value_equals_every_dealer_hand_and_every_bought_card_enumerated(
         big: str, small: str, dead: str, up: str) -> None:
-    profile = get_profile("split-classic")
+    profile: Any = get_profile("split-classic")
     v = valuer(profile)
     b, s, u = idx(big), idx(small), int(idx(up)[0])
     seen = np.sort(np.concatenate([b, s, idx(dead)]))
@@ -115,7 +115,7 @@ def test_a_made_positions_value_equals_every_dealer_hand_and_every_bought_card_e
 def test_the_strategy_tables_model_value_equals_every_dealer_hand_and_bought_card_enumerated(
         ) -> None:
     # the best strategy's grid: the dealer's hand and the bought card avoid the Big Hand's cards
-    profile = get_profile("split-classic")
+    profile: Any = get_profile("split-classic")
     v = valuer(profile)
     b = idx("3h 3c 3d Ts Th")
     k = key_classes(rank_keys(b[None, :], profile.ranking), profile.ranking)
@@ -130,12 +130,12 @@ def test_the_play_rule_buys_exactly_when_the_advisors_card_by_card_count_says_so
     # the advisor's no_game stage settles every card of the deck left (engine-checked in
     # tests/lab/test_advisor.py); the best strategy's play rule must value buying the same
     from dealer_assist.lab.split_play import buy_rule
-    profile = get_profile("split-classic")
+    profile: Any = get_profile("split-classic")
     v = valuer(profile)
     rng = np.random.default_rng(35)
     made = [idx(h) for h in ("2h 2c 2d 8s 8h", "As Ks Qs Js 9s", "Tc Td Th Ts 3c",
                              "7h 7c 7d Ks Kh", "4d 6d 8d Td Qd")]
-    decided = []
+    decided: list[bool] = []
     while len(decided) < 60:
         big = made[len(decided) % len(made)]
         deck = rng.permutation(np.setdiff1d(np.arange(52), big))
@@ -173,7 +173,7 @@ def test_the_box_has_seen_its_five_and_bought_extra_cards_but_not_free_blind_one
 
 
 def test_the_labs_bought_game_is_the_engines_without_a_free_second_replacement() -> None:
-    profile = get_profile("split-classic")
+    profile: Any = get_profile("split-classic")
     rng = np.random.default_rng(4)
     for _ in range(300):
         deck = rng.permutation(52)
