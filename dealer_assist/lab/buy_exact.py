@@ -76,17 +76,23 @@ def _least_class(ranking: Ranking, qualifier: Category) -> int:
 
 
 def buy_gains(ranking: Ranking, qualifier: Category, *, k: I64, win: F64, lose: float,
-              fee: float, take: float, seen: B, free_second: bool) -> F64:
+              fee: float, take: float, seen: B, free_second: bool,
+              deck_seen: B | None = None) -> F64:
     """Per box: the sum over the dealer hands without a game that avoid its ``seen`` cards
     (rows of a (n, 52) mask) of max(0, buy value - take), in ANTEs; divide by the number of
-    dealer hands the box's cards leave for the option's share of its expected result."""
+    dealer hands the box's cards leave for the option's share of its expected result.
+
+    ``deck_seen`` (a subset of ``seen``; by default ``seen``): the cards out of the deck the
+    bought card comes from. Big/Small's advisor forces the dealer's up card ``u`` into his
+    hand as ``gains(seen=S, deck_seen=S) - gains(seen=S + u, deck_seen=S)``."""
     k = np.asarray(k, dtype=np.int64)
     win = np.asarray(win, dtype=np.float64)
+    deck = seen if deck_seen is None else deck_seen
     out = np.zeros(len(k))
     for lo in range(0, len(k), _BATCH):
         out[lo:lo + _BATCH] = _gains(ranking, qualifier, k[lo:lo + _BATCH],
                                      win[lo:lo + _BATCH], lose, fee, take,
-                                     seen[lo:lo + _BATCH], free_second)
+                                     seen[lo:lo + _BATCH], free_second, deck[lo:lo + _BATCH])
     return out
 
 
@@ -102,13 +108,16 @@ def _shape(ranking: Ranking, qualifier: Category) -> tuple[I64, I64, I64, I64, B
 
 
 def _gains(ranking: Ranking, qualifier: Category, k: I64, win: F64, lose: float, fee: float,
-           take: float, seen: B, free_second: bool) -> F64:
+           take: float, seen: B, free_second: bool, deck_seen: B) -> F64:
+    """``seen``: the cards no dealer hand holds; ``deck_seen``: the cards out of the deck."""
     sets, plain, flush, _, in_q, pq, pt = _shape(ranking, qualifier)
     least = _least_class(ranking, qualifier)
     in_s = seen.reshape(-1, 4, 13)  # (n, suit, rank)
-    clear = (~in_s).astype(np.float64)
-    n_s = in_s.sum(axis=1).astype(np.float64)  # (n, 13) box cards per rank
-    m = 52 - 5 - seen.sum(axis=1).astype(np.float64)  # the deck after the dealer's five
+    in_d = deck_seen.reshape(-1, 4, 13)
+    clear = (~in_d).astype(np.float64)  # the deck's cards
+    clear_h = (~in_s).astype(np.float64)  # the cards a dealer hand may hold
+    n_s = in_d.sum(axis=1).astype(np.float64)  # (n, 13) cards out of the deck per rank
+    m = 52 - 5 - deck_seen.sum(axis=1).astype(np.float64)  # the deck after the dealer's five
     kk = k[:, None, None]
     has = plain[None] >= least
     below_p = (has & (plain[None] < kk)).astype(np.float64)  # (n, Q, 13)
@@ -126,7 +135,7 @@ def _gains(ranking: Ranking, qualifier: Category, k: I64, win: F64, lose: float,
     eb = np.einsum("nqr,nsr->nqs", below_f - below_p * ~in_q[None], clear)
     ea = np.einsum("nqr,nsr->nqs", above_f - above_p * ~in_q[None], clear)
     r_suit = r_plain[:, :, None] + w[:, :, None] * eb - lose * ea  # (n, Q, suit)
-    free = 4 - n_s  # (n, 13)
+    free = 4 - in_s.sum(axis=1).astype(np.float64)  # (n, 13) cards a dealer hand may hold
     n_t = free[:, sets].prod(axis=2)  # (n, Q) T avoiding the box's cards
     suited: B = np.all(~in_s[:, :, sets], axis=3)  # (n, suit, Q): T of one suit avoiding S
     n_suit = np.transpose(suited, (0, 2, 1)).astype(np.float64)  # (n, Q, suit)
@@ -137,7 +146,7 @@ def _gains(ranking: Ranking, qualifier: Category, k: I64, win: F64, lose: float,
     out: F64 = (n_mixed[:, pq] * tops * _keep(r_plain[:, pq], tops, inv_m, again_w, fee,
                                               take)).sum(axis=1)
     for s in range(4):
-        tops_s = tops - clear[:, s, pt]  # not the suit's own card: it would make a flush
+        tops_s = tops - clear_h[:, s, pt]  # not the suit's own card: it would make a flush
         out += (n_suit[:, pq, s] * tops_s * _keep(r_suit[:, pq, s], tops_s, inv_m, again_w,
                                                   fee, take)).sum(axis=1)
     return out

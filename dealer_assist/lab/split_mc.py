@@ -102,18 +102,31 @@ def decide(profile: SplitProfile, hand: I64, extra_cards: I64,
     return extra, big, small, big_key, bet
 
 
-#: which betting rows without a game buy one: (dealer cards, Big Hand keys, rows) -> bool
-BuyRule = Callable[[I64, I64, B], B]
+#: which betting rows without a game buy one: (dealer cards, Big Hand keys, rows, the (n, 52)
+#: mask of the cards each box has seen: its five and bought extra cards; free ones are blind)
+#: -> bool
+BuyRule = Callable[[I64, I64, B, B], B]
 
 
 def basic_buy(profile: SplitProfile) -> BuyRule:
     """Rule 3 of the basic strategy: buy with a full house or better in the Big Hand."""
     least = profile.ranking.strength(BUY_GAME_FROM)
 
-    def rule(dealer: I64, big_key: I64, rows: B) -> B:
+    def rule(dealer: I64, big_key: I64, rows: B, seen: B) -> B:
         out: B = rows & ((big_key >> 24) >= least) & profile.buy_game_allowed
         return out
     return rule
+
+
+def seen_cards(cards: I64, extra: npt.NDArray[np.int8]) -> B:
+    """(n, 52): the cards each box has seen, its five and its bought extra cards (free extra
+    cards are dealt blind)."""
+    n = len(cards)
+    out = np.zeros((n, 52), dtype=bool)
+    out[np.arange(n)[:, None], cards[:, :5]] = True
+    rows = np.flatnonzero(extra == BOUGHT)
+    out[rows[:, None], cards[rows, 10:12]] = True
+    return out
 
 
 def play(profile: SplitProfile, cards: I64, ante: int, cap: int) -> SplitBatch:
@@ -134,7 +147,8 @@ def settle(profile: SplitProfile, cards: I64, ante: int, cap: int,
     dealer = cards[:, 5:10]
     dealer_key = rank_keys(dealer, ranking)
     qualified = (dealer_key >> 24) >= ranking.strength(profile.qualifier)
-    buy = buy_rule(dealer, big_key, bet & ~qualified) & profile.buy_game_allowed
+    buy = buy_rule(dealer, big_key, bet & ~qualified,
+                   seen_cards(cards, extra)) & profile.buy_game_allowed
     against, new_qualified = dealer_key.copy(), np.zeros(len(cards), dtype=bool)
     rows = np.flatnonzero(buy)
     if len(rows):

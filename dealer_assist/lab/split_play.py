@@ -4,7 +4,8 @@ Rounds are laid out as in :mod:`.split_mc` (15 cards). Per dealt hand the table'
 bet without extra cards, free extra cards (the Small Hand as dealt, BET obliged) or bought extra
 cards, after which the best split by the model is taken and the box bets when it is worth more
 than a fold. Facing a dealer without a game the box buys one when that dealer hand's buy value
-(:class:`.buy_value.BuyOutcomes`, the win weighed by the Small Hand's chance) beats the ANTE.
+(:func:`.buy_exact.buy_values`: the bought card drawn from the cards neither the dealer holds
+nor the box has seen; the win weighed by the Small Hand's chance) beats the ANTE.
 Settlement: :func:`.split_mc.settle`.
 """
 
@@ -15,6 +16,7 @@ import numpy.typing as npt
 
 from ..rules.games.stud import SplitProfile
 from .batch import rank_keys
+from .buy_exact import buy_values
 from .buy_value import key_classes
 from .montecarlo import Played
 from .split_best import BET, BOUGHT, FOLD, FREE, SplitStrategy, best_splits, small_chances, valuer
@@ -63,18 +65,20 @@ def play_batch(profile: SplitProfile, table: SplitStrategy, cards: I64, ante: in
 
 def buy_rule(profile: SplitProfile, ante: int, cap: int,
              chance: npt.NDArray[np.float64]) -> BuyRule:
-    """Buy when the dealer hand's buy value beats taking the ANTE."""
+    """Buy when the dealer hand's buy value beats taking the ANTE, the bought card drawn from
+    the cards neither the box has seen nor the dealer holds (issue 35)."""
     v = valuer(profile)
 
-    def rule(dealer: I64, big_key: I64, rows: B) -> B:
+    def rule(dealer: I64, big_key: I64, rows: B, seen: B) -> B:
         out = np.zeros(len(rows), dtype=bool)
         idx = np.flatnonzero(rows)
-        if not len(idx) or v.buy is None:
+        if not len(idx) or not profile.buy_game_allowed:
             return out
-        d = v.buy.row_of[hand_index().classes(dealer[idx])]
         k = key_classes(big_key[idx], profile.ranking)
-        win = v.win_amount(k, chance[idx])
-        value = v.buy.buy_value(d, k, win, float(1 + profile.bet_multiple))
+        value = buy_values(profile.ranking, profile.qualifier, dealer=dealer[idx], k=k,
+                           win=v.win_amount(k, chance[idx]),
+                           lose=float(1 + profile.bet_multiple),
+                           fee=float(profile.buy_game_fee), seen=seen[idx], free_second=False)
         out[idx] = value > float(profile.no_game_ante_multiplier)
         return out
     return rule

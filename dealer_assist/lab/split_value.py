@@ -4,8 +4,13 @@ When the Big Hand beats a dealer with a game, the BET is paid at the Big Hand's 
 the Small Hand beats (or ties) the dealer's Small Hand, else the ANTE is. With ``p`` the chance
 the Small Hand wins, a betting box of Big Hand ``B`` is worth, per ANTE::
 
-    V(B, p) = (win x W(p) - lose x (1 + bet_multiple) + no_game x (take + buy gain)) / hands
+    V(B, p) = (win x W(p) - lose x (1 + bet_multiple) + no_game x take + buy gain) / hands
     W(p)    = (1 - p) x coef(B) + p x bet_multiple x coef(B)      (each capped)
+
+``buy gain``: the sum over the dealer hands without a game of what buying adds to taking the
+ANTE, the bought card drawn from the cards neither the box has seen nor the dealer holds
+(:mod:`.buy_exact`; issue 35: before, from the 47 cards the dealer's hand leaves, the box's
+own among them).
 
 ``no_game``, ``win``, ``tie``, ``lose`` count the dealer's five-card hands by strength exactly
 (:mod:`.counting`): against the cards the Big Hand leaves (the model), or against the cards the
@@ -24,7 +29,8 @@ import numpy.typing as npt
 
 from ..rules.games.stud import SplitProfile
 from .batch import combination_array, rank_keys
-from .buy_value import BuyOutcomes, key_classes, qualifier_class
+from .buy_exact import buy_gains, most_below, seen_mask
+from .buy_value import key_classes, qualifier_class
 from .counting import hand_classes
 
 I64 = npt.NDArray[np.int64]
@@ -90,7 +96,6 @@ class SplitValuer:
         self.cap = profile.max_payout if cap is None else cap
         self.hc = hand_classes(profile.ranking)
         self.q0 = qualifier_class(profile)
-        self.buy = BuyOutcomes(profile) if profile.buy_game_allowed else None
         order = profile.ranking.order
         self.coef = np.array([profile.multiplier(c) for c in order], dtype=np.float64)
 
@@ -102,8 +107,9 @@ class SplitValuer:
                     + p * np.minimum(self.profile.bet_multiple * coef, limit))
         return out
 
-    def from_counts(self, k: I64, below: I64, hands: float, p: F64) -> F64:
-        """Values from the dealer-hand counts below the qualifier, ``k`` and ``k + 1``."""
+    def from_counts(self, k: I64, below: I64, hands: float, p: F64, gains: F64) -> F64:
+        """Values from the dealer-hand counts below the qualifier, ``k`` and ``k + 1``, and
+        ``gains``: the buy option's exact sums over the dealer hands (:meth:`exact_gains`)."""
         no_game = below[:, 0].astype(np.float64)
         plays = k >= self.q0
         win = np.where(plays, below[:, 1] - below[:, 0], 0)
@@ -112,8 +118,41 @@ class SplitValuer:
         lose = hands - no_game - win - tie
         w = self.win_amount(k, p)
         take = float(self.profile.no_game_ante_multiplier)
-        gain = 0.0 if self.buy is None else self.buy.gain(k, w, lose_amount, take)
-        out: F64 = (win * w - lose * lose_amount + no_game * (take + gain)) / hands
+        out: F64 = (win * w - lose * lose_amount + no_game * take + gains) / hands
+        return out
+
+    def exact_gains(self, k: I64, p: F64, seen: I64, up: I64 | None) -> F64:
+        """Per box: the sum over the dealer hands without a game (holding ``up`` when given,
+        avoiding ``seen``) of what buying adds to taking the ANTE, the bought card drawn from
+        the cards neither the box has seen nor the dealer holds (:mod:`.buy_exact`, issue 35).
+        Skipped where no dealer hand can make buying worth more
+        (:func:`.buy_exact.most_below`)."""
+        prof = self.profile
+        out = np.zeros(len(k))
+        if not prof.buy_game_allowed:
+            return out
+        win = self.win_amount(k, p)
+        m = 47.0 - seen.shape[1]  # the deck after the dealer's five (``up`` among them)
+        fee, take = float(prof.buy_game_fee), float(prof.no_game_ante_multiplier)
+        lose = float(1 + prof.bet_multiple)
+        reach = -fee + win * most_below(prof.ranking, prof.qualifier)[k] / m - take
+        rows = np.flatnonzero(reach > 0)
+        if not len(rows):
+            return out
+        mask = seen_mask(seen[rows])
+
+        def gains(hand_avoids: npt.NDArray[np.bool_]) -> F64:
+            return buy_gains(prof.ranking, prof.qualifier, k=k[rows], win=win[rows], lose=lose,
+                             fee=fee, take=take, seen=hand_avoids, free_second=False,
+                             deck_seen=mask)
+        if up is None:
+            out[rows] = gains(mask)
+            return out
+        # the hands holding the up card: those avoiding ``seen`` less those avoiding it too,
+        # the deck being, for both, the cards neither ``seen`` nor the dealer's
+        with_up = mask.copy()
+        with_up[np.arange(len(rows)), np.asarray(up, dtype=np.int64)[rows]] = True
+        out[rows] = gains(mask) - gains(with_up)
         return out
 
     def _counts(self, big: I64, seen: I64, up: I64 | None) -> tuple[I64, I64, float]:
@@ -129,10 +168,12 @@ class SplitValuer:
         b = np.asarray(big, dtype=np.int64)
         out = np.empty((len(b), len(GRID)))
         for lo in range(0, len(b), _CHUNK):
-            k, below, hands = self._counts(b[lo:lo + _CHUNK], b[lo:lo + _CHUNK], None)
+            part = b[lo:lo + _CHUNK]
+            k, below, hands = self._counts(part, part, None)
             for j, p in enumerate(GRID):
-                out[lo:lo + _CHUNK, j] = self.from_counts(k, below, hands,
-                                                          np.full(len(k), p))
+                chance = np.full(len(k), p)
+                out[lo:lo + _CHUNK, j] = self.from_counts(
+                    k, below, hands, chance, self.exact_gains(k, chance, part, None))
         return out
 
     def exact(self, big: npt.ArrayLike, p: npt.ArrayLike, seen: npt.ArrayLike,
@@ -140,9 +181,10 @@ class SplitValuer:
         """Values of Big Hands with Small Hand chances ``p``, the dealer's hidden cards
         avoiding ``seen`` and his up card ``up`` (per row)."""
         b = np.asarray(big, dtype=np.int64)
-        k, below, hands = self._counts(b, np.asarray(seen, dtype=np.int64),
-                                       np.asarray(up, dtype=np.int64))
-        return self.from_counts(k, below, hands, np.asarray(p, dtype=np.float64))
+        s, u = np.asarray(seen, dtype=np.int64), np.asarray(up, dtype=np.int64)
+        k, below, hands = self._counts(b, s, u)
+        chance = np.asarray(p, dtype=np.float64)
+        return self.from_counts(k, below, hands, chance, self.exact_gains(k, chance, s, u))
 
 
 def interpolate(grid_values: F64, p: F64) -> F64:
