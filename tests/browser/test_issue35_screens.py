@@ -111,8 +111,7 @@ def test_issue_35_wording_and_layout(page: Any, server: Server, shots: Shots,
     t.box("1", "bet", "box-1-bet")
     t.cards("Qh Jd 4d 5h 6c", "revealed", auto=True)
     t.box("1", "buy_game", "box-1-buys")
-    with page.expect_navigation():
-        t.tap('.card-grid button[data-card="Qs"]')  # the queen for the queen: no game yet
+    t.tap('.card-grid button[data-card="Qs"]')  # the queen for the queen: no game yet
     assert w["draw"] in " ".join(look(page, shots, "draw-free-second-card").split())
     # the pit: the report, the hold report, the Oasis round, the players page
     sign_in(page, server, "pavel")

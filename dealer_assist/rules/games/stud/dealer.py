@@ -51,8 +51,8 @@ class FreeSecondCard(CardCountError):
 
     def __init__(self, got: int, expected: str, what: str = "hand") -> None:
         super().__init__(got, expected, what)
-        self.message = Phrase("Same rank as the card it replaced and still no game: the dealer "
-                              "gets a free second card. Tap it.")
+        self.message = Phrase("Same rank as the card it replaced and still no game. The first "
+                              "new card is replaced too, free: tap the free second card.")
         self.args = (self.message,)
 
 
