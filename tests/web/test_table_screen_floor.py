@@ -127,7 +127,7 @@ def test_a_same_rank_card_asks_for_the_free_second_card_before_recording(
     problem = refusal(resp)
     # the engine's own refusal: the screen keeps the card and asks for one more
     assert (problem["code"], problem["field"]) == ("card_count", "draw")
-    assert "the dealer gets a free second card" in problem["detail"]
+    assert "tap the free second card" in problem["detail"]
     assert len(round_of(app, rp).events) == before
     assert step(browser, app, rp, "dealer_draw", cards=["Ks", "9c"]).status_code == 201
     rnd = round_of(app, rp)
