@@ -16,8 +16,7 @@ from flask import Flask
 from sqlalchemy import event
 
 from dealer_assist import db
-from tests.factories import make_table
-from tests.web.conftest import Browser, arrange, opening_form
+from tests.web.conftest import Browser, opening_form
 
 pytestmark = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 
@@ -54,11 +53,10 @@ def reads_the_round(statement: str) -> bool:
 
 @pytest.fixture
 def taps(browser: Browser, app: Flask, croupier: Any, table: Any) -> dict[str, list[str]]:
-    """Box 1's BET sent once through the screen and once through the API: each one's SQL."""
-    other = arrange(app, make_table, name="RP 2")
+    """Box 1's BET sent through the screen, then box 2's through the API, on the same round
+    (one table, one dealer: a dealer deals one round at a time): each one's SQL."""
     browser.login("carla")
-    for t in (table, other):
-        assert browser.post(f"/tables/{t.id}/shifts", opening_form(app)).status_code == 302
+    assert browser.post(f"/tables/{table.id}/shifts", opening_form(app)).status_code == 302
     csrf = browser.csrf()
     headers = {"X-CSRF-Token": csrf}
     # the screen: "Start round" records the bets and the deal (nothing face up) in one request
@@ -67,17 +65,6 @@ def taps(browser: Browser, app: Flask, croupier: Any, table: Any) -> dict[str, l
     assert started.status_code == 201, started.get_data(as_text=True)
     rnd = started.get_json()["round"]
     assert rnd["last_seq"] == 2
-    # the API: the same bets and the same deal, one request each
-    api = browser.client.post(f"/api/v1/tables/{other.id}/rounds",
-                              json={"boxes": [{"box": "1", "ante": 100},
-                                              {"box": "2", "ante": 100}]},
-                              headers={**headers, "Idempotency-Key": "api-start"})
-    assert api.status_code == 201, api.get_json()
-    rid = api.get_json()["id"]
-    dealt = browser.client.post(f"/api/v1/rounds/{rid}/events",
-                                json={"type": "deal_dealer", "payload": {"up": []}},
-                                headers={**headers, "Idempotency-Key": "api-deal"})
-    assert dealt.status_code == 201, dealt.get_json()
     out = {}
     with statements(app) as sent:
         tap = browser.client.post(f"/live/rounds/{rnd['id']}/steps", headers=headers,
@@ -87,9 +74,9 @@ def taps(browser: Browser, app: Flask, croupier: Any, table: Any) -> dict[str, l
     assert tap.get_json()["round"]["last_seq"] == 3
     out["screen"] = list(sent)
     with statements(app) as sent:
-        step = browser.client.post(f"/api/v1/rounds/{rid}/events",
-                                   json={"type": "bet", "payload": {"box": "1"},
-                                         "expected_seq": 2},
+        step = browser.client.post(f"/api/v1/rounds/{rnd['id']}/events",
+                                   json={"type": "bet", "payload": {"box": "2"},
+                                         "expected_seq": 3},
                                    headers={**headers, "Idempotency-Key": "api-bet"})
     assert step.status_code == 201, step.get_json()
     out["api"] = list(sent)
