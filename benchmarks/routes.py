@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from dealer_assist.rules.engine import Folded
+from dealer_assist.rules.stream import follow_ups
 from dealer_assist.services.rounds.record import follow_key
 
 
@@ -80,16 +82,10 @@ class ScreenRoute(ApiRoute):
         return int(answer["round"]["id"]), int(answer["round"]["last_seq"])
 
     def follow(self, flow: Any, state: Any) -> tuple[list[str], Any]:
-        """The steps the engine records by itself after ``state`` (as the server's
-        ``record.follow_ups``), applied to the client's fold: their types and the state."""
-        types: list[str] = []
-        for _ in range(20):
-            auto = next((s for s in flow.next_steps(state) if s.auto), None)
-            if auto is None:
-                break
-            state = flow.step(state, auto.type, {"box": auto.box} if auto.box else {})
-            types.append(auto.type)
-        return types, state
+        """The steps the engine records by itself after ``state`` (the record path's
+        ``rules.stream.follow_ups``), applied to the client's fold: their types and the state."""
+        more, folded = follow_ups(flow, Folded(state, ()))
+        return [kind for kind, _ in more], folded.state
 
 
 ROUTES: dict[str, ApiRoute] = {"api": ApiRoute(), "screen": ScreenRoute()}

@@ -32,8 +32,9 @@ from typing import Any, Protocol
 
 from sqlmodel import Session
 
+from ...rules import stream as stream_rules
 from ...rules.engine import PAID, UNDO, VOID, Folded, Game
-from ...rules.errors import IllegalActionError, RulesError
+from ...rules.errors import RulesError
 from ...rules.fields import RequestError
 from ..errors import Conflict, ValidationError
 from ..people import duties
@@ -219,10 +220,10 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
     played = _play(stream, loaded, type, payload)
     if played is None:  # the round already holds what the step asks: nothing stored, 200
         return Recorded(loaded, False)
-    stored, folded, settlement = played
-    appended = [(type, stored)]
-    if follow and type not in META:
-        more, folded = follow_ups(loaded.flow, folded)
+    folded, settlement = played.folded, played.settlement
+    appended = [(type, played.stored)]
+    if follow and type not in stream_rules.META:
+        more, folded = stream_rules.follow_ups(loaded.flow, folded)
         appended += more
         if more and stream.settles_when_complete and loaded.flow.can_settle(folded.state):
             settlement = loaded.flow.settle(folded.state)
@@ -246,36 +247,9 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
     return Recorded(after, True, loaded.folded.state)
 
 
-META = frozenset({PAID, UNDO, VOID})
-#: a chain of steps the engine records by itself is short (a deal, a forced BET)
-MOST_FOLLOW_UPS = 4
-
-
-def follow_ups(flow: Game[Any], folded: Folded[Any]) -> tuple[list[tuple[str, dict[str, Any]]],
-                                                            Folded[Any]]:
-    """The steps the engine records by itself after ``folded`` (``Step.auto``), each verified
-    and applied like any step: their events (type, stored payload) and the fold after them."""
-    out: list[tuple[str, dict[str, Any]]] = []
-    state, effective = folded.state, folded.steps
-    last = effective[-1] if effective else 0
-    for _ in range(MOST_FOLLOW_UPS):
-        auto = next((s for s in flow.next_steps(state) if s.auto), None)
-        if auto is None:
-            break
-        actions = flow.decode(state, auto.type, {"box": auto.box} if auto.box else {})
-        state = flow.play(state, actions, new=True, type=auto.type)
-        last += 1
-        effective = (*effective, last)
-        out.append((auto.type, flow.encode_event(auto.type, actions)))
-    return out, Folded(state, effective)
-
-
 def follow_key(key: str, n: int) -> str:
     """The idempotency key of the ``n``-th event a request appends (the first: its own)."""
-    if n == 0:
-        return key
-    tail = f"~{n}"
-    return key[:store.KEY_MAX - len(tail)] + tail
+    return stream_rules.follow_key(key, n, store.KEY_MAX)
 
 
 def check_open(stream: Stream, loaded: Loaded, expected_seq: int | None,
@@ -293,35 +267,17 @@ def check_open(stream: Stream, loaded: Loaded, expected_seq: int | None,
 
 
 def _play(stream: Stream, loaded: Loaded, type: str,
-          payload: Mapping[str, Any]) -> tuple[dict[str, Any], Folded[Any], Any] | None:
-    """The engine's work for a new step, on the fold just read: what to store, the fold after
-    it, and the settlement to store when it completes the stream; None for a step the stream
-    already holds (``Game.needless``)."""
-    flow, state, effective = loaded.flow, loaded.folded.state, loaded.effective
-    if type == PAID and not stream.settles_when_complete:
-        return {}, Folded(state, effective, PAID), flow.settle(state)  # RulesError: incomplete
-    if type == VOID:
-        raise IllegalActionError("a round is voided only with a pit boss's approval: ask for a "
-                                 "void (Redeal, or the round's page)", field="type", value=VOID)
-    if type == UNDO:
-        if not effective:
-            raise Conflict(stream.wording.nothing, number=loaded.number)
-        cancels = {flow.undo_field: payload.get(flow.undo_field, effective[-1])}
-        flow.check_undo(effective, cancels)
-        # undoing step s leaves the stream as the events before s left it (the engine's fold)
-        undone = memo.replay(flow, loaded.rules,
-                             [e for e in loaded.events if e.seq < effective[-1]],
-                             loaded.rules_text)
-        return cancels, Folded(undone.state, undone.steps), None
-    actions = flow.decode(state, type, payload)  # decoded once
-    if flow.needless(state, actions):
-        return None
-    new = flow.play(state, actions, new=True, type=type)
-    settlement = None
-    if stream.settles_when_complete and flow.can_settle(new):
-        settlement = flow.settle(new)
-    return (flow.encode_event(type, actions), Folded(new, (*effective, loaded.last_seq + 1)),
-            settlement)
+          payload: Mapping[str, Any]) -> stream_rules.Played | None:
+    """The engine's work for a new step, on the fold just read (``rules.stream.play``: the one
+    the tablet runs offline too); undoing needs a step to undo."""
+    if type == UNDO and not loaded.effective:
+        raise Conflict(stream.wording.nothing, number=loaded.number)
+    return stream_rules.play(
+        loaded.flow, loaded.folded, type, payload, loaded.last_seq,
+        undone=lambda seq: memo.replay(loaded.flow, loaded.rules,
+                                       [e for e in loaded.events if e.seq < seq],
+                                       loaded.rules_text),
+        settles_when_complete=stream.settles_when_complete)
 
 
 def _check_resend(stream: Stream, loaded: Loaded, existing: store.EventView, type: str,

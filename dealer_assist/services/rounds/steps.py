@@ -22,6 +22,7 @@ from ...rules.fields import need_mapping
 from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
 from ...rules.registry import rules_flow
+from ...rules.stream import follow_ups
 from ..disputes import voids
 from ..errors import Conflict, NotFound
 from ..people import duties, stints
@@ -107,7 +108,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     folded = Folded(state, (1,))
     appended = [("place", payload)]
     if follow:
-        more, folded = path.follow_ups(flow, folded)
+        more, folded = follow_ups(flow, folded)
         appended += more
     events = [rounds.insert_event(session, HOUSE.column, rnd.id, 1 + n, kind, body, actor_id,
                                   path.follow_key(key, n), table_id=table.id)
