@@ -15,6 +15,7 @@ ROLE_TITLES = " ".join(str(title) for title in users.ROLE_TITLES.values())
 #: from the words web/live_screen.py and web/live.py say (issue 37)
 TEMPLATES = " ".join(p.read_text(encoding="utf-8") for p in [
     *(ROOT / "templates").rglob("*.html"), ROOT / "dealer_assist" / "web" / "live_screen.py",
+    ROOT / "dealer_assist" / "tablet" / "screen.py",
     ROOT / "dealer_assist" / "web" / "live.py"])
 
 

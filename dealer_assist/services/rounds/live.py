@@ -40,6 +40,7 @@ from ...rules.games.stud import draw_needed as cards_needed
 from ...rules.games.stud import phase
 from ...rules.phrase import Phrase
 from ...rules.settlement import Settlement
+from ...tablet.screen import closed_phase
 from ..disputes import voids
 from ..tables import tables
 from . import house
@@ -133,7 +134,7 @@ class LiveRound:
     @property
     def phase(self) -> str:
         if not self.is_open:
-            return Phrase("Round %(status)s", status=Phrase(self.round.status))
+            return closed_phase(self.round.status)
         if self.void_pending:
             return FROZEN
         return phase(self.steps, self.settlement is not None)
