@@ -40,9 +40,10 @@ from ..services.rounds import store as rounds
 from ..services.rounds.txn import Busy
 from ..services.shifts import shifts
 from ..services.tables import tables
+from ..tablet import refusal
 from . import table_players
 from .forms import whole_number
-from .live_refusal import box_of, input_for, payload_input, take
+from .live_refusal import box_of, input_for, take
 from .live_screen import screen as screen_of
 from .live_screen import step_view
 
@@ -194,20 +195,14 @@ def record(round_id: int) -> Any:
         done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id, type=type,
                             payload=payload, idempotency_key=key, expected_seq=expected,
                             follow=True)
-    except (RulesError, ServiceError, Busy) as err:
-        box = payload.get("box")
-        box = str(box) if isinstance(box, (str, int)) else None
-        label = str(body.get("label") or "")
-        what = gettext("Box %(box)s · %(step)s", box=box, step=label) if box and label \
-            else gettext("Box %(box)s", box=box) if box else label
-        # the step's input a wrong value is about (``insurance`` -> ``amount``, ``draw`` ->
-        # ``cards``, ``split.small`` -> ``small``): the screen puts the message beside it and
-        # marks it; a card count keeps the engine's field (the free second card: the screen
-        # asks one more card)
-        field = getattr(err, "field", None)
-        if getattr(err, "code", None) != "card_count":
-            field = payload_input(field, getattr(err, "value", None), payload) or field
-        return _refused(err, what, field, box)
+    except RulesError as err:  # said as the tablet says it offline (tablet.refusal)
+        db.get_session().rollback()
+        said = refusal.rule_problem(err, payload, str(body.get("label") or ""), wording.words())
+        said.pop("type")
+        return problem(said.pop("status"), said.pop("title"), said.pop("detail"), **said)
+    except (ServiceError, Busy) as err:
+        what, box = refusal.step_what(payload, str(body.get("label") or ""), wording.words())
+        return _refused(err, what, getattr(err, "field", None), box)
     status = 202 if type == live.REDEAL and done.created else None
     return _answer(done, status)
 

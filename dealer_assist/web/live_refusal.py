@@ -13,18 +13,20 @@ once: a reload shows neither).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from flask import session
 from werkzeug.datastructures import MultiDict
 
+from ..tablet import refusal as said
+from ..tablet.refusal import box_of, payload_input
+
+__all__ = ["KEY", "Refusal", "box_of", "input_for", "keep", "payload_input", "take"]
+
 KEY = "live_refused"
 #: form fields that are the request's own, never typed by the croupier
 NOT_TYPED = frozenset({"csrf_token", "key", "seq"})
-#: inputs of the table screen an engine field may be about
-CARD_FIELDS = frozenset({"cards", "card", "draw", "up", "small", "big", "discard"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,65 +56,6 @@ def take(table_id: int) -> tuple[MultiDict[str, str], Refusal | None]:
 
 
 def input_for(field: str | None, value: Any, form: MultiDict[str, str]) -> str | None:
-    """The screen's input an error's ``field`` is about: ``boxes[1].bonus`` -> ``bonus_2`` (the
-    second box with an ANTE typed), ``ante`` -> ``ante_2`` (the first box whose typed ANTE is
-    the refused value), ``insurance`` -> ``amount``, card fields ->
-    ``cards``; form fields (``amount``, ``ante_2``) are themselves."""
-    if not field:
-        return None
-    if field in form:
-        return field
-    if ".player" in field:  # issue 23: boxes[i].player(.card) -> the i-th placed box's choice
-        return _player_input(field, form)
-    last = re.sub(r"\[\d+\]", "", field.rsplit(".", 1)[-1])
-    if last in ("ante", "bonus"):
-        placed = re.match(r"boxes\[(\d+)\]\.", field)
-        if placed:  # the i-th box of the bets form that has an ANTE (as the route lists them)
-            boxes = sorted(int(box) for name, typed in form.items(multi=True)
-                           if (box := box_of(name)) and name.startswith("ante_") and typed.strip())
-            i = int(placed.group(1))
-            return f"{last}_{boxes[i]}" if i < len(boxes) else None
-        return next((name for name, typed in form.items(multi=True)
-                     if name.startswith(f"{last}_") and _number(typed) == value), None)
-    if last in ("insurance", "amount"):
-        return "amount" if "amount" in form else None
-    if last in CARD_FIELDS and "cards" in form:
-        return "cards"
-    return None
-
-
-def _player_input(field: str, form: MultiDict[str, str]) -> str | None:
-    """``boxes[1].player`` -> ``player_3`` when box 3 is the second box with an ANTE typed (the
-    bets form places the boxes with an ANTE, in order)."""
-    found = re.match(r"boxes\[(\d+)\]", field)
-    placed = [name.removeprefix("ante_") for name, typed in form.items(multi=True)
-              if name.startswith("ante_") and typed.strip()]
-    if found is None or int(found.group(1)) >= len(placed):
-        return None
-    return f"player_{placed[int(found.group(1))]}"
-
-
-def payload_input(field: str | None, value: Any, payload: Any) -> str | None:
-    """The step's input a refusal's engine ``field`` is about, among the fields of the payload
-    the screen sent (its inputs' names): the field or its last part (``split.small`` ->
-    ``small``), else as :func:`input_for` maps a form (``insurance`` -> ``amount``, a card
-    field -> ``cards``); ``None``: the message goes to the end of the entry."""
-    if not field or not isinstance(payload, dict):
-        return None
-    last = re.sub(r"\[\d+\]", "", field.rsplit(".", 1)[-1])
-    if field in payload or last in payload:
-        return field if field in payload else last
-    form = MultiDict([(str(k), " ".join(map(str, v)) if isinstance(v, list) else str(v))
-                      for k, v in payload.items()])
-    return input_for(field, value, form)
-
-
-def box_of(input: str | None) -> str | None:
-    """``ante_2`` -> ``2``: the box a bets-form input belongs to."""
-    found = re.fullmatch(r"(?:ante|bonus|player)_(\d+)", input or "")
-    return found.group(1) if found else None
-
-
-def _number(typed: str) -> int | None:
-    raw = typed.replace(" ", "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
+    """The screen's input an error's ``field`` is about (``tablet.refusal.input_for``,
+    the same offline), on a posted form."""
+    return said.input_for(field, value, list(form.items(multi=True)))

@@ -21,6 +21,7 @@ from ...models.audit import RoundChangeDecision, RoundChangeRequest
 from ...models.base import utcnow
 from ...rules.engine import Game
 from ...rules.registry import get_game, rules_flow
+from ...tablet import refusal
 from ..errors import N_, Conflict, NotFound, PermissionDenied
 from ..people import duties, stints
 from ..shifts import shifts
@@ -34,15 +35,8 @@ RECORDERS = shifts.OPENERS
 #: a void request's status while no pit boss has decided (``disputes.voids.PENDING``)
 PENDING = "pending"
 
-HOUSE_WORDING = Wording(
-    closed=N_("Round %(number)s is %(status)s; it takes no more steps."),
-    stale=N_("Round %(number)s changed on another device (now at step %(last_seq)s, you saw "
-          "%(expected_seq)s); the screen shows it now."),
-    frozen=N_("Round %(number)s waits for a pit boss to decide on its void; nothing is recorded "
-           "until then."),
-    reused=N_("This idempotency key was already used for a different step."),
-    nothing=N_("Round %(number)s has no step to undo."),
-)
+HOUSE_WORDING = Wording(closed=refusal.CLOSED, stale=refusal.STALE, frozen=refusal.FROZEN,
+                        reused=refusal.REUSED, nothing=refusal.NOTHING)
 
 
 def _engine_version() -> str:
