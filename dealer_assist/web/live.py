@@ -40,9 +40,8 @@ from ..services.rounds import store as rounds
 from ..services.rounds.txn import Busy
 from ..services.shifts import shifts
 from ..services.tables import tables
-from ..tablet import refusal
+from ..tablet import bets, refusal
 from . import table_players
-from .forms import whole_number
 from .live_refusal import box_of, input_for, take
 from .live_screen import screen as screen_of
 from .live_screen import step_view
@@ -88,6 +87,7 @@ def screen(table_id: int) -> Any:
         "defaults": _start_defaults(table_id) if shift else {},
         "last_round": _last_round(shift.id, table_id) if shift and rnd is None else None,
         "data": _data(screen_of(rnd) if rnd is not None else None),
+        "engine": _data(_engine(table, rnd) if shift else None),
         "words": _words(),
         # the bets form asks for a bonus bet where the game's bets carry one (its engine says)
         "takes_bonus": bool(getattr(spec.flow, "bonus_field", False))}
@@ -99,6 +99,23 @@ def _data(value: Any) -> str:
     """JSON for a ``data-`` attribute (the page escapes it; the CSP allows no inline script,
     not even a JSON one)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _engine(table: Any, rnd: live.LiveRound | None) -> dict[str, Any]:
+    """What the tablet's own engine needs to go on offline (``dealer_assist.tablet.offline``):
+    the open round's rules and events, the rules a new round would start with, the language."""
+    out: dict[str, Any] = {"rules": rounds.table_rules(table), "lang": wording.words().language}
+    if rnd is not None:
+        out["round"] = {"id": rnd.round.id, "number": rnd.round.number,
+                        "status": rnd.round.status, "rules": rnd.rules,
+                        "events": _events(rnd.events, 0)}
+    return out
+
+
+def _events(events: list[rounds.EventView], since: int) -> list[dict[str, Any]]:
+    """The round's events after ``since``, as the tablet's mirror keeps them."""
+    return [{"seq": e.seq, "type": e.type, "payload": e.payload, "key": e.idempotency_key}
+            for e in events if e.seq > since]
 
 
 def _words() -> str:
@@ -159,20 +176,14 @@ def start_round(table_id: int) -> Any:
 
 
 def _box_stakes() -> list[live.BoxStake]:
-    """The boxes with an ANTE typed (the engine checks them against the table's boxes)."""
-    stakes = []
-    for n in range(1, tables.MAX_BOXES + 1):
-        if not request.form.get(f"ante_{n}", "").strip():
-            continue
-        ante = whole_number(f"ante_{n}", gettext("ANTE of box %(box)s", box=n))
-        bonus = 0
-        if request.form.get(f"bonus_{n}", "").strip():
-            bonus = whole_number(f"bonus_{n}", gettext("Bonus of box %(box)s", box=n))
-        stakes.append(live.BoxStake(str(n), ante, bonus,
-                                    player=table_players.chosen(request.form, n)))
-    if not stakes:
-        raise ValidationError("Enter the ANTE of at least one box.", field="ante_1")
-    return stakes
+    """The boxes with an ANTE typed (``tablet.bets``: read the same offline); the engine checks
+    them against the table's boxes."""
+    try:
+        typed = bets.boxes(list(request.form.items(multi=True)))
+    except bets.BetsError as err:
+        raise ValidationError(err.message, field=err.field) from None
+    return [live.BoxStake(b["box"], b["ante"], b.get("bonus", 0), player=b.get("player"))
+            for b in typed]
 
 
 @bp.post("/live/rounds/<int:round_id>/steps")
@@ -204,7 +215,7 @@ def record(round_id: int) -> Any:
         what, box = refusal.step_what(payload, str(body.get("label") or ""), wording.words())
         return _refused(err, what, getattr(err, "field", None), box)
     status = 202 if type == live.REDEAL and done.created else None
-    return _answer(done, status)
+    return _answer(done, status, since=expected or 0)
 
 
 @bp.post("/live/rounds/<int:round_id>/suggest")
@@ -243,9 +254,12 @@ def _ask_engine(round_id: int, answer: Any, hook: str) -> Any:
     return answer(found)
 
 
-def _answer(done: steps.Recorded, status: int | None = None) -> Any:
+def _answer(done: steps.Recorded, status: int | None = None, since: int = 0) -> Any:
+    """The round as the screen draws it next, and the events after ``since`` (the tablet's
+    mirror of the round, for its engine to go on offline)."""
     rnd = done.live_round
-    body = {"round": screen_of(rnd, before=done.before), "created": done.created}
+    body = {"round": screen_of(rnd, before=done.before), "created": done.created,
+            "events": _events(rnd.events, since)}
     if not rnd.is_open:
         body["paid"] = gettext("Round %(number)s paid. Next round.", number=rnd.round.number)
         body["round_page"] = url_for("disputes.round_page", round_id=rnd.round.id)
