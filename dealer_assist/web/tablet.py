@@ -24,11 +24,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, abort, current_app, g, request, send_from_directory
+from flask import Response, abort, current_app, g, render_template, request, send_from_directory
+from flask_babel import gettext
 
 from ..edge import PageBlueprint, public
 from ..edge.headers import WORKER_CSP
-from ..i18n.wording import N_
 from . import tablet_bundle
 
 bp = PageBlueprint("tablet", __name__)
@@ -63,9 +63,11 @@ def pyodide(file: str) -> Response:
     """One file of Pyodide's core."""
     if file not in tablet_bundle.PYODIDE_FILES:
         abort(404)
-    if not tablet_bundle.pyodide_installed():
-        abort(503, description=N_("The tablet's Python runtime is not installed on the "
-                                  "server (make run installs it)."))
+    if not tablet_bundle.pyodide_installed():  # the page says why (a 5xx page says nothing)
+        message = gettext("The tablet's Python runtime is not installed on the server "
+                          "(make run installs it).")
+        return Response(render_template("error.html", status=503, title=gettext("Error"),
+                                        message=message), 503)
     response = send_from_directory(tablet_bundle.pyodide_dir(), file, conditional=True,
                                    mimetype=TYPES["." + file.rsplit(".", 1)[-1]])
     return _cached(response, tablet_bundle.pyodide_version())

@@ -58,8 +58,8 @@ def _screen(server: Server) -> str:
 
 
 def _engine_ready(page: Any) -> dict[str, Any]:
-    page.wait_for_function("() => window.TabletEngine && (TabletEngine.ready || TabletEngine.error)",
-                           timeout=BOOT_MS)
+    page.wait_for_function("() => window.TabletEngine && "
+                           "(TabletEngine.ready || TabletEngine.error)", timeout=BOOT_MS)
     error = page.evaluate("() => TabletEngine.error && {...TabletEngine.error, "
                           "error: TabletEngine.error.error}")
     assert not error, error
