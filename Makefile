@@ -37,10 +37,18 @@ $(TEST_STAMP): $(APP_STAMP) benchmarks/requirements.txt
 	rm -f $(VENV)/.stamp-test-*
 	touch $(TEST_STAMP)
 
-install-app: $(APP_STAMP)
+# the tablet's Python runtime (issue 34): the npm `pyodide` package pinned in package-lock.json,
+# served by the app itself at /tablet/pyodide/ (no CDN); reinstalled when the lock is newer
+NODE_STAMP := node_modules/.stamp-npm
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm is missing: run scripts/system-deps.sh as root (Debian's nodejs and npm)" >&2; exit 1; }
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+install-app: $(APP_STAMP) $(NODE_STAMP)
 
 # a developer's .venv: the app, the test tools and the benchmarks' peers
-install: $(TEST_STAMP)
+install: $(TEST_STAMP) $(NODE_STAMP)
 
 # init-db applies pending Alembic migrations (idempotent); create-admin --if-none prints the first
 # administrator's one-time password once and stays quiet on later runs.

@@ -55,6 +55,7 @@ def register_blueprints(app: Flask) -> None:
         reports,
         table_players,
         tables,
+        tablet,
     )
     from .web import bp as web_bp
     from .web import parlour as parlour_web
@@ -74,6 +75,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(devices.bp)
     app.register_blueprint(floor.bp)
     app.register_blueprint(cage.bp)  # issue 27: buy-ins, the soft count, slips, hold
+    app.register_blueprint(tablet.bp)  # issue 34: the tablet's offline runtime, /sw.js
     app.register_blueprint(api_bp)
     from .edge import limits
 

@@ -3,13 +3,15 @@
 # with executable_path=/usr/bin/chromium; no browser download), PostgreSQL (database tests, a
 # throwaway server started by the tests), Redis (the rate limits shared by several app processes,
 # issue 25: a throwaway redis-server started by the tests), poppler-utils (PDF pages to PNG) and the fonts and
-# libraries WeasyPrint renders with. Installs only what is missing; needs root and apt-get.
+# libraries WeasyPrint renders with, and Debian's nodejs and npm (`make run` installs the tablet's
+# Pyodide runtime from package-lock.json with `npm ci`, issue 34). Installs only what is missing; needs root and apt-get.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -x "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | head -n1)" ] || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
 # (read the listings into variables: `grep -q` closing a pipe early trips pipefail)
 libs=$(ldconfig -p 2>/dev/null || true)
 fonts=$(fc-list 2>/dev/null || true)

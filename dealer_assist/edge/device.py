@@ -30,7 +30,10 @@ COOKIE = "da_table_device"
 #: about 400 days, the longest a browser keeps a cookie; revoking ends it any time
 MAX_AGE = 400 * 24 * 3600
 ANY_TIME = frozenset({"devices.home", "relief.page", "relief.take", "static",
-                      "auth.set_language", "auth.login", "auth.logout"})
+                      "auth.set_language", "auth.login", "auth.logout",
+                      # issue 34: the offline engine's runtime and the service worker
+                      "tablet.pyodide", "tablet.engine_zip", "tablet.engine_meta",
+                      "tablet.worker", "tablet.service_worker"})
 #: the round pages are here for the table's own rounds (issue 35 item 8: after Paid ✓ the
 #: croupier opens the round just paid to file a dispute, or asks for a void from a misdeal)
 WHILE_DEALING = frozenset({"live.screen", "live.start_round", "live.record", "live.suggest",

@@ -7,7 +7,9 @@ approvals cannot be clickjacked), ``nosniff``, a same-origin referrer, HSTS when
 cookie is ``Secure`` (the site is served over HTTPS only then), and ``Cache-Control: no-store``
 on every answer to a signed-in user (a shared tablet's back button must not show a page after
 sign-out); every other answer has a ``Cache-Control`` too (issue 26 item 17): ``no-cache``, so a
-cache revalidates it each time (the static files by their ETag).
+cache revalidates it each time (the static files by their ETag). The tablet's runtime
+(``web/tablet.py``, issue 34: public files, the same for everyone) keeps its own, asked by a
+table device too (``g.public_asset``).
 
 Input: a NUL character anywhere in the query string or a form (no text field has a use for
 it, and PostgreSQL refuses it in ``text``), and path ids beyond 64 bits (the ``int`` converter
@@ -45,8 +47,11 @@ def as_id(raw: str) -> int | None:
 
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-       "form-action 'self'; frame-ancestors 'none'")
+       "font-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+#: issue 34: the tablet's engine worker (``web/tablet.py``) compiles Pyodide's WebAssembly; a
+#: worker has its own policy (its script's answer), so only that answer allows it
+WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
 HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Frame-Options": "DENY",
@@ -86,7 +91,7 @@ def secure_headers(response: Any) -> Any:
         response.headers.setdefault(name, value)
     if current_app.config.get("SESSION_COOKIE_SECURE"):
         response.headers.setdefault("Strict-Transport-Security", HSTS)
-    if g.get("user") is not None:
+    if g.get("user") is not None and not g.get("public_asset"):
         response.headers["Cache-Control"] = "no-store"
         response.headers["Pragma"] = "no-cache"
     else:  # anonymous: a cache must ask again each time (static files by their ETag)

@@ -19,7 +19,10 @@ from tests.web.conftest import Browser, arrange
 #: the routes anyone may reach, on purpose
 EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "auth.set_language", "api.settle",
                    "api.split_suggest",
-                   "api.poker_hand", "api.parlour_hand", "api.parlour_end", "api.openapi"}
+                   "api.poker_hand", "api.parlour_hand", "api.parlour_end", "api.openapi",
+                   # issue 34: the tablet's offline runtime, public static assets
+                   "tablet.pyodide", "tablet.engine_zip", "tablet.engine_meta", "tablet.worker",
+                   "tablet.service_worker"}
 STAFF = frozenset({"croupier", "pit_boss", "shift_manager"})
 AUDITORS = frozenset({"auditor", "pit_boss", "shift_manager", "admin"})
 #: who sees rated players' ratings and names (issue 23): pit and management
