@@ -121,24 +121,41 @@
     S.busy = true;
     performance.mark("tap");
     document.body.classList.add("busy");
+    /* the table keeps dealing when the server is away (static/offline.js): such a tap is
+       recorded by the tablet's own engine and queued */
+    var off = window.TableOffline, route = off && off.route(url, body);
+    var finish = function (res) {
+      S.busy = false;
+      document.body.classList.remove("busy");
+      if (res.status >= 200 && res.status < 300 && res.body) {
+        if (route && !res.body.offline) { off.seen(route, res.body); }
+        done(res.body);
+      } else { refused(res); }
+      draw();
+    };
+    if (route && off.active()) { off.tap(route, url, body).then(finish); return; }
     var headers = {"X-CSRF-Token": root.dataset.csrf, "Accept": "application/json"};
     var data = body;
     if (!(body instanceof URLSearchParams)) {
       headers["Content-Type"] = "application/json";
       data = JSON.stringify(body);
     }
-    fetch(url, {method: "POST", headers: headers, body: data, credentials: "same-origin"})
+    var abort = route && off.usable() && window.AbortController ? new AbortController() : null;
+    var timer = abort ? setTimeout(function () { abort.abort(); }, off.timeout) : null;
+    fetch(url, {method: "POST", headers: headers, body: data, credentials: "same-origin",
+                signal: abort ? abort.signal : undefined})
       .then(function (r) {
         return r.json().then(function (j) { return {status: r.status, body: j}; },
                              function () { return {status: r.status, body: null}; });
       }, function () { return {status: 0, body: null}; })
       .then(function (res) {
-        S.busy = false;
-        document.body.classList.remove("busy");
-        if (res.status >= 200 && res.status < 300 && res.body) { done(res.body); }
-        else { refused(res); }
-        draw();
-      });
+        if (timer) { clearTimeout(timer); }
+        if (route && off.usable() && (!res.status || res.status === 503)) {
+          return off.tap(route, url, body);  /* the same key: a step the server did get records once */
+        }
+        return res;
+      })
+      .then(finish);
   }
   function refused(res) {
     var p = res.body || {};
@@ -450,11 +467,13 @@
     var r = S.round, live = r && r.open;
     if (bets) { bets.hidden = !!live; }
     if (rated) { rated.hidden = !!live; }
-    if (title) { title.textContent = live ? " · " + W.Round + " " + r.number : ""; }
+    if (title) {
+      title.textContent = live ? " · " + W.Round + " " + (r.provisional ? "(" + W.provisional + ")" : r.number) : "";
+    }
     if (phase && live) { phase.textContent = r.phase; phase.classList.toggle("frozen", !!r.frozen); }
     if (undoButton) { undoButton.hidden = !(live && r.undo); undoButton.textContent = live && r.undo ? "↶ " + r.undo : ""; }
     if (misdeal) {
-      misdeal.hidden = !(live && !r.frozen);
+      misdeal.hidden = !(live && !r.frozen && !r.offline);  /* a void waits for the server */
       if (live) { misdeal.href = misdeal.dataset.href.replace("/0", "/" + r.id); }
     }
     root.textContent = "";
@@ -514,4 +533,16 @@
   draw();
   poll();
   document.addEventListener("click", poll);
+  if (window.TableOffline) {
+    /* a reload while offline: the page is the service worker's copy; the tablet's own engine
+       shows the round as it went on since */
+    TableOffline.restore().then(function (r) { if (r) { S.round = r; draw(); } });
+    TableOffline.onRound(function (body) {  /* the queue went out: the server's own screen */
+      if (!S.busy && (!S.round || S.round.id === body.round.id || S.round.provisional)) {
+        S.round = body.round;
+        if (!S.round.open) { closed(body); }
+        draw();
+      }
+    });
+  }
 })();

@@ -134,6 +134,18 @@ def _words() -> str:
         "paid": gettext("Round %(number)s paid. Next round."),
         "Dispute": gettext("Dispute"), "Last round": gettext("Last round"),
         "up to the presumptive payout": gettext("up to the presumptive payout"),
+        # offline at the table (static/offline.js)
+        "OFFLINE": gettext("OFFLINE"), "provisional": gettext("provisional"),
+        "steps waiting": gettext("steps waiting to be sent: %(n)s"),
+        "needs the server": gettext("This needs the server: it is done once the table is "
+                                    "online again."),
+        "engine refused": gettext("this tablet's engine is not the server's: nothing can be "
+                                  "recorded until the server answers"),
+        "refused step": gettext("Round %(number)s: the server refused the step “%(step)s” "
+                                "recorded offline: %(why)s"),
+        "later steps kept": gettext("(%(n)s later steps of that round were not sent; the "
+                                    "pit sees them)"),
+        "I have read it": gettext("I have read it"),
     })
 
 
@@ -260,6 +272,8 @@ def _answer(done: steps.Recorded, status: int | None = None, since: int = 0) -> 
     rnd = done.live_round
     body = {"round": screen_of(rnd, before=done.before), "created": done.created,
             "events": _events(rnd.events, since)}
+    if not since:  # a start: the round's own rules, for the tablet's mirror
+        body["rules"] = rnd.rules
     if not rnd.is_open:
         body["paid"] = gettext("Round %(number)s paid. Next round.", number=rnd.round.number)
         body["round_page"] = url_for("disputes.round_page", round_id=rnd.round.id)
