@@ -27,7 +27,8 @@
   var PING_MS = 3000, TAP_MS = 6000;
   var Q = window.OfflineQueue, T = window.TabletEngine;
   var state = {mirror: null, since: read(SINCE), queued: 0, rounds: 0, syncing: false,
-               opened: {}, refused: read(REFUSED) || [], onRound: null, banner: null};
+               opened: {}, refused: read(REFUSED) || [], onRound: null, banner: null,
+               shown: []};
 
   function read(key) {
     try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; }
@@ -135,6 +136,10 @@
     r.offline = true;
     if (m.provisional) { r.number = null; r.provisional = true; }
     if (m.id !== null) { r.id = m.id; }
+    /* the screens drawn offline, newest last (a tablet's own trail: the browser tests compare
+       each with the server's screen of the same events) */
+    state.shown.push({ref: m.ref, round: JSON.parse(JSON.stringify(r))});
+    if (state.shown.length > 200) { state.shown.shift(); }
     return {status: a.created ? 201 : 200, body: {round: r, created: a.created, paid: a.paid, offline: true}};
   }
 
