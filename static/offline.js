@@ -305,6 +305,17 @@
     usable: function () { return !T.error; },
     timeout: TAP_MS,
     tap: function (kind, url, body) { offline(); return offlineTap(kind, body); },
+    /* the engine asked, nothing recorded: "refine" (a step knowing what was entered so far),
+       "suggest" (a Big/Small split) */
+    ask: function (kind, body) {
+      var m = state.mirror;
+      if (!m) { return Promise.reject(new Error("no round")); }
+      return engineReady().then(function () {
+        return state.opened[m.ref] ? null : T.call("open", args(m)).then(function () { state.opened[m.ref] = true; });
+      }).then(function () {
+        return T.call(kind, {ref: m.ref, type: body.type, payload: body.payload, lang: E.lang});
+      }).then(function (a) { return a.problem || a; });
+    },
     seen: seen,
     onRound: function (fn) { state.onRound = fn; },
     /* the round as the tablet knows it, when the page's copy is older (a reload offline) */

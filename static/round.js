@@ -198,11 +198,7 @@
   /* the hand is in: the engine says the step again knowing it (the insurance's limit) */
   function refine(step) {
     document.body.classList.add("busy");
-    fetch(root.dataset.refine.replace("/0/", "/" + S.round.id + "/"), {
-      method: "POST", credentials: "same-origin",
-      headers: {"X-CSRF-Token": root.dataset.csrf, "Content-Type": "application/json"},
-      body: JSON.stringify({type: step.type, payload: payloadOf(step)})
-    }).then(function (r) { return r.json(); }).then(function (j) {
+    ask("refine", {type: step.type, payload: payloadOf(step)}).then(function (j) {
       document.body.classList.remove("busy");
       if (j.step) {
         S.round.steps = S.round.steps.map(function (s) { return same(s, j.step) ? j.step : s; });
@@ -215,11 +211,7 @@
   function suggest(step) {
     if (S.busy) { return; }
     S.busy = true;
-    fetch(root.dataset.suggest.replace("/0/", "/" + S.round.id + "/"), {
-      method: "POST", credentials: "same-origin",
-      headers: {"X-CSRF-Token": root.dataset.csrf, "Content-Type": "application/json"},
-      body: JSON.stringify({type: step.type, payload: payloadOf(step)})
-    }).then(function (r) { return r.json(); }).then(function (j) {
+    ask("suggest", {type: step.type, payload: payloadOf(step)}).then(function (j) {
       S.busy = false;
       if (j.payload) {
         step.inputs.forEach(function (i) { if (j.payload[i.name]) { S.values[i.name] = j.payload[i.name]; } });
@@ -227,6 +219,17 @@
       } else { S.error = {message: j.detail || j.title, field: j.field || null}; }
       draw();
     }, function () { S.busy = false; S.error = {message: W.offline}; draw(); });
+  }
+  /* the engine asked, nothing recorded (``refine``, ``suggest``): the server's, or the
+     tablet's own while the server is away */
+  function ask(kind, body) {
+    var off = window.TableOffline;
+    if (off && off.active()) { return off.ask(kind, body); }
+    return fetch(root.dataset[kind].replace("/0/", "/" + S.round.id + "/"), {
+      method: "POST", credentials: "same-origin",
+      headers: {"X-CSRF-Token": root.dataset.csrf, "Content-Type": "application/json"},
+      body: JSON.stringify(body)
+    }).then(function (r) { return r.json(); });
   }
   /* Paid: the bets form comes back for the next round, with the link to the round just paid */
   function closed(body) {

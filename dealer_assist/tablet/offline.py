@@ -38,7 +38,7 @@ from ..rules.phrase import Phrase
 from ..rules.registry import rules_flow
 from ..rules.stream import META, follow_key, follow_ups, play
 from . import bets, refusal
-from .screen import Shown, closed_phase, last_effective, screen
+from .screen import Shown, closed_phase, last_effective, screen, step_view
 from .words import Words, catalog_words
 
 #: the longest idempotency key the server stores (``services.rounds.store.KEY_MAX``)
@@ -211,6 +211,43 @@ def _conflict(m: Mirror, expected: Any, type: str) -> Any:
     return None
 
 
+def _ask(args: dict[str, Any], hook: str) -> tuple[Any, Words] | dict[str, Any]:
+    m = _rounds[str(args["ref"])]
+    w = words(args.get("lang", "en"))
+    assert m.folded is not None
+    try:
+        return getattr(m.flow, hook)(m.folded.state, str(args["type"]),
+                                     dict(args.get("payload") or {})), w
+    except (RulesError, RequestError) as err:
+        return {"problem": refusal.rule_problem(err, {}, "", w)}
+
+
+def _refine(args: dict[str, Any]) -> dict[str, Any]:
+    """A step as the engine offers it knowing what was entered so far (the insurance's limit
+    once the hand is tapped), as the server's ``/refine`` answers."""
+    found = _ask(args, "refine_step")
+    if isinstance(found, dict):
+        return found
+    step, w = found
+    return {"step": step_view(step, w)} if step is not None else {"problem": _no_suggestion(w)}
+
+
+def _suggest(args: dict[str, Any]) -> dict[str, Any]:
+    """The engine's suggested entry for a step (a Big/Small split), as ``/suggest`` answers."""
+    found = _ask(args, "suggest_step")
+    if isinstance(found, dict):
+        return found
+    suggestion, w = found
+    if suggestion is None:
+        return {"problem": _no_suggestion(w)}
+    return {"payload": suggestion[0], "said": w.say(suggestion[1])}
+
+
+def _no_suggestion(w: Words) -> dict[str, Any]:
+    return {"type": "about:blank", "title": "No suggestion", "status": 422,
+            "detail": w.gettext("The engine has no suggestion here.")}
+
+
 def _forget(args: dict[str, Any]) -> dict[str, Any]:
     _rounds.pop(str(args["ref"]), None)
     return {"ok": True}
@@ -228,8 +265,8 @@ def _ping(args: dict[str, Any]) -> dict[str, Any]:
     return {"pong": True, "python": sys.version.split()[0]}
 
 
-OPS = {"open": _open, "start": _start, "step": _step, "forget": _forget, "rename": _rename,
-       "ping": _ping}
+OPS = {"open": _open, "start": _start, "step": _step, "refine": _refine, "suggest": _suggest,
+       "forget": _forget, "rename": _rename, "ping": _ping}
 
 
 def handle(op: str, args_json: str) -> str:
