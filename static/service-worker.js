@@ -21,7 +21,8 @@ const V = self.TABLET;
 const RUNTIME = 'tablet-runtime-' + V.pyodide;
 const ENGINE = 'tablet-engine-' + V.engine;
 const PAGES = 'tablet-pages';
-const KEEP = new Set([RUNTIME, ENGINE, PAGES]);
+// (the engine worker keeps its own: 'tablet-snapshot', Python's memory after the import)
+const KEEP = new Set([RUNTIME, ENGINE, PAGES, 'tablet-snapshot']);
 const NETWORK_WAIT_MS = 4000;
 const SCREEN = /^\/tables\/\d+\/live$/;
 const WORKER = '/tablet/engine-worker.js';
