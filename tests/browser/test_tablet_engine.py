@@ -119,6 +119,32 @@ def test_a_reload_while_offline_opens_the_table_screen_and_starts_the_engine_fro
         tablet.set_offline(False)
 
 
+def test_a_reload_while_the_server_answers_503_opens_the_table_screen_from_the_cache(
+        tablet: Any, server: Server, request: pytest.FixtureRequest) -> None:
+    """The app down behind its proxy (502/503/504): the screen is the one kept, not an error
+    page; the engine starts all the same."""
+    page = tablet.new_page()
+    page.goto(_screen(server))
+    _engine_ready(page)
+    assert page.evaluate("() => TabletSW.ready") >= 3
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    served = server.app.wsgi_app
+
+    def down(environ: Any, start_response: Any) -> list[bytes]:
+        start_response("503 Service Unavailable", [("Content-Type", "text/plain"),
+                                                   ("Retry-After", "5")])
+        return [b"down for an upgrade"]
+
+    server.app.wsgi_app = down
+    try:
+        page.reload()
+        assert page.locator("h1").inner_text().startswith("RP 1")
+        assert _engine_ready(page)["hash"] == tablet_bundle.current().hash
+        Shots(page, request.node.name)("server-503-reload-768x1024")
+    finally:
+        server.app.wsgi_app = served
+
+
 def test_the_queue_keeps_its_steps_in_order_across_a_reload(tablet: Any,
                                                             server: Server) -> None:
     page = tablet.new_page()
