@@ -175,7 +175,7 @@ def main() -> None:
             for label, run in [("cold", r["cold"]), *(("warm offline", w) for w in r["warm"])]:
                 print(f"  {label}: {run['total']:.0f} ms to engine-ready; in the worker "
                       f"(ms from its start): " + ", ".join(
-                          f"{k} {run[k]}" for k in ("script", "bundle", "pyodide", "engine",
+                          f"{k} {run[k]}" for k in ("script", "bundle", "pyodide", "unpack", "engine",
                                                     "snapshot")))
     cold = statistics.median(r["cold"]["total"] for r in results)
     cold_engine = statistics.median(r["cold"]["engine"] for r in results)

@@ -89,6 +89,7 @@ def test_the_table_device_starts_the_servers_engine_in_a_worker_and_it_answers_p
     assert started["hash"] == served == tablet_bundle.build(PROJECT_ROOT).hash
     assert page.get_attribute("script[data-engine-hash]", "data-engine-hash") == served
     assert started["pyodide"] == tablet_bundle.pyodide_version()
+    assert started["phases"]["files"] == len(tablet_bundle.current().names)  # all unpacked
     pong = _ping(page)
     assert pong["pong"] is True and pong["python"].startswith("3."), pong
     marks = page.evaluate("() => performance.getEntriesByType('mark').map((m) => m.name)")
