@@ -21,7 +21,8 @@ const V = self.TABLET;
 const RUNTIME = 'tablet-runtime-' + V.pyodide;
 const ENGINE = 'tablet-engine-' + V.engine;
 const PAGES = 'tablet-pages';
-const KEEP = new Set([RUNTIME, ENGINE, PAGES]);
+// (the engine worker keeps its own: 'tablet-snapshot', Python's memory after the import)
+const KEEP = new Set([RUNTIME, ENGINE, PAGES, 'tablet-snapshot']);
 const NETWORK_WAIT_MS = 4000;
 const SCREEN = /^\/tables\/\d+\/live$/;
 const WORKER = '/tablet/engine-worker.js';
@@ -72,8 +73,9 @@ self.addEventListener('activate', (event) => {
 });
 
 /* The network's answer (kept in PAGES when it is a plain 200), or the cache's when the network
-   fails or keeps us waiting longer than NETWORK_WAIT_MS (then the network's answer still
-   refreshes the cache when it comes). */
+   fails, answers 5xx (the app down behind its TLS proxy: 502, 503, 504) or keeps us waiting
+   longer than NETWORK_WAIT_MS (then the network's answer still refreshes the cache when it
+   comes). */
 async function networkFirst(request, key) {
   const cache = await caches.open(PAGES);
   const network = fetch(request).then(async (response) => {
@@ -86,9 +88,9 @@ async function networkFirst(request, key) {
   const slow = new Promise((resolve) => { timer = setTimeout(resolve, NETWORK_WAIT_MS); });
   try {
     const first = await Promise.race([network, slow.then(() => null)]);
-    if (first) return first;
+    if (first && first.status < 500) return first;
     const cached = await cache.match(key);
-    return cached || await network;
+    return cached || first || await network;
   } catch (err) {
     const cached = await cache.match(key);
     if (cached) return cached;

@@ -66,6 +66,16 @@ def _engine_ready(page: Any) -> dict[str, Any]:
     return dict(page.evaluate("() => TabletEngine.start()"))
 
 
+SNAPSHOT_KEPT = ("() => caches.open('tablet-snapshot').then((c) => c.keys())"
+                 ".then((keys) => keys.map((r) => new URL(r.url).search))")
+
+
+def _snapshot_kept(page: Any, hash: str) -> None:
+    """The worker keeps Python's memory after the engine's import (in the background)."""
+    page.wait_for_function(f"() => ({SNAPSHOT_KEPT})().then((k) => k.includes('?engine={hash}'))",
+                           timeout=BOOT_MS)
+
+
 def _ping(page: Any) -> dict[str, Any]:
     return dict(page.evaluate("() => TabletEngine.call('ping', {})"))
 
@@ -79,6 +89,7 @@ def test_the_table_device_starts_the_servers_engine_in_a_worker_and_it_answers_p
     assert started["hash"] == served == tablet_bundle.build(PROJECT_ROOT).hash
     assert page.get_attribute("script[data-engine-hash]", "data-engine-hash") == served
     assert started["pyodide"] == tablet_bundle.pyodide_version()
+    assert started["phases"]["files"] == len(tablet_bundle.current().names)  # all unpacked
     pong = _ping(page)
     assert pong["pong"] is True and pong["python"].startswith("3."), pong
     marks = page.evaluate("() => performance.getEntriesByType('mark').map((m) => m.name)")
@@ -90,7 +101,8 @@ def test_a_reload_while_offline_opens_the_table_screen_and_starts_the_engine_fro
         tablet: Any, server: Server, request: pytest.FixtureRequest) -> None:
     page = tablet.new_page()
     page.goto(_screen(server))
-    _engine_ready(page)
+    assert _engine_ready(page)["phases"]["snapshot"] is False  # the first start boots Python
+    _snapshot_kept(page, tablet_bundle.current().hash)
     kept = page.evaluate("() => TabletSW.ready")
     assert kept >= 3, kept  # the screen and its static files
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
@@ -101,10 +113,37 @@ def test_a_reload_while_offline_opens_the_table_screen_and_starts_the_engine_fro
         assert page.evaluate("() => navigator.onLine") is False
         started = _engine_ready(page)
         assert started["hash"] == tablet_bundle.current().hash
+        assert started["phases"]["snapshot"] is True  # Python's memory restored
         assert _ping(page)["pong"] is True
         Shots(page, request.node.name)("offline-reload-768x1024")
     finally:
         tablet.set_offline(False)
+
+
+def test_a_reload_while_the_server_answers_503_opens_the_table_screen_from_the_cache(
+        tablet: Any, server: Server, request: pytest.FixtureRequest) -> None:
+    """The app down behind its proxy (502/503/504): the screen is the one kept, not an error
+    page; the engine starts all the same."""
+    page = tablet.new_page()
+    page.goto(_screen(server))
+    _engine_ready(page)
+    assert page.evaluate("() => TabletSW.ready") >= 3
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    served = server.app.wsgi_app
+
+    def down(environ: Any, start_response: Any) -> list[bytes]:
+        start_response("503 Service Unavailable", [("Content-Type", "text/plain"),
+                                                   ("Retry-After", "5")])
+        return [b"down for an upgrade"]
+
+    server.app.wsgi_app = down
+    try:
+        page.reload()
+        assert page.locator("h1").inner_text().startswith("RP 1")
+        assert _engine_ready(page)["hash"] == tablet_bundle.current().hash
+        Shots(page, request.node.name)("server-503-reload-768x1024")
+    finally:
+        server.app.wsgi_app = served
 
 
 def test_the_queue_keeps_its_steps_in_order_across_a_reload(tablet: Any,
@@ -151,12 +190,17 @@ def test_the_engine_refuses_to_start_when_the_served_bundle_is_not_the_one_the_p
         page: Any) -> None:
     """"A test proves the engine the tablet runs is the server's dealer_assist/rules package of
     the same version (no copy that can drift)": the page carries the server's hash; a bundle
-    with one changed byte of the rules is refused, and so is every call after it."""
+    with one changed byte of the rules is refused, and so is every call after it -- even with
+    a snapshot of the right engine's memory at hand (the bytes are checked first)."""
     _installed()
     login(page, server)  # Carla's own session: the engine does not start by itself
     page.goto(_screen(server))
     expected = page.get_attribute("script[data-engine-hash]", "data-engine-hash")
     assert expected == tablet_bundle.current().hash
+    assert page.evaluate("() => TabletEngine.start().then((i) => i.hash)") == expected
+    _snapshot_kept(page, expected)
+    page.context.new_cdp_session(page).send("Network.clearBrowserCache")  # the year-long copy
+    page.reload()
     drifted = _changed_bundle(tmp_path)
     assert drifted.hash != expected
     monkeypatch.setattr(tablet_bundle, "current", lambda: drifted)
