@@ -329,6 +329,20 @@
     },
     state: state,
   };
+  /* once the engine is up, what a first offline tap would load is loaded (and the open round
+     mirrored): the first tap with the network cut costs what any other does */
+  function warmUp() {
+    T.call("warm", {rules: E.rules, lang: E.lang}).then(function () {
+      var m = state.mirror;
+      return m && m.status === "open" && !state.opened[m.ref] ?
+        T.call("open", args(m)).then(function () { state.opened[m.ref] = true; }) : null;
+    }).catch(function () { /* the first offline tap loads it */ });
+  }
+  if (T.ready) { warmUp(); }
+  document.addEventListener("tablet-engine", function (e) {
+    if (!e.detail || e.detail.error) { banner(); return; }
+    warmUp();
+  });
   counted().then(function (items) {
     if (items.length || state.since) { offline(); }
     if (items.length && !E.round && !state.mirror) { /* nothing to show: the queue still goes */ }

@@ -261,12 +261,23 @@ def _rename(args: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True}
 
 
+def _warm(args: dict[str, Any]) -> dict[str, Any]:
+    """Everything a first offline tap would load, loaded now (while the server still answers):
+    the table's game, its catalog, a round started and drawn, then forgotten."""
+    limits = dict(args["rules"].get("limits") or {})
+    ante = str(limits.get("min_ante") or 10)
+    started = _start({"ref": "~warm", "rules": args["rules"], "key": "~warm",
+                      "form": [["ante_1", ante]], "lang": args.get("lang", "en")})
+    _rounds.pop("~warm", None)
+    return {"warm": "round" in started}
+
+
 def _ping(args: dict[str, Any]) -> dict[str, Any]:
     return {"pong": True, "python": sys.version.split()[0]}
 
 
 OPS = {"open": _open, "start": _start, "step": _step, "refine": _refine, "suggest": _suggest,
-       "forget": _forget, "rename": _rename, "ping": _ping}
+       "forget": _forget, "rename": _rename, "warm": _warm, "ping": _ping}
 
 
 def handle(op: str, args_json: str) -> str:
