@@ -36,8 +36,8 @@ from tablet_engine import ARGS, BOOT_MS, CHROMIUM, serving  # noqa: E402
 from dealer_assist.edge.device import COOKIE  # noqa: E402
 from dealer_assist.web import tablet_bundle  # noqa: E402
 
-#: one Russian round: the bets, an exchange, BETs, the dealer's cards, each box's hand, Paid (the deal with
-#: nothing face up records itself with the start)
+#: one Russian round: the bets, an exchange, BETs, the dealer's cards, each box's hand, Paid
+#: (the deal with nothing face up records itself with the start)
 ROUND = [("fill", 'input[name="ante_1"]', "100"), ("fill", 'input[name="ante_2"]', "100"),
          ("tap", 'button[data-step="start"]'),
          ("tap", 'article.box[data-box="1"] [data-step="exchange"][data-value="1"]'),
