@@ -86,7 +86,7 @@ test: install
 # every benchmark script, each timing us against its peers in one run; headline figures last
 # (`make test` runs each once in its --smoke mode: tests/test_benchmarks.py)
 bench: install
-	@for b in evaluator settle settle_house_games http profile_step report poker lab load floor floor_watch hold; do \
+	@for b in evaluator settle settle_house_games http profile_step report poker lab load floor floor_watch hold tablet_engine; do \
 	  if [ -f benchmarks/$$b.py ]; then echo "== benchmarks/$$b.py"; $(BIN)/python benchmarks/$$b.py || exit 1; fi; \
 	done
 

@@ -119,6 +119,16 @@ function unpack(pyodide, buffer, files) {
   return files.length;
 }
 
+/* None when the engine's import left what a snapshot cannot hold (a JavaScript object held by
+   Python): every start then boots from scratch, as correct and slower. */
+function snapshotOf(pyodide) {
+  try {
+    return pyodide.makeMemorySnapshot();
+  } catch (err) {
+    return null;
+  }
+}
+
 async function boot(snapshot) {
   const options = {indexURL: PYODIDE, packages: []};
   if (snapshot) return loadPyodide(Object.assign(options, {_loadSnapshot: snapshot}));
@@ -151,7 +161,7 @@ async function load(expected) {
   phases.files = unpack(pyodide, buffer, await files);
   lap('unpack');
   pyodide.runPython(`import sys\nif ${JSON.stringify(EXTRACT)} not in sys.path: sys.path.insert(0, ${JSON.stringify(EXTRACT)})\nimport dealer_assist.tablet.offline`);
-  const memory = fresh ? pyodide.makeMemorySnapshot() : null;
+  const memory = fresh ? snapshotOf(pyodide) : null;
   handle = pyodide.pyimport('dealer_assist.tablet.offline').handle;
   lap('engine');
   if (memory) snapshots.put(expected, memory);  // after the answer; the page need not wait

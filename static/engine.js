@@ -11,13 +11,16 @@
      TabletEngine.error         the start's refusal, if any
 
    Marks performance "engine-start" and "engine-ready" (and the measure "engine-start-ready").
-   With data-engine-autostart on its tag (a table's device) it starts at once (the worker boots
-   on its own thread beside the page), so the engine is warm before the network drops. A start that failed may be tried again
+   With data-engine-autostart on its tag (a table's device) it starts AUTOSTART_MS after the
+   script ran (or the attribute's number of ms), so the engine is warm before the network drops
+   while a tablet passing through the screen costs nothing; call start() to have it at once
+   (e.g. at the first failed request: it is idempotent). A start that failed may be tried again
    (a new worker). */
 (function () {
   'use strict';
   const tag = document.currentScript;
   const WORKER = (tag && tag.dataset.engineWorker) || '/tablet/engine-worker.js';
+  const AUTOSTART_MS = 2000;
   let worker = null;
   let started = null;
   let seq = 0;
@@ -86,6 +89,7 @@
   window.TabletEngine = engine;
 
   if (tag && tag.dataset.engineAutostart !== undefined && engine.hash) {
-    engine.start().catch(() => {});  // at once: the worker boots beside the page; .error says
+    const wait = Number(tag.dataset.engineAutostart || AUTOSTART_MS);
+    setTimeout(() => engine.start().catch(() => {}), wait);  // .error says why
   }
 })();

@@ -7,7 +7,9 @@
    What it keeps, so that a reload while offline still opens the table screen and starts the
    engine:
    - the table screen (/tables/<id>/live) and the static files: network first (what the server
-     says now), the cache when the network fails or is slower than NETWORK_WAIT_MS;
+     says now), the cache when the network fails or is slower than NETWORK_WAIT_MS; the screen
+     only as the server answers it to the table's device (X-Table-Device: 1), never a person's
+     own page, and no longer once the server answers it otherwise (the device revoked);
    - the engine's worker script (/tablet/engine-worker.js) the same way;
    - Pyodide's core (/tablet/pyodide/*): cache first, in a cache named by the Pyodide version;
    - the engine bundle (/tablet/engine.zip?v=<hash>): cache first, by its hash; only bytes whose
@@ -76,11 +78,14 @@ self.addEventListener('activate', (event) => {
    fails, answers 5xx (the app down behind its TLS proxy: 502, 503, 504) or keeps us waiting
    longer than NETWORK_WAIT_MS (then the network's answer still refreshes the cache when it
    comes). */
-async function networkFirst(request, key) {
+async function networkFirst(request, key, deviceOnly) {
   const cache = await caches.open(PAGES);
   const network = fetch(request).then(async (response) => {
-    if (response.ok && response.type === 'basic' && !response.redirected) {
+    const plain = response.ok && response.type === 'basic' && !response.redirected;
+    if (plain && (!deviceOnly || response.headers.get('X-Table-Device') === '1')) {
       await cache.put(key, response.clone());
+    } else if (deviceOnly && response.status < 500) {
+      await cache.delete(key);  // no longer the device's screen (revoked, a person signed in)
     }
     return response;
   });
@@ -122,7 +127,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(cacheFirst(path + '?v=' + hash, 'tablet-engine-' + hash,
                                  () => fetchEngine(hash)));
   } else if (SCREEN.test(path) && request.mode === 'navigate') {
-    event.respondWith(networkFirst(request, path));
+    event.respondWith(networkFirst(request, path, true));
   } else if (path.startsWith('/static/') || path === WORKER) {
     event.respondWith(networkFirst(request, path));
   }
@@ -143,7 +148,9 @@ self.addEventListener('message', (event) => {
     for (const u of urls) {
       try {
         const response = await fetch(u, {credentials: 'same-origin'});
-        if (response.ok && !response.redirected) {
+        const screen = SCREEN.test(new URL(u, self.location.origin).pathname);
+        if (response.ok && !response.redirected
+            && (!screen || response.headers.get('X-Table-Device') === '1')) {
           await cache.put(new URL(u, self.location.origin).pathname, response);
           kept += 1;
         }

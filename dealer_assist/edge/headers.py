@@ -9,7 +9,9 @@ on every answer to a signed-in user (a shared tablet's back button must not show
 sign-out); every other answer has a ``Cache-Control`` too (issue 26 item 17): ``no-cache``, so a
 cache revalidates it each time (the static files by their ETag). The tablet's runtime
 (``web/tablet.py``, issue 34: public files, the same for everyone) keeps its own, asked by a
-table device too (``g.public_asset``).
+table device too (``g.public_asset``). An answer to a table device says so
+(``X-Table-Device: 1``): its service worker keeps the table screen for an offline reload only
+then, never a person's own page.
 
 Input: a NUL character anywhere in the query string or a form (no text field has a use for
 it, and PostgreSQL refuses it in ``text``), and path ids beyond 64 bits (the ``int`` converter
@@ -91,6 +93,8 @@ def secure_headers(response: Any) -> Any:
         response.headers.setdefault(name, value)
     if current_app.config.get("SESSION_COOKIE_SECURE"):
         response.headers.setdefault("Strict-Transport-Security", HSTS)
+    if g.get("device") is not None:  # issue 34: the tablet's service worker keeps only these
+        response.headers["X-Table-Device"] = "1"
     if g.get("user") is not None and not g.get("public_asset"):
         response.headers["Cache-Control"] = "no-store"
         response.headers["Pragma"] = "no-cache"

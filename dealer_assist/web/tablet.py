@@ -22,6 +22,7 @@ cached for a year; otherwise a cache revalidates it by its ETag.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from flask import Response, abort, current_app, g, render_template, request, send_from_directory
@@ -54,7 +55,8 @@ def _cached(response: Response, version: str) -> Response:
 def _bytes(data: bytes, mimetype: str, etag: str) -> Response:
     response = Response(data, mimetype=mimetype)
     response.set_etag(etag)
-    return response.make_conditional(request)
+    response.make_conditional(request)
+    return response
 
 
 @bp.get("/tablet/pyodide/<file>")
@@ -92,8 +94,7 @@ def engine_meta() -> Response:
 
 
 def _script(name: str, prefix: str = "") -> bytes:
-    with current_app.open_resource(f"{current_app.static_folder}/{name}") as f:
-        return prefix.encode() + f.read()
+    return prefix.encode() + (Path(current_app.static_folder or "static") / name).read_bytes()
 
 
 @bp.get("/tablet/engine-worker.js")

@@ -12,10 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
+from sqlmodel import select
 
 from dealer_assist import db
 from dealer_assist.config import PROJECT_ROOT
 from dealer_assist.edge.device import COOKIE
+from dealer_assist.models import User
 from dealer_assist.services.tables import devices
 from dealer_assist.web import tablet_bundle
 from tests.browser.conftest import Server, Shots, login
@@ -144,6 +147,25 @@ def test_a_reload_while_the_server_answers_503_opens_the_table_screen_from_the_c
         Shots(page, request.node.name)("server-503-reload-768x1024")
     finally:
         server.app.wsgi_app = served
+
+
+def test_a_revoked_device_no_longer_opens_the_table_screen_offline(
+        tablet: Any, server: Server) -> None:
+    page = tablet.new_page()
+    page.goto(_screen(server))
+    assert page.evaluate("() => TabletSW.ready") >= 3
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    with db.session_scope(server.app) as dbs:
+        pavel = dbs.exec(select(User.id).where(User.username == "pavel")).one()
+        devices.revoke(dbs, device_id=1, actor_id=pavel)
+    page.goto(_screen(server))
+    assert "/login" in page.url  # the server's answer now: sign in
+    tablet.set_offline(True)
+    try:
+        with pytest.raises(PlaywrightError, match="net::ERR_"):
+            page.goto(_screen(server))
+    finally:
+        tablet.set_offline(False)
 
 
 def test_the_queue_keeps_its_steps_in_order_across_a_reload(tablet: Any,

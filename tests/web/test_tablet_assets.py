@@ -49,7 +49,9 @@ def test_a_bound_table_device_fetches_the_runtime_and_may_cache_it_for_a_year(
         resp = browser.get(url)
         assert resp.status_code == 200, (url, resp.status_code)
         assert resp.headers["Cache-Control"] == "no-cache", url  # not the version's address
-    screen = text(browser.get(f"/tables/{floor['table']}/live"))
+    answer = browser.get(f"/tables/{floor['table']}/live")
+    assert answer.headers["X-Table-Device"] == "1"  # the service worker keeps only these
+    screen = text(answer)
     assert f'data-engine-hash="{found["hash"]}"' in screen
     assert "data-engine-autostart" in screen and 'data-sw="/sw.js"' in screen
 
@@ -59,7 +61,9 @@ def test_a_signed_in_croupiers_screen_neither_starts_the_engine_nor_registers_th
     """The offline machinery is the table device's: a person's own session keeps its
     ``no-store`` pages out of any cache."""
     assert browser.login("carla").status_code == 302
-    screen = text(browser.get(f"/tables/{floor['table']}/live"))
+    answer = browser.get(f"/tables/{floor['table']}/live")
+    assert "X-Table-Device" not in answer.headers
+    screen = text(answer)
     assert "data-engine-hash=" in screen
     assert "data-engine-autostart" not in screen and "sw-register.js" not in screen
 
