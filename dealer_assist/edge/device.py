@@ -31,10 +31,12 @@ COOKIE = "da_table_device"
 MAX_AGE = 400 * 24 * 3600
 ANY_TIME = frozenset({"devices.home", "relief.page", "relief.take", "static",
                       "auth.set_language", "auth.login", "auth.logout"})
+#: ``live.ping`` (issue 34): the table screen says every 3 s that it is there and what waits in
+#: its offline queue (any request of the tablet counts as heard from: ``offline.note_heard``)
 #: the round pages are here for the table's own rounds (issue 35 item 8: after Paid ✓ the
 #: croupier opens the round just paid to file a dispute, or asks for a void from a misdeal)
 WHILE_DEALING = frozenset({"live.screen", "live.start_round", "live.record", "live.suggest",
-                           "live.refine",
+                           "live.refine", "live.ping",
                            "cage.buy_in", "table_players.sit_down", "table_players.leave",
                            "disputes.round_page", "disputes.file_dispute",
                            "disputes.request_change", "poker.screen",
