@@ -24,12 +24,12 @@ from tests.web.test_relief_pages import _bind, floor  # noqa: F401 (the fixture)
 TAPPED = "2026-11-29T07:01:02.345Z"
 
 
-def _start(browser: Browser, table_id: int, **extra: Any) -> Any:
+def start(browser: Browser, table_id: int, **extra: Any) -> Any:
     return browser.post(f"/tables/{table_id}/live/rounds",
                         {"key": "start-1", "ante_1": "100", **extra})
 
 
-def _step(browser: Browser, round_id: int, type: str, payload: dict[str, Any], key: str,
+def step(browser: Browser, round_id: int, type: str, payload: dict[str, Any], key: str,
           **extra: Any) -> Any:
     return browser.client.post(f"/live/rounds/{round_id}/steps",
                                headers={"X-CSRF-Token": browser.csrf()},
@@ -42,7 +42,7 @@ def _events(app: Flask, round_id: int) -> list[store.EventView]:
         return store.events(dbs, round_id)
 
 
-def _tapped() -> str:
+def tapped_ago() -> str:
     """A tap a minute ago, by the tablet's clock (the tests run at any date)."""
     return (utcnow() - timedelta(minutes=1)).isoformat().replace("+00:00", "Z")
 
@@ -52,15 +52,15 @@ def test_a_queued_step_stores_the_tapped_time_beside_the_received_time(
     """The tapped time is stored beside the received time (RULES.md: "the server re-checks
     every queued step on reconnect and its stored events are the record")."""
     assert browser.login("carla").status_code == 302
-    tapped = _tapped()
-    started = _start(browser, floor["table"], tapped_at=tapped, offline="true")
+    tapped = tapped_ago()
+    started = start(browser, floor["table"], tapped_at=tapped, offline="true")
     assert started.status_code == 201, text(started)
     rid = int(started.get_json()["round"]["id"])
     later = (utcnow() - timedelta(seconds=30)).isoformat()
-    dealt = _step(browser, rid, "bet", {"box": "1"}, "q2",
+    dealt = step(browser, rid, "bet", {"box": "1"}, "q2",
                   tapped_at=later, offline=True, label="Deal")
     assert dealt.status_code == 201, text(dealt)
-    online = _step(browser, rid, "reveal", {"cards": "kh qh 4s 5c 6d"}, "q3")
+    online = step(browser, rid, "reveal", {"cards": "kh qh 4s 5c 6d"}, "q3")
     assert online.status_code == 201, text(online)
     events = _events(app, rid)
     # the dealer's cards dealt face down follow the start in the same write: the same tap
@@ -82,7 +82,7 @@ def test_the_api_takes_the_tapped_time_of_a_round_and_of_an_event(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:  # noqa: F811
     assert browser.login("carla").status_code == 302
     headers = {"X-CSRF-Token": browser.csrf()}
-    tapped = _tapped()
+    tapped = tapped_ago()
     made = browser.client.post(f"/api/v1/tables/{floor['table']}/rounds", headers=headers,
                                json={"boxes": [{"box": "1", "ante": 100}], "tapped_at": tapped,
                                      "offline": True, "idempotency_key": "a1"})
@@ -101,11 +101,11 @@ def test_the_api_takes_the_tapped_time_of_a_round_and_of_an_event(
 def test_a_malformed_tapped_time_is_400_and_one_in_the_future_is_422_naming_the_field(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:  # noqa: F811
     assert browser.login("carla").status_code == 302
-    rid = int(_start(browser, floor["table"]).get_json()["round"]["id"])
+    rid = int(start(browser, floor["table"]).get_json()["round"]["id"])
     ahead = (utcnow() + timedelta(minutes=6)).isoformat()
     for tapped, status in (("yesterday", 400), ("2026-11-29T07:01:02", 400), (12, 400),
                            (ahead, 422)):
-        resp = _step(browser, rid, "bet", {"box": "1"}, "x",
+        resp = step(browser, rid, "bet", {"box": "1"}, "x",
                      tapped_at=tapped)
         assert resp.status_code == status, (tapped, text(resp))
         assert resp.get_json()["field"] == "tapped_at"
@@ -115,22 +115,22 @@ def test_a_malformed_tapped_time_is_400_and_one_in_the_future_is_422_naming_the_
                                         "payload": {"box": "1", "cards": "as ad ah 2c 3d"},
                                         "tapped_at": tapped})
         assert api.status_code == status, (tapped, api.get_json())
-    assert _step(browser, rid, "bet", {"box": "1"}, "x",
+    assert step(browser, rid, "bet", {"box": "1"}, "x",
                  offline="maybe").status_code == 400
     assert len(_events(app, rid)) == 2  # nothing stored (the start and its dealer's deal)
     # five minutes ahead is a tablet clock a little fast: taken
     soon = (utcnow() + timedelta(minutes=4)).isoformat()
-    assert _step(browser, rid, "bet", {"box": "1"}, "x",
+    assert step(browser, rid, "bet", {"box": "1"}, "x",
                  tapped_at=soon).status_code == 201
 
 
-def _void(app: Flask, floor: dict[str, Any], rid: int) -> None:
+def void(app: Flask, people: dict[str, Any], rid: int) -> None:
     """Olga asks for the void and Pavel (pit boss) approves it while the tablet is offline."""
     def run(s: Any) -> None:
         asked = voids.request_change(s, round_id=rid, kind="void", reason="misdeal",
-                                     actor_id=floor["olga"])
+                                     actor_id=people["olga"])
         voids.decide_change(s, request_id=asked.id, approve=True, note="",
-                            actor_id=floor["pavel"])
+                            actor_id=people["pavel"])
     arrange(app, run)
 
 
@@ -145,10 +145,10 @@ def test_a_queued_step_of_a_round_voided_meanwhile_is_refused_kept_once_and_stor
     boss voided while the tablet was offline is refused, the round is left as it was, and
     the refusal is kept (nothing dropped silently)."""
     _bind(browser, floor["table"])
-    rid = int(_start(browser, floor["table"]).get_json()["round"]["id"])
-    _void(app, floor, rid)
-    tapped = _tapped()
-    refused = _step(browser, rid, "bet", {"box": "1"}, "q1",
+    rid = int(start(browser, floor["table"]).get_json()["round"]["id"])
+    void(app, floor, rid)
+    tapped = tapped_ago()
+    refused = step(browser, rid, "bet", {"box": "1"}, "q1",
                     tapped_at=tapped, offline=True, label="Deal")
     assert refused.status_code == 409, text(refused)
     body = refused.get_json()
@@ -161,11 +161,11 @@ def test_a_queued_step_of_a_round_voided_meanwhile_is_refused_kept_once_and_stor
     assert row.actor_id == floor["carla"] and row.device_id is not None
     assert row.tapped_at is not None and row.detail == body["detail"]
     assert [e.type for e in _events(app, rid)] == ["place", "deal_dealer"]  # as it was
-    again = _step(browser, rid, "bet", {"box": "1"}, "q1",
+    again = step(browser, rid, "bet", {"box": "1"}, "q1",
                   tapped_at=tapped, offline=True)
     assert again.status_code == 409 and again.get_json()["offline_refusal"] == row.id
     assert len(_refusals(app)) == 1  # a resend adds no second row
-    online = _step(browser, rid, "bet", {"box": "1"}, "q9")
+    online = step(browser, rid, "bet", {"box": "1"}, "q9")
     assert online.status_code == 409 and "offline_refusal" not in online.get_json()
     assert len(_refusals(app)) == 1  # a step tapped online is refused on the screen, as ever
 
@@ -182,7 +182,7 @@ def test_a_queued_start_refused_after_the_shift_closed_is_kept_with_the_table(
     arrange(app, close)
     resp = browser.client.post(f"/tables/{floor['table']}/live/rounds",
                                headers={"X-CSRF-Token": browser.csrf()},
-                               json={"key": "start-9", "ante_1": 100, "tapped_at": _tapped(),
+                               json={"key": "start-9", "ante_1": 100, "tapped_at": tapped_ago(),
                                      "offline": True})
     assert resp.status_code == 409, text(resp)
     rows = _refusals(app)
@@ -194,7 +194,7 @@ def test_a_queued_start_refused_after_the_shift_closed_is_kept_with_the_table(
 def test_the_tablets_ping_answers_now_and_stores_its_queue_figures(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:  # noqa: F811
     _bind(browser, floor["table"])
-    since = _tapped()
+    since = tapped_ago()
     resp = browser.client.post(f"/tables/{floor['table']}/live/ping",
                                headers={"X-CSRF-Token": browser.csrf()},
                                json={"queued_steps": 7, "queued_rounds": 2,

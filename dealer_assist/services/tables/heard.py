@@ -86,6 +86,12 @@ class Heard:
     queue: Queue
 
 
+def tables_with_devices(conn: Connection) -> list[int]:
+    """The tables with a bound (not revoked) device."""
+    return list(conn.execute(select(_DEVICE.c.table_id).distinct()
+                             .where(_DEVICE.c.revoked_at.is_(None))).scalars())
+
+
 def of_tables(conn: Connection, table_ids: list[int], now: datetime) -> dict[int, Heard]:
     """Per table with a bound device: its device heard from last (never heard: since bound)."""
     if not table_ids:
