@@ -85,5 +85,5 @@ def test_the_report_prints_the_offline_steps_in_html_and_pdf_in_both_languages(
     ru = _pdf_text(other_browser.get(f"/reports/shifts/{shift_id}.pdf").data, tmp_path,
                    "issue34-offline-ru")
     assert "Шаги, записанные без сети" in ru and "Отклонены при отправке (1)" in ru
-    assert re.search(rf"^\s*1\s+Ставка\s+{CLOCK}\s+{CLOCK}\s*$", ru, re.M), ru
-    assert re.search(rf"^\s*1\s+Пас\s+{CLOCK}\s+{CLOCK}\s+", ru, re.M), ru
+    assert re.search(rf"^\s*1\s+Бет\s+{CLOCK}\s+{CLOCK}\s*$", ru, re.M), ru
+    assert re.search(rf"^\s*1\s+Фолд\s+{CLOCK}\s+{CLOCK}\s+", ru, re.M), ru

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ...models import OfflineRefusal, Role, Round, Shift, ShiftStatus, User, utcnow
-from ..errors import NotFound, PermissionDenied, ServiceError, ValidationError
+from ..errors import N_, NotFound, PermissionDenied, ServiceError, ValidationError
 from . import store
 
 #: a tapped time further ahead of the server's clock than this is refused (a tablet's clock
@@ -66,7 +66,7 @@ def read_tap(tapped_at: Any, offline: Any, now: datetime) -> Tap:
     elif isinstance(offline, str) and offline.strip().lower() in _TRUE | _FALSE:
         queued = offline.strip().lower() in _TRUE
     else:
-        raise Malformed("offline must be true or false.", field="offline")
+        raise Malformed(N_("offline must be true or false."), field="offline")
     if tapped_at is None or tapped_at == "":
         return Tap(None, queued)
     when = instant(tapped_at)
@@ -78,8 +78,8 @@ def read_tap(tapped_at: Any, offline: Any, now: datetime) -> Tap:
 
 def instant(raw: Any, field: str = "tapped_at") -> datetime:
     """An ISO 8601 time with its zone, in UTC (else :class:`Malformed` naming ``field``)."""
-    bad = Malformed("%(name)s must be a time in ISO 8601 with its zone, e.g. "
-                    "2026-11-29T07:01:02.345Z.", name=field, field=field)
+    bad = Malformed(N_("%(name)s must be a time in ISO 8601 with its zone, e.g. "
+                       "2026-11-29T07:01:02.345Z."), name=field, field=field)
     if not isinstance(raw, str) or len(raw) > TAPPED_MAX:
         raise bad
     try:
