@@ -139,7 +139,7 @@ def _refused(err: Exception, tap: offline.Tap, *, body: Any, **step: Any) -> Any
         raise err
     handler = next(HANDLERS[c] for c in type(err).__mro__ if c in HANDLERS)
     key = request.headers.get("Idempotency-Key") or str(body.get("idempotency_key") or "")
-    return kept(handler(err), tap, key=key, **step)
+    return kept(handler(err), tap, key=key, reason=getattr(err, "message", None), **step)
 
 
 @route("get", "/tables/<int:table_id>/rounds/current", "The round in progress at a table",

@@ -18,6 +18,7 @@ from flask import Response, current_app, g
 from sqlalchemy.exc import DBAPIError
 
 from .. import db
+from ..i18n.steps import phrase_data
 from ..models import utcnow
 from ..services.rounds import offline
 from ..services.rounds.txn import is_contention
@@ -32,9 +33,12 @@ def tap_of(body: Mapping[str, Any]) -> offline.Tap:
 
 
 def kept(response: Response, tap: offline.Tap, *, type: str, payload: Mapping[str, Any],
-         key: str, round_id: int | None = None, table_id: int | None = None) -> Response:
+         key: str, round_id: int | None = None, table_id: int | None = None,
+         reason: str | None = None) -> Response:
     """``response`` (a refusal's problem body) with the refused queued step stored and named
-    (``offline_refusal``); any other answer, or a step not sent from the queue, unchanged."""
+    (``offline_refusal``); any other answer, or a step not sent from the queue, unchanged.
+    ``reason``: the error's sentence (a ``Phrase``), kept to be said in each reader's
+    language."""
     if not tap.offline or response.status_code not in offline.REFUSALS:
         return response
     body = response.get_json(silent=True)
@@ -45,7 +49,8 @@ def kept(response: Response, tap: offline.Tap, *, type: str, payload: Mapping[st
         table_id=table_id, round_id=round_id, actor_id=user.id if user is not None else None,
         device_id=device.id if device is not None else None, type=type, payload=payload,
         tap=tap, idempotency_key=key, status=response.status_code,
-        detail=str(body.get("detail") or body.get("title") or ""))
+        detail=str(body.get("detail") or body.get("title") or ""),
+        reason=json.dumps(phrase_data(reason), ensure_ascii=False) if reason else None)
     with db.session_scope() as dbs:  # commits: a transaction of its own
         found = offline.keep_refusal(dbs, refused)
     if found is None:

@@ -119,6 +119,9 @@ class OfflineRefusal(SQLModel, table=True):
     idempotency_key: str = Field(sa_type=String(64), nullable=False)
     status: int = Field(nullable=False)
     detail: str = Field(sa_type=String(500), nullable=False)
+    #: the refusal's sentence as a message id and its values (JSON), said in each reader's
+    #: language on the floor and in the report (``detail`` is as the tablet was answered)
+    reason: str | None = Field(default=None, sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
     seen_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     seen_by: int | None = Field(default=None, foreign_key="user_account.id")

@@ -37,7 +37,7 @@ from .. import db
 from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, end_refused, role_required
 from ..edge.header_values import etag
 from ..i18n.locale import locale_code
-from ..i18n.steps import step_name
+from ..i18n.steps import said, step_name
 from ..i18n.wording import say
 from ..models import utcnow
 from ..services.errors import ServiceError
@@ -141,6 +141,13 @@ def rotation(table_id: int) -> Any:
 def step_name_filter(type: str) -> str:
     """A recorded step's name in the reader's language (``i18n.steps``)."""
     return step_name(type)
+
+
+@bp.app_template_filter("refusal_why")
+def refusal_why(refusal: dict[str, Any]) -> str:
+    """Why a queued step was refused, in the reader's language (as the tablet was answered
+    when the sentence is not known)."""
+    return said(refusal.get("reason"), str(refusal.get("why") or ""))
 
 
 @bp.post("/floor/refusals/<int:refusal_id>/seen")

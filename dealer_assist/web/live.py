@@ -167,7 +167,7 @@ def start_round(table_id: int) -> Any:
         what = gettext("Box %(box)s", box=box) if box else ""
         return kept(_refused(err, what, target, box), tap, type=steps.PLACE, key=key,
                     payload={k: v for k, v in form.items() if k != "csrf_token"},
-                    table_id=table_id)
+                    table_id=table_id, reason=getattr(err, "message", None))
     return _answer(done)
 
 
@@ -237,7 +237,7 @@ def record(round_id: int) -> Any:
         if getattr(err, "code", None) != "card_count":
             field = payload_input(field, getattr(err, "value", None), payload) or field
         return kept(_refused(err, what, field, box), tap, type=type, payload=payload, key=key,
-                    round_id=round_id)
+                    round_id=round_id, reason=getattr(err, "message", None))
     status = 202 if type == live.REDEAL and done.created else None
     return _answer(done, status)
 

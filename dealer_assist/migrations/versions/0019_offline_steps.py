@@ -56,6 +56,7 @@ def upgrade() -> None:
         sa.Column("idempotency_key", sa.String(length=64), nullable=False),
         sa.Column("status", sa.Integer(), nullable=False),
         sa.Column("detail", sa.String(length=500), nullable=False),
+        sa.Column("reason", sa.Text(), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("seen_by", sa.Integer(), nullable=True),

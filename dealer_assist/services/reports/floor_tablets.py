@@ -32,7 +32,7 @@ def tablet(found: heard.Heard | None) -> dict[str, Any] | None:
 
 def refusal(r: offline.RefusalView) -> dict[str, Any]:
     return {"id": r.id, "round": r.round_number, "round_id": r.round_id, "step": r.type,
-            "why": r.detail, "status": r.status,
+            "why": r.detail, "reason": r.reason, "status": r.status,
             "tapped_at": r.tapped_at.isoformat() if r.tapped_at else None,
             "received_at": r.created_at.isoformat()}
 

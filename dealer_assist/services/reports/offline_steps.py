@@ -31,6 +31,7 @@ def section(session: Session, shift_id: int, zone: tzinfo | None) -> dict[str, A
               "received_at": at(received, zone)}
              for number, seq, type, tapped, received in session.exec(query).all()]
     refused = [{"round": r.round_number, "step": r.type, "tapped_at": at(r.tapped_at, zone),
-                "received_at": at(r.created_at, zone), "status": r.status, "why": r.detail}
+                "received_at": at(r.created_at, zone), "status": r.status, "why": r.detail,
+                "reason": r.reason}
                for r in offline.refusals(session, shift_id=shift_id)]
     return {"steps": steps, "refused": refused}

@@ -107,6 +107,8 @@ class Refused:
     idempotency_key: str
     status: int
     detail: str
+    #: the refusal's sentence as data (``i18n.steps.phrase_data``, JSON text), if known
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +125,7 @@ class RefusalView:
     status: int
     detail: str
     seen_at: datetime | None
+    reason: dict[str, Any] | None = None
 
 
 def keep_refusal(session: Session, refused: Refused) -> int | None:
@@ -146,7 +149,7 @@ def keep_refusal(session: Session, refused: Refused) -> int | None:
         actor_id=refused.actor_id, device_id=refused.device_id, type=refused.type[:40] or "?",
         payload=_payload_text(refused.payload), tapped_at=refused.tap.tapped_at,
         idempotency_key=key, status=refused.status, detail=refused.detail[:DETAIL_MAX],
-        created_at=utcnow())
+        reason=refused.reason, created_at=utcnow())
     try:
         with session.begin_nested():
             session.add(row)
@@ -196,7 +199,8 @@ def _view(row: OfflineRefusal, number: int | None) -> RefusalView:
     assert row.id is not None
     return RefusalView(row.id, row.table_id, row.shift_id, row.round_id, number, row.type,
                        json.loads(row.payload), row.tapped_at, row.created_at,
-                       row.status, row.detail, row.seen_at)
+                       row.status, row.detail, row.seen_at,
+                       json.loads(row.reason) if row.reason else None)
 
 
 def mark_seen(session: Session, *, refusal_id: int, actor_id: int,
