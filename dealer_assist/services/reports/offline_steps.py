@@ -12,24 +12,28 @@ from __future__ import annotations
 from datetime import tzinfo
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy import select
+from sqlmodel import Session
 
 from ...models import Round, RoundEvent
 from ..rounds import offline
 from .sections import at
 
+_EVENT = RoundEvent.__table__  # type: ignore[attr-defined]
+_ROUND = Round.__table__  # type: ignore[attr-defined]
+
 
 def section(session: Session, shift_id: int, zone: tzinfo | None) -> dict[str, Any]:
     """``steps``: the shift's events recorded offline, by round and sequence; ``refused``: the
     queued steps refused, in the order they were sent."""
-    query = (select(Round.number, RoundEvent.seq, RoundEvent.type, RoundEvent.tapped_at,
-                    RoundEvent.created_at)
-             .join(Round, col(Round.id) == RoundEvent.round_id)
-             .where(Round.shift_id == shift_id, col(RoundEvent.offline).is_(True))
-             .order_by(col(Round.number), col(RoundEvent.seq)))
+    ev, rnd = _EVENT.c, _ROUND.c
+    query = (select(rnd.number, ev.seq, ev.type, ev.tapped_at, ev.created_at)
+             .join_from(_EVENT, _ROUND, rnd.id == ev.round_id)
+             .where(rnd.shift_id == shift_id, ev.offline.is_(True))
+             .order_by(rnd.number, ev.seq))
     steps = [{"round": number, "seq": seq, "step": type, "tapped_at": at(tapped, zone),
               "received_at": at(received, zone)}
-             for number, seq, type, tapped, received in session.exec(query).all()]
+             for number, seq, type, tapped, received in session.connection().execute(query)]
     refused = [{"round": r.round_number, "step": r.type, "tapped_at": at(r.tapped_at, zone),
                 "received_at": at(r.created_at, zone), "status": r.status, "why": r.detail,
                 "reason": r.reason}
