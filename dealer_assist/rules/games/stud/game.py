@@ -126,7 +126,7 @@ class HouseGame(Game[State]):
         for b in s.boxes:
             out += self.box_steps(s, b)
         if can_reveal_dealer(s):
-            hole = 0 if s.dealer else 5 - len(s.up)
+            hole = 0 if s.dealer else s.profile.terms().hand_size - len(s.up)
             out.append(Step("reveal", None, "Reveal the dealer", cards=hole,
                             inputs=(ask.cards("cards", "Turn the dealer's hole cards over and "
                                               "tap them.", hole),) if hole else ()))
@@ -157,10 +157,10 @@ class HouseGame(Game[State]):
         if self.missing_hand(s, b) and can_show(s, b.box):
             free = b.improvement is not None and b.improvement.kind == FREE
             shown: tuple[ask.Input, ...] = (
-                ask.cards("cards", "Turn the box's hand over and tap its cards.", b.hand_size),)
+                ask.cards("cards", "Turn the box's hand over and tap its cards.", s.hand_size(b)),)
             if free:
                 shown += (ask.cards("small", "Then the 2 cards of its Small Hand.", 2),)
-            out.append(Step("show", b.box, "Show the hand", cards=b.hand_size,
+            out.append(Step("show", b.box, "Show the hand", cards=s.hand_size(b),
                             small=2 if free else 0, inputs=shown))
         return out
 
