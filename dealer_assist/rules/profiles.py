@@ -133,6 +133,8 @@ class RoundTerms:
     no_game_ante_multiplier: int
     #: the cards of a box's hand and of the dealer's, as dealt (a sixth card adds one)
     hand_size: int = 5
+    #: the cards of the Small Hand a box with free extra cards shows beside its hand (0: none)
+    small_hand: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)

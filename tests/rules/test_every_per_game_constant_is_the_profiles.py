@@ -44,6 +44,13 @@ def test_the_shipped_house_games_deal_hands_of_five() -> None:
             assert get_profile(spec.default_profile).terms().hand_size == 5, spec.name
 
 
+def test_only_big_small_shows_a_small_hand_of_two_cards() -> None:
+    # seed 004: "choose 2 combinations ("Small Hand" of 2 cards and "Big Hand" of 5 cards)"
+    small = {s.name: get_profile(s.default_profile).terms().small_hand
+             for s in games() if s.banked}
+    assert small == {"russian": 0, "caribbean": 0, "oasis": 0, "split": 2}
+
+
 def test_every_registered_game_reaches_its_flow_through_get_flow() -> None:
     for spec in games():
         assert get_flow(spec.name) is spec.flow  # a poker hand and a parlour evening too

@@ -230,7 +230,8 @@ def _used_after_show(state: State, a: Show) -> dict[Card, str]:
         used = check_shown(state.used, deck, a.cards, count=state.profile.terms().hand_size,
                            label=f"box {b.box} hand",
                            own=b.cards, must_have=b.cards)
-        return check_shown(used, deck, a.small, count=2, label=f"box {b.box} Small Hand",
+        return check_shown(used, deck, a.small, count=state.profile.terms().small_hand,
+                           label=f"box {b.box} Small Hand",
                            field="small", own=imp.cards, must_have=imp.cards)
     if a.small:
         raise IllegalActionError("box %(box)s has no Small Hand to show", box=b.box,
