@@ -9,13 +9,20 @@ from typing import Any
 
 from ..edge import json_body, problem, public
 from ..rules.fields import need_mapping
-from ..rules.games import GAMES
+from ..rules.registry import GameSpec, games
 from .operations import CALC_ERRORS, checked, path_param, route
 from .shapes.house import Settlement, SettleRequest
 
-#: the games with a calculator, as the path names them
+
+def calculators() -> list[GameSpec]:
+    """The house games with a calculator, as the registry lists them (``rules/registry.py``)."""
+    return [s for s in games() if s.banked and s.settle_request is not None]
+
+
+#: the games with a calculator, as the path names them (the OpenAPI document lists them anew
+#: each time it is drawn: ``openapi._parameter``)
 GAME = path_param("game", "the house game", type="string",
-                  enum=["russian", "caribbean", "oasis", "split"])
+                  enum=lambda: [s.name for s in calculators()])
 EXAMPLE = {"profile": "caribbean-classic", "dealer": {"cards": ["Ah", "Kd", "9c", "5s", "2h"]},
            "boxes": [{"box": "1", "ante": 100, "cards": ["7s", "7d", "4c", "4h", "Js"],
                       "decision": "bet"}]}
@@ -27,9 +34,9 @@ EXAMPLE = {"profile": "caribbean-classic", "dealer": {"cards": ["Ah", "Kd", "9c"
        description="Stateless: stores nothing, needs no login. See docs/api.md.")
 @public
 def settle(game: str) -> Any:
-    spec = GAMES.get(game)
-    if spec is None or not spec.banked or spec.settle_request is None:
-        known = ", ".join(sorted(s.name for s in GAMES.values() if s.banked)) or "none yet"
+    spec = next((s for s in calculators() if s.name == game), None)
+    if spec is None or spec.settle_request is None:
+        known = ", ".join(sorted(s.name for s in calculators())) or "none yet"
         return problem(404, "Unknown game", f"no calculator for '{game}' (known: {known})")
     data, error = json_body()
     if error is not None:

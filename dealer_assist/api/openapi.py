@@ -54,6 +54,15 @@ def _answer(status: str, answer: type[Shape] | str) -> dict[str, Any]:
             "content": {JSON: {"schema": _ref(answer)}}}
 
 
+def _parameter(parameter: dict[str, Any]) -> dict[str, Any]:
+    """A parameter whose schema's ``enum`` is a function (a list the registry keeps, such as
+    the calculators' games) gets the list as it is now."""
+    schema = parameter["schema"]
+    if not callable(schema.get("enum")):
+        return parameter
+    return {**parameter, "schema": {**schema, "enum": schema["enum"]()}}
+
+
 def _operation(op: Operation) -> dict[str, Any]:
     out: dict[str, Any] = {
         "operationId": op.operation_id, "summary": op.summary, "tags": [op.tag],
@@ -61,7 +70,7 @@ def _operation(op: Operation) -> dict[str, Any]:
     if op.description:
         out["description"] = op.description
     if op.parameters:
-        out["parameters"] = list(op.parameters)
+        out["parameters"] = [_parameter(p) for p in op.parameters]
     if op.body is not None:
         media: dict[str, Any] = {"schema": _ref(op.body)}
         if op.example is not None:

@@ -21,12 +21,10 @@ from flask_babel import gettext
 
 from ..i18n.decisions import method_name, option_label
 from ..i18n.wording import say
+from ..lab.games import lab_games
 from ..rules.errors import HouseRulesError, RulesError
 from ..rules.profiles import get_profile, profiles
 from .lab import lab_group, pct
-
-#: the shipped profiles the best-strategy computation covers by default
-GAMES = ("russian", "caribbean", "oasis", "split")
 
 
 def _cards(text: str | None) -> list[str]:
@@ -72,7 +70,9 @@ def advise_command(profile_name: str, cards: tuple[str, ...], stage: str, up: st
 
 
 def _default_profiles() -> list[str]:
-    return [p.name for p in profiles() if p.game in GAMES]
+    """Every registered profile of a game the lab covers (``GameSpec.lab``)."""
+    covered = lab_games()
+    return [p.name for p in profiles() if p.game in covered]
 
 
 @lab_group.command("best-strategy")

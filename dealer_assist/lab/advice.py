@@ -17,6 +17,7 @@ found (``exact``, ``model``, ``model+monte-carlo``, ``monte-carlo``).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ from ..rules.games.russian import RussianProfile
 from ..rules.games.stud import CaribbeanProfile, SplitProfile
 from ..rules.games.stud.seen import check_unique_cards
 from ..rules.profiles import HouseProfile
+from .games import pick
 
 STAGES = ("deal", "split", "no_game")
 
@@ -97,20 +99,8 @@ def advise(profile: HouseProfile, stage: str, cards: Any, *, up: Any = None,
     hand = card_indices(cards, "box")
     extra = card_indices(seen, "seen") if seen else np.zeros(0, dtype=np.int64)
     ante = profile.min_ante if ante is None else ante
-    if isinstance(profile, RussianProfile):
-        options, notes = _russian(profile, stage, hand, dealer, extra, ante, bonus, precise)
-    elif isinstance(profile, CaribbeanProfile):
-        from . import advise_stud
-        if stage != "deal":
-            raise IllegalActionError("Caribbean stud and Oasis have only the 'deal' stage",
-                                     field="stage", value=stage)
-        options, notes = advise_stud.deal_options(profile, hand, one_card(up), extra, ante)
-    elif isinstance(profile, SplitProfile):
-        from . import advise_split
-        options, notes = advise_split.options(profile, stage, hand, up, dealer, extra, ante,
-                                              small)
-    else:
-        raise NotImplementedError(f"no advisor for {profile.game} ({profile.name})")
+    asked = Asked(stage, hand, up, dealer, extra, ante, bonus, small, precise)
+    options, notes = pick(_ADVISORS, profile, "advisor")(profile, asked)
     return Advice(profile.name, profile.game, stage, options, time.process_time() - start,
                   notes)
 
@@ -137,30 +127,62 @@ def one_card(up: Any) -> int:
     return int(cards[0])
 
 
-def _russian(profile: RussianProfile, stage: str, hand: np.ndarray, dealer: Any,
-             extra: np.ndarray, ante: int, bonus: int, precise: int,
-             ) -> tuple[list[Option], list[str]]:
+@dataclass(frozen=True)
+class Asked:
+    """What :func:`advise` was asked, as every engine's advisor takes it."""
+
+    stage: str
+    hand: np.ndarray
+    up: Any
+    dealer: Any
+    extra: np.ndarray
+    ante: int
+    bonus: int
+    small: Any
+    precise: int
+
+
+def _russian(profile: RussianProfile, a: Asked) -> tuple[list[Option], list[str]]:
     from . import advise_russian
     from .strategy_store import load
-    if stage == "deal":
+    hand, extra, ante = a.hand, a.extra, a.ante
+    if a.stage == "deal":
         if len(hand) != 5:
             raise IllegalActionError("a dealt Russian poker hand has five cards",
                                      field="cards", value=len(hand))
         stored = load(profile)
         bet_value = None if stored is None else stored["bet_value"].astype(np.float64)
         options = advise_russian.deal_options(profile, hand, dead=extra, ante=ante,
-                                              bonus=bonus, precise=precise,
+                                              bonus=a.bonus, precise=a.precise,
                                               bet_value=bet_value)
         return options, [_MODEL_NOTE]
-    if stage == "no_game":
-        if dealer is None:
+    if a.stage == "no_game":
+        if a.dealer is None:
             raise IllegalActionError("the dealer's five cards are needed", field="dealer")
-        d = card_indices(dealer, "dealer")
+        d = card_indices(a.dealer, "dealer")
         seen = np.union1d(hand, extra)
         return advise_russian.no_game_options(profile, hand, d, seen, ante=ante), []
-    raise IllegalActionError("Russian poker has no stage '%(v)s'", v=stage, field="stage",
-                             value=stage)
+    raise IllegalActionError("Russian poker has no stage '%(v)s'", v=a.stage, field="stage",
+                             value=a.stage)
 
+
+def _stud(profile: CaribbeanProfile, a: Asked) -> tuple[list[Option], list[str]]:
+    from . import advise_stud
+    if a.stage != "deal":
+        raise IllegalActionError("Caribbean stud and Oasis have only the 'deal' stage",
+                                 field="stage", value=a.stage)
+    return advise_stud.deal_options(profile, a.hand, one_card(a.up), a.extra, a.ante)
+
+
+def _split(profile: SplitProfile, a: Asked) -> tuple[list[Option], list[str]]:
+    from . import advise_split
+    return advise_split.options(profile, a.stage, a.hand, a.up, a.dealer, a.extra, a.ante,
+                                a.small)
+
+
+#: each lab engine's advisor (``lab/games.py``: the game's spec names its engine)
+_ADVISORS: dict[str, Callable[[Any, Asked], tuple[list[Option], list[str]]]] = {
+    "russian": _russian, "stud": _stud, "split": _split}
 
 _MODEL_NOTE = ("exchanges of 2-5 cards: first-order model of the discards' removal "
                "(error within about 0.005 ANTE, docs/rules/strategy.md)")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from ..rules.games.russian import RussianProfile
 from ..rules.games.stud import CaribbeanProfile, SplitProfile
 from ..rules.profiles import HouseProfile, load_profile, profile_data
 from . import best_mc, cluster, house_edge, russian_best, split_best, strategy_store, stud_best
+from .games import engine, pick
 from .suits import hand_index
 from .version import fingerprint
 
@@ -160,6 +162,58 @@ def _entry(profile: HouseProfile, figures: dict[str, Any]) -> dict[str, Any]:
             "fingerprint": fingerprint(profile), "strategies": {"best": figures}}
 
 
+@dataclass(frozen=True)
+class Built:
+    """One profile's strategy table, its value under the model, the arrays to keep, and the
+    wall and CPU seconds its table took (a share of its group's)."""
+
+    profile: HouseProfile
+    table: Any
+    model: float
+    arrays: dict[str, np.ndarray]
+    seconds: float
+    cpu: float
+
+
+def _stud_built(client: Client, group: list[Any], classes: int | None) -> list[Built]:
+    start, cpu = time.perf_counter(), time.process_time()
+    tables, models, task_cpu = stud_tables(client, group, classes)
+    share = (time.perf_counter() - start) / len(group)
+    share_cpu = (time.process_time() - cpu + task_cpu) / len(group)
+    return [Built(p, table, model, {"best": table.best}, share, share_cpu)
+            for p, table, model in zip(group, tables, models, strict=True)]
+
+
+def _model(value: np.ndarray) -> float:
+    return float(np.sum(hand_index().weights * value) / hand_index().weights.sum())
+
+
+def _russian_built(client: Client, group: list[Any], classes: int | None) -> list[Built]:
+    (p,) = group
+    start, cpu = time.perf_counter(), time.process_time()
+    russian, task_cpu = russian_table(client, p, classes)
+    return [Built(p, russian, _model(russian.value), russian_arrays(russian),
+                  time.perf_counter() - start, time.process_time() - cpu + task_cpu)]
+
+
+def _split_built(client: Client, group: list[Any], classes: int | None) -> list[Built]:
+    (p,) = group
+    start, cpu = time.perf_counter(), time.process_time()
+    split, task_cpu = split_table(client, p, classes)
+    arrays: dict[str, np.ndarray] = {
+        "best": split.best, "value": split.value.astype(np.float32),
+        "grid": split.grid.astype(np.float16)}
+    return [Built(p, split, _model(split.value), arrays, time.perf_counter() - start,
+                  time.process_time() - cpu + task_cpu)]
+
+
+#: each lab engine's best-strategy tables (``lab/games.py``: the game's spec names the engine),
+#: and how it groups profiles that share their work (Caribbean stud and Oasis: one ``R``)
+_BUILT: dict[str, Callable[[Client, list[Any], int | None], list[Built]]] = {
+    "stud": _stud_built, "russian": _russian_built, "split": _split_built}
+_SHARED: dict[str, Callable[[Any], str]] = {"stud": _raise_key}
+
+
 def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | None = None,
                 seed: int = 14, classes: int | None = None,
                 on_table: Callable[[HouseProfile, dict[str, np.ndarray]], None] | None = None,
@@ -171,47 +225,20 @@ def compute_all(profiles: list[HouseProfile], client: Client, *, rounds: int | N
     the other hands fold). Profiles that share a raise table are computed together.
     ``on_table(profile, arrays)`` is called as soon as a table is ready, before its Monte
     Carlo (the command stores it then: an interrupted run keeps the tables done)."""
-    groups: dict[str, list[CaribbeanProfile]] = {}
+    groups: dict[tuple[str, str], list[HouseProfile]] = {}
     for p in profiles:
-        if isinstance(p, CaribbeanProfile):
-            groups.setdefault(_raise_key(p), []).append(p)
-    for group in groups.values():
-        start, cpu = time.perf_counter(), time.process_time()
-        tables, models, task_cpu = stud_tables(client, group, classes)
-        share = (time.perf_counter() - start) / len(group)
-        share_cpu = (time.process_time() - cpu + task_cpu) / len(group)
-        for p, table in zip(group, tables, strict=True):
+        pick(_BUILT, p, "best strategy")  # a game without one is refused by name, before any work
+        lab = engine(p.game)
+        key = _SHARED[lab](p) if lab in _SHARED else p.name
+        groups.setdefault((lab, key), []).append(p)
+    for (lab, _), group in groups.items():
+        built = _BUILT[lab](client, group, classes)
+        for b in built:
             if on_table:
-                on_table(p, {"best": table.best})
-        for p, table, model in zip(group, tables, models, strict=True):
-            yield p, *_measure(client, p, table, model, rounds, seed, share, share_cpu,
-                               {"best": table.best})
-    for p in profiles:
-        if isinstance(p, RussianProfile):
-            start, cpu = time.perf_counter(), time.process_time()
-            russian, task_cpu = russian_table(client, p, classes)
-            if on_table:
-                on_table(p, russian_arrays(russian))
-            model = float(np.sum(hand_index().weights * russian.value)
-                          / hand_index().weights.sum())
-            yield p, *_measure(client, p, russian, model, rounds, seed,
-                               time.perf_counter() - start,
-                               time.process_time() - cpu + task_cpu, russian_arrays(russian))
-        elif isinstance(p, SplitProfile):
-            start, cpu = time.perf_counter(), time.process_time()
-            split, task_cpu = split_table(client, p, classes)
-            arrays: dict[str, np.ndarray] = {
-                "best": split.best, "value": split.value.astype(np.float32),
-                "grid": split.grid.astype(np.float16)}
-            if on_table:
-                on_table(p, arrays)
-            model = float(np.sum(hand_index().weights * split.value)
-                          / hand_index().weights.sum())
-            yield p, *_measure(client, p, split, model, rounds, seed,
-                               time.perf_counter() - start, time.process_time() - cpu + task_cpu,
-                               arrays)
-        elif not isinstance(p, CaribbeanProfile):
-            raise NotImplementedError(f"no best strategy for {p.game} ({p.name}) yet")
+                on_table(b.profile, b.arrays)
+        for b in built:
+            yield b.profile, *_measure(client, b.profile, b.table, b.model, rounds, seed,
+                                       b.seconds, b.cpu, b.arrays)
 
 
 def _measure(client: Client, profile: HouseProfile, table: Any, model: float,
@@ -221,7 +248,7 @@ def _measure(client: Client, profile: HouseProfile, table: Any, model: float,
     by Monte Carlo otherwise."""
     figures: dict[str, Any] = {"model_value": model, "table_seconds": table_seconds,
                                "workers": cluster.workers_of(client)}
-    if isinstance(profile, CaribbeanProfile) and not profile.replace_fees:
+    if house_edge.exact(profile):
         figures.update(house_edge=-model, standard_error=0.0, method="exact",
                        seconds=table_seconds, cpu_seconds=table_cpu)
         return _entry(profile, figures), arrays
@@ -251,28 +278,41 @@ def stored_table(client: Client, profile: HouseProfile,
     arrays = strategy_store.load(profile)
     if arrays is None:
         raise LookupError(f"no stored best strategy for {profile.name}: run lab best-strategy")
-    data = profile_data(profile)
-    if isinstance(profile, RussianProfile):
-        six_reps, _ = russian_best.six_card_classes()
-        rows = np.arange(len(six_reps))
-        six = cluster.run(client, russian_six_task, [(data, rows[lo:hi]) for lo, hi in
-                                                      _chunks(len(rows), SIX_CHUNK)])
-        return russian_best.RussianStrategy(
-            arrays["best"], arrays["value"].astype(np.float64),
-            arrays["bet_value"].astype(np.float64), arrays["insure"],
-            np.concatenate([v for (v, _), _ in six]), np.concatenate([i for (_, i), _ in six]))
-    if isinstance(profile, CaribbeanProfile):
-        shared = {} if shared is None else shared
-        key = _raise_key(profile)
-        if key not in shared:
-            parts = cluster.run(client, stud_r_task, [(data, lo, hi) for lo, hi in
-                                                       _chunks(len(hand_index()), CHUNK)])
-            shared[key] = np.concatenate([r for r, _ in parts])
-        return stud_best.StudStrategy(arrays["best"], shared[key])
-    if isinstance(profile, SplitProfile):
-        return split_best.SplitStrategy(arrays["best"], arrays["value"].astype(np.float64),
-                                        arrays["grid"].astype(np.float64))
-    raise NotImplementedError(f"no best strategy for {profile.game} ({profile.name})")
+    return pick(_STORED, profile, "best strategy")(client, profile, arrays, shared)
+
+
+def _russian_stored(client: Client, profile: Any, arrays: dict[str, np.ndarray],
+                    shared: dict[str, Any] | None) -> Any:
+    six_reps, _ = russian_best.six_card_classes()
+    rows = np.arange(len(six_reps))
+    six = cluster.run(client, russian_six_task, [(profile_data(profile), rows[lo:hi])
+                                                  for lo, hi in _chunks(len(rows), SIX_CHUNK)])
+    return russian_best.RussianStrategy(
+        arrays["best"], arrays["value"].astype(np.float64),
+        arrays["bet_value"].astype(np.float64), arrays["insure"],
+        np.concatenate([v for (v, _), _ in six]), np.concatenate([i for (_, i), _ in six]))
+
+
+def _stud_stored(client: Client, profile: Any, arrays: dict[str, np.ndarray],
+                 shared: dict[str, Any] | None) -> Any:
+    shared = {} if shared is None else shared
+    key = _raise_key(profile)
+    if key not in shared:
+        parts = cluster.run(client, stud_r_task, [(profile_data(profile), lo, hi) for lo, hi
+                                                   in _chunks(len(hand_index()), CHUNK)])
+        shared[key] = np.concatenate([r for r, _ in parts])
+    return stud_best.StudStrategy(arrays["best"], shared[key])
+
+
+def _split_stored(client: Client, profile: Any, arrays: dict[str, np.ndarray],
+                  shared: dict[str, Any] | None) -> Any:
+    return split_best.SplitStrategy(arrays["best"], arrays["value"].astype(np.float64),
+                                    arrays["grid"].astype(np.float64))
+
+
+#: each lab engine's stored table, rebuilt as its players need it
+_STORED: dict[str, Callable[[Client, Any, dict[str, np.ndarray], dict[str, Any] | None], Any]] = {
+    "russian": _russian_stored, "stud": _stud_stored, "split": _split_stored}
 
 
 def reproduce(client: Client, profile: HouseProfile, *, rounds: int, seed: int,

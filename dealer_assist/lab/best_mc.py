@@ -17,6 +17,7 @@ from distributed import Client
 
 from ..rules.profiles import HouseProfile, load_profile, profile_data
 from . import cluster, montecarlo
+from .games import pick
 from .montecarlo import MonteCarlo, Played, Tally
 
 BATCH = 250_000
@@ -41,9 +42,8 @@ def _split(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Played:
     return play(profile, table, cards, ante, cap)
 
 
-#: game -> (cards per round, batch player)
-PLAYERS = {"russian": (17, _russian), "oasis": (15, _stud), "caribbean": (15, _stud),
-           "split": (15, _split)}
+#: lab engine (``lab/games.py``: the game's spec names it) -> (cards per round, batch player)
+PLAYERS = {"russian": (17, _russian), "stud": (15, _stud), "split": (15, _split)}
 
 
 def batch(data: Mapping[str, Any], table: Any, n: int, seed: np.random.SeedSequence,
@@ -51,7 +51,7 @@ def batch(data: Mapping[str, Any], table: Any, n: int, seed: np.random.SeedSeque
     """One batch of ``n`` rounds (a Dask task): its tally and CPU seconds."""
     cpu = time.process_time()
     profile = load_profile(data)
-    width, play = PLAYERS[profile.game]
+    width, play = pick(PLAYERS, profile, "strategy table player")
     cards = montecarlo.deal(np.random.default_rng(seed), n, width)
     result = montecarlo.tally(play(profile, table, cards, ante, cap))
     return result, time.process_time() - cpu
@@ -83,7 +83,7 @@ def difference_batch(data: Mapping[str, Any], table_a: Any, table_b: Any, n: int
     squares of (net under ``table_a`` - net under ``table_b``) per ANTE, and CPU seconds."""
     cpu = time.process_time()
     profile = load_profile(data)
-    width, play = PLAYERS[profile.game]
+    width, play = pick(PLAYERS, profile, "strategy table player")
     cards = montecarlo.deal(np.random.default_rng(seed), n, width)
     diff = play(profile, table_a, cards, ante, cap).net - play(profile, table_b, cards, ante,
                                                                 cap).net

@@ -14,30 +14,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.games.russian import RussianProfile
-from ..rules.games.stud import CaribbeanProfile, SplitProfile
+from ..rules.games.stud import CaribbeanProfile
 from ..rules.profiles import HouseProfile
 from . import caribbean_exact, montecarlo
+from .games import engine, pick
 from .version import fingerprint
 
-#: default Monte Carlo rounds per game: enough for a standard error below 0.05 % of the ANTE
-#: (per-round standard deviations measured at 2.3 ANTEs for Oasis, 3.0 for Russian poker and
-#: 2.45 for Big/Small: rounds = (sd / 0.0005)^2, rounded up)
-DEFAULT_ROUNDS = {"caribbean": 24_000_000, "oasis": 24_000_000, "russian": 38_000_000,
-                  "split": 25_000_000}
+#: default Monte Carlo rounds per lab engine (``lab/games.py``): enough for a standard error
+#: below 0.05 % of the ANTE (per-round standard deviations measured at 2.3 ANTEs for Oasis, 3.0
+#: for Russian poker and 2.45 for Big/Small: rounds = (sd / 0.0005)^2, rounded up)
+DEFAULT_ROUNDS = {"stud": 24_000_000, "russian": 38_000_000, "split": 25_000_000}
 TARGET_SE = 0.0005
 
 
+def exact(profile: HouseProfile) -> bool:
+    """Whether the profile's figures are counted exactly: Caribbean stud's engine without a
+    replacement (every other profile is simulated)."""
+    return engine(profile.game) == "stud" and not getattr(profile, "replace_fees", None)
+
+
 def method(profile: HouseProfile) -> str:
-    if isinstance(profile, CaribbeanProfile) and not profile.replace_fees:
-        return "exact"
-    if isinstance(profile, (CaribbeanProfile, RussianProfile, SplitProfile)):
-        return "monte-carlo"
-    raise NotImplementedError(f"no house-edge method for {profile.game} ({profile.name}) yet")
+    return "exact" if exact(profile) else "monte-carlo"
 
 
 def default_rounds(profile: HouseProfile) -> int:
-    return DEFAULT_ROUNDS.get(profile.game, 24_000_000)
+    return pick(DEFAULT_ROUNDS, profile, "house-edge method")
 
 
 def _cap_note(profile: HouseProfile, ante: int, capped_rate: float | None) -> str:
@@ -52,7 +53,7 @@ def compute(profile: HouseProfile, *, strategy: str | None = None, ante: int | N
     """The figures of ``profile``: per strategy the house edge (per ANTE) and its error.
 
     ``ante`` is the box's ANTE the maximum payout is applied to (None: the table minimum).
-    ``rounds`` None means :data:`DEFAULT_ROUNDS` for the game.
+    ``rounds`` None means :data:`DEFAULT_ROUNDS` for the game's lab engine.
     """
     how = method(profile)
     ante = profile.min_ante if ante is None else ante

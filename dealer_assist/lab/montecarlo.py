@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +31,7 @@ from ..rules.profiles import HouseProfile
 from ..rules.ranking import Category
 from . import russian_mc, split_mc
 from .batch import rank_keys
+from .games import pick
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -192,14 +194,13 @@ def player(profile: HouseProfile, strategy: str, ante: int,
     """(cards per round, batch player) of ``profile`` for a box of ANTE ``ante`` at a table
     whose maximum payout is ``cap`` (None: the profile's default)."""
     cap = profile.max_payout if cap is None else cap
-    if isinstance(profile, CaribbeanProfile):
-        return _caribbean(profile, strategy, cap / ante)
-    if isinstance(profile, RussianProfile):
-        return _russian(profile, strategy, ante, cap)
-    if isinstance(profile, SplitProfile):
-        return _split(profile, strategy, ante, cap)
-    raise NotImplementedError(f"Monte Carlo for {profile.game} ({profile.name}) is not "
-                              "implemented")
+    return pick(_PLAYERS, profile, "Monte Carlo")(profile, strategy, ante, cap)
+
+
+#: each lab engine's batch player (``lab/games.py``: the game's spec names its engine)
+_PLAYERS: dict[str, Callable[[Any, str, int, int], tuple[int, Player]]] = {
+    "stud": lambda profile, strategy, ante, cap: _caribbean(profile, strategy, cap / ante),
+    "russian": lambda *played: _russian(*played), "split": lambda *played: _split(*played)}
 
 
 #: the batch player of the simulation in progress, inherited by forked worker processes

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.games.russian import RussianProfile
 from ..rules.profiles import HouseProfile
+from ..rules.registry import get_game
 from .strategy_store import load
 from .suits import hand_index
 
@@ -24,9 +24,12 @@ I64 = npt.NDArray[np.int64]
 def table_choice(profile: HouseProfile, hand: Any, up: int | None = None,
                  ) -> tuple[tuple[str, tuple[int, ...]], float] | None:
     """(action, cards) the stored table plays with the dealt ``hand`` (card indices) and its
-    value in ANTEs, or None without a stored table."""
+    value in ANTEs, or None without a stored table (the Russian poker engine's only: the game's
+    spec names it)."""
+    if get_game(profile.game).lab != "russian":
+        return None
     stored = load(profile)
-    if stored is None or not isinstance(profile, RussianProfile):
+    if stored is None:
         return None
     from .russian_best import EXCHANGE, FOLD, SIXTH, STAND
     from .russian_play import kept_cards

@@ -45,7 +45,7 @@ from .players import PlayerCard, PlayerVisit
 from .poker import PokerChipMove, PokerSeat, PokerTable
 from .rounds import Round, RoundEvent, RoundSettlement, RoundStatus
 from .shifts import Shift, ShiftStatus
-from .tables import POKER_GAMES, Game, GameTable
+from .tables import POKER_GAMES, GameTable
 
 __all__ = [
     "ActSignature", "AuditEntry", "AuthSession", "BuyIn", "CageIssue", "CageReceipt", "ChangeKind",
@@ -53,7 +53,7 @@ __all__ = [
     "CorrectionSource", "CountKind", "DealerStint", "DropCount", "HoldNote", "LabFigures",
     "OfflineRefusal",
     "SignMethod", "Slip", "SlipCounter", "SlipKind", "SlipVoid", "StintKind", "TableDevice",
-    "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
+    "Dispute", "DisputeDecision", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
     "Outcome", "ParlourGame", "PlayerCard", "PlayerVisit", "POKER_GAMES", "PokerChipMove",
     "PokerSeat",
     "PokerTable", "Role", "Round", "RoundChangeDecision", "RoundChangeRequest",

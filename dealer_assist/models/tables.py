@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import BigInteger, CheckConstraint, String
 from sqlmodel import Field, SQLModel
 
-from .base import UTCDateTime, check_in, utcnow
+from ..rules.registry import POKER, games
+from .base import UTCDateTime, utcnow
 
-
-class Game(StrEnum):
-    RUSSIAN = "russian"
-    CARIBBEAN = "caribbean"
-    OASIS = "oasis"
-    SPLIT = "split"
-
-
-#: player-versus-player games a table may run (issue 15; their tables are ``models.poker``)
-POKER_GAMES = ("americana", "draw32")
+#: player-versus-player games a table may run (their tables are ``models.poker``), as the
+#: registry (``rules.registry``) lists them
+POKER_GAMES = tuple(spec.name for spec in games(POKER))
+#: the shape of a game's name; which names a table may hold is the registry's (revision 0019)
+GAME_NAME_CHECK = "length(game) > 0 AND game = lower(trim(game))"
 
 
 def _money() -> Any:
@@ -32,8 +27,7 @@ class GameTable(SQLModel, table=True):
 
     __tablename__ = "game_table"
     __table_args__ = (
-        CheckConstraint(check_in("game", Game)[:-1] + ", " + ", ".join(repr(g) for g in POKER_GAMES)
-                        + ")", name="game"),
+        CheckConstraint(GAME_NAME_CHECK, name="game"),
         CheckConstraint("min_ante > 0 AND max_ante >= min_ante", name="ante_limits"),
         CheckConstraint("max_payout > 0", name="max_payout"),
         CheckConstraint("boxes >= 1", name="boxes"),

@@ -131,6 +131,10 @@ class RoundTerms:
     buy_game_fee: int
     free_second_replacement: bool
     no_game_ante_multiplier: int
+    #: the cards of a box's hand and of the dealer's, as dealt (a sixth card adds one)
+    hand_size: int = 5
+    #: the cards of the Small Hand a box with free extra cards shows beside its hand (0: none)
+    small_hand: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)

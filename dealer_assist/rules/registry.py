@@ -2,7 +2,8 @@
 
 A :class:`GameSpec` says a game's family (its package under ``rules/games/``), its title, its
 default profile, its :class:`~dealer_assist.rules.engine.Game` (how its rounds are recorded and
-replayed), its stateless calculator, the lab's default strategy and the shift report's section.
+replayed), its stateless calculator, the lab's engine for its figures and the shift report's
+section.
 The services and pages ask the spec instead of testing a game's name
 (``if game in POKER_GAMES``) or keeping their own table of titles.
 
@@ -41,8 +42,9 @@ class GameSpec:
     flow: Game[Any]
     #: the stateless calculator: a complete round (request body) in, its result out
     settle_request: Callable[[Mapping[str, Any]], Any] | None = None
-    #: the lab's default strategy for the game's figures (None: no figures)
-    lab_strategy: str | None = None
+    #: the lab's engine for the game's figures, advice and decision review (``lab/games.py``
+    #: names them: ``russian``, ``stud``, ``split``); None: the lab refuses the game by name
+    lab: str | None = None
     #: the section of the end-of-shift report that sums its rounds (None: not in the report)
     report: str | None = None
 
@@ -86,7 +88,14 @@ def games(family: str | None = None) -> tuple[GameSpec, ...]:
 
 
 def get_flow(game: str) -> Game[Any]:
-    """The live flow of a house game: how its rounds are recorded and replayed."""
+    """The flow of any registered game (a house round, a poker hand, a parlour evening): how
+    its streams are recorded and replayed."""
+    return get_game(game).flow
+
+
+def house_flow(game: str) -> Game[Any]:
+    """The flow of a house (banked) game: a house round's stored rules name one of these; a
+    poker hand or a parlour evening stores other rules and starts its own way."""
     _load()
     spec = GAMES.get(game)
     if spec is None or not spec.banked:
@@ -116,7 +125,7 @@ def _round_rules_text(game: str, profile: str, min_ante: int, max_ante: int,
                       max_payout: int) -> str:
     from .games.stud.table import Table
 
-    get_flow(game)
+    house_flow(game)
     data = profile_data(get_profile(profile, game))
     limits = Table(min_ante, max_ante, max_payout).to_dict()
     return json.dumps({"game": game, "profile": data, "profile_hash": profile_hash(data),
@@ -125,7 +134,7 @@ def _round_rules_text(game: str, profile: str, min_ante: int, max_ante: int,
 
 def rules_flow(rules: Mapping[str, Any]) -> Game[Any]:
     """The flow of a house round's own stored rules (``round_rules``), without starting it."""
-    return get_flow(get_str(need_mapping(rules, "rules"), "game"))
+    return house_flow(get_str(need_mapping(rules, "rules"), "game"))
 
 
 def start_rules(rules: Mapping[str, Any]) -> tuple[Game[Any], Any]:

@@ -105,6 +105,24 @@ def test_check_constraints_refuse_an_unknown_role(session: Session) -> None:
         session.commit()
 
 
+def _table(game: str) -> GameTable:
+    return GameTable(name=f"T {game!r}", game=game, profile="p", min_ante=1, max_ante=2,
+                     max_payout=3, boxes=1)
+
+
+def test_the_database_admits_any_game_name_the_registry_may_hold_but_only_in_its_shape(
+        session: Session) -> None:
+    # which games a table may run is the registry's (services.tables checks it); the database
+    # keeps the name's shape only, so a new house game needs no migration (revision 0019)
+    session.add(_table("toy"))
+    session.commit()
+    for bad in ("", "Toy", " toy"):
+        session.add(_table(bad))
+        with pytest.raises(IntegrityError):
+            session.commit()
+        session.rollback()
+
+
 # --- SQLite specifics ---------------------------------------------------------------------------
 
 def test_sqlite_connections_use_wal_full_sync_busy_timeout_and_foreign_keys(tmp_path: Path) -> None:

@@ -25,19 +25,19 @@ from ..registry import (
 from . import parlour, poker, russian, stud
 
 register(GameSpec("russian", RUSSIAN, Phrase("Russian poker"), russian.RUSSIAN_CLASSIC.name,
-                  russian.RUSSIAN, russian.settle_request, "basic", HOUSE_REPORT))
+                  russian.RUSSIAN, russian.settle_request, lab="russian", report=HOUSE_REPORT))
 register(GameSpec("caribbean", STUD, Phrase("Caribbean stud poker"),
                   stud.CARIBBEAN_CLASSIC.name, stud.CARIBBEAN, stud.caribbean.settle_request,
-                  "optimal", HOUSE_REPORT))
+                  lab="stud", report=HOUSE_REPORT))
 register(GameSpec("oasis", STUD, Phrase("Oasis poker"), stud.OASIS_CLASSIC.name, stud.OASIS,
-                  stud.oasis.settle_request, "basic", HOUSE_REPORT))
+                  stud.oasis.settle_request, lab="stud", report=HOUSE_REPORT))
 register(GameSpec("split", STUD, Phrase("Big/Small hand poker"), stud.SPLIT_CLASSIC.name,
-                  stud.SPLIT, stud.split.settle_request, "basic", HOUSE_REPORT))
+                  stud.SPLIT, stud.split.settle_request, lab="split", report=HOUSE_REPORT))
 register(GameSpec("americana", POKER, Phrase("Americana stud"), "americana-limit",
-                  poker.AMERICANA, None, None, POKER_REPORT))
-register(GameSpec("draw32", POKER, Phrase("32-card draw"), "draw32-limit", poker.DRAW32, None,
-                  None, POKER_REPORT))
+                  poker.AMERICANA, report=POKER_REPORT))
+register(GameSpec("draw32", POKER, Phrase("32-card draw"), "draw32-limit", poker.DRAW32,
+                  report=POKER_REPORT))
 register(GameSpec("parlour", PARLOUR, Phrase("Parlour Americana"), parlour.DEFAULT_PROFILE.name,
-                  parlour.PARLOUR, parlour.settle_hand_request, None, None))
+                  parlour.PARLOUR, parlour.settle_hand_request))
 
 __all__ = ["GAMES", "GameSpec", "get_game", "register"]

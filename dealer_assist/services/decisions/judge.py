@@ -19,12 +19,14 @@ state and its settlement in, judgements out (``services.decisions`` loads them f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ...rules.games.russian import RussianProfile
 from ...rules.games.stud import CaribbeanProfile, SplitProfile
 from ...rules.profiles import HouseProfile
+from ...rules.registry import get_game
 
 #: two options whose values differ by less than this (ANTEs) are the same decision
 TIE = 1e-6
@@ -110,16 +112,10 @@ def judge_state(profile: HouseProfile, state: Any, settlement: dict[str, Any] | 
                 ) -> list[Judged]:
     """Every judgeable decision of the round ``state`` (a replayed round of ``profile``)."""
     nets = {b["box"]: b for b in (settlement or {}).get("boxes", [])}
+    judge = _JUDGES.get(get_game(profile.game).lab or "")  # None: the lab has no engine
     out: list[Judged] = []
     for box in state.boxes:
-        if isinstance(profile, RussianProfile):
-            items = _russian(profile, state, box, nets.get(box.box))
-        elif isinstance(profile, CaribbeanProfile):
-            items = _stud(profile, state, box)
-        elif isinstance(profile, SplitProfile):
-            items = _split(profile, state, box, nets.get(box.box))
-        else:
-            items = []
+        items = judge(profile, state, box, nets.get(box.box)) if judge else []
         out.extend(j for j in items if j is not None)
     return out
 
@@ -210,10 +206,12 @@ def _insurance(profile: RussianProfile, state: Any, box: Any,
     return judge_insurance(profile, state, box, net)
 
 
-def _no_game(profile: HouseProfile, state: Any, box: Any, net: dict[str, Any]) -> Judged | None:
+def _no_game(profile: HouseProfile, state: Any, box: Any, net: dict[str, Any],
+             split: bool = False) -> Judged | None:
+    """Take the ANTE or buy a game; ``split``: the box's Big Hand plays (Big/Small)."""
     from ...lab.advice import advise
     kwargs: dict[str, Any] = {"dealer": indices(state.dealer), "ante": box.ante}
-    if isinstance(profile, SplitProfile):
+    if split:
         cards, seen = indices(box.big or box.hand_cards), indices(box.cards) + indices(box.small)
         kwargs["small"] = indices(box.small) or None
         seen = [c for c in seen if c not in cards and c not in (kwargs["small"] or [])]
@@ -262,5 +260,11 @@ def _split(profile: SplitProfile, state: Any, box: Any,
                                                 ante=box.ante), chosen))
     if box.betting and state.revealed and box.no_game and net is not None \
             and not _dealer_qualified(profile, state) and box.big:
-        out.append(_no_game(profile, state, box, net))
+        out.append(_no_game(profile, state, box, net, split=True))
     return out
+
+
+#: each lab engine's judge (the game's ``GameSpec.lab`` names it; ``lab/games.py``)
+_JUDGES: dict[str, Callable[[Any, Any, Any, dict[str, Any] | None], list[Judged | None]]] = {
+    "russian": _russian, "stud": lambda profile, state, box, net: _stud(profile, state, box),
+    "split": _split}

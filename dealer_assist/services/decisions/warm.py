@@ -10,32 +10,45 @@ profile the lab covers, once per process at start-up (``wsgi.production_app``; w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ...rules.errors import RulesError
 
-#: the games whose decisions the lab judges
-LAB_GAMES = ("russian", "caribbean", "oasis", "split")
 #: a dealt hand and a dealer's up card to run each advisor once
 SAMPLE, UP, DEALER = "2h 7c 9d js kh", "ac", "3c 5d 8h td qs"
+
+
+def _russian(profile: Any) -> None:
+    """Russian poker shows no up card; its judge also uses the no-game stage and the valuer."""
+    from ...lab.advice import advise
+    from ...lab.russian_best import valuer
+    advise(profile, "deal", SAMPLE.split())
+    advise(profile, "no_game", SAMPLE.split(), dealer=DEALER.split())
+    valuer(profile)
+
+
+def _dealt(profile: Any) -> None:
+    from ...lab.advice import advise
+    advise(profile, "deal", SAMPLE.split(), up=UP)
+
+
+#: how each lab engine is warmed (the game's ``GameSpec.lab`` names it; ``lab/games.py``)
+_WARM: dict[str, Callable[[Any], None]] = {"russian": _russian, "stud": _dealt, "split": _dealt}
 
 
 def warm_up() -> list[str]:
     """Run the advisor once per stage the judge uses for every lab profile at its table
     minimum; the names of the profiles warmed."""
-    from ...lab.advice import advise
-    from ...lab.russian_best import valuer
-    from ...rules.games.russian import RussianProfile
     from ...rules.profiles import profiles
+    from ...rules.registry import get_game
     done = []
     for profile in profiles():
-        if profile.game not in LAB_GAMES:
+        warm = _WARM.get(get_game(profile.game).lab or "")
+        if warm is None:
             continue
         try:
-            if isinstance(profile, RussianProfile):
-                advise(profile, "deal", SAMPLE.split())
-                advise(profile, "no_game", SAMPLE.split(), dealer=DEALER.split())
-                valuer(profile)
-            else:
-                advise(profile, "deal", SAMPLE.split(), up=UP)
+            warm(profile)
         except (RulesError, NotImplementedError):
             continue  # a profile the advisor does not cover: judged as before (or not)
         done.append(profile.name)

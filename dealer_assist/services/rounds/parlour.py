@@ -23,12 +23,12 @@ from sqlmodel import Session, col, func, select
 
 from ...models import ParlourGame, RoundEvent, User, utcnow
 from ...rules.engine import UNDO
-from ...rules.games.parlour import PARLOUR
 from ...rules.games.parlour.board import check_board
 from ...rules.games.parlour.calculator import parse_board
 from ...rules.games.parlour.game import END, HAND
 from ...rules.games.parlour.hand import check_players
 from ...rules.games.parlour.profile import VARIANTS, get_parlour_profile
+from ...rules.registry import get_flow
 from ..errors import N_, NotFound, PermissionDenied, ValidationError
 from ..people import stints
 from . import memo
@@ -95,9 +95,10 @@ class ParlourStream:
         rules = {"profile": row.profile, "variant": row.variant,
                  "players": json.loads(row.players)["players"], "board": json.loads(row.board)}
         found = events(session, game_id=stream_id)
-        folded = memo.replay(PARLOUR, rules, found)
+        flow = get_flow("parlour")
+        folded = memo.replay(flow, rules, found)
         status = ENDED if folded.state.ended is not None else OPEN
-        return Loaded(stream_id, stream_id, status, None, rules, PARLOUR, found, folded,
+        return Loaded(stream_id, stream_id, status, None, rules, flow, found, folded,
                       head=row.name)
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:

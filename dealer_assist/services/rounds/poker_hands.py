@@ -25,7 +25,7 @@ from ...models import Round, RoundStatus
 from ...rules.engine import UNDO, Game
 from ...rules.games.poker import HandState, get_poker_profile, hand_to_dict, parse_hand
 from ...rules.games.poker import shown_hands as shown_hands
-from ...rules.registry import get_game
+from ...rules.registry import get_flow
 from ..errors import N_, Conflict, NotFound
 from ..people import stints
 from ..shifts import shifts
@@ -76,7 +76,7 @@ def is_poker(rules: Mapping[str, Any]) -> bool:
 
 def flow_of(rules: Mapping[str, Any]) -> Game[Any]:
     """The poker game a hand's start names (by its profile)."""
-    return get_game(get_poker_profile(str(rules["profile"])).game).flow
+    return get_flow(get_poker_profile(str(rules["profile"])).game)
 
 
 class PokerStream:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ...models import POKER_GAMES, Game, GameTable, Round, RoundStatus, Shift, ShiftStatus
+from ...models import POKER_GAMES, GameTable, Round, RoundStatus, Shift, ShiftStatus
+from ...rules.registry import games
 from ..errors import Conflict, NotFound, ValidationError
 from ..shifts import chips
 from . import profiles
@@ -86,7 +87,7 @@ def validate(spec: TableSpec) -> TableSpec:
     if not name or len(name) > NAME_MAX:
         raise ValidationError("A table name is 1 to %(NAME_MAX)s characters.",
                               NAME_MAX=NAME_MAX, field="name")
-    if spec.game not in set(Game):
+    if spec.game not in {g.name for g in games() if g.banked}:
         raise ValidationError("Unknown game '%(game)s'.", game=spec.game, field="game")
     profile = spec.profile.strip() or profiles.default_profile(spec.game) or ""
     if not PROFILE_RE.match(profile):

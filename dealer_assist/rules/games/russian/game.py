@@ -232,8 +232,8 @@ def _insure(state: RoundState, b: BoxState, hand: BoxState | None) -> Step:
     low = state.table.min_ante
     high = presumptive_payout(state, hand) if hand is not None else None
     shown = () if b.hand_known else (
-        ask.cards("cards", "The player shows his hand: tap its cards.", b.hand_size,
+        ask.cards("cards", "The player shows his hand: tap its cards.", state.hand_size(b),
                   auto=False, refines=True),)
-    return Step("insure", b.box, "Insure", cards=0 if b.hand_known else b.hand_size,
+    return Step("insure", b.box, "Insure", cards=0 if b.hand_known else state.hand_size(b),
                 min_amount=low, max_amount=high,
                 inputs=(*shown, ask.number("amount", "Amount", low, high, quick=(low, high))))

@@ -189,7 +189,7 @@ def verify_insure(state: RoundState, a: Insure) -> None:
     (dealing order: the player shows the hand he insures)."""
     _, b = _insuring(state, a.box, a.amount)
     if not b.hand_known and not a.cards:
-        raise CardCountError(0, str(b.hand_size), f"box {a.box}'s shown hand").at("cards")
+        raise CardCountError(0, str(state.hand_size(b)), f"box {a.box}'s shown hand").at("cards")
     if a.cards:
         if not b.hand_known:
             shown_hand(state, b, a.cards)

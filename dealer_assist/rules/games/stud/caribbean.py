@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from ...errors import HouseRulesError, IllegalActionError
 from ...evaluator import HandValue
@@ -64,6 +64,10 @@ class CaribbeanProfile(StudProfile):
     (Caribbean stud) allows no replacement, and a count missing from it is refused.
     """
 
+    #: the games whose profiles this class makes (a new game played as Caribbean stud names
+    #: its own in a subclass; the error below is about these two)
+    GAMES: ClassVar[tuple[str, ...]] = ("caribbean", "oasis")
+
     game: str = "caribbean"
     pay_table: PayTable = field(default_factory=lambda: dict(CLASSIC_RAISE_TABLE))
     #: whether a winning box's ANTE is paid 1:1 as well (Caribbean: yes)
@@ -74,7 +78,7 @@ class CaribbeanProfile(StudProfile):
 
     def validate(self) -> None:
         super().validate()
-        if self.game not in ("caribbean", "oasis"):
+        if self.game not in self.GAMES:
             raise HouseRulesError("a Caribbean/Oasis profile must have game 'caribbean' or "
                                   "'oasis', got '%(game)s'",
                                   game=self.game, field="game", value=self.game)

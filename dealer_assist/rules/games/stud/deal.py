@@ -31,7 +31,8 @@ from .table import check_ante, check_bet
 
 State: TypeAlias = RoundState[Any]
 """The one round state, of any house game's profile."""
-FIVE_OR_REDEAL = "5 (a wrong number of cards means a redeal)"
+#: said after the expected count when a wrong number of cards is a redeal
+REDEAL_NOTE = " (a wrong number of cards means a redeal)"
 FREE = "free"
 #: what a box already did when a second improvement is refused (one improvement per box)
 IMPROVED = {"exchange": Phrase("exchanged cards"), "sixth_card": Phrase("bought a sixth card"),
@@ -79,8 +80,10 @@ def place_box(state: State, a: PlaceBox) -> State:
 # --- the deal -------------------------------------------------------------------------------
 
 def _five(state: State, cards: tuple[Card, ...], what: str) -> None:
-    if len(cards) != 5:
-        expected = FIVE_OR_REDEAL if state.profile.terms().redeal else "5"
+    """A dealt hand has the profile's hand size (``RoundTerms.hand_size``: five so far)."""
+    terms = state.profile.terms()
+    if len(cards) != terms.hand_size:
+        expected = f"{terms.hand_size}{REDEAL_NOTE if terms.redeal else ''}"
         raise CardCountError(len(cards), expected, what).at("cards")
 
 

@@ -126,7 +126,7 @@ class HouseGame(Game[State]):
         for b in s.boxes:
             out += self.box_steps(s, b)
         if can_reveal_dealer(s):
-            hole = 0 if s.dealer else 5 - len(s.up)
+            hole = 0 if s.dealer else s.profile.terms().hand_size - len(s.up)
             out.append(Step("reveal", None, "Reveal the dealer", cards=hole,
                             inputs=(ask.cards("cards", "Turn the dealer's hole cards over and "
                                               "tap them.", hole),) if hole else ()))
@@ -156,12 +156,13 @@ class HouseGame(Game[State]):
             out.append(Step("buy_game", b.box, "Buy game"))
         if self.missing_hand(s, b) and can_show(s, b.box):
             free = b.improvement is not None and b.improvement.kind == FREE
+            small = s.profile.terms().small_hand if free else 0
             shown: tuple[ask.Input, ...] = (
-                ask.cards("cards", "Turn the box's hand over and tap its cards.", b.hand_size),)
-            if free:
-                shown += (ask.cards("small", "Then the 2 cards of its Small Hand.", 2),)
-            out.append(Step("show", b.box, "Show the hand", cards=b.hand_size,
-                            small=2 if free else 0, inputs=shown))
+                ask.cards("cards", "Turn the box's hand over and tap its cards.", s.hand_size(b)),)
+            if small:
+                shown += (ask.cards("small", "Then the 2 cards of its Small Hand.", small),)
+            out.append(Step("show", b.box, "Show the hand", cards=s.hand_size(b),
+                            small=small, inputs=shown))
         return out
 
     def improvement_steps(self, s: State, b: BoxState) -> list[Step]:

@@ -91,13 +91,14 @@ def check_shown(used: Mapping[Card, str], deck: DeckSpec, cards: Sequence[Card],
 
 
 def reveal_cards(used: Mapping[Card, str], deck: DeckSpec, dealer: tuple[Card, ...],
-                 up: tuple[Card, ...], hole: tuple[Card, ...]) -> dict[Card, str]:
-    """The used cards with the dealer's hole cards added (shared with the stud games)."""
+                 up: tuple[Card, ...], hole: tuple[Card, ...], hand: int) -> dict[Card, str]:
+    """The used cards with the dealer's hole cards added (shared with the stud games): with
+    the face-up cards they make his hand of ``hand`` cards."""
     if dealer:
         if hole:
             raise IllegalActionError("the dealer's five cards are already recorded",
                                      field="cards", value=[c.code for c in hole])
         return dict(used)
-    if len(up) + len(hole) != 5:
-        raise CardCountError(len(hole), str(5 - len(up)), "dealer's hole cards").at("cards")
+    if len(up) + len(hole) != hand:
+        raise CardCountError(len(hole), str(hand - len(up)), "dealer's hole cards").at("cards")
     return add_cards(used, hole, "cards", deck, "dealer hole cards")

@@ -35,7 +35,8 @@ def _reveal_phase(state: State) -> None:
 
 def _used_after_reveal(state: State, a: RevealDealer) -> dict[Card, str]:
     _reveal_phase(state)
-    return reveal_cards(state.used, state.profile.ranking.deck, state.dealer, state.up, a.cards)
+    return reveal_cards(state.used, state.profile.ranking.deck, state.dealer, state.up, a.cards,
+                        state.profile.terms().hand_size)
 
 
 def verify_reveal_dealer(state: State, a: RevealDealer) -> None:
@@ -215,8 +216,9 @@ def shown_hand(state: State, b: BoxState, cards: tuple[Card, ...],
     new = imp.cards if imp is not None else ()
     swap = imp is not None and imp.kind in SWAPS
     must = [*new, *(b.cards if b.cards and not swap else ())]
-    keep = 5 - imp.replaced if imp is not None and swap and not imp.discard else None
-    return check_shown(state.used, state.profile.ranking.deck, cards, count=b.hand_size,
+    keep = (state.profile.terms().hand_size - imp.replaced
+            if imp is not None and swap and not imp.discard else None)
+    return check_shown(state.used, state.profile.ranking.deck, cards, count=state.hand_size(b),
                        label=f"box {b.box} hand", field=field, own={*b.cards, *new},
                        must_have=must, must_not=b.discarded, dealt=b.cards, keep=keep)
 
@@ -225,9 +227,11 @@ def _used_after_show(state: State, a: Show) -> dict[Card, str]:
     _, b = _showing(state, a.box)
     imp, deck = b.improvement, state.profile.ranking.deck
     if imp is not None and imp.kind == FREE:  # Big/Small: the five dealt, the two free cards
-        used = check_shown(state.used, deck, a.cards, count=5, label=f"box {b.box} hand",
+        used = check_shown(state.used, deck, a.cards, count=state.profile.terms().hand_size,
+                           label=f"box {b.box} hand",
                            own=b.cards, must_have=b.cards)
-        return check_shown(used, deck, a.small, count=2, label=f"box {b.box} Small Hand",
+        return check_shown(used, deck, a.small, count=state.profile.terms().small_hand,
+                           label=f"box {b.box} Small Hand",
                            field="small", own=imp.cards, must_have=imp.cards)
     if a.small:
         raise IllegalActionError("box %(box)s has no Small Hand to show", box=b.box,

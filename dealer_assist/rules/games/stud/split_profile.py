@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...errors import HouseRulesError
-from ...profiles import PayTable, check_bool, check_int, register_profile
+from ...profiles import PayTable, RoundTerms, check_bool, check_int, register_profile
 from ...ranking import Category
 from .profile import StudProfile
 
@@ -39,6 +39,11 @@ class SplitProfile(StudProfile):
     @property
     def coefficients(self) -> PayTable:
         return self.pay_table
+
+    def terms(self) -> RoundTerms:
+        """The stud games' terms, and a Small Hand of two cards (seed 004: "'Small Hand' of 2
+        cards and 'Big Hand' of 5 cards")."""
+        return replace(super().terms(), small_hand=2)
 
     def validate(self) -> None:
         super().validate()

@@ -128,11 +128,6 @@ class BoxState:
         return self.improvement.replaced if self.improvement else 0
 
     @property
-    def hand_size(self) -> int:
-        """The final hand's size for the box's history: 6 after a sixth card, else 5."""
-        return 6 if self.improvement_kind == "sixth_card" else 5
-
-    @property
     def hand_known(self) -> bool:
         """Whether the final hand is known: split, shown, or dealt with every change seen."""
         if self.big or self.shown:
@@ -206,6 +201,11 @@ class RoundState(Generic[P]):
     #: dealing order: the deal is done (``DealUp``) with the dealer's face-up card(s)
     dealt_up: bool = False
     up: tuple[Card, ...] = ()
+
+    def hand_size(self, box: BoxState) -> int:
+        """The size of ``box``'s final hand: the profile's hand (``RoundTerms.hand_size``), one
+        card more after a sixth card."""
+        return self.profile.terms().hand_size + (1 if box.improvement_kind == "sixth_card" else 0)
 
     def find(self, box: str) -> tuple[int, BoxState]:
         """Index and state of box ``box``; ``IllegalActionError`` on ``box`` when unknown."""
