@@ -14,7 +14,7 @@ from .base import UTCDateTime, utcnow
 #: player-versus-player games a table may run (their tables are ``models.poker``), as the
 #: registry (``rules.registry``) lists them
 POKER_GAMES = tuple(spec.name for spec in games(POKER))
-#: the shape of a game's name; which names a table may hold is the registry's (revision 0019)
+#: the shape of a game's name; which names a table may hold is the registry's (revision 0020)
 GAME_NAME_CHECK = "length(game) > 0 AND game = lower(trim(game))"
 
 

@@ -113,7 +113,7 @@ def _table(game: str) -> GameTable:
 def test_the_database_admits_any_game_name_the_registry_may_hold_but_only_in_its_shape(
         session: Session) -> None:
     # which games a table may run is the registry's (services.tables checks it); the database
-    # keeps the name's shape only, so a new house game needs no migration (revision 0019)
+    # keeps the name's shape only, so a new house game needs no migration (revision 0020)
     session.add(_table("toy"))
     session.commit()
     for bad in ("", "Toy", " toy"):

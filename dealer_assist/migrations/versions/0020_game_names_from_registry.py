@@ -9,8 +9,8 @@ constraint's text rewritten under ``writable_schema``, then ``integrity_check``)
 this revision needs is frozen here: it imports no application code. The downgrade restores the
 list of revision 0010 (a table of a game outside it must be deleted first).
 
-Revision ID: 0019
-Revises: 0018
+Revision ID: 0020
+Revises: 0019
 Create Date: 2026-11-29
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0019"
-down_revision: str | Sequence[str] | None = "0018"
+revision: str = "0020"
+down_revision: str | Sequence[str] | None = "0019"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
