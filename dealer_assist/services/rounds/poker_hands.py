@@ -176,23 +176,27 @@ class PokerStart:
             raise Conflict("Open a shift at this table first.")
         check_recorder(session, actor_id, None, N_("Only table staff deal hands."),
                        "recording an action")  # the role; the shift's staff after a resend
-        started = session.exec(select(Round.id).where(Round.shift_id == shift.id,
-                                                      Round.start_key == key)).first()
-        return Opening(started, (scope_id, shift.id))
+        # one statement: the hand this key dealt and the hand being dealt, as of one moment
+        rows = session.exec(select(Round.id, Round.start_key).where(
+            Round.shift_id == shift.id,
+            (Round.start_key == key) | (Round.status == RoundStatus.OPEN.value))).all()
+        started = next((rid for rid, start_key in rows if start_key == key), None)
+        current = next((rid for rid, _key in rows), None)
+        return Opening(started, (scope_id, shift.id, current))
 
     def same(self, session: Session, loaded: Loaded, payload: Mapping[str, Any]) -> bool:
         return True  # the table makes the start: a key deals one hand
 
     def check(self, session: Session, opening: Opening, actor_id: int,
               payload: Mapping[str, Any]) -> None:
-        table_id, shift_id = opening.found
+        _table_id, shift_id, current = opening.found
         check_recorder(session, actor_id, shift_id, N_("Only table staff deal hands."),
                        "recording an action")
-        if current_hand_id(session, table_id) is not None:
+        if current is not None:
             raise Conflict("A hand is already being dealt at this table.")
 
     def lock(self, session: Session, opening: Opening, key: str) -> starting.StartLocked | None:
-        table_id, shift_id = opening.found
+        table_id, shift_id, _current = opening.found
         txn.lock_table(session, table_id)  # one hand dealt at a time
         locked = starting.compare(session, shift_id, key, by_start_key=True)
         if locked.started is not None or locked.open_round is not None:
@@ -203,7 +207,7 @@ class PokerStart:
 
     def insert(self, session: Session, opening: Opening, locked: starting.StartLocked,
                empty: Loaded | None, actor_id: int, key: str) -> Loaded:
-        table_id, shift_id = opening.found
+        table_id, shift_id, _current = opening.found
         start = poker_tables.hand_start(session, table_id)  # marks the blinds missed meanwhile
         if self.keyed:
             start["idempotency_key"] = key
