@@ -82,7 +82,8 @@ def _start_once(session: Session, opener: Opener, scope_id: int | None, actor_id
     if step is not None and empty is not None:
         played = _play(stream, empty, step, payload)
         if played is None:
-            raise IllegalActionError("a start records a step", field="type", value=step)
+            raise IllegalActionError("the start changes nothing: nothing is recorded",
+                                     field="type", value=step)
         stored, folded, _settlement = played
         appended.append((step, stored))
         if follow:
