@@ -125,7 +125,7 @@ def poker_change_seat(table_id: int, seat: str) -> Any:
        answers=write_answers(PokerTableHand), parameters=(TABLE, *WRITE), example={})
 @staff(write=True)
 def poker_start_hand(table_id: int) -> Any:
-    """Deal the next hand. The same idempotency key while that hand is open answers it again."""
+    """Deal the next hand. The same idempotency key answers the hand it dealt again (200)."""
     body, error = _body()
     if body is None:
         return error
