@@ -106,3 +106,68 @@ def undo_step(session: Session, **kwargs: Any) -> Any:
 
 def pay_round(session: Session, **kwargs: Any) -> Any:
     return record_step(session, type="paid", payload={}, **kwargs)
+
+
+#: the shortest Russian poker round: one box dealt, the dealer dealt, the box folds, the
+#: dealer's cards opened
+SHORT_ROUND: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("deal_box", {"box": "1", "cards": "as ad ah 2c 3d"}),
+    ("deal_dealer", {"cards": "kh qh 4s 5c 6d"}),
+    ("fold", {"box": "1"}),
+    ("reveal", {}),
+)
+
+
+def short_round(session: Session, *, table_id: int, actor_id: int, key: str,
+                paid: bool = True) -> Any:
+    """A Russian poker round through the one record path (its start, :data:`SHORT_ROUND`,
+    "Paid" unless ``paid`` is False), committed; the round as the screen shows it."""
+    from dealer_assist.services.rounds import live
+
+    rnd = start_round(session, table_id=table_id, actor_id=actor_id,
+                      boxes=[live.BoxStake("1", 100)], idempotency_key=f"{key}:start")
+    for n, (kind, payload) in enumerate(SHORT_ROUND):
+        rnd = record_step(session, round_id=rnd.round.id, actor_id=actor_id, type=kind,
+                          payload=payload, idempotency_key=f"{key}:{n}")
+    if paid:
+        rnd = pay_round(session, round_id=rnd.round.id, actor_id=actor_id,
+                        idempotency_key=f"{key}:paid")
+    session.commit()
+    return rnd
+
+
+def old_event(session: Session, *, round_id: int, type: str, payload: dict[str, Any],
+              actor_id: int, key: str) -> Any:
+    """An event written straight into the event table, as an old database holds it (a shape
+    the record path no longer writes: a ``void`` event, a round without rules): only for the
+    tests that read old data. The next sequence number of its round."""
+    from sqlmodel import func, select
+
+    from dealer_assist.models import RoundEvent
+    from dealer_assist.services.rounds.store import encode_payload
+
+    last = session.exec(select(func.max(RoundEvent.seq))
+                        .where(RoundEvent.round_id == round_id)).one()
+    event = RoundEvent(round_id=round_id, seq=(last or 0) + 1, type=type,
+                       payload=encode_payload(payload), actor_id=actor_id,
+                       idempotency_key=key)
+    session.add(event)
+    session.flush()
+    return event
+
+
+def old_round(session: Session, *, shift_id: int) -> Any:
+    """A round row without its own rules, as rounds were stored before revision 0004 (read
+    with its table's rules): only for the tests that read old data."""
+    from sqlmodel import func, select
+
+    from dealer_assist.models import Round, Shift
+
+    shift = session.get(Shift, shift_id)
+    assert shift is not None
+    last = session.exec(select(func.max(Round.number)).where(Round.shift_id == shift_id)).one()
+    row = Round(table_id=shift.table_id, shift_id=shift_id, number=(last or 0) + 1,
+                status="open")
+    session.add(row)
+    session.flush()
+    return row

@@ -15,7 +15,7 @@ from .. import db
 from ..edge import json_body, problem
 from ..rules.fields import get_int, get_str, need_mapping
 from ..rules.phrase import Phrase
-from ..services.errors import Conflict, ValidationError
+from ..services.errors import ValidationError
 from ..services.rounds import poker_hands
 from ..services.tables import poker as poker_tables
 from .operations import WRITE, checked, path_param, read_answers, route, write_answers
@@ -125,23 +125,15 @@ def poker_change_seat(table_id: int, seat: str) -> Any:
        answers=write_answers(PokerTableHand), parameters=(TABLE, *WRITE), example={})
 @staff(write=True)
 def poker_start_hand(table_id: int) -> Any:
-    """Deal the next hand. The same idempotency key while that hand is open answers it again."""
+    """Deal the next hand. The same idempotency key answers the hand it dealt again (200)."""
     body, error = _body()
     if body is None:
         return error
     key = idempotency_key_of(body)
     checked(body)
-    dbs = db.get_session()
-    current = poker_hands.current_hand_id(dbs, table_id)
-    if current is not None:
-        hand = poker_hands.load(dbs, current)
-        if hand.rules.get("idempotency_key") == key:
-            return hand.to_dict(), 200
-        raise Conflict("A hand is already being dealt at this table.")
-    hand = poker_hands.start_hand(dbs, table_id=table_id, user_id=g.user.id,
-                                  idempotency_key=key)
-    dbs.commit()
-    return hand.to_dict(), 201
+    hand, created = poker_hands.deal(db.get_session(), table_id=table_id,  # commits
+                                     user_id=g.user.id, idempotency_key=key)
+    return hand.to_dict(), 201 if created else 200
 
 
 @route("get", "/poker/tables/<int:table_id>/hands/current",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import String, Text
+from sqlalchemy import Index, String, Text
 from sqlmodel import Field, SQLModel
 
 from .base import UTCDateTime, utcnow
@@ -25,6 +25,10 @@ class ParlourGame(SQLModel, table=True):
     """One evening at the parlour board; ``players`` and ``board`` are canonical JSON text."""
 
     __tablename__ = "parlour_game"
+    #: a host's idempotency key creates one evening (revision 0021)
+    __table_args__ = (
+        Index("uq_parlour_game_created_by_start_key", "created_by", "start_key", unique=True),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_type=String(64), nullable=False)
@@ -34,3 +38,5 @@ class ParlourGame(SQLModel, table=True):
     board: str = Field(sa_type=Text, nullable=False)
     created_by: int = Field(foreign_key="user_account.id", nullable=False)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    #: the creating request's idempotency key (None: created before revision 0021)
+    start_key: str | None = Field(default=None, sa_type=String(64))

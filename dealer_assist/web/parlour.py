@@ -36,7 +36,7 @@ RANKS = "AKQJT98765432"
 def _index(status: int = 200, typed: MultiDict[str, str] | None = None) -> Any:
     games = parlour.list_games(db.get_session())
     return render_template("parlour/index.html", games=games, typed=typed or {},
-                           variants=("basic", "clockwise")), status
+                           variants=("basic", "clockwise"), key=uuid.uuid4().hex), status
 
 
 @bp.get("")
@@ -54,8 +54,8 @@ def create() -> Any:
     try:
         gid = parlour.create_game(dbs, name=text("name", max_length=64), players=players,
                                   variant=request.form.get("variant", "basic"),
-                                  actor_id=g.user.id)
-        dbs.commit()
+                                  actor_id=g.user.id,
+                                  idempotency_key=request.form.get("key") or None)  # commits
     except (RulesError, ServiceError) as err:
         dbs.rollback()
         flash(_message(err, N_("New game")), "error")

@@ -4,8 +4,8 @@ Imported explicitly by the report and inventory tests (and by ``benchmarks/repor
 not a pytest conftest. :func:`play_round` drives the engine's live flow
 (``rules.engine``) with steps chosen at random among the ones the engine offers
 (``next_steps``) and cards dealt from one shuffled deck, so every round is legal by
-construction. :func:`store_round` records the events through ``services.rounds`` (append-only,
-idempotency keys) and the settlement as ``live._pay`` does: a ``paid`` event and a
+construction. :func:`store_round` writes the events as rows (append-only, idempotency keys, at
+the times the report reads) and the settlement as "Paid" stores it: a ``paid`` event and a
 ``RoundSettlement`` row, round status ``settled`` (or ``void`` and ``voided`` for a redeal).
 A few rounds get an ``undo`` (a correction) so the report's corrections section has content.
 """
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, func, select
 
-from dealer_assist.models import Round, RoundSettlement, RoundStatus
+from dealer_assist.models import Round, RoundEvent, RoundSettlement, RoundStatus
 from dealer_assist.rules import ALL_CARDS, RulesError
 from dealer_assist.rules.engine import Game as GameFlow
 from dealer_assist.rules.engine import Step
@@ -167,19 +167,30 @@ def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int
 
 def store_round(session: Session, floor: Floor, played: Played, *, actor_id: int,
                 at: datetime) -> int:
-    """Record the round's events (``services.rounds``) and its settlement; returns its id."""
-    rnd = rounds.start_round(session, shift_id=floor.shift_id, now=at)
+    """Write the round, its events and its settlement as rows, at the times the report reads
+    (``at``, then 5 seconds a step); returns its id. The events are the engine's (every round
+    is legal by construction) but they are written as data, not through the record path: two
+    croupiers taking turns without a relief, a clock set in the past and the old ``void`` event
+    are shapes the record path does not take (the record path's own tests take it)."""
+    last = session.exec(select(func.max(Round.number))
+                        .where(Round.shift_id == floor.shift_id)).one()
+    rnd = Round(table_id=floor.table_id, shift_id=floor.shift_id, number=(last or 0) + 1,
+                status=RoundStatus.OPEN.value, opened_at=at)
+    session.add(rnd)
+    session.flush()
+    assert rnd.id is not None
     seqs: list[int] = []
     for i, (kind, payload) in enumerate(played.events):
         if kind == "undo":
             payload = {"cancels": seqs.pop()}
-        event = rounds.append_event(session, round_id=rnd.id, type=kind, payload=payload,
-                                    actor_id=actor_id, idempotency_key=f"k{i}",
-                                    now=at + timedelta(seconds=5 * i))
+        event = RoundEvent(round_id=rnd.id, seq=i + 1, type=kind,
+                           payload=rounds.encode_payload(payload), actor_id=actor_id,
+                           created_at=at + timedelta(seconds=5 * i), idempotency_key=f"k{i}")
+        session.add(event)
         if kind not in ("undo", "paid", "void"):
             seqs.append(event.seq)
-    row = session.get(Round, rnd.id)
-    assert row is not None
+    session.flush()
+    row = rnd
     if played.settlement is None:
         row.status = RoundStatus.VOIDED.value
     else:

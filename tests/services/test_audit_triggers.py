@@ -10,9 +10,9 @@ from sqlmodel import Session
 
 from dealer_assist import audit
 from dealer_assist.models.audit import APPEND_ONLY
-from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import shifts
-from tests.factories import make_table, make_user
+from tests.factories import make_table, make_user, record_step, start_round
 
 STATEMENTS = {
     ("audit_entry", "UPDATE"): "UPDATE audit_entry SET actor = 'mallory'",
@@ -29,11 +29,10 @@ def recorded(engine: Engine) -> Engine:
     with Session(engine) as session, audit.acting_as(audit.Actor(None, "test", "system")):
         croupier = make_user(session, "carla", "croupier")
         table = make_table(session)
-        shift = shifts.open_shift(session, table_id=table.id, user_id=croupier.id)
-        rnd = rounds.start_round(session, shift_id=shift.id)
-        rounds.append_event(session, round_id=rnd.id, type="place", payload={"boxes": []},
-                            actor_id=croupier.id, idempotency_key="k1")
+        shifts.open_shift(session, table_id=table.id, user_id=croupier.id)
         session.commit()
+        start_round(session, table_id=table.id, actor_id=croupier.id,
+                    boxes=[live.BoxStake("1", 100)], idempotency_key="k1")
     return engine
 
 
@@ -74,10 +73,8 @@ def _append_one(engine: Engine, key: str) -> tuple[int, int]:
         before = audit.chain_head(session).seq
         rnd_id = session.exec(text("SELECT id FROM game_round")).scalar_one()  # type: ignore[call-overload]
         actor = session.exec(text("SELECT id FROM user_account")).scalar_one()  # type: ignore[call-overload]
-        rounds.append_event(session, round_id=rnd_id, type="deal_box",
-                            payload={"box": "1", "cards": ["As"]}, actor_id=actor,
-                            idempotency_key=key)
-        session.commit()
+        record_step(session, round_id=rnd_id, actor_id=actor, type="deal_box",
+                    payload={"box": "1", "cards": "as ad ah 2c 3d"}, idempotency_key=key)
         return before, audit.chain_head(session).seq
 
 

@@ -22,9 +22,9 @@ from dealer_assist.services.errors import (
 )
 from dealer_assist.services.people import cosign
 from dealer_assist.services.reports import hold, sections
-from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import inventory, shifts
-from tests.factories import PIN, SIGNED, cage_issue, make_table, make_user
+from tests.factories import PIN, SIGNED, cage_issue, make_table, make_user, start_round
 from tests.services.conftest_reports import (
     T0,
     Floor,
@@ -136,12 +136,8 @@ def test_a_planted_error_is_named_by_its_cause_tray_and_drop(session: Session,
 
 def test_a_buy_in_mid_round_leaves_the_round_exactly_as_it_was(session: Session,
                                                                floor: Floor) -> None:
-    rnd = rounds.start_round(session, shift_id=floor.shift_id, now=T0 + timedelta(minutes=1))
-    rounds.append_event(session, round_id=rnd.id, type="place",
-                        payload={"boxes": [{"box": "1", "seat": "1", "ante": 100}]},
-                        actor_id=floor.croupier, idempotency_key="p",
-                        now=T0 + timedelta(minutes=1))
-    session.commit()
+    rnd = start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
+                      boxes=[live.BoxStake("1", 100)], idempotency_key="p").round
     before = [(e.seq, e.type, e.payload) for e in session.exec(
         select(RoundEvent).where(RoundEvent.round_id == rnd.id))]
     bought = buyins.record_buy_in(session, table_id=floor.table_id, amount=5_000,

@@ -11,9 +11,9 @@ from sqlmodel import Session
 
 from dealer_assist.services import reports
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
-from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import chips, inventory
-from tests.factories import SIGNED, make_table, make_user
+from tests.factories import SIGNED, make_table, make_user, start_round
 from tests.services.conftest_reports import T0, Floor, make_floor
 
 FLOAT = {"5": 100, "25": 80, "100": 40, "1000": 10}  # 500 + 2,000 + 4,000 + 10,000
@@ -81,7 +81,8 @@ def test_a_table_with_another_chip_set_counts_in_its_denominations(session: Sess
 
 def test_an_opening_count_after_the_first_round_is_refused(session: Session) -> None:
     floor: Floor = make_floor(session)
-    rounds.start_round(session, shift_id=floor.shift_id, now=T0 + timedelta(minutes=1))
+    start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
+                boxes=[live.BoxStake("1", 100)], idempotency_key="first")
     with pytest.raises(Conflict, match="before its first round"):
         inventory.record_opening_count(session, credential=SIGNED,
                                        shift_id=floor.shift_id, chips=FLOAT,

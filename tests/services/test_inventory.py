@@ -15,9 +15,9 @@ from sqlmodel import Session
 from dealer_assist.models import Shift
 from dealer_assist.models.inventory import ChipTransfer
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
-from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import inventory
-from tests.factories import SIGNED, cage_issue
+from tests.factories import SIGNED, cage_issue, record_step, start_round
 from tests.services.conftest_reports import T0, Floor, make_floor, open_inventory, play_shift
 
 LATER = T0 + timedelta(hours=12)
@@ -123,7 +123,8 @@ def test_a_shift_cannot_close_without_its_opening_count(session: Session, floor:
 
 def test_closing_is_refused_while_a_round_is_open(session: Session, floor: Floor) -> None:
     open_inventory(session, floor)
-    rnd = rounds.start_round(session, shift_id=floor.shift_id, now=T0 + timedelta(hours=1))
+    rnd = start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
+                      boxes=[live.BoxStake("1", 100)], idempotency_key="open").round
     with pytest.raises(Conflict, match=f"Round {rnd.number} still open"):
         _close(session, floor)
     stored = session.get(Shift, floor.shift_id)
@@ -137,11 +138,12 @@ def test_a_closed_shift_takes_no_new_round_no_event_and_no_inventory(session: Se
     issued = cage_issue(session, floor.shift_id, "fill", 5)  # issued, never signed for
     _close(session, floor)
     session.commit()
+    with pytest.raises(Conflict, match="no open shift"):
+        start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
+                    boxes=[live.BoxStake("1", 100)], idempotency_key="late-start")
     with pytest.raises(Conflict, match="closed"):
-        rounds.start_round(session, shift_id=floor.shift_id)
-    with pytest.raises(Conflict, match="takes no more events"):
-        rounds.append_event(session, round_id=1, type="reveal", payload={},
-                            actor_id=floor.croupier, idempotency_key="late")
+        record_step(session, round_id=1, actor_id=floor.croupier, type="reveal", payload={},
+                    idempotency_key="late")
     with pytest.raises(Conflict, match="closed"):
         inventory.record_transfer(session, credential=SIGNED,
                                   issue_id=issued,
@@ -184,8 +186,8 @@ def test_a_round_started_while_the_shift_is_being_closed_is_refused_once_it_clos
         engine: Engine, session: Session, floor: Floor) -> None:
     """Two tablets: the pit boss is closing the shift while a croupier starts a round. The round
     must wait for the close and then be refused, never slip into a closed shift (SQLite: BEGIN
-    IMMEDIATE serializes the writers; PostgreSQL: start_round reads the shift FOR SHARE, which
-    waits for the closing FOR UPDATE and then sees the closed status)."""
+    IMMEDIATE serializes the writers; PostgreSQL: the start's compare reads the shift FOR
+    SHARE, which waits for the closing FOR UPDATE and then sees the closed status)."""
     open_inventory(session, floor, opening=200_000)
     session.commit()
     outcome: list[object] = []
@@ -193,8 +195,10 @@ def test_a_round_started_while_the_shift_is_being_closed_is_refused_once_it_clos
     def start() -> None:
         with Session(engine) as starter:
             try:
-                outcome.append(rounds.start_round(starter, shift_id=floor.shift_id))
-                starter.commit()
+                outcome.append(start_round(starter, table_id=floor.table_id,
+                                           actor_id=floor.croupier,
+                                           boxes=[live.BoxStake("1", 100)],
+                                           idempotency_key="while-closing"))
             except Exception as err:  # the thread reports whatever happened
                 outcome.append(err)
 

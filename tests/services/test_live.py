@@ -30,7 +30,15 @@ from dealer_assist.services.disputes import voids
 from dealer_assist.services.errors import Conflict, PermissionDenied
 from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import shifts
-from tests.factories import make_table, make_user, pay_round, record_step, start_round, undo_step
+from tests.factories import (
+    make_table,
+    make_user,
+    old_event,
+    pay_round,
+    record_step,
+    start_round,
+    undo_step,
+)
 
 #: a Russian poker round with an exchange, a sixth card, insurance and a bought game
 RUSSIAN_STEPS: list[tuple[str, dict[str, Any]]] = [
@@ -410,8 +418,8 @@ def test_a_round_closed_by_a_void_event_before_approvals_existed_still_replays(
         session: Session, table: Table) -> None:
     rnd = play(session, table, DEALT, begin(session, table).round.id)
     for type, payload in (("redeal", {"box": "2", "cards_received": 6}), ("void", {})):
-        live.rounds.append_event(session, round_id=rnd.round.id, type=type, payload=payload,
-                                 actor_id=table.carla, idempotency_key=f"old-{type}")
+        old_event(session, round_id=rnd.round.id, type=type, payload=payload,
+                  actor_id=table.carla, key=f"old-{type}")
     row = session.get(Round, rnd.round.id)
     assert row is not None
     row.status = RoundStatus.VOIDED.value

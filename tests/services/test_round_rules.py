@@ -25,7 +25,15 @@ from dealer_assist.services.rounds import live
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import tables
-from tests.factories import insert_as_of_now, make_table, make_user, pay_round, table_spec
+from tests.factories import (
+    insert_as_of_now,
+    make_table,
+    make_user,
+    old_event,
+    old_round,
+    pay_round,
+    table_spec,
+)
 from tests.services.test_live import Table, begin, play
 
 #: dealing order: box 1 wins a full house (7 x BET 200 = 1400) against the dealer's pair
@@ -142,19 +150,18 @@ def test_a_round_stored_in_the_old_all_cards_first_shape_replays_to_its_settleme
         session: Session, table: Table) -> None:
     """Events written as they were before dealing order, straight into the store (as an old
     database holds them): replay, the review and the calculator agree."""
-    rnd = rounds.start_round(session, shift_id=live.load(session, begin(
+    rnd = old_round(session, shift_id=live.load(session, begin(
         session, table, [live.BoxStake("9", 100)], key="other").round.id).round.shift_id)
-    # (the round above only opened the shift's numbering; this one is written by hand)
+    # (the round above only opened the shift's numbering; this one is written as it was)
     row = session.get(Round, rnd.id)
     assert row is not None and row.rules is None  # written without rules: read with the table's
-    rounds.append_event(session, round_id=rnd.id, type="place", payload={"boxes": [
+    old_event(session, round_id=rnd.id, type="place", payload={"boxes": [
         {"box": "1", "seat": "1", "ante": 100, "bonus": 50},
         {"box": "2", "seat": "2", "ante": 100, "bonus": 0},
-        {"box": "3", "seat": "3", "ante": 100, "bonus": 0}]}, actor_id=table.carla,
-        idempotency_key="o0")
+        {"box": "3", "seat": "3", "ante": 100, "bonus": 0}]}, actor_id=table.carla, key="o0")
     for n, (type, payload) in enumerate(OLD_SHAPE, start=1):
-        rounds.append_event(session, round_id=rnd.id, type=type, payload=payload,
-                            actor_id=table.carla, idempotency_key=f"o{n}")
+        old_event(session, round_id=rnd.id, type=type, payload=payload, actor_id=table.carla,
+                  key=f"o{n}")
     session.commit()
     loaded = live.load(session, rnd.id)
     assert loaded.settlement is not None

@@ -98,3 +98,14 @@ def test_the_end_of_game_form_shares_the_board_and_closes_the_game(
     # Bob deals hand 2, so end_0 is Bob's: Cy (end_1) holds the three kings
     assert "Game over" in page and "Cy takes 28 (Three of a kind" in page
     assert 'id="hand-form"' not in page
+
+
+def test_a_double_tapped_new_game_form_creates_one_evening(
+        app: Flask, browser: Browser, croupier: Any) -> None:
+    browser.login("carla")
+    form = {"key": _key(text(browser.get("/parlour"))), "name": "Friday",
+            "players": "Ann\nBob\nCy", "variant": "basic"}
+    first, again = browser.post("/parlour", form), browser.post("/parlour", form)
+    assert (first.status_code, again.status_code) == (303, 303)
+    assert first.headers["Location"] == again.headers["Location"]
+    assert len(arrange(app, parlour.list_games)) == 1

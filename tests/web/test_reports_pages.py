@@ -18,9 +18,9 @@ from dealer_assist import db
 from dealer_assist.edge import undeclared_endpoints
 from dealer_assist.models import Shift
 from dealer_assist.services import reports
-from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import shifts
-from tests.factories import PIN, cage_issue, make_table, make_user
+from tests.factories import PIN, cage_issue, make_table, make_user, start_round
 from tests.web.conftest import Browser, arrange, text
 
 
@@ -90,7 +90,8 @@ def test_a_pit_boss_counts_fills_and_closes_the_shift_through_the_pages(
 
 def test_closing_through_the_page_is_refused_while_a_round_is_open(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
-    arrange(app, lambda s: rounds.start_round(s, shift_id=floor["shift"]))
+    arrange(app, lambda s: start_round(s, table_id=floor["table"], actor_id=floor["carla"],
+                                       boxes=[live.BoxStake("1", 100)], idempotency_key="k"))
     browser.login("pavel")
     _opening(browser, floor)
     page = browser.get(f"/reports/shifts/{floor['shift']}/inventory")

@@ -28,7 +28,7 @@ from ..shifts import shifts
 from ..tables import tables
 from . import memo, txn
 from . import store as rounds
-from .record import Closed, Facts, Loaded, Locked, Wording
+from .streams import Closed, Facts, Loaded, Locked, Wording
 
 #: who records rounds: the people who run a table
 RECORDERS = shifts.OPENERS

@@ -45,7 +45,7 @@ from ..disputes import voids
 from ..tables import tables
 from . import house
 from . import store as rounds
-from .record import Loaded
+from .streams import Loaded
 
 #: who records rounds: the people who run a table
 RECORDERS = house.RECORDERS

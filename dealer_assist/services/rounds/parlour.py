@@ -14,11 +14,13 @@ five-card deal for the chips left on the board) closes the game.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from ...models import ParlourGame, RoundEvent, User, utcnow
@@ -31,10 +33,10 @@ from ...rules.games.parlour.profile import VARIANTS, get_parlour_profile
 from ...rules.registry import get_flow
 from ..errors import N_, NotFound, PermissionDenied, ValidationError
 from ..people import stints
-from . import memo
+from . import memo, txn
 from . import record as path
-from .record import OPEN, Closed, Loaded, Locked, Wording
 from .store import encode_payload, events, last_seq
+from .streams import OPEN, Closed, Loaded, Locked, Opening, Wording
 
 #: who runs the parlour board: a host or club dealer (croupier) and administrators
 HOSTS = frozenset({"croupier", "admin"})
@@ -119,26 +121,78 @@ PARLOUR_STREAM = ParlourStream()
 
 def create_game(session: Session, *, name: str, players: Sequence[str], actor_id: int,
                 variant: str = "basic", profile: str = "parlour-americana",
-                board: Mapping[str, Any] | None = None) -> int:
-    """A new evening; ``players`` in seating order, the first dealer first."""
-    _check_actor(session, actor_id)
-    name = name.strip()
+                board: Mapping[str, Any] | None = None,
+                idempotency_key: str | None = None) -> int:
+    """A new evening through the one start path (:func:`.record.start`); ``players`` in
+    seating order, the first dealer first. ``idempotency_key``: the same key and the same
+    evening again answers the evening it created (without: every request creates one)."""
+    start = {"name": name, "players": list(players), "variant": variant, "profile": profile,
+             "board": dict(board or {})}
+    return path.start(session, PARLOUR_START, None, actor_id=actor_id, payload=start,
+                      idempotency_key=idempotency_key or uuid.uuid4().hex).loaded.id
+
+
+def _start_of(payload: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The evening's name and its start (profile, variant, players, board) as stored."""
+    name = str(payload.get("name") or "").strip()
     if not name or len(name) > 64:
         raise ValidationError("A game's name is 1 to 64 characters.", field="name")
+    variant = payload.get("variant", "basic")
     if variant not in VARIANTS:
         raise ValidationError("The variant is basic or clockwise.", field="variant")
-    prof = get_parlour_profile(profile)
-    seated = tuple(p.strip() for p in players)
+    prof = get_parlour_profile(str(payload.get("profile", "parlour-americana")))
+    seated = tuple(str(p).strip() for p in payload.get("players") or ())
     check_players(seated, prof)
-    start = check_board(parse_board({"board": dict(board or {})}), prof).to_dict()
-    row = ParlourGame(name=name, profile=prof.name, variant=variant,
-                      players=encode_payload({"players": list(seated)}),
-                      board=encode_payload(start), created_by=actor_id, created_at=utcnow())
-    session.add(row)
-    session.flush()
-    assert row.id is not None
-    stints.open_game(session, game_id=row.id, host_id=actor_id)  # issue 28: the host's stint
-    return row.id
+    board = check_board(parse_board({"board": dict(payload.get("board") or {})}), prof)
+    return name, {"profile": prof.name, "variant": variant, "players": list(seated),
+                  "board": board.to_dict()}
+
+
+class ParlourStart:
+    """A parlour evening starts anywhere, by its host; its row keeps the key (``start_key``,
+    unique per host: the compare of its compare-and-append is that index)."""
+
+    stream = PARLOUR_STREAM
+    step = None
+
+    def read(self, session: Session, scope_id: int | None, actor_id: int,
+             key: str) -> Opening:
+        _check_actor(session, actor_id)
+        return Opening(session.exec(select(ParlourGame.id).where(
+            ParlourGame.created_by == actor_id, ParlourGame.start_key == key)).first())
+
+    def same(self, session: Session, loaded: Loaded, payload: Mapping[str, Any]) -> bool:
+        return _start_of(payload) == (loaded.head, loaded.rules)
+
+    def check(self, session: Session, opening: Opening, actor_id: int,
+              payload: Mapping[str, Any]) -> Loaded:
+        name, rules = _start_of(payload)
+        flow = get_flow("parlour")
+        return Loaded(0, 0, OPEN, None, rules, flow, [], memo.replay(flow, rules, []),
+                      head=name)
+
+    def lock(self, session: Session, opening: Opening, key: str) -> bool:
+        return True  # a twin's row breaks the unique index (below): read again
+
+    def insert(self, session: Session, opening: Opening, locked: bool, empty: Loaded | None,
+               actor_id: int, key: str) -> Loaded:
+        assert empty is not None
+        rules = empty.rules
+        row = ParlourGame(name=empty.head, profile=rules["profile"], variant=rules["variant"],
+                          players=encode_payload({"players": rules["players"]}),
+                          board=encode_payload(rules["board"]), created_by=actor_id,
+                          created_at=utcnow(), start_key=key)
+        session.add(row)
+        try:
+            session.flush()
+        except IntegrityError:
+            raise txn.Stale from None  # the unit is rolled back whole and reads again
+        assert row.id is not None
+        stints.open_game(session, game_id=row.id, host_id=actor_id)  # issue 28: host's stint
+        return replace(empty, id=row.id, number=row.id)
+
+
+PARLOUR_START = ParlourStart()
 
 
 def view(loaded: Loaded) -> GameView:

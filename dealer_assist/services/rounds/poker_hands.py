@@ -15,13 +15,14 @@ stacks to the seats and keeps the button for the next hand.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ...models import Round, RoundStatus
+from ...models import Round, RoundStatus, ShiftStatus
 from ...rules.engine import UNDO, Game
 from ...rules.games.poker import HandState, get_poker_profile, hand_to_dict, parse_hand
 from ...rules.games.poker import shown_hands as shown_hands
@@ -30,9 +31,9 @@ from ..errors import N_, Conflict, NotFound
 from ..people import stints
 from ..shifts import shifts
 from ..tables import poker as poker_tables
+from . import memo, starting, txn
 from . import record as path
 from . import store as rounds
-from . import txn
 from .house import (
     check_recorder,
     loaded_round,
@@ -42,7 +43,7 @@ from .house import (
     store_round_settlement,
     void_request,
 )
-from .record import Closed, Loaded, Locked, Recorded, Wording
+from .streams import Closed, Facts, Loaded, Locked, Opening, Recorded, Wording
 
 ACTION = "action"
 ENGINE_VERSION = "dealer_assist poker 1"
@@ -140,30 +141,85 @@ def view(loaded: Loaded) -> PokerHand:
 def start_hand(session: Session, *, table_id: int, user_id: int,
                idempotency_key: str | None = None) -> PokerHand:
     """Deal the next hand in the table's open shift: its start becomes the round's rules."""
-    return txn.run(session, lambda: _start_once(session, table_id, user_id, idempotency_key))
+    return deal(session, table_id=table_id, user_id=user_id,
+                idempotency_key=idempotency_key)[0]
 
 
-def _start_once(session: Session, table_id: int, user_id: int,
-                idempotency_key: str | None) -> PokerHand:
-    txn.begin_read(session)
-    poker_tables.get(session, table_id)
-    shift = shifts.open_shift_of(session, table_id)
-    if shift is None:
-        raise Conflict("Open a shift at this table first.")
-    check_recorder(session, user_id, shift.id, N_("Only table staff deal hands."),
-                   "recording an action")
-    txn.begin_write(session)
-    txn.lock_table(session, table_id)  # one hand dealt at a time
-    if current_hand_id(session, table_id) is not None:
-        raise Conflict("A hand is already being dealt at this table.")
-    start = poker_tables.hand_start(session, table_id)  # marks the blinds missed meanwhile
-    if idempotency_key:
-        start["idempotency_key"] = idempotency_key[:rounds.KEY_MAX]
-    parse_hand(start)  # the engine checks the start before anything is stored
-    # issue 28: the dealer of record is the one tapped in at the table when the hand starts
-    dealer = stints.dealer_for_round(session, shift_id=shift.id, actor_id=user_id)
-    started = rounds.start_round(session, shift_id=shift.id, rules=start, dealer_id=dealer)
-    return load(session, started.id)
+def deal(session: Session, *, table_id: int, user_id: int,
+         idempotency_key: str | None = None) -> tuple[PokerHand, bool]:
+    """:func:`start_hand` through the one start path (:func:`.record.start`), and whether
+    this request dealt it (201) or its key had dealt it already (200). Without a key every
+    request deals a hand of its own."""
+    key = idempotency_key if idempotency_key and idempotency_key.strip() else None
+    done = path.start(session, PokerStart(keyed=key is not None), table_id, actor_id=user_id,
+                      payload={}, idempotency_key=key or uuid.uuid4().hex)
+    return view(done.loaded), done.created
+
+
+@dataclass(frozen=True, slots=True)
+class PokerStart:
+    """A poker hand starts at a poker table of an open shift, one at a time; its start (the
+    seats dealt in, the button) is made under the table's lock and kept as the round's rules,
+    its key as the row's ``start_key``. ``keyed``: the client named the key (the rules then
+    keep it too, as they always did)."""
+
+    keyed: bool
+    stream: PokerStream = POKER
+    step: str | None = None
+
+    def read(self, session: Session, scope_id: int | None, actor_id: int,
+             key: str) -> Opening:
+        assert scope_id is not None
+        poker_tables.get(session, scope_id)
+        shift = shifts.open_shift_of(session, scope_id)
+        if shift is None:
+            raise Conflict("Open a shift at this table first.")
+        check_recorder(session, actor_id, None, N_("Only table staff deal hands."),
+                       "recording an action")  # the role; the shift's staff after a resend
+        # one statement: the hand this key dealt and the hand being dealt, as of one moment
+        rows = session.exec(select(Round.id, Round.start_key).where(
+            Round.shift_id == shift.id,
+            (Round.start_key == key) | (Round.status == RoundStatus.OPEN.value))).all()
+        started = next((rid for rid, start_key in rows if start_key == key), None)
+        current = next((rid for rid, _key in rows), None)
+        return Opening(started, (scope_id, shift.id, current))
+
+    def same(self, session: Session, loaded: Loaded, payload: Mapping[str, Any]) -> bool:
+        return True  # the table makes the start: a key deals one hand
+
+    def check(self, session: Session, opening: Opening, actor_id: int,
+              payload: Mapping[str, Any]) -> None:
+        _table_id, shift_id, current = opening.found
+        check_recorder(session, actor_id, shift_id, N_("Only table staff deal hands."),
+                       "recording an action")
+        if current is not None:
+            raise Conflict("A hand is already being dealt at this table.")
+
+    def lock(self, session: Session, opening: Opening, key: str) -> starting.StartLocked | None:
+        table_id, shift_id, _current = opening.found
+        txn.lock_table(session, table_id)  # one hand dealt at a time
+        locked = starting.compare(session, shift_id, key, by_start_key=True)
+        if locked.started is not None or locked.open_round is not None:
+            return None  # a twin got there first
+        if locked.status != ShiftStatus.OPEN.value:
+            raise Conflict("This shift is closed.")
+        return locked
+
+    def insert(self, session: Session, opening: Opening, locked: starting.StartLocked,
+               empty: Loaded | None, actor_id: int, key: str) -> Loaded:
+        table_id, shift_id, _current = opening.found
+        start = poker_tables.hand_start(session, table_id)  # marks the blinds missed meanwhile
+        if self.keyed:
+            start["idempotency_key"] = key
+        parse_hand(start)  # the engine checks the start before anything is stored
+        # issue 28: the dealer of record is the one tapped in at the table when the hand starts
+        dealer = stints.dealer_for_round(session, shift_id=shift_id, actor_id=actor_id)
+        rnd = starting.insert_round(session, table_id=table_id, shift_id=shift_id,
+                                    number=locked.last_number + 1, rules=start,
+                                    start_key=key, dealer_id=dealer)
+        flow = flow_of(start)
+        return Loaded(rnd.id, rnd.number, rnd.status, shift_id, start, flow, [],
+                      memo.replay(flow, start, []), head=rnd, facts=Facts(table_id))
 
 
 def current_hand_id(session: Session, table_id: int) -> int | None:

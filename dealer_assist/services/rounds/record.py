@@ -19,159 +19,89 @@ Recording a step is one :func:`.txn.run` unit of work on the caller's session, c
   stream's last sequence number, status and pending void must still be those folded, else
   :class:`~.txn.Stale` and the unit runs again from the read (bounded; then 503). The event is
   appended; a stream that is complete stores its settlement. The answer is built from the fold
-  and the step just applied: nothing is replayed again. The audit entry is written by the
-  session's audit hooks, in the same transaction as the event.
+  and the step just applied: nothing is replayed again. Each event's audit entry is written
+  with it (``store.insert_event``), in the same transaction.
+
+A start (:func:`start`: a house round with its bets, a poker hand, a parlour evening) is the
+first step of its stream and takes the same path: its key is looked up first (a resend answers
+the stream it started, 200; another start under it is a 409), the engine plays the start's own
+event on the empty stream, and under the lock the opener (:class:`~.streams.Opener`) compares
+what it read (no stream open there, the key unused) before it inserts the stream's row; the
+events are then appended as any step's. The types are in :mod:`.streams`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from sqlmodel import Session
 
 from ...rules import stream as stream_rules
-from ...rules.engine import PAID, UNDO, VOID, Folded, Game
-from ...rules.errors import RulesError
+from ...rules.engine import PAID, UNDO, VOID, Folded
+from ...rules.errors import IllegalActionError, RulesError
 from ...rules.fields import RequestError
 from ..errors import Conflict, ValidationError
-from ..people import duties
 from . import memo, store, txn
-
-OPEN = "open"
-
-
-@dataclass(frozen=True, slots=True)
-class Wording:
-    """A stream's refusals, as its screen says them (``%(number)s``, ``%(status)s``...)."""
-
-    closed: str
-    stale: str
-    frozen: str
-    reused: str
-    nothing: str
+from .streams import Before, Loaded, Opener, Recorded, Stream
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
-    """What a stream's one read found besides the stream, for the checks: the table (the audit
-    entries name it), the role of ``actor_id`` (None: no such account, or disabled) and the
-    shift's status and opener (duties rules 5 and 6) and the dealer of its newest stint
-    (rule 5 since issue 28; ``duties.UNREAD``: not read, the check reads it)."""
-
-    table_id: int | None
-    actor_role: str | None = None
-    shift_status: str | None = None
-    shift_opened_by: int | None = None
-    actor_id: int | None = None
-    dealer_id: int | None | duties.Unread = duties.UNREAD
-
-
-@dataclass(frozen=True, slots=True)
-class Locked:
-    """The stream's row under the write lock: what the compare of compare-and-append reads."""
-
-    status: str
-    void_pending: bool
-    last_seq: int
+def start(session: Session, opener: Opener, scope_id: int | None, *, actor_id: int,
+          payload: Mapping[str, Any] | None, idempotency_key: str,
+          follow: bool = False, tapped_at: datetime | None = None,
+          offline: bool = False) -> Recorded:
+    """Start a stream, or answer the stream this key already started: the start is a step of
+    the stream, one :func:`.txn.run` unit as every step (the key, the engine on the empty
+    stream, a compare under the lock, the append with its audit entries); ``follow``: the
+    steps the engine then records by itself too; ``tapped_at``/``offline``: as a step's."""
+    key = check_key(idempotency_key)
+    body = dict(payload or {})
+    return txn.run(session, lambda: _start_once(session, opener, scope_id, actor_id, body, key,
+                                                follow, (tapped_at, offline)))
 
 
-@dataclass(frozen=True, slots=True)
-class Closed:
-    """A stream a step completed: its status now and the settlement as stored."""
-
-    status: str
-    stored: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    """A stream as read at the start of an attempt (or as left by the step just recorded)."""
-
-    id: int
-    number: int
-    status: str
-    shift_id: int | None
-    rules: dict[str, Any]
-    flow: Game[Any]
-    events: list[store.EventView]
-    folded: Folded[Any]
-    void_pending: bool = False
-    #: what the stream's own view needs besides (its round row, its table...)
-    head: Any = None
-    #: the settlement stored by the step just recorded, if it completed the stream
-    stored: dict[str, Any] | None = None
-    #: what the same read found for the checks (None: the stream reads them when asked)
-    facts: Facts | None = None
-    #: the rules as stored (the replay memo's key; None: made from ``rules``)
-    rules_text: str | None = None
-    #: the last sequence number the stream's row was read with (None: the read was one
-    #: snapshot, or did not say); its events were read by a statement of their own
-    read_seq: int | None = None
-
-    @property
-    def torn(self) -> bool:
-        """A write committed between the row's statement and the events' (the read is not one
-        snapshot, ``txn.begin_read``): the row's status may be older than the events."""
-        return self.read_seq is not None and self.read_seq != self.last_seq
-
-    @property
-    def last_seq(self) -> int:
-        return self.events[-1].seq if self.events else 0
-
-    @property
-    def effective(self) -> tuple[int, ...]:
-        return self.folded.steps
-
-    @property
-    def last_step(self) -> int | None:
-        return self.folded.last_step
-
-    @property
-    def is_open(self) -> bool:
-        return self.status == OPEN
+def _start_once(session: Session, opener: Opener, scope_id: int | None, actor_id: int,
+                payload: dict[str, Any], key: str, follow: bool,
+                tap: tuple[datetime | None, bool]) -> Recorded:
+    txn.begin_read(session)
+    stream, step = opener.stream, opener.step
+    opening = opener.read(session, scope_id, actor_id, key)
+    if opening.started is not None:  # a resend: answered with the stream as it is, or a 409
+        loaded = stream.load(session, opening.started, actor_id)
+        first = loaded.events[0] if loaded.events else None
+        if step is None:
+            if not opener.same(session, loaded, payload):
+                raise Conflict(stream.wording.reused)
+        elif first is None or first.idempotency_key != key:
+            raise Conflict(stream.wording.reused)  # the key recorded a later step
+        else:
+            _check_resend(stream, loaded, first, step, payload)
+        return Recorded(loaded, False)
+    empty = opener.check(session, opening, actor_id, payload)
+    appended: list[tuple[str, dict[str, Any]]] = []
+    folded = empty.folded if empty is not None else None
+    if step is not None and empty is not None:
+        played = _play(stream, empty, step, payload)
+        if played is None:
+            raise IllegalActionError("the start changes nothing: nothing is recorded",
+                                     field="type", value=step)
+        folded = played.folded
+        appended.append((step, played.stored))
+        if follow:
+            more, folded = stream_rules.follow_ups(empty.flow, folded)
+            appended += more
+    txn.begin_write(session)
+    locked = opener.lock(session, opening, key)
+    if locked is None:
+        raise txn.Stale  # a twin got there first: read again, answer as a resend or refuse
+    new = opener.insert(session, opening, locked, empty, actor_id, key)
+    return _append(session, stream, new, appended, folded or new.folded, None, actor_id, key,
+                   tap)
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
-    """The stream after a request, and whether this request stored something (201 vs 200)."""
-
-    loaded: Loaded
-    created: bool
-    #: the engine's state this request started from (a step stored by it), else None
-    before: Any = None
-
-
-class Stream(Protocol):
-    """One kind of stream, as the record path needs it."""
-
-    wording: Wording
-    #: the ``round_event`` column that names the stream (``round_id`` or ``game_id``)
-    column: str
-    #: a complete state stores its settlement at once (a poker hand); else only ``paid`` does
-    settles_when_complete: bool
-
-    def load(self, session: Session, stream_id: int, actor_id: int | None = None) -> Loaded:
-        """The stream and its events, folded (``NotFound`` for an unknown id); ``actor_id``:
-        whoever records, whose role the same read may fetch (``Loaded.facts``)."""
-        ...
-
-    def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
-        """Who may record (with ``loaded``: also who may record in this stream now)."""
-        ...
-
-    def lock(self, session: Session, loaded: Loaded) -> Locked:
-        """The stream's row, locked until commit: its status, pending void and last sequence
-        number now."""
-        ...
-
-    def store_settlement(self, session: Session, loaded: Loaded, seq: int, settlement: Any,
-                         state: Any) -> Closed:
-        """Store a complete stream's settlement and close it."""
-        ...
 
 
 def check_key(key: str) -> str:
@@ -185,27 +115,28 @@ def check_key(key: str) -> str:
 def record(session: Session, stream: Stream, stream_id: int, *, actor_id: int, type: str,
            payload: Mapping[str, Any] | None, idempotency_key: str,
            expected_seq: int | None = None,
-           before: Callable[[Loaded], Recorded | None] | None = None,
-           follow: bool = False, tapped_at: datetime | None = None,
-           offline: bool = False) -> Recorded:
+           before: Before | None = None, follow: bool = False,
+           tapped_at: datetime | None = None, offline: bool = False) -> Recorded:
     """Record one step of a stream (``undo`` and ``paid`` included) or answer the resend.
 
     ``before``: the stream's own step that is no event (a house round's redeal asks a pit
-    boss for a void), run once the stream's state is checked; its answer ends the request.
+    boss for a void), run once the stream's state is checked: its answer (a
+    :class:`Recorded`) ends the request; a write it returns instead runs under the record
+    path's compare (:func:`compare`), as an append would.
     ``follow``: also record the steps the engine then records by itself (``Step.auto``: the
-    table screen's one tap), in the same write. ``tapped_at``/``offline`` (issue 34): stored on
-    every event the request appends (a follow-up's tap is the request's)."""
+    table screen's one tap), in the same write. ``tapped_at``/``offline``: when the croupier
+    tapped it (the tablet's clock) and whether it waited in the tablet's offline queue, stored
+    on every event the request appends (a follow-up's tap is the request's)."""
     key = check_key(idempotency_key)
     body = dict(payload or {})
     return txn.run(session, lambda: _once(session, stream, stream_id, actor_id, type, body, key,
-                                          expected_seq, before, follow,
-                                          tap=(tapped_at, offline)))
+                                          expected_seq, before, follow, (tapped_at, offline)))
 
 
 def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type: str,
           payload: dict[str, Any], key: str, expected_seq: int | None,
-          before: Callable[[Loaded], Recorded | None] | None, follow: bool, *,
-          tap: tuple[datetime | None, bool] = (None, False)) -> Recorded:
+          before: Before | None, follow: bool,
+          tap: tuple[datetime | None, bool]) -> Recorded:
     txn.begin_read(session)
     loaded = stream.load(session, stream_id, actor_id)
     if loaded.torn:
@@ -220,8 +151,11 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
     check_open(stream, loaded, expected_seq, before is None)
     if before is not None:
         answered = before(loaded)
-        if answered is not None:
+        if isinstance(answered, Recorded):
             return answered
+        if answered is not None:  # the stream's own write, under the same compare
+            compare(session, stream, loaded)
+            return answered()
     played = _play(stream, loaded, type, payload)
     if played is None:  # the round already holds what the step asks: nothing stored, 200
         return Recorded(loaded, False)
@@ -232,11 +166,26 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
         appended += more
         if more and stream.settles_when_complete and loaded.flow.can_settle(folded.state):
             settlement = loaded.flow.settle(folded.state)
+    compare(session, stream, loaded)
+    return _append(session, stream, loaded, appended, folded, settlement, actor_id, key, tap)
+
+
+def compare(session: Session, stream: Stream, loaded: Loaded) -> None:
+    """The compare of compare-and-append: the write begins, the stream's row is locked and
+    must still be as folded (else :class:`~.txn.Stale`: the unit reads again)."""
     txn.begin_write(session)
     locked = stream.lock(session, loaded)
     if (locked.status, locked.void_pending, locked.last_seq) != \
             (loaded.status, loaded.void_pending, loaded.last_seq):
-        raise txn.Stale  # the compare: the stream moved since it was read
+        raise txn.Stale  # the stream moved since it was read
+
+
+def _append(session: Session, stream: Stream, loaded: Loaded,
+            appended: list[tuple[str, dict[str, Any]]], folded: Folded[Any], settlement: Any,
+            actor_id: int, key: str,
+            tap: tuple[datetime | None, bool] = (None, False)) -> Recorded:
+    """The append of compare-and-append (under the lock): the events, each with its audit
+    entry, the fold remembered, the settlement of a stream they complete."""
     table_id = loaded.facts.table_id if loaded.facts else None
     events = [*loaded.events]
     for n, (kind, body) in enumerate(appended):

@@ -1,12 +1,13 @@
-"""A house round's start in few round trips (issue 25): the statements of :func:`.steps.begin`.
+"""A round's start in few round trips (issue 25): the statements of a start at a table
+(:class:`.steps.HouseStart`; :class:`.poker_hands.PokerStart` compares and inserts with them).
 
 A start used to read the actor, the table, the open shift, the key and the open round with the
 ORM (five queries, then three more under the write lock and a savepoint for the new row). Now:
 
 * :func:`read` -- one statement before any lock: the table, the role of whoever starts (NULL: no
   such account, or disabled), the table's open shift (its status and opener), the dealer tapped
-  in there, the round still open at the table and the event this idempotency key recorded in
-  any round of the shift (an id; the event itself is read only for a resend);
+  in there, the round still open at the table and the round whose event this idempotency key
+  recorded in the shift (a resend: the record path reads that round);
 * :func:`compare` -- under the write lock, one statement: the same key, open round, shift status
   and dealer as they are now, and the shift's last round number (SQLite: ``BEGIN IMMEDIATE`` has
   serialised the writers; PostgreSQL: the table row is locked first, :func:`.txn.lock_table`,
@@ -16,7 +17,6 @@ ORM (five queries, then three more under the write lock and a savepoint for the 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
@@ -47,10 +47,19 @@ def _open_round(shift_id: Any) -> Any:
 
 
 def _started(shift_id: Any) -> Any:
-    """The event the request's idempotency key recorded in any round of the shift."""
-    return (core_select(_E.c.id).select_from(_E.join(_R, _R.c.id == _E.c.round_id))
+    """The round whose event the request's idempotency key recorded in the shift (a house
+    round's start is its first event)."""
+    return (core_select(_E.c.round_id).select_from(_E.join(_R, _R.c.id == _E.c.round_id))
             .where(_R.c.shift_id == shift_id, _E.c.idempotency_key == bindparam("key"))
             .order_by(_E.c.id).limit(1).scalar_subquery())
+
+
+def _keyed(shift_id: Any) -> Any:
+    """The round the request's idempotency key started in the shift (``start_key``: a poker
+    hand's start is its row)."""
+    return (core_select(_R.c.id).where(_R.c.shift_id == shift_id,
+                                       _R.c.start_key == bindparam("key"))
+            .limit(1).scalar_subquery())
 
 
 _READ = (core_select(*(c.label(f"t_{c.name}") for c in _T.c),
@@ -67,15 +76,20 @@ _READ = (core_select(*(c.label(f"t_{c.name}") for c in _T.c),
          .where(_T.c.id == bindparam("tid"))
          .order_by(_S.c.id.desc()).limit(1))
 
-_COMPARE = core_select(
-    _S.c.status, stints.current_dealer().label("dealer_id"),
-    _open_round(_S.c.id).label("open_round"), _started(_S.c.id).label("started"),
-    core_select(func.max(_R.c.number)).where(_R.c.shift_id == _S.c.id)
-    .scalar_subquery().label("last_number")).where(_S.c.id == bindparam("sid"))
+
+def _compare(started: Any) -> Any:
+    return core_select(
+        _S.c.status, stints.current_dealer().label("dealer_id"),
+        _open_round(_S.c.id).label("open_round"), started(_S.c.id).label("started"),
+        core_select(func.max(_R.c.number)).where(_R.c.shift_id == _S.c.id)
+        .scalar_subquery().label("last_number")).where(_S.c.id == bindparam("sid"))
+
+
+#: under the lock, by the key's event (a house round) or by the rows' start keys (a poker hand)
+_COMPARE = {False: _compare(_started), True: _compare(_keyed)}
 #: PostgreSQL: the shift row share-locked, so a close (FOR UPDATE, then a look for open rounds)
 #: either sees the new round or is seen by it (SQLite serialises writers with BEGIN IMMEDIATE)
 _SHARE_SHIFT = core_select(_S.c.id).where(_S.c.id == bindparam("sid")).with_for_update(read=True)
-_EVENT_BY_ID = core_select(_E).where(_E.c.id == bindparam("eid"))
 _INSERT_ROUND = insert(_R)
 
 
@@ -90,6 +104,7 @@ class StartRead:
     shift_opened_by: int | None
     dealer_id: int | None
     open_round: int | None
+    #: the round this key started in the shift (a resend)
     started: int | None
 
 
@@ -104,13 +119,6 @@ def read(session: Session, table_id: int, actor_id: int, key: str) -> StartRead 
                      m["shift_opened_by"], m["dealer_id"], m["open_round"], m["started"])
 
 
-def event(session: Session, event_id: int) -> store.EventView:
-    """A stored event by id (the one a resent start's key recorded)."""
-    r = session.connection().execute(_EVENT_BY_ID, {"eid": event_id}).one()
-    return store.EventView(r.id, r.round_id, r.seq, r.type, json.loads(r.payload),
-                           r.actor_id, r.created_at, r.idempotency_key, r.game_id, r.payload)
-
-
 @dataclass(frozen=True, slots=True)
 class StartLocked:
     """The shift under the write lock: is a round open, did the key start one, the dealer,
@@ -123,11 +131,14 @@ class StartLocked:
     last_number: int
 
 
-def compare(session: Session, shift_id: int, key: str) -> StartLocked:
+def compare(session: Session, shift_id: int, key: str, *,
+            by_start_key: bool = False) -> StartLocked:
+    """``by_start_key``: the key's round is the one whose row keeps it (a poker hand), not the
+    one whose event does (a house round)."""
     conn = session.connection()
     if conn.dialect.name != "sqlite":
         conn.execute(_SHARE_SHIFT, {"sid": shift_id})
-    row = conn.execute(_COMPARE, {"sid": shift_id, "key": key}).first()
+    row = conn.execute(_COMPARE[by_start_key], {"sid": shift_id, "key": key}).first()
     if row is None:
         return StartLocked(None, None, None, None, 0)
     return StartLocked(row.status, row.dealer_id, row.open_round, row.started,
@@ -135,7 +146,7 @@ def compare(session: Session, shift_id: int, key: str) -> StartLocked:
 
 
 def insert_round(session: Session, *, table_id: int, shift_id: int, number: int,
-                 rules: dict[str, Any], start_key: str, dealer_id: int,
+                 rules: dict[str, Any], start_key: str, dealer_id: int | None,
                  now: datetime | None = None) -> store.RoundView:
     """The new round's row and its audit entry; a unique violation (a twin took the number or
     the key first) is :class:`~.txn.Stale`: the start reads again and answers as a resend or

@@ -1,39 +1,37 @@
 """A house round's own record path: starting it with its bets, and its steps.
 
-Every step goes through the one record path (:mod:`.record`: idempotency keys,
+The start and every step go through the one record path (:mod:`.record`: idempotency keys,
 ``expected_seq``, undo, compare-and-append, bounded retries and 503, the replay memo). What is a
-house round's own is here: the start -- one :func:`.txn.run` unit that locks the table row, so
-one key never starts two rounds (``game_round.start_key`` is unique per shift) and a table has
-one open round -- and the *Redeal*, which the engine verifies but which stores no event: it asks
-a pit boss to void the round.
+house round's own is here: where it starts (:class:`HouseStart`: the table row locked, so one
+key never starts two rounds and a table has one open round) and the *Redeal*, which the engine
+verifies but which stores no event: it asks a pit boss to void the round, under the record
+path's compare.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
 
 from ...models import Round, ShiftStatus
-from ...rules.engine import Folded
 from ...rules.fields import need_mapping
 from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
 from ...rules.registry import rules_flow
-from ...rules.stream import follow_ups
 from ..disputes import voids
 from ..errors import Conflict, NotFound
 from ..people import duties, stints
 from ..players import cards
-from . import live, memo, starting, txn
+from . import live, memo, starting, streams, txn
 from . import record as path
 from . import store as rounds
-from .house import HOUSE, RECORDERS, lock_round
+from .house import HOUSE, RECORDERS
+from .streams import OPEN, Facts, Loaded, Opening
 
-REUSED = HOUSE.wording.reused
 PLACE = "place"
 
 
@@ -52,76 +50,88 @@ class Recorded:
 def begin(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[live.BoxStake],
           idempotency_key: str, follow: bool = False, tapped_at: datetime | None = None,
           offline: bool = False) -> Recorded:
-    """Start a round with its bets (``place``), or answer the round this key already started.
+    """Start a round with its bets (``place``), or answer the round this key already started:
+    the one start path (:func:`.record.start`).
 
     ``follow``: also record what the engine records by itself after the bets (a deal with
-    nothing face up), in the same write (the table screen's one tap). ``tapped_at``/``offline``
-    (issue 34): stored on its events."""
-    key = path.check_key(idempotency_key)
-    return txn.run(session, lambda: _begin_once(session, table_id, actor_id, boxes, key,
-                                                follow, tap=(tapped_at, offline)))
+    nothing face up), in the same write (the table screen's one tap). ``tapped_at``/``offline``:
+    stored on its events (when it was tapped; whether it waited in the tablet's queue)."""
+    done = path.start(session, HOUSE_START, table_id, actor_id=actor_id,
+                      payload={"boxes": [b.payload() for b in boxes]},
+                      idempotency_key=idempotency_key, follow=follow, tapped_at=tapped_at,
+                      offline=offline)
+    return Recorded(live.view(done.loaded), done.created)
 
 
-def _begin_once(session: Session, table_id: int, actor_id: int,
-                boxes: Sequence[live.BoxStake], key: str, follow: bool, *,
-                tap: tuple[datetime | None, bool] = (None, False)) -> Recorded:
-    txn.begin_read(session)
-    got = starting.read(session, table_id, actor_id, key)  # one statement (issue 25)
-    if got is None or got.actor_role not in RECORDERS:
-        live.check_actor(session, actor_id)  # who may record is refused first, as it says
-        raise NotFound("No table with id %(table_id)s.", table_id=table_id)
-    table = got.table
-    if got.shift_id is None or got.shift_opened_by is None or got.shift_status is None:
-        raise Conflict("Table %(name)s has no open shift; open one first.", name=table.name)
-    # staff of this shift (services/people/duties.py), with the shift and its dealer just read
-    duties.check_recorder_at(session, user_id=actor_id, role=got.actor_role,
-                             shift_id=got.shift_id, opened_by=got.shift_opened_by,
-                             dealer_id=got.dealer_id)
-    duties.check_status_open(got.shift_status, "recording a step")
-    rules = rounds.table_rules(table)  # made once per table setting (rules.registry)
-    flow = rules_flow(rules)
-    empty = memo.replay(flow, rules, []).state  # the empty round, memoised like any fold
-    actions = flow.decode(empty, "place", {"boxes": [b.payload() for b in boxes]})
-    cards.check_cards(session, actions)  # issue 23: a box's player card is a registered one
-    payload = flow.encode_event("place", actions)
-    if got.started is not None:
-        found = starting.event(session, got.started)
-        if found.seq != 1 or found.type != "place" or \
-                found.payload_text != rounds.encode_payload(payload):
-            raise Conflict(REUSED)
-        assert found.round_id is not None
-        return Recorded(live.load(session, found.round_id), False)
-    if got.open_round is not None:
-        _refuse_second_round(session, got.open_round)
-    # the engine verifies the bets before any lock
-    state = flow.play(empty, actions, new=True, type="place")
-    txn.begin_write(session)
-    txn.lock_table(session, table_id)
-    locked = starting.compare(session, got.shift_id, key)
-    if locked.started is not None or locked.open_round is not None:
-        raise txn.Stale  # a twin got there first: re-read, answer as a resend or a conflict
-    if locked.status != ShiftStatus.OPEN.value:
-        raise Conflict("This shift is closed.")
-    # issue 28: the dealer of record is the one tapped in at the table when the round starts
-    # (nobody tapped in: whoever starts it deals, and a ``start`` stint says so)
-    dealer = locked.dealer_id if locked.dealer_id is not None else stints.dealer_for_round(
-        session, shift_id=got.shift_id, actor_id=actor_id)
-    rnd = starting.insert_round(session, table_id=table.id, shift_id=got.shift_id,
-                                number=locked.last_number + 1, rules=rules, start_key=key,
-                                dealer_id=dealer)
-    folded = Folded(state, (1,))
-    appended = [("place", payload)]
-    if follow:
-        more, folded = follow_ups(flow, folded)
-        appended += more
-    events = [rounds.insert_event(session, HOUSE.column, rnd.id, 1 + n, kind, body, actor_id,
-                                  path.follow_key(key, n), table_id=table.id,
-                                  tapped_at=tap[0], offline=tap[1])
-              for n, (kind, body) in enumerate(appended)]
-    memo.remember(rules, events, folded)
-    loaded = path.Loaded(rnd.id, rnd.number, rnd.status, rnd.shift_id, rules, flow, events,
-                         folded, head=(rnd, table, None))
-    return Recorded(live.view(loaded), True)
+class HouseStart:
+    """A house round starts at a table of an open shift with its bets, its first event; the
+    table row is locked, so one key never starts two rounds (``game_round.start_key`` is
+    unique per shift) and a table has one open round."""
+
+    stream = HOUSE
+    step = PLACE
+
+    def read(self, session: Session, scope_id: int | None, actor_id: int,
+             key: str) -> Opening:
+        assert scope_id is not None
+        got = starting.read(session, scope_id, actor_id, key)  # one statement (issue 25)
+        if got is None or got.actor_role not in RECORDERS:
+            live.check_actor(session, actor_id)  # who may record is refused first, as it says
+            raise NotFound("No table with id %(table_id)s.", table_id=scope_id)
+        return Opening(got.started, got)
+
+    def same(self, session: Session, loaded: Loaded, payload: Mapping[str, Any]) -> bool:
+        return False  # the start is its first event, compared as any step's
+
+    def check(self, session: Session, opening: Opening, actor_id: int,
+              payload: Mapping[str, Any]) -> Loaded:
+        got: starting.StartRead = opening.found
+        table = got.table
+        assert got.actor_role is not None  # read it (a recorder)
+        if got.shift_id is None or got.shift_opened_by is None or got.shift_status is None:
+            raise Conflict("Table %(name)s has no open shift; open one first.", name=table.name)
+        # staff of this shift (services/people/duties.py), with the shift and its dealer just read
+        duties.check_recorder_at(session, user_id=actor_id, role=got.actor_role,
+                                 shift_id=got.shift_id, opened_by=got.shift_opened_by,
+                                 dealer_id=got.dealer_id)
+        duties.check_status_open(got.shift_status, "recording a step")
+        rules = rounds.table_rules(table)  # made once per table setting (rules.registry)
+        flow = rules_flow(rules)
+        empty = memo.replay(flow, rules, [])  # the empty round, memoised like any fold
+        # issue 23: a box's player card is a registered one
+        cards.check_cards(session, flow.decode(empty.state, PLACE, payload))
+        if got.open_round is not None:
+            _refuse_second_round(session, got.open_round)
+        return Loaded(0, 0, OPEN, got.shift_id, rules, flow, [], empty,
+                      facts=Facts(table.id))
+
+    def lock(self, session: Session, opening: Opening, key: str) -> starting.StartLocked | None:
+        got: starting.StartRead = opening.found
+        assert got.shift_id is not None
+        txn.lock_table(session, got.table.id)
+        locked = starting.compare(session, got.shift_id, key)
+        if locked.started is not None or locked.open_round is not None:
+            return None  # a twin got there first
+        if locked.status != ShiftStatus.OPEN.value:
+            raise Conflict("This shift is closed.")
+        return locked
+
+    def insert(self, session: Session, opening: Opening, locked: starting.StartLocked,
+               empty: Loaded | None, actor_id: int, key: str) -> Loaded:
+        got: starting.StartRead = opening.found
+        assert empty is not None and got.shift_id is not None
+        # issue 28: the dealer of record is the one tapped in at the table when the round
+        # starts (nobody tapped in: whoever starts it deals, and a ``start`` stint says so)
+        dealer = locked.dealer_id if locked.dealer_id is not None else stints.dealer_for_round(
+            session, shift_id=got.shift_id, actor_id=actor_id)
+        rnd = starting.insert_round(session, table_id=got.table.id, shift_id=got.shift_id,
+                                    number=locked.last_number + 1, rules=empty.rules,
+                                    start_key=key, dealer_id=dealer)
+        return replace(empty, id=rnd.id, number=rnd.number, status=rnd.status,
+                       head=(rnd, got.table, None))
+
+
+HOUSE_START = HouseStart()
 
 
 def _refuse_second_round(session: Session, current: int) -> None:
@@ -147,7 +157,7 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
     if type == PLACE:  # boxes placed later: their player cards too are registered ones
         cards.check_cards(session, decode_place(None, need_mapping(payload or {}, "payload")))
     if type == live.REDEAL:
-        def redeal(loaded: path.Loaded) -> path.Recorded:
+        def redeal(loaded: Loaded) -> streams.Recorded | Callable[[], streams.Recorded]:
             return _redeal(session, loaded, actor_id, dict(payload or {}))
     done = path.record(session, HOUSE, round_id, actor_id=actor_id, type=type,
                          payload=payload, idempotency_key=idempotency_key,
@@ -156,9 +166,10 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
     return Recorded(live.view(done.loaded), done.created, done.before)
 
 
-def _redeal(session: Session, loaded: path.Loaded, actor_id: int,
-            payload: Mapping[str, Any]) -> path.Recorded:
-    """The engine verifies the redeal and says why; a void request is filed with that reason.
+def _redeal(session: Session, loaded: Loaded, actor_id: int,
+            payload: Mapping[str, Any]) -> streams.Recorded | Callable[[], streams.Recorded]:
+    """The engine verifies the redeal and says why; a void request is filed with that reason,
+    under the record path's compare (the round as folded, else read again).
 
     A double tap (the same person, the same reason, still pending) files nothing more."""
     flow = loaded.flow
@@ -167,15 +178,13 @@ def _redeal(session: Session, loaded: path.Loaded, actor_id: int,
     _view, _table, request = loaded.head
     if loaded.void_pending:
         if request.requested_by == actor_id and request.reason == reason:
-            return path.Recorded(loaded, False)
+            return streams.Recorded(loaded, False)
         raise Conflict("Round %(number)s already waits for a pit boss to decide on its "
                        "void.", number=loaded.number)
-    txn.begin_write(session)
-    locked = lock_round(session, loaded)
-    if (locked.status, locked.void_pending, locked.last_seq) != \
-            (loaded.status, loaded.void_pending, loaded.last_seq):
-        raise txn.Stale
-    voids.request_change(session, round_id=loaded.id, kind="void", reason=reason,
-                         actor_id=actor_id)
-    return path.Recorded(HOUSE.load(session, loaded.id), True)
 
+    def file() -> streams.Recorded:
+        voids.request_change(session, round_id=loaded.id, kind="void", reason=reason,
+                             actor_id=actor_id)
+        return streams.Recorded(HOUSE.load(session, loaded.id), True)
+
+    return file

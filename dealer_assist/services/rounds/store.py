@@ -2,11 +2,9 @@
 
 A stream is a round (a house round or a poker hand: ``round_id``) or a parlour evening
 (``game_id``); its events are ``round_event`` rows, only ever inserted, numbered within it.
-:func:`start_round` numbers a round within its (open) shift; :func:`events` reads a stream;
-:func:`insert_event` is the append of the record path's compare-and-append (``record.py``,
-which every game's steps go through). :func:`append_event` is the bare primitive without the
-engine (a key already used answers the event recorded under it; reusing a key for a different
-event is a :class:`Conflict`). Events are never updated or deleted; a correction is a new event.
+:func:`events` reads a stream; :func:`insert_event` is the append of the record path's
+compare-and-append (``record.py``: every game's start and steps go through it, and it is the
+only writer of events). Events are never updated or deleted; a correction is a new event.
 """
 
 from __future__ import annotations
@@ -24,14 +22,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from ...audit import capture
-from ...models import Round, RoundEvent, RoundStatus, Shift, ShiftStatus, utcnow
+from ...models import Round, RoundEvent, utcnow
 from ...rules.registry import get_game, round_rules
-from ..errors import Conflict, NotFound, ValidationError
+from ..errors import Conflict, ValidationError
 from ..tables import tables
 from .txn import Stale
 
 KEY_MAX = 64
-TYPE_MAX = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,18 +65,6 @@ class EventView:
     offline: bool = False
 
 
-def round_view(r: Round) -> RoundView:
-    assert r.id is not None
-    return RoundView(r.id, r.table_id, r.shift_id, r.number, r.status, r.opened_at, r.dealer_id)
-
-
-def _event_view(e: RoundEvent) -> EventView:
-    assert e.id is not None
-    return EventView(e.id, e.round_id, e.seq, e.type, json.loads(e.payload), e.actor_id,
-                     e.created_at, e.idempotency_key, e.game_id, e.payload, e.tapped_at,
-                     e.offline)
-
-
 def encode_payload(payload: Mapping[str, Any]) -> str:
     """Canonical JSON (sorted keys, no spaces): the same event always has the same bytes."""
     try:
@@ -87,82 +72,6 @@ def encode_payload(payload: Mapping[str, Any]) -> str:
                           allow_nan=False)
     except (TypeError, ValueError) as err:
         raise ValidationError("The event payload is not plain JSON: %(err)s", err=err) from None
-
-
-def start_round(session: Session, *, shift_id: int, now: datetime | None = None,
-                rules: Mapping[str, Any] | None = None,
-                start_key: str | None = None, dealer_id: int | None = None) -> RoundView:
-    """A new round numbered after the shift's last; ``start_key`` is the starting request's
-    idempotency key (unique per shift: one key never starts two rounds); ``dealer_id`` its
-    dealer of record (issue 28: ``people.stints.dealer_for_round``)."""
-    # FOR SHARE: closing the shift takes FOR UPDATE on the same row and then looks for open
-    # rounds, so a round started at the very moment of closing is either seen or refused.
-    # (SQLite serializes writers with BEGIN IMMEDIATE and ignores the clause.)
-    shift = session.exec(select(Shift).where(Shift.id == shift_id)
-                         .with_for_update(read=True)
-                         .execution_options(populate_existing=True)).first()
-    if shift is None:
-        raise NotFound("No shift with id %(shift_id)s.", shift_id=shift_id)
-    if shift.status != ShiftStatus.OPEN.value:
-        raise Conflict("This shift is closed.")
-    last = session.exec(select(func.max(Round.number)).where(Round.shift_id == shift_id)).one()
-    new = Round(table_id=shift.table_id, shift_id=shift_id, number=(last or 0) + 1,
-                status=RoundStatus.OPEN.value, opened_at=now or utcnow(),
-                rules=None if rules is None else encode_payload(rules), start_key=start_key,
-                dealer_id=dealer_id)
-    try:
-        with session.begin_nested():
-            session.add(new)
-    except IntegrityError:
-        raise Conflict("Another round was started at the same moment; try again.") from None
-    return round_view(new)
-
-
-def append_event(session: Session, *, round_id: int, type: str, payload: Mapping[str, Any],
-                 actor_id: int, idempotency_key: str, now: datetime | None = None) -> EventView:
-    """Append one event to an open round, or return the one already recorded under this key."""
-    if not idempotency_key or len(idempotency_key) > KEY_MAX:
-        raise ValidationError("An idempotency key is 1 to %(KEY_MAX)s characters.",
-                              KEY_MAX=KEY_MAX)
-    if not type or len(type) > TYPE_MAX:
-        raise ValidationError("An event type is 1 to %(TYPE_MAX)s characters.",
-                              TYPE_MAX=TYPE_MAX)
-    body = encode_payload(payload)
-    existing = _by_key(session, round_id, idempotency_key)
-    if existing is not None:
-        return _same_or_conflict(existing, type, body)
-    rnd = session.get(Round, round_id)
-    if rnd is None:
-        raise NotFound("No round with id %(round_id)s.", round_id=round_id)
-    if rnd.status != RoundStatus.OPEN.value:
-        raise Conflict("Round %(number)s is %(status)s; it takes no more events.",
-                       number=rnd.number, status=rnd.status)
-    last = session.exec(select(func.max(RoundEvent.seq))
-                        .where(RoundEvent.round_id == round_id)).one()
-    event = RoundEvent(round_id=round_id, seq=(last or 0) + 1, type=type, payload=body,
-                       actor_id=actor_id, created_at=now or utcnow(),
-                       idempotency_key=idempotency_key)
-    try:
-        with session.begin_nested():
-            session.add(event)
-    except IntegrityError:  # a concurrent append took the seq or the key
-        existing = _by_key(session, round_id, idempotency_key)
-        if existing is not None:
-            return _same_or_conflict(existing, type, body)
-        raise Conflict("Another event was recorded at the same moment; try again.") from None
-    return _event_view(event)
-
-
-def _by_key(session: Session, round_id: int, key: str) -> RoundEvent | None:
-    query = select(RoundEvent).where(RoundEvent.round_id == round_id,
-                                     RoundEvent.idempotency_key == key)
-    return session.exec(query).first()
-
-
-def _same_or_conflict(existing: RoundEvent, type: str, body: str) -> EventView:
-    if existing.type != type or existing.payload != body:
-        raise Conflict("This idempotency key was already used for a different event.")
-    return _event_view(existing)
 
 
 _EVENT = RoundEvent.__table__  # type: ignore[attr-defined]
@@ -252,7 +161,7 @@ def table_rules(table: tables.TableView) -> dict[str, Any]:
 
 def rules_of(session: Session, row: Round) -> dict[str, Any]:
     """A round's own rules, stored at its start (migration 0004 wrote them for older rounds).
-    Only a round row written without :func:`start_round`'s ``rules`` is read with its table's."""
+    Only a round row stored without rules (before revision 0004) is read with its table's."""
     return rules_from(row.rules, lambda: tables.get_table(session, row.table_id))
 
 

@@ -12,10 +12,11 @@ carries the wet signatures.
 
 Closing (:func:`close_shift`) records the closing count and marks the shift closed in one
 transaction. It is **refused while a round of the shift is still open** (pay or void it first):
-a closed shift's rounds are then all settled or voided, and since ``rounds.start_round`` refuses
-a closed shift and ``rounds.append_event`` refuses a non-open round, nothing can be added to the
-shift afterwards. The opening count must be on record before the shift can close. Everything
-here is insert-only; a closed shift takes no more counts or transfers.
+a closed shift's rounds are then all settled or voided, and since the one start path
+(``rounds.record.start``) refuses a closed shift and the record path refuses a step of a round
+that is not open or of a closed shift, nothing can be added to the shift afterwards. The
+opening count must be on record before the shift can close. Everything here is insert-only; a
+closed shift takes no more counts or transfers.
 
 On PostgreSQL the shift row is locked (``FOR UPDATE``) while closing, so two pit bosses closing
 at once queue; SQLite's ``BEGIN IMMEDIATE`` serialises writers anyway.
