@@ -14,7 +14,7 @@ import pytest
 from sqlmodel import Session
 
 from dealer_assist import audit, db
-from dealer_assist.models import Round, RoundEvent, utcnow
+from dealer_assist.models import Round, utcnow
 from dealer_assist.rules import profiles as profile_registry
 from dealer_assist.rules.games import GAMES
 from dealer_assist.rules.profiles import get_profile, load_profile, profile_data, profile_hash
@@ -211,13 +211,12 @@ def test_a_database_migrated_from_0003_with_rounds_gets_their_rules_and_passes_a
                   OLD_SHAPE[0], OLD_SHAPE[3], ("bet", {"box": "1", "amount": 200}),
                   ("reveal", {}), ("take_ante", {"box": "1"})]
         with engine.begin() as conn:
-            conn.execute(Round.__table__.insert().values(  # type: ignore[attr-defined]
-                id=1, table_id=table_id, shift_id=shift_id, number=1, status="open",
-                opened_at=now))
+            insert_as_of_now(conn, "game_round", id=1, table_id=table_id, shift_id=shift_id,
+                             number=1, status="open", opened_at=now)
             for seq, (type, payload) in enumerate(events, start=1):
-                conn.execute(RoundEvent.__table__.insert().values(  # type: ignore[attr-defined]
-                    round_id=1, seq=seq, type=type, payload=rounds.encode_payload(payload),
-                    actor_id=carla_id, created_at=now, idempotency_key=f"k{seq}"))
+                insert_as_of_now(conn, "round_event", round_id=1, seq=seq, type=type,
+                                 payload=rounds.encode_payload(payload), actor_id=carla_id,
+                                 created_at=now, idempotency_key=f"k{seq}")
         db.upgrade(engine)
         with Session(engine) as session:
             row = session.get(Round, 1)
