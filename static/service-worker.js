@@ -53,13 +53,26 @@ async function precache() {
   if (!engine.ok) throw new Error('engine bundle: ' + engine.status);
 }
 
+/* Every request this worker does not keep goes straight to the network without waking it (the
+   static routing API): a step a tap posts, an API call, any other page. Where the browser lacks
+   it, the fetch handler lets them pass (a woken worker: a few ms). */
+async function route(event) {
+  if (!event.addRoutes || typeof URLPattern === 'undefined') return;
+  const ours = ['/static/*', '/tablet/*', '/tables/:id/live'].map(
+    (pathname) => ({urlPattern: new URLPattern({pathname})}));
+  try {
+    await event.addRoutes([{condition: {not: {requestMethod: 'GET'}}, source: 'network'},
+                           {condition: {not: {or: ours}}, source: 'network'}]);
+  } catch (err) {
+    try {
+      await event.addRoutes([{condition: {requestMethod: 'POST'}, source: 'network'}]);
+    } catch (err2) { /* the fetch handler lets them pass */ }
+  }
+}
+
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
-    if (event.addRoutes) {  // steps and API calls never wake this worker
-      try {
-        await event.addRoutes([{condition: {not: {requestMethod: 'GET'}}, source: 'network'}]);
-      } catch (err) { /* an older browser: the fetch handler lets them pass */ }
-    }
+    await route(event);
     await precache();
     await self.skipWaiting();
   })());

@@ -55,7 +55,7 @@ def kept(contract_id: str, *added: tuple[str, str]) -> bool:
 
 def test_every_contract_holds_on_the_package() -> None:
     ids = [c["id"] for c in config()["contracts_options"]]
-    assert ids == ["layers", "web-api", "pure-rules", "no-flask-in-services"]
+    assert ids == ["layers", "web-api", "pure-rules", "no-flask-in-services", "pure-tablet"]
     assert {i: kept(i) for i in ids} == dict.fromkeys(ids, True)
 
 
@@ -70,6 +70,8 @@ def test_every_contract_holds_on_the_package() -> None:
     ("pure-rules", "dealer_assist.rules.cards", "dealer_assist.i18n.wording"),
     ("pure-rules", "dealer_assist.rules.evaluator", "numpy"),
     ("no-flask-in-services", "dealer_assist.services.shifts.shifts", "flask"),
+    ("pure-tablet", "dealer_assist.tablet.offline", "dealer_assist.services.errors"),
+    ("pure-tablet", "dealer_assist.tablet.offline", "flask"),
 ])
 def test_each_contract_fails_on_the_import_it_forbids(contract_id: str, importer: str,
                                                       imported: str) -> None:
@@ -87,3 +89,14 @@ def test_the_pure_rules_contract_names_every_other_part_of_the_package() -> None
     named = {m.split(".", 1)[1] for m in options["forbidden_modules"]
              if m.startswith("dealer_assist.")}
     assert parts - {"rules"} == named
+
+
+def test_the_pure_tablet_contract_names_every_other_part_of_the_package() -> None:
+    """Issue 34: the tablet runs only what its bundle holds (``rules/``, ``tablet/``)."""
+    root = Path(dealer_assist.__file__).parent
+    parts = {p.stem for p in root.glob("*.py") if p.stem != "__init__"} | {
+        p.parent.name for p in root.glob("*/__init__.py")}
+    (options,) = [c for c in config()["contracts_options"] if c.get("id") == "pure-tablet"]
+    named = {m.split(".", 1)[1] for m in options["forbidden_modules"]
+             if m.startswith("dealer_assist.")}
+    assert parts - {"rules", "tablet"} == named

@@ -5,8 +5,10 @@ Python (:data:`PATTERNS`). No copy that can drift: the zip is built from the fil
 itself imports, once per process, and its SHA-256 is what the page tells the tablet to expect
 (``static/engine-worker.js`` refuses to start on any other bytes).
 
-The zip is deterministic: sorted names, a fixed timestamp and mode, one compression level, so
-the same files always make the same bytes and the same hash.
+The zip is deterministic: sorted names, a fixed timestamp and mode, and no compression (the
+bytes of a deflated entry depend on the zlib that made them), so the same files make the same
+bytes and the same hash in every process and on every machine behind a load balancer (the page
+from one and the bundle from another agree).
 """
 
 from __future__ import annotations
@@ -62,10 +64,10 @@ def build(root: Path) -> Bundle:
     with zipfile.ZipFile(out, "w") as zf:
         for name in names:
             info = zipfile.ZipInfo(name, date_time=EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED
             info.create_system = 3  # Unix, whatever the server runs on
             info.external_attr = 0o100644 << 16
-            zf.writestr(info, (root / name).read_bytes(), compresslevel=9)
+            zf.writestr(info, (root / name).read_bytes())
     data = out.getvalue()
     return Bundle(data, sha256(data), tuple(names))
 

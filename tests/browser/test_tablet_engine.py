@@ -149,6 +149,34 @@ def test_a_reload_while_the_server_answers_503_opens_the_table_screen_from_the_c
         server.app.wsgi_app = served
 
 
+TIMING = """async (url) => {
+  await fetch(url, {method: 'POST', body: '{}'}).then((r) => r.text());
+  await fetch(url + '?get').then((r) => r.text());  // (an entry is made once the body is read)
+  const seen = (u) => {
+    const e = performance.getEntriesByName(new URL(u, location.href).href).pop();
+    // the route the service worker's router took; none: its fetch handler answered
+    return e.workerMatchedSourceType || (e.workerStart > 0 ? 'fetch-handler' : null);
+  };
+  return {post: seen(url), get: seen(url + '?get')};
+}"""
+
+
+def test_a_tap_online_goes_straight_to_the_network_without_waking_the_service_worker(
+        tablet: Any, server: Server) -> None:
+    """Issue 34: "Online, the offline machinery adds nothing to a tap's latency": the service
+    worker's static routes (Chromium's ServiceWorker static routing API) send every step (a
+    POST) and every request it does not keep to the network; its fetch handler never runs for
+    them."""
+    page = tablet.new_page()
+    page.goto(_screen(server))
+    assert page.evaluate("() => TabletSW.ready") >= 3
+    page.reload()  # now controlled by the worker
+    assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+    seen = page.evaluate(TIMING, f"/live/rounds/{2**31 - 1}/steps")
+    assert seen == {"post": "network", "get": "network"}, seen  # the fetch handler never runs
+    assert page.evaluate(TIMING, "/static/app.css")["get"] == "fetch-handler"  # one it keeps
+
+
 def test_a_revoked_device_no_longer_opens_the_table_screen_offline(
         tablet: Any, server: Server) -> None:
     page = tablet.new_page()
