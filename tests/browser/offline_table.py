@@ -337,3 +337,24 @@ def deals(server: Server, table: int, username: str) -> None:
         shift = shifts.open_shift_of(dbs, table)
         assert shift is not None
         stints.open_table(dbs, shift_id=shift.id, dealer_id=user(dbs, username, "croupier"))
+
+
+#: the WCAG contrast ratio of an element's text against its nearest painted background
+CONTRAST = """(el) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 4).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let bg = el;
+  while (bg && (getComputedStyle(bg).backgroundColor === 'rgba(0, 0, 0, 0)'
+                || rgb(getComputedStyle(bg).backgroundColor)[3] === 0)) bg = bg.parentElement;
+  const a = lum(rgb(getComputedStyle(el).color));
+  const b = lum(rgb(getComputedStyle(bg || document.body).backgroundColor));
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def readable(page: Any, selector: str) -> None:
+    """``selector``'s words stand out from what is behind them (WCAG AA: 4.5:1)."""
+    ratio = page.eval_on_selector(selector, CONTRAST)
+    assert ratio >= 4.5, f"{selector}: contrast {ratio:.2f}:1"

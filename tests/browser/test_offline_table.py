@@ -293,6 +293,8 @@ def test_a_round_voided_while_its_tablet_is_offline_shows_the_refused_step_and_s
             assert [(k.type, k.idempotency_key, k.status) for k in kept] == [
                 ("bet", queued[0]["key"], 409)]
             floor_shows_refusal(chromium, server, lang, request.node.name)
+        off.readable(page, "[data-offline-refused]")
+        off.readable(page, "[data-offline-read]")
         page.click("[data-offline-read]")
         assert page.locator("[data-offline-refused]").count() == 0
 
