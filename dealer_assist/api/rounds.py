@@ -30,9 +30,13 @@ from flask import g, request
 
 from .. import db
 from ..edge import json_body, problem, role_required
+from ..edge.offline import kept, tap_of
+from ..edge.problems import HANDLERS
+from ..rules.errors import RulesError
 from ..rules.fields import get_int, get_list, get_str, need_mapping
-from ..services.errors import ValidationError
-from ..services.rounds import live, steps
+from ..services.errors import ServiceError, ValidationError
+from ..services.rounds import live, offline, steps
+from ..services.rounds.txn import Busy
 from .operations import WRITE, checked, path_param, read_answers, route, write_answers
 from .shapes.rounds import EventCreate, Round, RoundCreate
 
@@ -56,7 +60,10 @@ def round_json(rnd: live.LiveRound) -> dict[str, Any]:
         "game": rnd.rules.get("game", rnd.table.game), "profile": rnd.state.profile.name,
         "rules": rnd.rules,
         "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor_id": e.actor_id,
-                    "created_at": e.created_at.isoformat()} for e in rnd.events],
+                    "created_at": e.created_at.isoformat(),  # received by the server
+                    # issue 34: tapped on the tablet (its clock), and queued offline
+                    "tapped_at": e.tapped_at.isoformat() if e.tapped_at else None,
+                    "offline": e.offline} for e in rnd.events],
         "state": rnd.summary(),
         "settlement": rnd.settlement.to_dict() if rnd.settlement else None,
         "stored_settlement": rnd.stored_settlement,
@@ -112,11 +119,27 @@ def create_round(table_id: int) -> Any:
     if error is not None:
         return error
     body = need_mapping(data, "")
-    boxes, key = _boxes(body), idempotency_key_of(body)
-    checked(data)
-    done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,  # commits
-                       boxes=boxes, idempotency_key=key)  # (short transaction)
+    tap = tap_of(body)
+    try:
+        boxes, key = _boxes(body), idempotency_key_of(body)
+        checked(data)
+        done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,  # commits
+                           boxes=boxes, idempotency_key=key,  # (short transaction)
+                           tapped_at=tap.tapped_at, offline=tap.offline)
+    except (RulesError, ServiceError, Busy) as err:
+        return _refused(err, tap, type=steps.PLACE, body=body,
+                        payload={"boxes": body.get("boxes")}, table_id=table_id)
     return _answer(done.live_round, done.created)
+
+
+def _refused(err: Exception, tap: offline.Tap, *, body: Any, **step: Any) -> Any:
+    """A refusal as the API answers it; a step sent from a tablet's offline queue is kept
+    (issue 34, ``edge.offline.kept``)."""
+    if not tap.offline:
+        raise err
+    handler = next(HANDLERS[c] for c in type(err).__mro__ if c in HANDLERS)
+    key = request.headers.get("Idempotency-Key") or str(body.get("idempotency_key") or "")
+    return kept(handler(err), tap, key=key, reason=getattr(err, "message", None), **step)
 
 
 @route("get", "/tables/<int:table_id>/rounds/current", "The round in progress at a table",
@@ -154,10 +177,15 @@ def append(round_id: int) -> Any:
     expected_seq = None if expected is None else get_int(body, "expected_seq")
     type = get_str(body, "type")
     key = idempotency_key_of(body)
+    tap = tap_of(body)
     checked(data)
-    done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id,
-                        type=type, payload=payload, idempotency_key=key,
-                        expected_seq=expected_seq)  # commits (short transaction)
+    try:
+        done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id,
+                            type=type, payload=payload, idempotency_key=key,
+                            expected_seq=expected_seq,  # commits (short transaction)
+                            tapped_at=tap.tapped_at, offline=tap.offline)
+    except (RulesError, ServiceError, Busy) as err:
+        return _refused(err, tap, type=type, body=body, payload=payload, round_id=round_id)
     if type == live.REDEAL and done.created:
         # a void asked for: nothing recorded until a pit boss decides
         return round_json(done.live_round), 202

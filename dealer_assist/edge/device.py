@@ -34,10 +34,12 @@ ANY_TIME = frozenset({"devices.home", "relief.page", "relief.take", "static",
                       # issue 34: the offline engine's runtime and the service worker
                       "tablet.pyodide", "tablet.engine_zip", "tablet.engine_meta",
                       "tablet.worker", "tablet.service_worker"})
+#: ``live.ping`` (issue 34): the table screen says every 3 s that it is there and what waits in
+#: its offline queue (any request of the tablet counts as heard from: ``offline.note_heard``)
 #: the round pages are here for the table's own rounds (issue 35 item 8: after Paid ✓ the
 #: croupier opens the round just paid to file a dispute, or asks for a void from a misdeal)
 WHILE_DEALING = frozenset({"live.screen", "live.start_round", "live.record", "live.suggest",
-                           "live.refine",
+                           "live.refine", "live.ping",
                            "cage.buy_in", "table_players.sit_down", "table_players.leave",
                            "disputes.round_page", "disputes.file_dispute",
                            "disputes.request_change", "poker.screen",

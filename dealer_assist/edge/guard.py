@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Flask, current_app, g, redirect, request, url_for
 
-from . import device
+from . import device, offline
 from .csrf import csrf_field, csrf_ok, csrf_token
 from .headers import SAFE_METHODS
 from .refusals import csrf_refused, forbidden, to_login
@@ -41,6 +41,7 @@ def before_request() -> Any:
     if g.user is None and not stateless and not is_api():
         g.device = device.load()  # issue 28: a tablet bound to a table, not a person
         if g.device is not None:
+            offline.note_heard(g.device)  # issue 34: the floor sees the tablet is there
             g.user = device.dealer_of(g.device)
     if endpoint is None:  # 404/405: let the error handler answer
         return None

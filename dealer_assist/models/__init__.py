@@ -36,7 +36,7 @@ from .cage import (
     SlipKind,
     SlipVoid,
 )
-from .floor import ActSignature, DealerStint, SignMethod, StintKind, TableDevice
+from .floor import ActSignature, DealerStint, OfflineRefusal, SignMethod, StintKind, TableDevice
 from .inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
 from .lab import LabFigures
 from .parlour import ParlourGame
@@ -51,6 +51,7 @@ __all__ = [
     "ActSignature", "AuditEntry", "AuthSession", "BuyIn", "CageIssue", "CageReceipt", "ChangeKind",
     "ChipTransfer",
     "CorrectionSource", "CountKind", "DealerStint", "DropCount", "HoldNote", "LabFigures",
+    "OfflineRefusal",
     "SignMethod", "Slip", "SlipCounter", "SlipKind", "SlipVoid", "StintKind", "TableDevice",
     "Dispute", "DisputeDecision", "Game", "GameTable", "InventoryCount", "LoginThrottle", "NAMING",
     "Outcome", "ParlourGame", "PlayerCard", "PlayerVisit", "POKER_GAMES", "PokerChipMove",

@@ -12,6 +12,12 @@ authenticated signature.
   (revision 0013: the shift's croupier, for shifts from before stints).
 * :class:`TableDevice` -- a tablet bound to one table ("table device" mode): the browser holds a
   random token in its own cookie, only its SHA-256 is stored. Revoking sets ``revoked_at``.
+  Issue 34: ``heard_at`` is when the server last heard from the tablet (its ping every 3 s or
+  any request it made; written at most every few seconds), with the queue figures of its last
+  ping (steps and rounds waiting on the tablet, and since when it has been offline).
+* :class:`OfflineRefusal` -- issue 34: a step (or a round's start) the tablet recorded offline
+  and the server refused when it was sent (the round was voided meanwhile, the shift closed...):
+  the round is left as it was and the refusal kept for the floor and the shift report.
 * :class:`ActSignature` -- one person authenticated for one act (a relief, a co-signature of a
   count, a fill or a credit): by PIN on a device or by his own signed-in session. Append-only.
 """
@@ -21,7 +27,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, Index, String
+from sqlalchemy import CheckConstraint, Index, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from .base import UTCDateTime, check_in, utcnow
@@ -81,6 +87,44 @@ class TableDevice(SQLModel, table=True):
     bound_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
     revoked_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     revoked_by: int | None = Field(default=None, foreign_key="user_account.id")
+    #: issue 34: last heard from (any request of the tablet; its ping every 3 s)
+    heard_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    #: issue 34: the last ping's figures: steps and rounds waiting in the tablet's queue
+    queued_steps: int = Field(default=0, nullable=False, sa_column_kwargs={"server_default": "0"})
+    queued_rounds: int = Field(default=0, nullable=False,
+                               sa_column_kwargs={"server_default": "0"})
+    #: issue 34: since when the tablet has been offline, as its last ping said (None: online)
+    offline_since: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class OfflineRefusal(SQLModel, table=True):
+    """A step recorded offline on a table's tablet and refused when it was sent (issue 34).
+
+    One row per refused idempotency key and table (a resend of the same refused step adds
+    none); ``seen_at``/``seen_by``: a pit boss or shift manager marked it seen on the floor."""
+
+    __tablename__ = "offline_refusal"
+    __table_args__ = (UniqueConstraint("table_id", "idempotency_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", index=True, nullable=False)
+    shift_id: int | None = Field(default=None, foreign_key="shift.id", index=True)
+    round_id: int | None = Field(default=None, foreign_key="game_round.id")
+    #: who sent it (the table's dealer on its device, or the signed-in person)
+    actor_id: int | None = Field(default=None, foreign_key="user_account.id")
+    device_id: int | None = Field(default=None, foreign_key="table_device.id")
+    type: str = Field(sa_type=String(40), nullable=False)
+    payload: str = Field(sa_type=Text, nullable=False)
+    tapped_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    idempotency_key: str = Field(sa_type=String(64), nullable=False)
+    status: int = Field(nullable=False)
+    detail: str = Field(sa_type=String(500), nullable=False)
+    #: the refusal's sentence as a message id and its values (JSON), said in each reader's
+    #: language on the floor and in the report (``detail`` is as the tablet was answered)
+    reason: str | None = Field(default=None, sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    seen_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    seen_by: int | None = Field(default=None, foreign_key="user_account.id")
 
 
 class ActSignature(SQLModel, table=True):
@@ -102,5 +146,5 @@ class ActSignature(SQLModel, table=True):
 #: tables whose rows are never updated or deleted (triggers in revision 0013)
 FLOOR_APPEND_ONLY = ("dealer_stint", "act_signature")
 
-__all__ = ["ActSignature", "DealerStint", "FLOOR_APPEND_ONLY", "SignMethod", "StintKind",
-           "TableDevice"]
+__all__ = ["ActSignature", "DealerStint", "FLOOR_APPEND_ONLY", "OfflineRefusal", "SignMethod",
+           "StintKind", "TableDevice"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint, Index, String, Text, UniqueConstraint
+from sqlalchemy import CheckConstraint, Index, String, Text, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 from .base import UTCDateTime, check_in, utcnow
@@ -75,6 +75,12 @@ class RoundEvent(SQLModel, table=True):
     actor_id: int = Field(foreign_key="user_account.id", nullable=False)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
     idempotency_key: str = Field(sa_type=String(64), nullable=False)
+    #: issue 34: when the croupier tapped the step, by the tablet's clock (UTC; None: not
+    #: said). ``created_at`` is when the server received it.
+    tapped_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
+    #: issue 34: the step waited in the tablet's offline queue before it was sent
+    offline: bool = Field(default=False, sa_column_kwargs={"server_default": false()},
+                          nullable=False)
 
 
 class RoundSettlement(SQLModel, table=True):

@@ -11,7 +11,7 @@ threads (8) and an event stream holds one thread per open page for as long as it
 pit bosses with two tabs each would leave no thread for the tablets' steps (docs/operations.md).
 
 ``/floor/data`` is the same content as JSON; ``/dealers/<id>`` a dealer's figures; the pit sets a
-table's rotation interval here.
+table's rotation interval here, and marks a refused offline step seen (issue 34).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from flask import (
     Response,
     current_app,
     flash,
+    g,
     jsonify,
     redirect,
     render_template,
@@ -36,10 +37,12 @@ from .. import db
 from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, end_refused, role_required
 from ..edge.header_values import etag
 from ..i18n.locale import locale_code
+from ..i18n.steps import said, step_name
 from ..i18n.wording import say
 from ..models import utcnow
 from ..services.errors import ServiceError
-from ..services.reports import dealers, floor
+from ..services.reports import dealers, floor, floor_tablets
+from ..services.rounds import offline
 from ..services.tables import devices, tables
 from .forms import whole_number
 from .tables import floor_zone
@@ -81,9 +84,12 @@ def _context() -> dict[str, Any]:
 
 
 def _etag() -> str:
-    minute = int(utcnow().timestamp() // 60)
+    now = utcnow()
+    minute = int(now.timestamp() // 60)
     head = floor.version(db.get_session())
-    return etag("floor", head, session.get(PIT_KEY, ALL), minute, locale_code())
+    # issue 34: a tablet falling silent writes nothing; its state is in the tag
+    tablets = floor_tablets.fingerprint(db.get_session(), now)
+    return etag("floor", head, session.get(PIT_KEY, ALL), minute, locale_code(), tablets)
 
 
 @bp.get("/floor")
@@ -128,6 +134,34 @@ def rotation(table_id: int) -> Any:
         return redirect(url_for("floor.page"), 303)
     flash(gettext("%(table)s: a relief every %(minutes)s minutes.", table=table.name,
                   minutes=table.rotation_minutes), "success")
+    return redirect(url_for("floor.page"), 303)
+
+
+@bp.app_template_filter("step_name")
+def step_name_filter(type: str) -> str:
+    """A recorded step's name in the reader's language (``i18n.steps``)."""
+    return step_name(type)
+
+
+@bp.app_template_filter("refusal_why")
+def refusal_why(refusal: dict[str, Any]) -> str:
+    """Why a queued step was refused, in the reader's language (as the tablet was answered
+    when the sentence is not known)."""
+    return said(refusal.get("reason"), str(refusal.get("why") or ""))
+
+
+@bp.post("/floor/refusals/<int:refusal_id>/seen")
+@role_required(*PIT)
+def refusal_seen(refusal_id: int) -> Any:
+    """Issue 34: a pit boss has seen a refused offline step; the floor stops showing it (the
+    shift report keeps listing it)."""
+    dbs = db.get_session()
+    try:
+        offline.mark_seen(dbs, refusal_id=refusal_id, actor_id=g.user.id)
+        dbs.commit()
+    except ServiceError as err:
+        end_refused(err)
+        flash(say(err.message), "error")
     return redirect(url_for("floor.page"), 303)
 
 

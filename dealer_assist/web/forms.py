@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import date
 
 from flask import request
@@ -21,10 +22,11 @@ def text(name: str, *, max_length: int = 200) -> str:
     return value.strip()
 
 
-def whole_number(name: str, label: str) -> int:
+def whole_number(name: str, label: str, form: Mapping[str, str] | None = None) -> int:
     """A non-negative whole number; spaces and thin separators (1 000) are allowed, decimals
-    are not (money is an integer)."""
-    raw = request.form.get(name, "").strip().replace(" ", "").replace("_", "").replace("'", "")
+    are not (money is an integer). ``form``: other fields than the request's form."""
+    raw = (request.form if form is None else form).get(name, "").strip()
+    raw = raw.replace(" ", "").replace("_", "").replace("'", "")
     if not _INT_RE.match(raw):
         raise ValidationError("%(label)s must be a whole number, e.g. 100.", label=Phrase(label),
                               field=name)

@@ -19,27 +19,30 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
+from werkzeug.datastructures import MultiDict
 
 from .. import db
 from ..edge import PageBlueprint, json_body, role_required
+from ..edge.offline import kept, tap_of
 from ..edge.problems import busy_problem, problem, rules_problem
 from ..edge.status import status_for
 from ..i18n import wording
-from ..models import Round
+from ..models import Round, utcnow
 from ..rules.cards import SUITS
 from ..rules.errors import RulesError
 from ..rules.fields import RequestError, get_int, get_str, need_mapping
 from ..rules.registry import get_game
 from ..services.errors import ServiceError, ValidationError
-from ..services.rounds import live, steps
+from ..services.rounds import live, offline, steps
 from ..services.rounds import store as rounds
 from ..services.rounds.txn import Busy
 from ..services.shifts import shifts
-from ..services.tables import tables
+from ..services.tables import heard, tables
 from ..tablet import bets, refusal
 from . import table_players
 from .live_refusal import box_of, input_for, take
@@ -173,25 +176,47 @@ def _last_round(shift_id: int, table_id: int) -> Round | None:
 @role_required(*RECORDERS)
 def start_round(table_id: int) -> Any:
     """"Start round": the bets form's boxes (``ante_N``, ``bonus_N``, ``player_N``) and the
-    form's key; answered with the round as the screen draws it (201, or 200 for a resend)."""
+    form's key, as a form or the same fields as a JSON object (issue 34: the tablet's offline
+    queue sends it so), with ``tapped_at`` and ``offline``; answered with the round as the
+    screen draws it (201, or 200 for a resend)."""
+    form = _form()
+    key = str(form.get("key", ""))
     try:
+        tap = tap_of(form)
+    except ServiceError as err:
+        return _refused(err, "", getattr(err, "field", None), None)
+    try:
+        boxes = _box_stakes(form)
         done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,
-                           boxes=_box_stakes(), idempotency_key=request.form.get("key", ""),
-                           follow=True)
+                           boxes=boxes, idempotency_key=key, follow=True,
+                           tapped_at=tap.tapped_at, offline=tap.offline)
     except (RulesError, ServiceError, Busy) as err:
         field = getattr(err, "field", None)
-        target = input_for(field, getattr(err, "value", None), request.form) or field
+        target = input_for(field, getattr(err, "value", None), form) or field
         box = box_of(target)
         what = gettext("Box %(box)s", box=box) if box else ""
-        return _refused(err, what, target, box)
+        return kept(_refused(err, what, target, box), tap, type=steps.PLACE, key=key,
+                    payload={k: v for k, v in form.items() if k != "csrf_token"},
+                    table_id=table_id, reason=getattr(err, "message", None))
     return _answer(done)
 
 
-def _box_stakes() -> list[live.BoxStake]:
+def _form() -> MultiDict[str, str]:
+    """The start's fields: the form, or a JSON object's (its values as the form's strings)."""
+    if not request.is_json:
+        return request.form
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        return MultiDict()
+    return MultiDict({str(k): v if isinstance(v, str) else json.dumps(v)
+                      for k, v in data.items() if v is not None})
+
+
+def _box_stakes(form: MultiDict[str, str]) -> list[live.BoxStake]:
     """The boxes with an ANTE typed (``tablet.bets``: read the same offline); the engine checks
     them against the table's boxes."""
     try:
-        typed = bets.boxes(list(request.form.items(multi=True)))
+        typed = bets.boxes(list(form.items(multi=True)))
     except bets.BetsError as err:
         raise ValidationError(err.message, field=err.field) from None
     return [live.BoxStake(b["box"], b["ante"], b.get("bonus", 0), player=b.get("player"))
@@ -215,19 +240,59 @@ def record(round_id: int) -> Any:
     except RequestError as err:
         return rules_problem(err)
     try:
+        tap = tap_of(body)  # issue 34: when it was tapped, and whether it waited offline
+    except ServiceError as err:
+        return _refused(err, "", getattr(err, "field", None), None)
+    try:
         done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id, type=type,
                             payload=payload, idempotency_key=key, expected_seq=expected,
-                            follow=True)
+                            follow=True, tapped_at=tap.tapped_at, offline=tap.offline)
     except RulesError as err:  # said as the tablet says it offline (tablet.refusal)
         db.get_session().rollback()
         said = refusal.rule_problem(err, payload, str(body.get("label") or ""), wording.words())
         said.pop("type")
-        return problem(said.pop("status"), said.pop("title"), said.pop("detail"), **said)
+        answer = problem(said.pop("status"), said.pop("title"), said.pop("detail"), **said)
+        return kept(answer, tap, type=type, payload=payload, key=key, round_id=round_id,
+                    reason=getattr(err, "message", None))
     except (ServiceError, Busy) as err:
         what, box = refusal.step_what(payload, str(body.get("label") or ""), wording.words())
-        return _refused(err, what, getattr(err, "field", None), box)
+        return kept(_refused(err, what, getattr(err, "field", None), box), tap, type=type,
+                    payload=payload, key=key, round_id=round_id,
+                    reason=getattr(err, "message", None))
     status = 202 if type == live.REDEAL and done.created else None
     return _answer(done, status, since=expected or 0)
+
+
+@bp.post("/tables/<int:table_id>/live/ping")
+@role_required(*RECORDERS)
+def ping(table_id: int) -> Any:
+    """Issue 34: the table screen is there (every 3 s), with its offline queue's figures
+    ``{queued_steps, queued_rounds, offline_since}``; answered ``{ok: true, now}``."""
+    data, error = json_body()
+    if error is not None:
+        return error
+    try:
+        queue = _queue(need_mapping(data, ""))
+    except RequestError as err:
+        return problem(400, "Bad request", err.message, field=err.field)
+    except ServiceError as err:
+        return _refused(err, "", getattr(err, "field", None), None)
+    now = utcnow()
+    device = g.get("device")
+    if device is not None and device.table_id == table_id:
+        heard.heard(db.get_session().connection(), device.id, now, queue)
+        db.get_session().commit()
+    return {"ok": True, "now": now.isoformat()}
+
+
+def _queue(body: Mapping[str, Any]) -> heard.Queue:
+    counts = [body.get(name, 0) for name in ("queued_steps", "queued_rounds")]
+    for name, value in zip(("queued_steps", "queued_rounds"), counts, strict=True):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 10**6:
+            raise RequestError("%(name)s must be a whole number from 0", name=name, field=name)
+    since = body.get("offline_since")
+    return heard.Queue(counts[0], counts[1],
+                       None if since is None else offline.instant(since, "offline_since"))
 
 
 @bp.post("/live/rounds/<int:round_id>/suggest")

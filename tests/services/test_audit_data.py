@@ -30,7 +30,7 @@ from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.errors import AuthenticationFailed
 from dealer_assist.services.people import auth, cosign, passwords, stints
 from dealer_assist.services.players import cards as player_cards
-from dealer_assist.services.rounds import live, parlour
+from dealer_assist.services.rounds import live, offline, parlour
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import devices
 from dealer_assist.services.tables import poker as poker_tables
@@ -94,6 +94,13 @@ def _populate(engine: Engine) -> None:
         void = voids.request_change(s, round_id=rounds[2], kind="void", reason="misdeal",
                                     actor_id=carla)
         voids.decide_change(s, request_id=void.id, approve=True, note="", actor_id=maria)
+        # issue 34: a queued step of the voided round, refused on reconnect, seen by the pit
+        refusal = offline.keep_refusal(s, offline.Refused(
+            table_id=None, round_id=rounds[2], actor_id=carla, device_id=None, type="fold",
+            payload={"box": "1"}, tap=offline.Tap(None, True), idempotency_key="q1",
+            status=409, detail="Round 3 is voided; it takes no more steps."))
+        assert refusal is not None
+        offline.mark_seen(s, refusal_id=refusal, actor_id=pavel)
         s.commit()
         game = parlour.create_game(s, name="Friday", players=["Ann", "Bob", "Cy"],
                                    actor_id=carla)

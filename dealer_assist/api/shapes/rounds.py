@@ -20,12 +20,23 @@ class NewBox(Shape):
     player: BoxPlayer | None = None
 
 
-class RoundCreate(Shape):
+class Tapped(Shape):
+    """Issue 34: a step recorded on the tablet while the server could not be reached."""
+
+    tapped_at: When | None = Field(default=None, description=(
+        "when the croupier tapped, by the tablet's clock (ISO 8601 with a zone); at most 5 "
+        "minutes ahead of the server's clock"))
+    offline: bool | None = Field(default=None, description=(
+        "the step waited in the tablet's offline queue; refused, it is kept for the floor "
+        "and the answer names it (offline_refusal)"))
+
+
+class RoundCreate(Tapped):
     idempotency_key: str | None = None
     boxes: list[NewBox]
 
 
-class EventCreate(Shape):
+class EventCreate(Tapped):
     # a number is read as its digits (and then refused by the engine as no known step)
     type: Annotated[str | int, WithJsonSchema({"type": "string",
                                                "examples": ["deal_box", "bet", "paid"]})]
@@ -40,6 +51,8 @@ class Event(Shape):
     payload: Obj | Absent = None
     actor_id: int | None = None
     created_at: When | Absent = None
+    tapped_at: When | None = None
+    offline: bool | Absent = None
 
 
 class Round(Shape):

@@ -17,6 +17,9 @@ Alerts (each a code and its figures; the page words them): ``payout`` (a box pai
 threshold within the alert window), ``frozen`` (a void waits for a pit boss), ``dispute`` (an
 open or escalated dispute of the shift), ``hold`` (the shift's win outside the 95 % range),
 ``rotation`` (the dealer past the table's interval) and ``idle`` (no round for N minutes).
+
+Issue 34 (:mod:`.floor_tablets`): each card's ``tablet`` (offline since when, the steps queued
+on a returning tablet) and ``refusals`` (queued steps the server refused, until marked seen).
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from ..rounds import live, poker_hands
 from ..tables import poker as poker_tables
 from ..tables import tables
 from . import changes as report_changes
-from . import house, house_edge, sections, theoretical
+from . import floor_tablets, house, house_edge, sections, theoretical
 
 #: the steps that say what the table is doing, in the order ``rules.games.flow.phase`` reads them
 STAGES = (
@@ -292,6 +295,7 @@ def floor(session: Session, *, pit: str | None, now: datetime,
         cards.append(table_card(session, table, shift,
                                 dealers.get(shift.id) if shift and shift.id else None, now,
                                 settings))
+    floor_tablets.add_to_cards(session, cards, now)  # issue 34: offline tablets, refusals
     breaks = stints.on_break(session, now=now, window=settings.break_window)
     names = {t.id: t.name for t in tables.list_tables(session)}
     return {"pit": pit, "pits": tables.pits(session), "at": now.isoformat(),

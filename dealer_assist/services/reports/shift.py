@@ -38,7 +38,7 @@ from ...rules.registry import POKER_REPORT, get_game
 from ..cage import buyins
 from ..errors import NotFound
 from . import changes as report_changes
-from . import dealers, house, house_edge, sections, theoretical
+from . import dealers, house, house_edge, offline_steps, sections, theoretical
 
 SCHEMA = "dealer_assist/shift-report/2"
 
@@ -97,6 +97,8 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "paid_corrections": fixes,
         "resettled": [{"round": r.number, "settlements": v} for r, _s, v in rows if v > 1],
         "disputes": sections.disputes_section(session, shift_id, zone),
+        # issue 34: steps recorded on the tablet offline, and the queued steps refused
+        "offline": offline_steps.section(session, shift_id, zone),
         "audit_chain": sections.audit_section(session, shift),
         "cumulative": house.cumulative(rows),
         "cumulative_rounds": house.cumulative_rounds(rows),

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, Protocol
 
 from sqlmodel import Session
@@ -186,22 +187,26 @@ def record(session: Session, stream: Stream, stream_id: int, *, actor_id: int, t
            payload: Mapping[str, Any] | None, idempotency_key: str,
            expected_seq: int | None = None,
            before: Callable[[Loaded], Recorded | None] | None = None,
-           follow: bool = False) -> Recorded:
+           follow: bool = False, tapped_at: datetime | None = None,
+           offline: bool = False) -> Recorded:
     """Record one step of a stream (``undo`` and ``paid`` included) or answer the resend.
 
     ``before``: the stream's own step that is no event (a house round's redeal asks a pit
     boss for a void), run once the stream's state is checked; its answer ends the request.
     ``follow``: also record the steps the engine then records by itself (``Step.auto``: the
-    table screen's one tap), in the same write."""
+    table screen's one tap), in the same write. ``tapped_at``/``offline`` (issue 34): stored on
+    every event the request appends (a follow-up's tap is the request's)."""
     key = check_key(idempotency_key)
     body = dict(payload or {})
     return txn.run(session, lambda: _once(session, stream, stream_id, actor_id, type, body, key,
-                                          expected_seq, before, follow))
+                                          expected_seq, before, follow,
+                                          tap=(tapped_at, offline)))
 
 
 def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type: str,
           payload: dict[str, Any], key: str, expected_seq: int | None,
-          before: Callable[[Loaded], Recorded | None] | None, follow: bool) -> Recorded:
+          before: Callable[[Loaded], Recorded | None] | None, follow: bool, *,
+          tap: tuple[datetime | None, bool] = (None, False)) -> Recorded:
     txn.begin_read(session)
     loaded = stream.load(session, stream_id, actor_id)
     if loaded.torn:
@@ -238,7 +243,8 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
     for n, (kind, body) in enumerate(appended):
         events.append(store.insert_event(session, stream.column, loaded.id,
                                          loaded.last_seq + 1 + n, kind, body, actor_id,
-                                         follow_key(key, n), table_id=table_id))
+                                         follow_key(key, n), table_id=table_id,
+                                         tapped_at=tap[0], offline=tap[1]))
     memo.remember(loaded.rules, events, folded, loaded.rules_text)
     after = replace(loaded, events=events, folded=folded, read_seq=None)
     if settlement is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
@@ -49,18 +50,21 @@ class Recorded:
 # --- starting a round -------------------------------------------------------------------------
 
 def begin(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[live.BoxStake],
-          idempotency_key: str, follow: bool = False) -> Recorded:
+          idempotency_key: str, follow: bool = False, tapped_at: datetime | None = None,
+          offline: bool = False) -> Recorded:
     """Start a round with its bets (``place``), or answer the round this key already started.
 
     ``follow``: also record what the engine records by itself after the bets (a deal with
-    nothing face up), in the same write (the table screen's one tap)."""
+    nothing face up), in the same write (the table screen's one tap). ``tapped_at``/``offline``
+    (issue 34): stored on its events."""
     key = path.check_key(idempotency_key)
     return txn.run(session, lambda: _begin_once(session, table_id, actor_id, boxes, key,
-                                                follow))
+                                                follow, tap=(tapped_at, offline)))
 
 
 def _begin_once(session: Session, table_id: int, actor_id: int,
-                boxes: Sequence[live.BoxStake], key: str, follow: bool) -> Recorded:
+                boxes: Sequence[live.BoxStake], key: str, follow: bool, *,
+                tap: tuple[datetime | None, bool] = (None, False)) -> Recorded:
     txn.begin_read(session)
     got = starting.read(session, table_id, actor_id, key)  # one statement (issue 25)
     if got is None or got.actor_role not in RECORDERS:
@@ -111,7 +115,8 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
         more, folded = follow_ups(flow, folded)
         appended += more
     events = [rounds.insert_event(session, HOUSE.column, rnd.id, 1 + n, kind, body, actor_id,
-                                  path.follow_key(key, n), table_id=table.id)
+                                  path.follow_key(key, n), table_id=table.id,
+                                  tapped_at=tap[0], offline=tap[1])
               for n, (kind, body) in enumerate(appended)]
     memo.remember(rules, events, folded)
     loaded = path.Loaded(rnd.id, rnd.number, rnd.status, rnd.shift_id, rules, flow, events,
@@ -132,7 +137,8 @@ def _refuse_second_round(session: Session, current: int) -> None:
 
 def record(session: Session, *, round_id: int, actor_id: int, type: str,
            payload: Mapping[str, Any] | None, idempotency_key: str,
-           expected_seq: int | None = None, follow: bool = False) -> Recorded:
+           expected_seq: int | None = None, follow: bool = False,
+           tapped_at: datetime | None = None, offline: bool = False) -> Recorded:
     """Record one step (``undo``, ``paid`` and ``redeal`` included) or answer the resend.
 
     The one entry of the table screen and the JSON API. ``follow``: also record the steps the
@@ -145,7 +151,8 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
             return _redeal(session, loaded, actor_id, dict(payload or {}))
     done = path.record(session, HOUSE, round_id, actor_id=actor_id, type=type,
                          payload=payload, idempotency_key=idempotency_key,
-                         expected_seq=expected_seq, before=redeal, follow=follow)
+                         expected_seq=expected_seq, before=redeal, follow=follow,
+                         tapped_at=tapped_at, offline=offline)
     return Recorded(live.view(done.loaded), done.created, done.before)
 
 

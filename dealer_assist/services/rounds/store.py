@@ -62,6 +62,10 @@ class EventView:
     game_id: int | None = None
     #: the payload as stored (canonical JSON: :func:`encode_payload`), for the replay memo's key
     payload_text: str | None = field(default=None, compare=False, repr=False)
+    #: issue 34: when the croupier tapped it (the tablet's clock; ``created_at``: received)
+    tapped_at: datetime | None = None
+    #: issue 34: it waited in the tablet's offline queue
+    offline: bool = False
 
 
 def round_view(r: Round) -> RoundView:
@@ -72,7 +76,8 @@ def round_view(r: Round) -> RoundView:
 def _event_view(e: RoundEvent) -> EventView:
     assert e.id is not None
     return EventView(e.id, e.round_id, e.seq, e.type, json.loads(e.payload), e.actor_id,
-                     e.created_at, e.idempotency_key, e.game_id, e.payload)
+                     e.created_at, e.idempotency_key, e.game_id, e.payload, e.tapped_at,
+                     e.offline)
 
 
 def encode_payload(payload: Mapping[str, Any]) -> str:
@@ -173,7 +178,8 @@ def events(session: Session, round_id: int | None = None, *,
     column, sid = ("game_id", game_id) if round_id is None else ("round_id", round_id)
     rows = session.connection().execute(_EVENTS[column], {"sid": sid})
     return [EventView(r.id, r.round_id, r.seq, r.type, json.loads(r.payload), r.actor_id,
-                      r.created_at, r.idempotency_key, r.game_id, r.payload) for r in rows]
+                      r.created_at, r.idempotency_key, r.game_id, r.payload, r.tapped_at,
+                      bool(r.offline)) for r in rows]
 
 
 #: a stream's last sequence number (the compare of compare-and-append)
@@ -193,18 +199,21 @@ _INSERT_EVENT = core_insert(_EVENT)
 
 def insert_event(session: Session, column: str, stream_id: int, seq: int, type: str,
                  payload: Mapping[str, Any], actor_id: int, key: str, *,
-                 table_id: int | None = None) -> EventView:
+                 table_id: int | None = None, tapped_at: datetime | None = None,
+                 offline: bool = False) -> EventView:
     """Append one event to a stream (``column``: ``round_id`` or ``game_id``) with the sequence
     number the caller folded to; a unique violation means a twin took the sequence number or
     the key first (:class:`~.txn.Stale`: the record path reads again).
 
     One Core INSERT and its audit entry (``table_id``: the round's table, which the entry
     names), in the caller's transaction: what the ORM's flush and the audit hook did in five
-    statements."""
+    statements. ``tapped_at``/``offline`` (issue 34): when the croupier tapped it and whether
+    it waited in the tablet's offline queue."""
     body = encode_payload(payload)
     values: dict[str, Any] = {"round_id": None, "game_id": None, "seq": seq, "type": type,
                               "payload": body, "actor_id": actor_id, "created_at": utcnow(),
-                              "idempotency_key": key, column: stream_id}
+                              "idempotency_key": key, "tapped_at": tapped_at,
+                              "offline": offline, column: stream_id}
     conn = session.connection()
     try:  # no savepoint: a failed attempt is rolled back whole (``txn.run``)
         found = conn.execute(_INSERT_EVENT, values)
@@ -215,7 +224,7 @@ def insert_event(session: Session, column: str, stream_id: int, seq: int, type: 
         table_id = conn.execute(_TABLE_OF_ROUND, {"rid": stream_id}).scalar()
     capture.append_rows(conn, [capture.created(_EVENT.name, values, table_id)])
     return EventView(values["id"], values["round_id"], seq, type, json.loads(body), actor_id,
-                     values["created_at"], key, values["game_id"], body)
+                     values["created_at"], key, values["game_id"], body, tapped_at, offline)
 
 
 def new_id(result: Any) -> int:
