@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from dealer_assist import db
 from dealer_assist.edge.device import COOKIE
@@ -154,8 +154,8 @@ def ids(page: Any, table: int) -> dict[str, int]:
 def rounds_of(server: Server, table: int) -> list[tuple[int, int, str]]:
     """The table's rounds as stored: (id, number, status), by number."""
     with db.session_scope(server.app) as dbs:
-        return [(r.id, r.number, r.status) for r in dbs.exec(
-            select(Round).where(Round.table_id == table).order_by(Round.number)).all()]
+        return [(int(r.id or 0), r.number, r.status) for r in dbs.exec(
+            select(Round).where(Round.table_id == table).order_by(col(Round.number))).all()]
 
 
 def events_of(server: Server, round_id: int) -> list[Any]:
@@ -318,7 +318,7 @@ def user(dbs: Any, username: str, role: str) -> int:
 
 def refusals(server: Server, round_id: int) -> list[Any]:
     """The round's ``offline_refusal`` rows (after the i34-floor merge)."""
-    from dealer_assist.models import OfflineRefusal  # type: ignore[attr-defined]
+    from dealer_assist.models import OfflineRefusal
 
     with db.session_scope(server.app) as dbs:
         rows = dbs.exec(select(OfflineRefusal).where(OfflineRefusal.round_id == round_id)).all()
