@@ -278,8 +278,12 @@ def test_a_round_voided_while_its_tablet_is_offline_shows_the_refused_step_and_s
         queued = off.queue(page, rp)
         assert [i["type"] for i in queued] == ["bet", "bet"]
         void_round(server, rid)
-        tablet.set_offline(False)  # the queue goes; its first step is refused: the page reloads
-        refused = page.wait_for_selector("[data-offline-refused]", timeout=60_000)
+        # the queue goes; its first step is refused: the banner says so, then the page reloads
+        # (the server's round is the record): wait for that reload, not the banner before it
+        with page.expect_navigation(timeout=60_000):
+            tablet.set_offline(False)
+        page.wait_for_load_state("load")
+        refused = page.wait_for_selector("[data-offline-refused]")
         words = refused.inner_text()
         number, why = REFUSED[lang]
         assert number in words and why in words, words
