@@ -44,6 +44,7 @@ from ...rules import stream as stream_rules
 from ...rules.engine import PAID, UNDO, VOID, Folded
 from ...rules.errors import IllegalActionError, RulesError
 from ...rules.fields import RequestError
+from ...rules.phrase import Phrase
 from ..errors import Conflict, ValidationError
 from . import memo, store, txn
 from .streams import Before, Loaded, Opener, Recorded, Stream
@@ -213,7 +214,8 @@ def check_open(stream: Stream, loaded: Loaded, expected_seq: int | None,
     that saw the stream's last event (``expected_seq``)."""
     w = stream.wording
     if not loaded.is_open:
-        raise Conflict(w.closed, number=loaded.number, status=loaded.status)
+        # the status said in the reader's language, as the tablet says it offline
+        raise Conflict(w.closed, number=loaded.number, status=Phrase(loaded.status))
     if frozen and loaded.void_pending:
         raise Conflict(w.frozen, number=loaded.number)
     if expected_seq is not None and expected_seq != loaded.last_seq:
