@@ -257,8 +257,8 @@
       main.insertBefore(b, main.firstChild);
     }
     var refused = state.refused.map(function (r) {
-      return W["refused step"].replace("%(number)s", r.number === null || r.number === undefined ? "?" : r.number)
-        .replace("%(step)s", r.step).replace("%(why)s", r.detail)
+      return W["refused step"].replace("%(number)s", r.number === null || r.number === undefined ? "" : r.number)
+        .replace("%(why)s", r.detail)
         + (r.later ? " " + W["later steps kept"].replace("%(n)s", r.later) : "");
     });
     var lines = [];

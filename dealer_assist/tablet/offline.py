@@ -193,8 +193,10 @@ def _step(args: dict[str, Any]) -> dict[str, Any]:
     out = {"round": screen(_shown(m), w, before=before), "created": True,
            "events": [e.to_dict() for e in new]}
     if type == PAID:
-        out["paid"] = w.gettext("Round %(number)s paid. Next round.",
-                                number=m.number if m.number is not None else "?")
+        out["paid"] = (w.gettext("Round %(number)s paid. Next round.", number=m.number)
+                       if m.number is not None else
+                       w.gettext("The round is paid; the server gives it its number. "
+                                 "Next round."))
     return out
 
 

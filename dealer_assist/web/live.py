@@ -144,10 +144,9 @@ def _words() -> str:
                                     "online again."),
         "engine refused": gettext("this tablet's engine is not the server's: nothing can be "
                                   "recorded until the server answers"),
-        "refused step": gettext("Round %(number)s: the server refused the step “%(step)s” "
-                                "recorded offline: %(why)s"),
-        "later steps kept": gettext("(%(n)s later steps of that round were not sent; the "
-                                    "pit sees them)"),
+        "refused step": gettext("Round %(number)s: the server refused a step recorded "
+                                "offline: %(why)s"),
+        "later steps kept": gettext("Not sent after it: %(n)s."),
         "I have read it": gettext("I have read it"),
     })
 
