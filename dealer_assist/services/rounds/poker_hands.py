@@ -140,7 +140,8 @@ def view(loaded: Loaded) -> PokerHand:
 def start_hand(session: Session, *, table_id: int, user_id: int,
                idempotency_key: str | None = None) -> PokerHand:
     """Deal the next hand in the table's open shift: its start becomes the round's rules."""
-    return txn.run(session, lambda: _start_once(session, table_id, user_id, idempotency_key))
+    return txn.run(session, lambda: _start_once(session, table_id, user_id, idempotency_key),
+                   actor_id=user_id)
 
 
 def _start_once(session: Session, table_id: int, user_id: int,

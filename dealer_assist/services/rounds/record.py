@@ -194,7 +194,7 @@ def record(session: Session, stream: Stream, stream_id: int, *, actor_id: int, t
     key = check_key(idempotency_key)
     body = dict(payload or {})
     return txn.run(session, lambda: _once(session, stream, stream_id, actor_id, type, body, key,
-                                          expected_seq, before, follow))
+                                          expected_seq, before, follow), actor_id=actor_id)
 
 
 def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type: str,

@@ -55,7 +55,7 @@ def begin(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[liv
     nothing face up), in the same write (the table screen's one tap)."""
     key = path.check_key(idempotency_key)
     return txn.run(session, lambda: _begin_once(session, table_id, actor_id, boxes, key,
-                                                follow))
+                                                follow), actor_id=actor_id)
 
 
 def _begin_once(session: Session, table_id: int, actor_id: int,
