@@ -7,10 +7,11 @@ The engine itself (SQLite's pragmas and BEGIN hooks, PostgreSQL's lock bound, th
 and autocommit copies) is :mod:`dealer_assist.database`, which imports no Flask; its names are
 re-exported here.
 
-Transactions belong to the caller: services flush, the web view or ``session_scope`` commits.
-The one exception is the live round's writes (``services/rounds/steps.py``): each is a short unit of
-work that reads, then locks, compares and appends, and commits itself, retrying on contention
-(``services/rounds/txn.py``).
+Transactions belong to the caller: services flush; a request's session is committed by the
+edge's unit of work (``edge/unit.py``, never by a view), a CLI command's by ``session_scope``.
+The one exception is the record path's writes (``services/rounds/txn.py``): each is a short
+unit of work that reads, then locks, compares and appends, and commits itself, retrying on
+contention.
 """
 
 from __future__ import annotations

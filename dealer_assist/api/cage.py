@@ -56,7 +56,6 @@ def create_buy_in(table_id: int) -> Any:
                                 seat=_label(body, "seat"), player=_label(body, "player"),
                                 key=request.headers.get("Idempotency-Key")
                                 or _label(body, "idempotency_key"))
-    dbs.commit()
     out = _plain(done)
     del out["created"]
     return out, 201 if done.created else 200

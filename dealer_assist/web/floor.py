@@ -33,12 +33,11 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db
-from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, end_refused, role_required
+from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, Refused, on_refusal, role_required
 from ..edge.header_values import etag
 from ..i18n.locale import locale_code
 from ..i18n.wording import say
 from ..models import utcnow
-from ..services.errors import ServiceError
 from ..services.reports import dealers, floor
 from ..services.tables import devices, tables
 from .forms import whole_number
@@ -113,19 +112,18 @@ def data() -> Any:
     return jsonify(_data())
 
 
+def _rotation_refused(err: Refused, **_: Any) -> Any:
+    flash(say(err.message), "error")  # in the reader's language
+    return redirect(url_for("floor.page"), 303)
+
+
 @bp.post("/floor/tables/<int:table_id>/rotation")
+@on_refusal(_rotation_refused)
 @role_required(*PIT)
 def rotation(table_id: int) -> Any:
     """The pit sets how long a dealer deals at this table before he is flagged."""
-    dbs = db.get_session()
-    try:
-        table = tables.set_rotation(dbs, table_id, whole_number("rotation_minutes",
-                                                                "The rotation interval"))
-        dbs.commit()
-    except ServiceError as err:
-        end_refused(err)
-        flash(say(err.message), "error")  # in the reader's language
-        return redirect(url_for("floor.page"), 303)
+    table = tables.set_rotation(db.get_session(), table_id,
+                                whole_number("rotation_minutes", "The rotation interval"))
     flash(gettext("%(table)s: a relief every %(minutes)s minutes.", table=table.name,
                   minutes=table.rotation_minutes), "success")
     return redirect(url_for("floor.page"), 303)

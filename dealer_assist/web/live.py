@@ -25,7 +25,7 @@ from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import db
-from ..edge import PageBlueprint, json_body, role_required
+from ..edge import PageBlueprint, json_body, on_refusal, role_required
 from ..edge.problems import busy_problem, problem, rules_problem
 from ..edge.status import status_for
 from ..i18n import wording
@@ -139,21 +139,23 @@ def _last_round(shift_id: int, table_id: int) -> Round | None:
 
 # --- a tap ------------------------------------------------------------------------------------
 
+def _start_refused(err: RulesError | ServiceError, **_: Any) -> Any:
+    field = getattr(err, "field", None)
+    target = input_for(field, getattr(err, "value", None), request.form) or field
+    box = box_of(target)
+    what = gettext("Box %(box)s", box=box) if box else ""
+    return _refused(err, what, target, box)
+
+
 @bp.post("/tables/<int:table_id>/live/rounds")
+@on_refusal(_start_refused)
 @role_required(*RECORDERS)
 def start_round(table_id: int) -> Any:
     """"Start round": the bets form's boxes (``ante_N``, ``bonus_N``, ``player_N``) and the
     form's key; answered with the round as the screen draws it (201, or 200 for a resend)."""
-    try:
-        done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,
-                           boxes=_box_stakes(), idempotency_key=request.form.get("key", ""),
-                           follow=True)
-    except (RulesError, ServiceError, Busy) as err:
-        field = getattr(err, "field", None)
-        target = input_for(field, getattr(err, "value", None), request.form) or field
-        box = box_of(target)
-        what = gettext("Box %(box)s", box=box) if box else ""
-        return _refused(err, what, target, box)
+    done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,
+                       boxes=_box_stakes(), idempotency_key=request.form.get("key", ""),
+                       follow=True)
     return _answer(done)
 
 
@@ -174,7 +176,27 @@ def _box_stakes() -> list[live.BoxStake]:
     return stakes
 
 
+def _step_refused(err: RulesError | ServiceError, **_: Any) -> Any:
+    """The refused step's problem, named with its box and the step's label."""
+    body = request.get_json(silent=True) or {}
+    payload = body.get("payload") or {}
+    box = payload.get("box")
+    box = str(box) if isinstance(box, (str, int)) else None
+    label = str(body.get("label") or "")
+    what = gettext("Box %(box)s · %(step)s", box=box, step=label) if box and label \
+        else gettext("Box %(box)s", box=box) if box else label
+    # the step's input a wrong value is about (``insurance`` -> ``amount``, ``draw`` ->
+    # ``cards``, ``split.small`` -> ``small``): the screen puts the message beside it and
+    # marks it; a card count keeps the engine's field (the free second card: the screen
+    # asks one more card)
+    field = getattr(err, "field", None)
+    if getattr(err, "code", None) != "card_count":
+        field = payload_input(field, getattr(err, "value", None), payload) or field
+    return _refused(err, what, field, box)
+
+
 @bp.post("/live/rounds/<int:round_id>/steps")
+@on_refusal(_step_refused)
 @role_required(*RECORDERS)
 def record(round_id: int) -> Any:
     """One tap: ``{"type", "payload", "idempotency_key", "expected_seq"}`` as the JSON API's
@@ -190,29 +212,18 @@ def record(round_id: int) -> Any:
         expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq")
     except RequestError as err:
         return rules_problem(err)
-    try:
-        done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id, type=type,
-                            payload=payload, idempotency_key=key, expected_seq=expected,
-                            follow=True)
-    except (RulesError, ServiceError, Busy) as err:
-        box = payload.get("box")
-        box = str(box) if isinstance(box, (str, int)) else None
-        label = str(body.get("label") or "")
-        what = gettext("Box %(box)s · %(step)s", box=box, step=label) if box and label \
-            else gettext("Box %(box)s", box=box) if box else label
-        # the step's input a wrong value is about (``insurance`` -> ``amount``, ``draw`` ->
-        # ``cards``, ``split.small`` -> ``small``): the screen puts the message beside it and
-        # marks it; a card count keeps the engine's field (the free second card: the screen
-        # asks one more card)
-        field = getattr(err, "field", None)
-        if getattr(err, "code", None) != "card_count":
-            field = payload_input(field, getattr(err, "value", None), payload) or field
-        return _refused(err, what, field, box)
+    done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id, type=type,
+                        payload=payload, idempotency_key=key, expected_seq=expected, follow=True)
     status = 202 if type == live.REDEAL and done.created else None
     return _answer(done, status)
 
 
+def _engine_refused(err: RulesError | ServiceError, **_: Any) -> Any:
+    return _refused(err, "", getattr(err, "field", None), None)
+
+
 @bp.post("/live/rounds/<int:round_id>/suggest")
+@on_refusal(_engine_refused)
 @role_required(*RECORDERS)
 def suggest(round_id: int) -> Any:
     """The engine's suggested entry for a step (a Big/Small split): nothing is recorded."""
@@ -222,6 +233,7 @@ def suggest(round_id: int) -> Any:
 
 
 @bp.post("/live/rounds/<int:round_id>/refine")
+@on_refusal(_engine_refused)
 @role_required(*RECORDERS)
 def refine(round_id: int) -> Any:
     """A step as the engine offers it knowing what was entered so far (the insurance's limit
@@ -236,13 +248,10 @@ def _ask_engine(round_id: int, answer: Any, hook: str) -> Any:
     data, error = json_body()
     if error is not None:
         return error
-    try:
-        body = need_mapping(data, "")
-        rnd = live.load(db.get_session(), round_id)
-        found = getattr(rnd.flow, hook)(rnd.state, get_str(body, "type"),
-                                        need_mapping(body.get("payload", {}), "payload"))
-    except (RulesError, ServiceError) as err:
-        return _refused(err, "", getattr(err, "field", None), None)
+    body = need_mapping(data, "")
+    rnd = live.load(db.get_session(), round_id)
+    found = getattr(rnd.flow, hook)(rnd.state, get_str(body, "type"),
+                                    need_mapping(body.get("payload", {}), "payload"))
     if found is None:
         return problem(422, "No suggestion", gettext("The engine has no suggestion here."))
     return answer(found)
