@@ -73,7 +73,7 @@ def get_slip(number: int) -> Any:
 
 
 @route("get", "/hold", "Win, drop and hold for a gaming day, month and year to date",
-       tag="cage", answers=read_answers(HoldReport),
+       tag="cage", answers={**read_answers(HoldReport), "400": "BadRequest"},
        parameters=(query("date", "the gaming date (YYYY-MM-DD; default the newest with a "
                          "shift)", type="string", format="date"),))
 @role_required(*READERS)

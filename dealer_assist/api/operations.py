@@ -120,8 +120,11 @@ def header(name: str, description: str, required: bool = False) -> dict[str, Any
 #: the headers of every write: the CSRF token and the idempotency key
 WRITE = (header("X-CSRF-Token", "the session's CSRF token (any page's csrf_token field)"),
          header("Idempotency-Key", "1 to 64 characters; or an idempotency_key body field"))
-READ_ERRORS: dict[str, Answer] = {"401": "Unauthorized", "403": "Forbidden"}
-WRITE_ERRORS: dict[str, Answer] = {**READ_ERRORS, "400": "BadRequest", "404": "NotFound",
+#: every route may answer 400: the edge refuses a NUL character or an unbounded id anywhere in
+#: the request, and a query parameter that does not parse
+READ_ERRORS: dict[str, Answer] = {"400": "BadRequest", "401": "Unauthorized",
+                                  "403": "Forbidden"}
+WRITE_ERRORS: dict[str, Answer] = {**READ_ERRORS, "404": "NotFound",
                                    "409": "Conflict", "422": "Unprocessable",
                                    "503": "ServiceUnavailable"}
 CALC_ERRORS: dict[str, Answer] = {"400": "BadRequest", "422": "Unprocessable",

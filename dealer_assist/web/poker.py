@@ -10,7 +10,8 @@ unchanged. Between hands the dealer seats players, records rebuys, sitting out a
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -28,6 +29,7 @@ from .forms import whole_number
 from .live import card_html, new_key
 from .poker_street import as_code, cards_said, refused_up_card
 
+F = TypeVar("F", bound=Callable[..., Any])
 bp = PageBlueprint("poker", __name__)
 RECORDERS = tuple(sorted(shifts.OPENERS))
 #: a poker action in the dealer's words (the Undo button says what it takes back)
@@ -114,7 +116,7 @@ def _refused(table_id: int, err: Refused, what: str) -> Any:
     return _screen(table_id, status_of(err))
 
 
-def refused_as(what: str) -> Any:
+def refused_as(what: str) -> Callable[[F], F]:
     """A screen view's refusal answer: the screen again, the message flashed after ``what``."""
     return on_refusal(lambda err, table_id: _refused(table_id, err, what))
 

@@ -11,7 +11,8 @@ from tests.openapi_answers import problems, recording
 
 
 @pytest.fixture(autouse=True)
-def answers_fit_the_document() -> Iterator[None]:
+def answers_fit_the_document(request: pytest.FixtureRequest) -> Iterator[None]:
     with recording() as seen:
         yield
-    assert [p for answer in seen for p in problems(answer)] == []
+    if request.node.get_closest_marker("off_the_document") is None:
+        assert [p for answer in seen for p in problems(answer)] == []
