@@ -28,7 +28,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def register_extensions(app: Flask) -> None:
-    from . import audit, db, edge, i18n
+    from . import db, edge, i18n
+    from .audit import app as audit_app
     from .services.people import passwords
 
     db.init_app(app)
@@ -36,7 +37,7 @@ def register_extensions(app: Flask) -> None:
     edge.init_app(app)  # before the blueprints (bounded ids): headers, input, the request hook
     passwords.configure(time_cost=int(app.config["ARGON2_TIME_COST"]),
                         memory_kib=int(app.config["ARGON2_MEMORY_KIB"]))
-    audit.init_app(app)  # after the edge: g.user is known when its hook runs
+    audit_app.init_app(app)  # after the edge: g.user is known when its hook runs
 
 
 def register_blueprints(app: Flask) -> None:

@@ -9,6 +9,8 @@ as if someone had written it): a contract that cannot fail would prove nothing.
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -72,6 +74,9 @@ def test_every_contract_holds_on_the_package() -> None:
     ("no-flask-in-services", "dealer_assist.services.shifts.shifts", "flask"),
     ("pure-tablet", "dealer_assist.tablet.offline", "dealer_assist.services.errors"),
     ("pure-tablet", "dealer_assist.tablet.offline", "flask"),
+    # indirect too: a module of the project that imports Flask is as forbidden as Flask
+    ("no-flask-in-services", "dealer_assist.services.shifts.shifts", "dealer_assist.audit.app"),
+    ("no-flask-in-services", "dealer_assist.services.rounds.txn", "dealer_assist.db"),
 ])
 def test_each_contract_fails_on_the_import_it_forbids(contract_id: str, importer: str,
                                                       imported: str) -> None:
@@ -100,3 +105,14 @@ def test_the_pure_tablet_contract_names_every_other_part_of_the_package() -> Non
     named = {m.split(".", 1)[1] for m in options["forbidden_modules"]
              if m.startswith("dealer_assist.")}
     assert parts - {"rules", "tablet"} == named
+def test_importing_every_service_module_loads_no_flask() -> None:
+    """What the contract says, in a fresh interpreter: every module of ``services`` (the record
+    path included) imports, and neither Flask nor Werkzeug is loaded."""
+    code = ("import pkgutil, sys, importlib\n"
+            "import dealer_assist.services as s\n"
+            "for m in pkgutil.walk_packages(s.__path__, 'dealer_assist.services.'):\n"
+            "    importlib.import_module(m.name)\n"
+            "print(sorted(n for n in ('flask', 'werkzeug', 'flask_babel') if n in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.stdout.strip() == "[]"

@@ -56,7 +56,6 @@ def create_buy_in(table_id: int) -> Any:
                                 seat=_label(body, "seat"), player=_label(body, "player"),
                                 key=request.headers.get("Idempotency-Key")
                                 or _label(body, "idempotency_key"))
-    dbs.commit()
     out = _plain(done)
     del out["created"]
     return out, 201 if done.created else 200
@@ -74,7 +73,7 @@ def get_slip(number: int) -> Any:
 
 
 @route("get", "/hold", "Win, drop and hold for a gaming day, month and year to date",
-       tag="cage", answers=read_answers(HoldReport),
+       tag="cage", answers={**read_answers(HoldReport), "400": "BadRequest"},
        parameters=(query("date", "the gaming date (YYYY-MM-DD; default the newest with a "
                          "shift)", type="string", format="date"),))
 @role_required(*READERS)

@@ -10,6 +10,7 @@ the check cannot drift apart. ``api/openapi.py`` assembles the document from
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -75,6 +76,32 @@ def checked(data: Any) -> None:
     conform(operation.body, data)
 
 
+def answer(shape: type[Shape], values: Mapping[str, Any]) -> dict[str, Any]:
+    """An answer built by its shape: ``values`` as JSON (what the client will read) parsed by
+    ``shape`` and written back with exactly the fields given (an optional field left out stays
+    out). A value the shape does not allow raises here: the document cannot promise what the
+    answer does not keep."""
+    text = json.dumps(values)
+    built = shape.model_validate_json(text)
+    out: dict[str, Any] = built.model_dump(mode="json", exclude_unset=True, by_alias=True)
+    lost = _lost(json.loads(text), out)
+    if lost:
+        raise ValueError(f"{shape.__name__} does not document {', '.join(lost)}")
+    return out
+
+
+def _lost(given: Any, kept: Any, path: str = "") -> list[str]:
+    """The fields of ``given`` that ``kept`` (the shape's dump) no longer has."""
+    if isinstance(given, dict) and isinstance(kept, dict):
+        return [p for k, v in given.items()
+                for p in ([f"{path}.{k}".lstrip(".")] if k not in kept
+                          else _lost(v, kept[k], f"{path}.{k}"))]
+    if isinstance(given, list) and isinstance(kept, list):
+        return [p for i, (a, b) in enumerate(zip(given, kept, strict=False))
+                for p in _lost(a, b, f"{path}[{i}]")]
+    return []
+
+
 def path_param(name: str, description: str, **schema: Any) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "description": description,
             "schema": {"type": "integer", **schema} if not schema else schema}
@@ -93,9 +120,13 @@ def header(name: str, description: str, required: bool = False) -> dict[str, Any
 #: the headers of every write: the CSRF token and the idempotency key
 WRITE = (header("X-CSRF-Token", "the session's CSRF token (any page's csrf_token field)"),
          header("Idempotency-Key", "1 to 64 characters; or an idempotency_key body field"))
-READ_ERRORS: dict[str, Answer] = {"401": "Unauthorized", "403": "Forbidden"}
-WRITE_ERRORS: dict[str, Answer] = {**READ_ERRORS, "400": "BadRequest", "404": "NotFound",
-                                   "409": "Conflict", "422": "Unprocessable"}
+#: every route may answer 400: the edge refuses a NUL character or an unbounded id anywhere in
+#: the request, and a query parameter that does not parse
+READ_ERRORS: dict[str, Answer] = {"400": "BadRequest", "401": "Unauthorized",
+                                  "403": "Forbidden"}
+WRITE_ERRORS: dict[str, Answer] = {**READ_ERRORS, "404": "NotFound",
+                                   "409": "Conflict", "422": "Unprocessable",
+                                   "503": "ServiceUnavailable"}
 CALC_ERRORS: dict[str, Answer] = {"400": "BadRequest", "422": "Unprocessable",
                                   "429": "TooManyRequests"}
 

@@ -68,7 +68,6 @@ def poker_open_table() -> Any:
     dbs = db.get_session()
     view = poker_tables.open_table(dbs, name=name, profile=profile, stakes=stakes,
                                    seat_count=seat_count)
-    dbs.commit()
     return table_json(view), 201
 
 
@@ -93,7 +92,6 @@ def poker_seat_player(table_id: int) -> Any:
     dbs = db.get_session()
     poker_tables.seat_player(dbs, table_id, seat=seat, player=player, buy_in=buy_in,
                              actor_id=g.user.id)
-    dbs.commit()
     return table_json(poker_tables.get(dbs, table_id)), 201
 
 
@@ -116,7 +114,6 @@ def poker_change_seat(table_id: int, seat: str) -> Any:
         poker_tables.rebuy(dbs, table_id, seat, amount, g.user.id)
     else:
         poker_tables.set_status(dbs, table_id, seat, change, g.user.id)
-    dbs.commit()
     return table_json(poker_tables.get(dbs, table_id))
 
 
@@ -177,7 +174,6 @@ def poker_act(round_id: int) -> Any:
     checked(body)
     hand = poker_hands.record(dbs, round_id=round_id, action=action,
                               user_id=g.user.id, idempotency_key=key, expected_seq=expected)
-    dbs.commit()
     return hand.to_dict(), 201 if hand.last_seq != before else 200
 
 
@@ -198,5 +194,4 @@ def poker_undo(round_id: int) -> Any:
     checked(body)
     hand = poker_hands.undo(dbs, round_id=round_id, user_id=g.user.id, idempotency_key=key,
                             expected_seq=expected)
-    dbs.commit()
     return hand.to_dict(), 201 if hand.last_seq != before else 200

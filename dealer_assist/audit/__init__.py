@@ -5,11 +5,13 @@ knowing about it.
 (and ORM bulk statement) into entries; ``app`` wires it into Flask (who acted, refused logins);
 ``data`` checks the tables against what the log says (the chain covers the data). The names
 below are the package's public surface: ``from dealer_assist import audit; audit.verify(...)``.
+The Flask wiring is not among them (``from dealer_assist.audit import app``): importing the
+package loads no Flask, so a service may use the capture (the ``no-flask-in-services``
+contract forbids indirect imports too).
 """
 
 from __future__ import annotations
 
-from .app import LOGIN_ENDPOINT, app_key, init_app
 from .capture import install
 from .chain import (
     ADVISORY_LOCK_KEY,
@@ -40,9 +42,9 @@ from .chain import (
 )
 
 __all__ = [
-    "ADVISORY_LOCK_KEY", "GENESIS", "JSON_COLUMNS", "KEYED", "LOGIN_ENDPOINT", "NOISE_COLUMNS",
+    "ADVISORY_LOCK_KEY", "GENESIS", "JSON_COLUMNS", "KEYED", "NOISE_COLUMNS",
     "SECRET_COLUMNS", "SHORT", "UNKEYED", "Actor", "ChainHead", "Change", "Problem",
-    "Verification", "acting_as", "app_key", "append", "canonical", "chain_head", "content_of",
-    "current_actor", "derive_key", "entry_hash", "format_time", "init_app", "install", "key_of",
+    "Verification", "acting_as", "append", "canonical", "chain_head", "content_of",
+    "current_actor", "derive_key", "entry_hash", "format_time", "install", "key_of",
     "sign_head", "verify",
 ]

@@ -7,15 +7,18 @@ from typing import Any
 
 from flask import Flask, g, request
 
-from .capture import install
+from .capture import install, noted_actions
 from .chain import Actor, Change, append, current_actor, derive_key
 
 LOGIN_ENDPOINT = "auth.login"
 
 
 def _before_request() -> None:
+    """Who the request's changes are attributed to when a service names no one: the signed-in
+    user, else ``anonymous``; and a fresh list of what it wrote (for :func:`_after_request`)."""
     user = g.get("user")
-    current_actor.set(Actor(user.id, user.username, user.role) if user else None)
+    current_actor.set(Actor(user.id, user.username, user.role) if user else Actor.anonymous())
+    noted_actions.set(set())
 
 
 def _after_request(response: Any) -> Any:
@@ -27,7 +30,7 @@ def _after_request(response: Any) -> Any:
     request's write transaction (SQLite) until the busy timeout and answer 500."""
     username = g.get("login_username")
     if request.endpoint == LOGIN_ENDPOINT and username is not None \
-            and response.status_code >= 400 and "login.failed" not in g.get("audit_actions", ()):
+            and response.status_code >= 400 and "login.failed" not in (noted_actions.get() or ()):
         from .. import db
 
         dbs = db.get_session()
@@ -43,6 +46,7 @@ def _after_request(response: Any) -> Any:
 
 def _teardown(_exc: BaseException | None) -> None:
     current_actor.set(None)
+    noted_actions.set(None)
 
 
 def app_key(app: Flask) -> bytes:

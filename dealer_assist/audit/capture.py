@@ -11,20 +11,24 @@ only touch :data:`NOISE_COLUMNS` (``last_seen_at``) are not state changes worth 
 login that changes no row (throttled, disabled account) is recorded by an ``after_request`` hook on
 the login view.
 
-Who did it: :data:`current_actor`, a ``ContextVar`` set by a ``before_request`` hook from the
-signed-in user (``edge/guard.py`` puts it on ``g.user``) and by :func:`acting_as` (CLI
-commands, scripts, tests). Without one, a request is ``anonymous`` and anything else is
-``system``. A login is attributed to the account that logged in.
+Who did it: the service says so. A service that acts for someone (``actor_id``) names them on
+its session for the call (:func:`acting`); the record path's Core writes pass the session to
+:func:`append_rows`, the flush hook reads the same ``session.info``. A service that names no
+one is attributed to :data:`current_actor`, a ``ContextVar`` the edge sets per request from the
+signed-in user (``audit/app.py``; ``anonymous`` when no one is signed in) and :func:`acting_as`
+sets for CLI commands, scripts and tests; else ``system``. A login is attributed to the account
+that logged in. This module imports no Flask: services reach it (``tests/test_layers.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
-from flask import g, has_request_context
 from sqlalchemy import Connection, Engine, event, inspect, select
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm import UOWTransaction
@@ -47,16 +51,45 @@ from .chain import (
 
 _SKIP = frozenset({AuditEntry.__tablename__})
 _INSTALLED = "dealer_assist_audit"
+#: ``session.info`` key: the id of the account the session's service call acts for
+ACTOR_ID = "dealer_assist_actor_id"
+#: ``session.info`` key: that account as the log names it, once looked up
+_ACTOR = "dealer_assist_actor"
+#: the actions this context wrote (``None``: nobody asked); the refused-login hook reads them
+noted_actions: ContextVar[set[str] | None] = ContextVar("dealer_assist_audit_actions",
+                                                        default=None)
 
 
-def _actor_now() -> Actor:
-    actor = current_actor.get()
-    if actor is not None:
-        return actor
-    if has_request_context():
-        user = g.get("user")
-        return Actor(user.id, user.username, user.role) if user else Actor.anonymous()
-    return Actor.system()
+@contextmanager
+def acting(session: OrmSession, actor_id: int | None) -> Iterator[OrmSession]:
+    """Attribute what ``session`` writes inside the block to the account ``actor_id`` (the
+    service call's actor), whoever is signed in; ``None`` leaves the attribution as it was."""
+    before = session.info.get(ACTOR_ID), session.info.get(_ACTOR)
+    if actor_id is not None and actor_id != before[0]:
+        session.info[ACTOR_ID] = actor_id
+        session.info.pop(_ACTOR, None)
+    try:
+        yield session
+    finally:
+        session.info[ACTOR_ID], session.info[_ACTOR] = before
+
+
+def _actor_now(session: OrmSession | None = None, conn: Connection | None = None) -> Actor:
+    """The service call's actor (:func:`acting`), else the context's (:data:`current_actor`:
+    the signed-in user, a CLI command's), else ``system``."""
+    context = current_actor.get()
+    actor_id = session.info.get(ACTOR_ID) if session is not None else None
+    if actor_id is None:
+        return context or Actor.system()
+    if context is not None and context.id == actor_id:
+        return context  # the signed-in user acts: already known, no read
+    known: Actor | None = session.info.get(_ACTOR) if session is not None else None
+    if known is None or known.id != actor_id:
+        found = _user_actor(conn, actor_id) if conn is not None else None
+        known = found or Actor(actor_id, f"user {actor_id}", "unknown")
+        if session is not None:
+            session.info[_ACTOR] = known
+    return known
 
 
 def _user_actor(conn: Connection, user_id: int | None) -> Actor | None:
@@ -198,11 +231,13 @@ def updated(tablename: str, values: Mapping[str, Any], diff: Mapping[str, tuple[
                   payload, table_id)
 
 
-def append_rows(conn: Connection, changes: list[Change]) -> None:
-    """Append the entries of rows written by Core statements (the record path's hot path),
-    attributed as the flush hook attributes them; nothing when the engine is not audited."""
+def append_rows(session: OrmSession, changes: list[Change]) -> None:
+    """Append the entries of rows written by Core statements on ``session``'s connection (the
+    record path's hot path), attributed as the flush hook attributes them; nothing when the
+    engine is not audited."""
+    conn = session.connection()
     if changes and _audited_engine(conn.engine):
-        append(conn, changes, default_actor=_actor_now())
+        append(conn, changes, default_actor=_actor_now(session, conn))
         note_action(changes)
 
 
@@ -253,7 +288,7 @@ def _after_flush(session: OrmSession, _ctx: UOWTransaction) -> None:
     conn = session.connection()
     changes = _flushed_changes(session, conn)
     if changes:
-        append(conn, changes, default_actor=_actor_now())
+        append(conn, changes, default_actor=_actor_now(session, conn))
         note_action(changes)
 
 
@@ -286,11 +321,11 @@ def _bulk(state: Any) -> Any:
             payload = ({"id": row["id"], "changes": _changes(table.name, diff)}
                        if state.is_update else snapshot(table.name, row))
             actor = _user_actor(conn, row.get("user_id")) if table.name == "auth_session" \
-                and _actor_now().id is None else None
+                and _actor_now(state.session, conn).id is None else None
             changes.append(Change(_action(table.name, op, row, diff), table.name,
                                   _entity_id(row), payload, tables.of(table.name, row), actor))
         if changes:
-            append(conn, changes, default_actor=_actor_now())
+            append(conn, changes, default_actor=_actor_now(state.session, conn))
             note_action(changes)
     return result
 
@@ -325,6 +360,8 @@ def install(engine: Engine, key: bytes | None = None) -> Engine:
 
 
 def note_action(changes: list[Change]) -> None:
-    """What this request changed, for the refused-login hook (``app._after_request``)."""
-    if has_request_context():
-        g.setdefault("audit_actions", set()).update(c.action for c in changes)
+    """What this context changed, for the refused-login hook (``app._after_request``), when it
+    asked (:data:`noted_actions` set)."""
+    actions = noted_actions.get()
+    if actions is not None:
+        actions.update(c.action for c in changes)

@@ -20,6 +20,7 @@ from flask.cli import AppGroup, with_appcontext
 from flask_babel import gettext
 
 from .. import audit, db
+from ..audit import app as audit_app
 from ..audit import data as audit_data
 
 group = AppGroup("audit", help="The tamper-evident audit log.")
@@ -49,7 +50,7 @@ def _anchor(value: str | None, key: bytes) -> audit.ChainHead | None:
               help="A head published earlier that the chain must still reach.")
 def verify_command(expect_head: str | None) -> None:
     """Recompute the chain; exit 1 and name the first bad entry if anything was tampered with."""
-    anchor = _anchor(expect_head, audit.app_key(current_app))
+    anchor = _anchor(expect_head, audit_app.app_key(current_app))
     with audit.acting_as(audit.Actor.system()), db.session_scope(write=False) as session:
         result = audit.verify(session, anchor=anchor)
         rows = audit_data.verify_data(session.connection()) if result.ok else []
@@ -79,7 +80,7 @@ def head_command() -> None:
     with db.session_scope(write=False) as session:
         head = audit.chain_head(session)
     # machine-readable (published and passed back to --expect-head): never translated
-    click.echo(f"{head}:{audit.sign_head(audit.app_key(current_app), head.seq, head.hash)}")
+    click.echo(f"{head}:{audit.sign_head(audit_app.app_key(current_app), head.seq, head.hash)}")
 
 
 def init_app(app: Flask) -> None:

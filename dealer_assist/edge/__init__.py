@@ -12,6 +12,8 @@ know nothing of HTTP (they raise ``ServiceError``/``RulesError``, mapped here on
 - ``status``: the one service-error-to-HTTP mapping; ``problems`` and ``pages``: the two ways
   to answer a failure, registered per blueprint (``blueprints``); ``fallback``: requests no
   blueprint owns (an unknown route), answered by path
+- ``unit``: the request's unit of work (the edge commits, not the view) and a view's own
+  answer to a refusal (:func:`on_refusal`)
 - ``body``: a JSON body that no bytes can turn into a 500; ``limits``: the public API's rate
   limit
 """
@@ -43,14 +45,16 @@ from .roles import (
 )
 from .sessions import CurrentUser, end_login, start_login
 from .status import STATUS, end_refused, is_api, status_for
+from .unit import Refused, on_refusal, status_of
 
 __all__ = [
     "ALL_ROLES", "FLOOR_READERS", "MAX_ID", "PIT_ROLES", "PROBLEM_TYPE", "PUBLIC", "PUBLIC_ROLES",
     "STATUS", "ApiBlueprint",
     "CurrentUser", "PageBlueprint", "any_role", "as_id", "csrf_field", "csrf_ok", "csrf_token",
     "declared_roles", "end_login", "end_refused", "form_error", "init_app", "init_errorhandlers",
-    "is_api", "json_body", "may_reach", "problem", "public", "role_required", "rules_problem",
-    "same_site", "start_login", "status_for", "undeclared_endpoints",
+    "is_api", "json_body", "may_reach", "on_refusal", "problem", "public", "Refused",
+    "role_required", "rules_problem", "same_site", "start_login", "status_for", "status_of",
+    "undeclared_endpoints",
 ]
 
 

@@ -10,18 +10,21 @@ usual problem body. :func:`note_heard` counts any request of a bound tablet as h
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
 
-from flask import Response, current_app, g
+from flask import Response, current_app, g, request
 from sqlalchemy.exc import DBAPIError
 
 from .. import db
 from ..i18n.steps import phrase_data
 from ..models import utcnow
+from ..rules.errors import RulesError
+from ..services.errors import ServiceError
 from ..services.rounds import offline
-from ..services.rounds.txn import is_contention
+from ..services.rounds.txn import Busy, is_contention
 from ..services.tables import heard
 from ..services.tables.devices import DeviceView
 
@@ -58,6 +61,38 @@ def kept(response: Response, tap: offline.Tap, *, type: str, payload: Mapping[st
     body["offline_refusal"] = found
     response.set_data(json.dumps(body, ensure_ascii=False))
     return response
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def keeps_refusals(step: Callable[[Mapping[str, Any], dict[str, Any]], dict[str, Any]]
+                   ) -> Callable[[F], F]:
+    """An API view whose refusal of a step sent from a tablet's offline queue is kept
+    (:func:`kept`); any other refusal goes to the blueprint's handlers as always.
+    ``step(body, view_args)``: the step's ``type``, ``payload``, ``key`` and its round or
+    table, as :func:`kept` names them."""
+    from .problems import HANDLERS  # the API's handlers: problems imports nothing of this
+
+    def wrap(view: F) -> F:
+        @functools.wraps(view)
+        def inner(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return view(*args, **kwargs)
+            except (RulesError, ServiceError, Busy) as err:
+                body = request.get_json(silent=True)
+                body = body if isinstance(body, dict) else {}
+                try:
+                    tap = tap_of(body)
+                except ServiceError:
+                    raise err from None
+                if not tap.offline:
+                    raise
+                handler = next(HANDLERS[c] for c in type(err).__mro__ if c in HANDLERS)
+                return kept(handler(err), tap, reason=getattr(err, "message", None),
+                            **step(body, kwargs))
+        return cast(F, inner)
+    return wrap
 
 
 def note_heard(device: DeviceView) -> None:

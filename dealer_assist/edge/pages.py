@@ -1,10 +1,10 @@
 """Errors at the page edge: a message on the page and a 4xx, never a bare traceback.
 
-Views that re-show a form catch :class:`ServiceError` themselves (:func:`form_error`) so the
-user keeps what they typed; anything they do not catch lands in the handlers below, which
-:func:`register` puts on each page blueprint. Either way the transaction is rolled back and the
-status comes from :data:`.status.STATUS`. A ``RulesError`` has no handler here: the web layer
-catches it itself, and one that escapes is a bug (a logged 500).
+A ``ServiceError`` or ``RulesError`` is answered once, here (:func:`service_page`): the
+transaction is ended (:mod:`.unit`), then the view's own answer (declared with
+:func:`.unit.on_refusal`: the form again with the message beside the input, or a flash and a
+redirect) or the error page with the status of :data:`.status.STATUS` (422 for a broken rule).
+:func:`register` puts the handlers on each page blueprint.
 """
 
 from __future__ import annotations
@@ -17,23 +17,32 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 
 from ..i18n.wording import say
+from ..rules.errors import RulesError
 from ..services.errors import ServiceError
 from ..services.rounds.txn import Busy
-from .status import as_busy, end_refused, rollback, status_for
+from .status import as_busy, end_refused, rollback
+from .unit import Refused, answer_of, refused, status_of
 
 
-def form_error(err: ServiceError, template: str, **context: Any) -> tuple[str, int]:
-    """Re-show a form with the error flashed above it and the offending field marked."""
-    end_refused(err)
+def form_error(err: Refused, template: str, **context: Any) -> tuple[str, int]:
+    """Re-show a form with the error flashed above it and the offending field marked (a
+    view's refusal answer; the transaction is ended already, and ending it again is a no-op
+    when a view calls this itself)."""
+    if isinstance(err, ServiceError):
+        end_refused(err)
     flash(say(err.message), "error")
-    return render_template(template, error_field=err.field, **context), status_for(err)
+    return render_template(template, error_field=err.field, **context), status_of(err)
 
 
-def service_page(err: ServiceError) -> Any:
-    end_refused(err)
-    status = status_for(err)
+def _error_page(err: Refused) -> Any:
+    status = status_of(err)
     return render_template("error.html", status=status, title=title(status),
                            message=say(err.message)), status
+
+
+def service_page(err: Refused) -> Any:
+    """A refusal: the view's own answer (:func:`.unit.on_refusal`) or the error page."""
+    return refused(err, _error_page)
 
 
 def http_page(err: HTTPException) -> Any:
@@ -48,10 +57,14 @@ def http_page(err: HTTPException) -> Any:
 
 
 def busy_page(err: Busy) -> Any:
-    """The error page with ``Retry-After``: nothing was recorded, try again shortly."""
+    """The error page (or the view's own refusal answer) with ``Retry-After``: nothing was
+    recorded, try again shortly."""
     rollback()
-    resp = make_response(render_template("error.html", status=503, title="Busy, try again",
-                                         message=err.message), 503)
+    if answer_of(err) is not None:
+        resp = make_response(refused(err, _error_page))
+    else:
+        resp = make_response(render_template("error.html", status=503, title="Busy, try again",
+                                             message=err.message), 503)
     resp.headers["Retry-After"] = str(err.retry_after)
     return resp
 
@@ -61,8 +74,8 @@ def database_page(err: DBAPIError) -> Any:
 
 
 HANDLERS: dict[type[Exception], Any] = {
-    ServiceError: service_page, Busy: busy_page, DBAPIError: database_page,
-    HTTPException: http_page}
+    ServiceError: service_page, RulesError: service_page, Busy: busy_page,
+    DBAPIError: database_page, HTTPException: http_page}
 
 
 def register(bp: Blueprint) -> None:

@@ -38,6 +38,7 @@ def problem(status: int, title: str, detail: str, **extra: Any) -> Response:
 
 
 def rules_problem(err: RulesError) -> Response:
+    rollback()
     info = err.problem()
     return problem(422, "The request breaks a rule", info.pop("detail"), **info)
 

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from flask import current_app, flash, session
 from flask_babel import gettext
+from sqlmodel import Session
 
 from .. import db
 from ..services.people import auth
@@ -35,19 +36,24 @@ class CurrentUser:
     device_id: int | None = None
 
 
-def start_login(token: str) -> None:
+def start_login(token: str, dbs: Session) -> None:
     """After a successful login: a fresh cookie session (no fixation) with a new CSRF token;
-    a login session this browser still held is revoked, not left dangling."""
-    end_login()
+    a login session this browser still held is revoked on ``dbs`` (the login's own unit of
+    work), not left dangling."""
+    end_login(dbs)
     session[TOKEN_KEY] = token
     csrf_token()
 
 
-def end_login() -> None:
+def end_login(dbs: Session | None = None) -> None:
+    """End the cookie's login: revoked on ``dbs`` (a view's session, which the edge's unit of
+    work commits) or, without one, in a unit of its own (the request hook's idle logout)."""
     token = session.get(TOKEN_KEY)
-    if token:
-        with db.session_scope() as dbs:
-            auth.revoke(dbs, str(token))
+    if token and dbs is not None:
+        auth.revoke(dbs, str(token))
+    elif token:
+        with db.session_scope() as own:
+            auth.revoke(own, str(token))
     session.clear()
 
 

@@ -20,12 +20,12 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db
-from ..edge import PageBlueprint, form_error, role_required
+from ..edge import PageBlueprint, Refused, form_error, on_refusal, role_required
 from ..i18n.wording import N_, say
 from ..models import POKER_GAMES, Role
 from ..rules.errors import RulesError
 from ..rules.registry import games
-from ..services.errors import ServiceError, ValidationError
+from ..services.errors import ValidationError
 from ..services.people import pins, users
 from ..services.people.users import ROLE_TITLES, NewPassword
 from ..services.reports import house_edge
@@ -68,62 +68,57 @@ def _show_password(new: NewPassword, what: str) -> Any:
     return resp
 
 
+def _users_refused(err: Refused, **_: Any) -> Any:
+    return form_error(err, "admin/users.html", form=request.form, **_users_context())
+
+
+def _user_refused(err: Refused, **_: Any) -> Any:
+    return form_error(err, "admin/users.html", form={}, **_users_context())
+
+
 @bp.post("/users")
+@on_refusal(_users_refused)
 @admin_only
 def create_user() -> Any:
-    dbs = db.get_session()
-    try:
-        new = users.create_user(dbs, username=text("username", max_length=64),
-                                display_name=text("display_name", max_length=100),
-                                role=request.form.get("role", ""))
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "admin/users.html", form=request.form, **_users_context())
+    new = users.create_user(db.get_session(), username=text("username", max_length=64),
+                            display_name=text("display_name", max_length=100),
+                            role=request.form.get("role", ""))
     return _show_password(new, "created")
 
 
 @bp.post("/users/<int:user_id>/reset-password")
 @admin_only
 def reset_password(user_id: int) -> Any:
-    dbs = db.get_session()
-    new = users.reset_password(dbs, user_id)
-    dbs.commit()
+    new = users.reset_password(db.get_session(), user_id)
     return _show_password(new, "reset")
 
 
 @bp.post("/users/<int:user_id>/badge")
+@on_refusal(_user_refused)
 @admin_only
 def set_badge(user_id: int) -> Any:
     """Issue 28: the number a badge reader types for this person (empty: no badge)."""
-    dbs = db.get_session()
-    try:
-        pins.set_badge(dbs, user_id, text("badge", max_length=40))
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "admin/users.html", form={}, **_users_context())
+    pins.set_badge(db.get_session(), user_id, text("badge", max_length=40))
     flash(gettext("Badge saved."), "success")
     return redirect(url_for("admin.users_page"))
 
 
 @bp.post("/users/<int:user_id>/disable")
+@on_refusal(_user_refused)
 @admin_only
 def disable_user(user_id: int) -> Any:
     return _set_active(user_id, False)
 
 
 @bp.post("/users/<int:user_id>/enable")
+@on_refusal(_user_refused)
 @admin_only
 def enable_user(user_id: int) -> Any:
     return _set_active(user_id, True)
 
 
 def _set_active(user_id: int, active: bool) -> Any:
-    dbs = db.get_session()
-    try:
-        user = users.set_active(dbs, user_id, active, actor_id=g.user.id)
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "admin/users.html", form={}, **_users_context())
+    user = users.set_active(db.get_session(), user_id, active, actor_id=g.user.id)
     state = "enabled" if active else "disabled; their sessions have ended"
     flash(gettext("%(display_name)s (%(username)s) is %(state)s.",
                  display_name=user.display_name, username=user.username, state=state), "success")
@@ -162,15 +157,15 @@ def tables_page() -> str:
     return render_template("admin/tables.html", form={}, **_tables_context())
 
 
+def _tables_refused(err: Refused, **_: Any) -> Any:
+    return form_error(err, "admin/tables.html", form=request.form, **_tables_context())
+
+
 @bp.post("/tables")
+@on_refusal(_tables_refused)
 @admin_only
 def create_table() -> Any:
-    dbs = db.get_session()
-    try:
-        table = tables.create_table(dbs, _table_spec())
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "admin/tables.html", form=request.form, **_tables_context())
+    table = tables.create_table(db.get_session(), _table_spec())
     flash(gettext("Table %(name)s created.", name=table.name), "success")
     return redirect(url_for("admin.tables_page"))
 
@@ -200,27 +195,18 @@ def _poker_form(table: tables.TableView, form: Any) -> str:
     return render_template("admin/poker_table_form.html", form=form, **_poker_context(table))
 
 
-def _poker_form_error(err: ServiceError, table: tables.TableView) -> Any:
-    return form_error(err, "admin/poker_table_form.html", form=request.form,
-                      **_poker_context(table))
-
-
 def _update_poker(table: tables.TableView) -> Any:
     """A poker table's name, pit and stakes; its game, profile and seats stay."""
     dbs = db.get_session()
     try:
-        try:
-            stakes = {name: whole_number(name, STAKE_LABELS[name])
-                      for name in _poker(table).stakes}
-            saved = poker_tables.update_table(dbs, table.id, name=text("name", max_length=64),
-                                              stakes=stakes)
-        except RulesError as err:  # a stake the engine refuses: the field is its own
-            raise ValidationError(err.message, field=(err.field or "").removeprefix("stakes.")
-                                  or None) from None
-        tables.set_pit(dbs, table.id, text("pit", max_length=40) or None)
-        dbs.commit()
-    except ServiceError as err:
-        return _poker_form_error(err, table)
+        stakes = {name: whole_number(name, STAKE_LABELS[name])
+                  for name in _poker(table).stakes}
+        saved = poker_tables.update_table(dbs, table.id, name=text("name", max_length=64),
+                                          stakes=stakes)
+    except RulesError as err:  # a stake the engine refuses: the field is its own
+        raise ValidationError(err.message, field=(err.field or "").removeprefix("stakes.")
+                              or None) from None
+    tables.set_pit(dbs, table.id, text("pit", max_length=40) or None)
     flash(gettext("Table %(name)s saved.", name=saved.name), "success")
     return redirect(url_for("admin.tables_page"))
 
@@ -231,19 +217,24 @@ def _as_form(table: tables.TableView) -> dict[str, Any]:
                                            "pit", "strategy")}
 
 
+def _table_refused(err: Refused, table_id: int) -> Any:
+    table = tables.get_table(db.get_session(), table_id)
+    if table.game in POKER_GAMES:
+        return form_error(err, "admin/poker_table_form.html", form=request.form,
+                          **_poker_context(table))
+    return form_error(err, "admin/table_form.html", table=table, form=request.form,
+                      **_tables_context())
+
+
 @bp.post("/tables/<int:table_id>")
+@on_refusal(_table_refused)
 @admin_only
 def update_table(table_id: int) -> Any:
     dbs = db.get_session()
     table = tables.get_table(dbs, table_id)
     if table.game in POKER_GAMES:
         return _update_poker(table)
-    try:
-        table = tables.update_table(dbs, table_id, _table_spec())
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "admin/table_form.html", table=table, form=request.form,
-                          **_tables_context())
+    table = tables.update_table(dbs, table_id, _table_spec())
     flash(gettext("Table %(name)s saved.", name=table.name), "success")
     return redirect(url_for("admin.tables_page"))
 

@@ -23,15 +23,17 @@ from sqlmodel import Session
 from .. import db, i18n
 from ..edge import (
     PageBlueprint,
+    Refused,
     any_role,
     end_login,
     form_error,
+    on_refusal,
     public,
     same_site,
     start_login,
 )
 from ..models import utcnow
-from ..services.errors import AuthenticationFailed, ServiceError, Throttled
+from ..services.errors import AuthenticationFailed, Throttled
 from ..services.people import auth, users
 
 bp = PageBlueprint("auth", __name__)
@@ -51,7 +53,16 @@ def _safe_next(target: str | None) -> str:
     return same_site(target) or url_for("web.home")
 
 
+def _login_refused(err: Refused, **_: Any) -> Any:
+    """The form again; a failed attempt counts (the edge commits a wrong password's failure)."""
+    page, status = form_error(err, "login.html", username=g.get("login_username", ""),
+                              next=request.form.get("next", ""))
+    headers = {"Retry-After": str(err.retry_after)} if isinstance(err, Throttled) else {}
+    return page, status, headers
+
+
 @bp.route("/login", methods=["GET", "POST"])
+@on_refusal(_login_refused)
 @public
 def login() -> Any:
     if request.method == "GET":
@@ -61,22 +72,13 @@ def login() -> Any:
     username = request.form.get("username", "")[:64]
     g.login_username = username  # the audit hook logs a refusal only for a login that ran
     dbs = db.get_session()
-    try:
-        result = auth.login(dbs, username=username, password=request.form.get("password", ""),
-                            ip=request.remote_addr or "unknown", policy=_policy())
-        dbs.commit()
-    except (AuthenticationFailed, Throttled) as err:
-        dbs.commit()  # a failed attempt must count even though the login failed
-        page, status = form_error(err, "login.html", username=username,
-                                  next=request.form.get("next", ""))
-        headers = {"Retry-After": str(err.retry_after)} if isinstance(err, Throttled) else {}
-        return page, status, headers
+    result = auth.login(dbs, username=username, password=request.form.get("password", ""),
+                        ip=request.remote_addr or "unknown", policy=_policy())
     picked = session.get(i18n.SESSION_KEY)
-    start_login(result.token)
+    start_login(result.token, dbs)
     if picked in i18n.LANGUAGES:  # the switch used before signing in becomes the profile's
         session[i18n.SESSION_KEY] = picked
-        if users.set_language(dbs, result.user_id, str(picked), only_if_unset=True):
-            dbs.commit()
+        users.set_language(dbs, result.user_id, str(picked), only_if_unset=True)
     if result.must_change_password:
         flash(gettext("Choose your own password to continue."), "info")
         return redirect(url_for("auth.change_password"))
@@ -89,12 +91,13 @@ def login() -> Any:
 @bp.post("/logout")
 @public
 def logout() -> Any:
-    end_login()
+    end_login(db.get_session())
     flash(gettext("You are signed out."), "info")
     return redirect(url_for("auth.login"))
 
 
 @bp.route("/password", methods=["GET", "POST"])
+@on_refusal(lambda err, **_: form_error(err, "change_password.html"))
 @any_role
 def change_password() -> Any:
     if request.method == "GET":
@@ -102,33 +105,29 @@ def change_password() -> Any:
     if request.form.get("new_password") != request.form.get("confirm_password"):
         flash(gettext("The two new passwords differ."), "error")
         return render_template("change_password.html", error_field="confirm_password"), 422
-    try:
-        password_guarded(lambda dbs: users.change_password(
-            dbs, g.user.id, current=request.form.get("current_password", ""),
-            new=request.form.get("new_password", ""),
-            min_length=int(current_app.config["PASSWORD_MIN_LENGTH"]),
-            keep_session_id=g.user.session_id))
-    except ServiceError as err:
-        return form_error(err, "change_password.html")
+    password_guarded(lambda dbs: users.change_password(
+        dbs, g.user.id, current=request.form.get("current_password", ""),
+        new=request.form.get("new_password", ""),
+        min_length=int(current_app.config["PASSWORD_MIN_LENGTH"]),
+        keep_session_id=g.user.session_id))
     flash(gettext("Your password has been changed."), "success")
     return redirect(url_for("web.home"))
 
 
 def password_guarded(act: Callable[[Session], object]) -> None:
-    """Run and commit ``act``, which proves itself with the signed-in person's password (a new
-    password, a new PIN), under the login's throttle: refused while locked (``Throttled``); a
-    wrong password counts like a failed login (committed), then is raised again. Issue 35:
-    ``/pin`` guesses are throttled as ``/password``'s are."""
+    """Run ``act``, which proves itself with the signed-in person's password (a new password,
+    a new PIN), under the login's throttle: refused while locked (``Throttled``); a wrong
+    password counts like a failed login (the edge commits the failure it raises again, and
+    nothing else: what ``act`` began is rolled back first). Issue 35: ``/pin`` guesses are
+    throttled as ``/password``'s are."""
     dbs = db.get_session()
     ip = request.remote_addr or "unknown"
     auth.check_throttle(dbs, g.user.username, ip, _policy(), utcnow())
     try:
         act(dbs)
-        dbs.commit()
     except AuthenticationFailed:
         dbs.rollback()
         auth.record_failure(dbs, g.user.username, ip, _policy())
-        dbs.commit()
         raise
 
 
@@ -145,7 +144,5 @@ def set_language() -> Any:
     session[i18n.SESSION_KEY] = chosen
     user = g.get("user")
     if user is not None and g.get("device") is None:
-        dbs = db.get_session()
-        users.set_language(dbs, user.id, chosen)
-        dbs.commit()
+        users.set_language(db.get_session(), user.id, chosen)
     return redirect(_safe_next(request.form.get("next")))

@@ -34,12 +34,22 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db, pdf
-from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, as_id, device, form_error, role_required
+from ..edge import (
+    FLOOR_READERS,
+    PIT_ROLES,
+    PageBlueprint,
+    Refused,
+    as_id,
+    device,
+    form_error,
+    on_refusal,
+    role_required,
+)
 from ..edge.header_values import attachment
 from ..i18n.wording import say
 from ..models import Role
 from ..services.cage import buyins, drop, issues, notes, slips, win
-from ..services.errors import ServiceError, ValidationError
+from ..services.errors import NotFound, ValidationError
 from ..services.people import cosign
 from ..services.reports import hold
 from .forms import text, whole_number
@@ -71,23 +81,23 @@ def _optional(name: str) -> str | None:
 
 # --- buy-ins ----------------------------------------------------------------------------------
 
+def _buy_in_refused(err: Refused, table_id: int) -> Any:
+    flash(f"{gettext('Buy-in')}: {say(err.message)}", "error")
+    return redirect(url_for("live.screen", table_id=table_id), 303)
+
+
 @bp.post("/tables/<int:table_id>/buy-ins")
+@on_refusal(_buy_in_refused)
 @role_required(*RECORDERS)
 def buy_in(table_id: int) -> Any:
-    dbs = db.get_session()
-    try:
-        done = buyins.record_buy_in(dbs, table_id=table_id,
-                                    amount=whole_number("buy_in", gettext("Buy-in")),
-                                    actor_id=g.user.id, seat=_optional("seat"),
-                                    player=_optional("player"),
-                                    key=request.form.get("key", "")[:64])
-        dbs.commit()
-        if done.created:
-            flash(gettext("Buy-in %(amount)s: the cash into the drop box, the chips from the "
-                          "tray.", amount=f"{done.amount:,}"), "success")
-    except ServiceError as err:
-        dbs.rollback()
-        flash(f"{gettext('Buy-in')}: {say(err.message)}", "error")
+    done = buyins.record_buy_in(db.get_session(), table_id=table_id,
+                                amount=whole_number("buy_in", gettext("Buy-in")),
+                                actor_id=g.user.id, seat=_optional("seat"),
+                                player=_optional("player"),
+                                key=request.form.get("key", "")[:64])
+    if done.created:
+        flash(gettext("Buy-in %(amount)s: the cash into the drop box, the chips from the "
+                      "tray.", amount=f"{done.amount:,}"), "success")
     return redirect(url_for("live.screen", table_id=table_id), 303)
 
 
@@ -138,32 +148,28 @@ def _cash() -> dict[int, int]:
 
 
 @bp.post("/drop")
+@on_refusal(lambda err, **_: form_error(err, "cage/drop.html", **_drop_page(_day())))
 @role_required(*COUNTERS)
 def soft_count() -> Any:
-    dbs = db.get_session()
+    """A wrong PIN's failure is kept (throttling: the edge commits it); nothing else is."""
     day = _day()
-    try:
-        table_id = as_id(request.form.get("table", ""))
-        team = [as_id(request.form.get(f"counter_{x}", "")) for x in drop.LETTERS[:_signers()]]
-        if table_id is None:
-            raise ValidationError("Choose the table.", field="table")
-        if None in team:
-            raise ValidationError("Choose the counters.",
-                                  field=f"counter_{drop.LETTERS[team.index(None)]}")
-        a, b, *more = [t or 0 for t in team]
-        counted = drop.soft_count(
-            dbs, table_id=table_id, gaming_date=day, cash=_cash(), counter_a=a, counter_b=b,
-            credential_a=_counter_credential("counter_a_pin"),
-            credential_b=_counter_credential("counter_b_pin"), actor_id=g.user.id,
-            more=[(p, _counter_credential(f"counter_{x}_pin"))
-                  for p, x in zip(more, drop.LETTERS[2:], strict=False)],
-            signers=_signers(),
-            note=text("note", max_length=500), denominations=_denominations(),
-            note_threshold=int(current_app.config.get("DROP_VARIANCE_NOTE_THRESHOLD", 100)))
-        dbs.commit()
-    except ServiceError as err:
-        dbs.commit()  # a wrong PIN's failure is kept (throttling); nothing else was written
-        return form_error(err, "cage/drop.html", **_drop_page(day))
+    table_id = as_id(request.form.get("table", ""))
+    team = [as_id(request.form.get(f"counter_{x}", "")) for x in drop.LETTERS[:_signers()]]
+    if table_id is None:
+        raise ValidationError("Choose the table.", field="table")
+    if None in team:
+        raise ValidationError("Choose the counters.",
+                              field=f"counter_{drop.LETTERS[team.index(None)]}")
+    a, b, *more = [t or 0 for t in team]
+    counted = drop.soft_count(
+        db.get_session(), table_id=table_id, gaming_date=day, cash=_cash(), counter_a=a,
+        counter_b=b, credential_a=_counter_credential("counter_a_pin"),
+        credential_b=_counter_credential("counter_b_pin"), actor_id=g.user.id,
+        more=[(p, _counter_credential(f"counter_{x}_pin"))
+              for p, x in zip(more, drop.LETTERS[2:], strict=False)],
+        signers=_signers(),
+        note=text("note", max_length=500), denominations=_denominations(),
+        note_threshold=int(current_app.config.get("DROP_VARIANCE_NOTE_THRESHOLD", 100)))
     flash(gettext("Drop counted: %(amount)s.", amount=f"{counted.amount:,}"), "success")
     return redirect(url_for("cage.drop_page", date=day.isoformat()))
 
@@ -183,20 +189,15 @@ def issues_page() -> str:
 
 
 @bp.post("/issues")
+@on_refusal(lambda err, **_: form_error(err, "cage/issues.html", **_issues_page()))
 @role_required(*ISSUERS)
 def issue() -> Any:
-    dbs = db.get_session()
-    try:
-        table_id = as_id(request.form.get("table", ""))
-        if table_id is None:
-            raise ValidationError("Choose the table.", field="table")
-        done = issues.issue(dbs, kind=request.form.get("kind", ""), table_id=table_id,
-                            amount=whole_number("amount", "Amount"),
-                            actor_id=g.user.id, note=text("note", max_length=500))
-        dbs.commit()
-    except ServiceError as err:
-        dbs.rollback()
-        return form_error(err, "cage/issues.html", **_issues_page())
+    table_id = as_id(request.form.get("table", ""))
+    if table_id is None:
+        raise ValidationError("Choose the table.", field="table")
+    done = issues.issue(db.get_session(), kind=request.form.get("kind", ""), table_id=table_id,
+                        amount=whole_number("amount", "Amount"),
+                        actor_id=g.user.id, note=text("note", max_length=500))
     flash(gettext("%(kind)s of %(amount)s issued to %(table)s: the table signs for it.",
                   kind=gettext("Fill") if done.kind == "fill" else gettext("Credit"),
                   amount=f"{done.amount:,}", table=done.table), "success")
@@ -238,30 +239,33 @@ def slip_pdf(number: int) -> Response:
     return _pdf(_slip_html(number, preview=False), f"slip-{number}.pdf")
 
 
+def _void_refused(err: Refused, number: int) -> Any:
+    """Back to the slip's shift with the refusal (a wrong PIN's failure is kept: the edge
+    commits it); a slip that does not exist is a 404."""
+    number = as_id(request.form.get("number", "")) or number
+    flash(f"{gettext('Slip')} {number}: {say(err.message)}", "error")
+    found = slips.shift_of(db.get_session(), number)
+    if found is None:
+        raise NotFound("No slip number %(number)s.", number=number)
+    return redirect(url_for("reports.inventory_page", shift_id=found), 303)
+
+
 @bp.post("/slips/<int:number>/void")
+@on_refusal(_void_refused)
 @role_required(*PIT)
 def void(number: int) -> Any:
     """The slip to void: the one the form's list names (one form for every slip of the
     shift), else the URL's."""
     number = as_id(request.form.get("number", "")) or number
     dbs = db.get_session()
-    try:
-        slip = slips.get_slip(dbs, number)
-        signer = as_id(request.form.get("signer_id", ""))
-        if signer is None:
-            raise ValidationError("Choose who signs the void with you.", field="signer_id")
-        slips.void_slip(dbs, number=number, reason=text("reason", max_length=500),
-                        actor_id=g.user.id, signer_id=signer,
-                        credential=device.credential("signer_pin"))
-        dbs.commit()
-        flash(gettext("Slip %(number)s is void.", number=number), "success")
-    except ServiceError as err:
-        dbs.commit()  # only a wrong PIN's failure can have been written
-        flash(f"{gettext('Slip')} {number}: {say(err.message)}", "error")
-        found = slips.shift_of(dbs, number)
-        if found is None:
-            abort(404)
-        return redirect(url_for("reports.inventory_page", shift_id=found), 303)
+    slip = slips.get_slip(dbs, number)
+    signer = as_id(request.form.get("signer_id", ""))
+    if signer is None:
+        raise ValidationError("Choose who signs the void with you.", field="signer_id")
+    slips.void_slip(dbs, number=number, reason=text("reason", max_length=500),
+                    actor_id=g.user.id, signer_id=signer,
+                    credential=device.credential("signer_pin"))
+    flash(gettext("Slip %(number)s is void.", number=number), "success")
     return redirect(url_for("reports.inventory_page", shift_id=slip.shift_id), 303)
 
 
@@ -310,20 +314,20 @@ def hold_csv() -> Response:
     return resp
 
 
+def _note_refused(err: Refused, **_: Any) -> Any:
+    flash(say(err.message), "error")
+    return redirect(url_for("cage.hold_page", date=_day().isoformat()), 303)
+
+
 @bp.post("/hold/notes")
+@on_refusal(_note_refused)
 @role_required(Role.SHIFT_MANAGER.value)
 def hold_note() -> Any:
-    dbs = db.get_session()
     day = _day()
-    try:
-        table_id = as_id(request.form.get("table", ""))
-        if table_id is None:
-            raise ValidationError("Choose the table.", field="table")
-        notes.write_note(dbs, table_id=table_id, period=request.form.get("period", ""),
-                         day=day, note=text("note", max_length=500), actor_id=g.user.id)
-        dbs.commit()
-        flash(gettext("Investigation note kept with the report."), "success")
-    except ServiceError as err:
-        dbs.rollback()
-        flash(say(err.message), "error")
+    table_id = as_id(request.form.get("table", ""))
+    if table_id is None:
+        raise ValidationError("Choose the table.", field="table")
+    notes.write_note(db.get_session(), table_id=table_id, period=request.form.get("period", ""),
+                     day=day, note=text("note", max_length=500), actor_id=g.user.id)
+    flash(gettext("Investigation note kept with the report."), "success")
     return redirect(url_for("cage.hold_page", date=day.isoformat()), 303)

@@ -17,15 +17,15 @@ from .. import db
 from ..edge import (
     ALL_ROLES,
     PageBlueprint,
+    Refused,
     device,
     end_login,
-    end_refused,
+    on_refusal,
     role_required,
     same_site,
 )
 from ..i18n.wording import say
 from ..models import Role
-from ..services.errors import ServiceError
 from ..services.tables import devices, tables
 from .relief import screen_url
 
@@ -45,37 +45,36 @@ def home() -> Any:
     return redirect(url_for("relief.page", table_id=bound.table_id))
 
 
+def _bind_refused(err: Refused, table_id: int) -> Any:
+    flash(say(err.message), "error")  # in the reader's language
+    return redirect(url_for("tables.detail", table_id=table_id))
+
+
 @bp.post("/tables/<int:table_id>/device")
+@on_refusal(_bind_refused)
 @role_required(*BINDERS)
 def bind(table_id: int) -> Any:
     """Make the tablet in front of the pit boss the table's device; his own login on it ends."""
     dbs = db.get_session()
-    try:
-        bound, token = devices.bind(dbs, table_id=table_id, actor_id=g.user.id,
-                                    label=request.form.get("label", ""))
-        dbs.commit()
-    except ServiceError as err:
-        end_refused(err)
-        flash(say(err.message), "error")  # in the reader's language
-        return redirect(url_for("tables.detail", table_id=table_id))
-    end_login()
+    bound, token = devices.bind(dbs, table_id=table_id, actor_id=g.user.id,
+                                label=request.form.get("label", ""))
+    end_login(dbs)
     flash(gettext("This tablet is now the device of %(table)s: it shows this table's screen and "
                   "the relief, nothing else.", table=bound.table), "success")
     resp = make_response(redirect(url_for("devices.home"), 303))
     return device.set_cookie(resp, token)
 
 
+def _revoke_refused(err: Refused, **_: Any) -> Any:
+    flash(say(err.message), "error")  # in the reader's language
+    return redirect(same_site(request.referrer) or url_for("floor.page"))
+
+
 @bp.post("/devices/<int:device_id>/revoke")
+@on_refusal(_revoke_refused)
 @role_required(*BINDERS)
 def revoke(device_id: int) -> Any:
-    dbs = db.get_session()
-    try:
-        ended = devices.revoke(dbs, device_id=device_id, actor_id=g.user.id)
-        dbs.commit()
-    except ServiceError as err:
-        end_refused(err)
-        flash(str(err.message), "error")
-        return redirect(same_site(request.referrer) or url_for("floor.page"))
+    ended = devices.revoke(db.get_session(), device_id=device_id, actor_id=g.user.id)
     flash(gettext("%(label)s no longer acts for %(table)s.", label=ended.label,
                   table=ended.table), "success")
     return redirect(same_site(request.form.get("next")) or url_for("floor.page"), 303)

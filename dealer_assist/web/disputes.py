@@ -25,7 +25,7 @@ from flask_babel import gettext
 from sqlmodel import col, select
 
 from .. import audit, db
-from ..edge import PageBlueprint, as_id, form_error, role_required
+from ..edge import PageBlueprint, Refused, as_id, form_error, on_refusal, role_required
 from ..i18n import money, when
 from ..i18n.wording import action, say
 from ..models import Role, Round, RoundSettlement
@@ -34,7 +34,7 @@ from ..rules.settlement import FEES, at_showdown
 from ..services import decisions
 from ..services.disputes import disputes, voids
 from ..services.disputes import review as round_review
-from ..services.errors import ServiceError, ValidationError
+from ..services.errors import ValidationError
 from ..services.tables import tables
 from .forms import text, whole_number
 from .tables import floor_zone
@@ -153,7 +153,14 @@ def round_page(round_id: int) -> str:
     return render_template("disputes/round.html", **_round_context(round_id))
 
 
+def _file_refused(err: Refused, round_id: int) -> Any:
+    return form_error(err, "disputes/file.html",
+                      rr=round_review.replay_round(db.get_session(), round_id),
+                      box=request.form.get("box", ""), form=request.form)
+
+
 @bp.route("/rounds/<int:round_id>/disputes", methods=["GET", "POST"])
+@on_refusal(_file_refused)
 @role_required(*FLOOR)
 def file_dispute(round_id: int) -> Any:
     """The filing form for one box (``?box=``), and filing it."""
@@ -162,18 +169,13 @@ def file_dispute(round_id: int) -> Any:
         return render_template("disputes/file.html", rr=round_review.replay_round(dbs, round_id),
                                box=request.args.get("box", ""), form={})
     form = request.form
-    try:
-        filed = disputes.file_dispute(
-            dbs, round_id=round_id, box=form.get("box", ""),
-            claim=text("claim", max_length=1000),
-            claimed_amount=whole_number("claimed_amount", "The amount claimed"),
-            croupier_note=text("croupier_note", max_length=1000),
-            camera=text("camera", max_length=40), camera_time=text("camera_time", max_length=40),
-            actor_id=g.user.id)
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "disputes/file.html", rr=round_review.replay_round(dbs, round_id),
-                          box=form.get("box", ""), form=form)
+    filed = disputes.file_dispute(
+        dbs, round_id=round_id, box=form.get("box", ""),
+        claim=text("claim", max_length=1000),
+        claimed_amount=whole_number("claimed_amount", "The amount claimed"),
+        croupier_note=text("croupier_note", max_length=1000),
+        camera=text("camera", max_length=40), camera_time=text("camera_time", max_length=40),
+        actor_id=g.user.id)
     flash(gettext("Dispute %(id)s filed on box %(box)s of round %(round_number)s. A pit boss "
                  "will review it.", id=filed.id, box=filed.box,
                  round_number=filed.round_number), "success")
@@ -183,20 +185,16 @@ def file_dispute(round_id: int) -> Any:
 
 
 @bp.post("/rounds/<int:round_id>/changes")
+@on_refusal(lambda err, round_id: form_error(err, "disputes/round.html", **{
+    **_round_context(round_id), "form": request.form}))
 @role_required(*FLOOR)
 def request_change(round_id: int) -> Any:
-    dbs = db.get_session()
     kind = request.form.get("kind", "")
-    try:
-        amount = _signed("amount", "The amount") if kind == "correction" else 0
-        made = voids.request_change(dbs, round_id=round_id, kind=kind,
-                                    reason=text("reason", max_length=1000),
-                                    box=request.form.get("box", ""), amount=amount,
-                                    actor_id=g.user.id)
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "disputes/round.html", **{**_round_context(round_id),
-                                                          "form": request.form})
+    amount = _signed("amount", "The amount") if kind == "correction" else 0
+    made = voids.request_change(db.get_session(), round_id=round_id, kind=kind,
+                                reason=text("reason", max_length=1000),
+                                box=request.form.get("box", ""), amount=amount,
+                                actor_id=g.user.id)
     flash(gettext("The void of round %(round)s waits for a pit boss's approval.",
                   round=made.round_number) if made.kind == "void" else
           gettext("The correction of round %(round)s waits for a pit boss's approval.",
@@ -260,19 +258,15 @@ def review(dispute_id: int) -> str:
 
 
 @bp.post("/disputes/<int:dispute_id>/decisions")
+@on_refusal(lambda err, dispute_id: form_error(err, "disputes/review.html", **{
+    **_review_context(dispute_id), "form": request.form}))
 @role_required(*REVIEWERS)
 def decide(dispute_id: int) -> Any:
-    dbs = db.get_session()
     outcome = request.form.get("outcome", "")
-    try:
-        adjustment = _signed("adjustment", "The adjustment") if outcome == "upheld" else 0
-        done = disputes.decide(dbs, dispute_id=dispute_id, outcome=outcome,
-                               note=text("note", max_length=1000), adjustment=adjustment,
-                               actor_id=g.user.id)
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "disputes/review.html", **{**_review_context(dispute_id),
-                                                          "form": request.form})
+    adjustment = _signed("adjustment", "The adjustment") if outcome == "upheld" else 0
+    done = disputes.decide(db.get_session(), dispute_id=dispute_id, outcome=outcome,
+                           note=text("note", max_length=1000), adjustment=adjustment,
+                           actor_id=g.user.id)
     if done.status == "upheld" and done.latest:
         said = gettext("Dispute %(id)s upheld: pay %(amount)s.", id=done.id,
                        amount=money(done.latest.adjustment))
@@ -313,19 +307,18 @@ def changes_page() -> str:
                            statuses=voids.STATUSES, table_names=names)
 
 
+def _change_refused(err: Refused, **_: Any) -> Any:
+    flash(say(err.message), "error")
+    return redirect(url_for("disputes.changes_page"), 303)
+
+
 @bp.post("/changes/<int:request_id>/decision")
+@on_refusal(_change_refused)
 @role_required(*REVIEWERS)
 def decide_change(request_id: int) -> Any:
-    dbs = db.get_session()
     approve = request.form.get("approve") == "yes"
-    try:
-        done = voids.decide_change(dbs, request_id=request_id, approve=approve,
-                                   note=text("note", max_length=1000), actor_id=g.user.id)
-        dbs.commit()
-    except ServiceError as err:
-        dbs.rollback()
-        flash(say(err.message), "error")
-        return redirect(url_for("disputes.changes_page"), 303)
+    done = voids.decide_change(db.get_session(), request_id=request_id, approve=approve,
+                               note=text("note", max_length=1000), actor_id=g.user.id)
     words = {("void", "approved"): gettext("The void of round %(round)s was approved."),
              ("void", "rejected"): gettext("The void of round %(round)s was rejected."),
              ("correction", "approved"):

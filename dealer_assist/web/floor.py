@@ -34,13 +34,12 @@ from flask import (
 from flask_babel import gettext
 
 from .. import db
-from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, end_refused, role_required
+from ..edge import FLOOR_READERS, PIT_ROLES, PageBlueprint, Refused, on_refusal, role_required
 from ..edge.header_values import etag
 from ..i18n.locale import locale_code
 from ..i18n.steps import said, step_name
 from ..i18n.wording import say
 from ..models import utcnow
-from ..services.errors import ServiceError
 from ..services.reports import dealers, floor, floor_tablets
 from ..services.rounds import offline
 from ..services.tables import devices, tables
@@ -119,19 +118,18 @@ def data() -> Any:
     return jsonify(_data())
 
 
+def _rotation_refused(err: Refused, **_: Any) -> Any:
+    flash(say(err.message), "error")  # in the reader's language
+    return redirect(url_for("floor.page"), 303)
+
+
 @bp.post("/floor/tables/<int:table_id>/rotation")
+@on_refusal(_rotation_refused)
 @role_required(*PIT)
 def rotation(table_id: int) -> Any:
     """The pit sets how long a dealer deals at this table before he is flagged."""
-    dbs = db.get_session()
-    try:
-        table = tables.set_rotation(dbs, table_id, whole_number("rotation_minutes",
-                                                                "The rotation interval"))
-        dbs.commit()
-    except ServiceError as err:
-        end_refused(err)
-        flash(say(err.message), "error")  # in the reader's language
-        return redirect(url_for("floor.page"), 303)
+    table = tables.set_rotation(db.get_session(), table_id,
+                                whole_number("rotation_minutes", "The rotation interval"))
     flash(gettext("%(table)s: a relief every %(minutes)s minutes.", table=table.name,
                   minutes=table.rotation_minutes), "success")
     return redirect(url_for("floor.page"), 303)
@@ -151,17 +149,12 @@ def refusal_why(refusal: dict[str, Any]) -> str:
 
 
 @bp.post("/floor/refusals/<int:refusal_id>/seen")
+@on_refusal(_rotation_refused)
 @role_required(*PIT)
 def refusal_seen(refusal_id: int) -> Any:
-    """Issue 34: a pit boss has seen a refused offline step; the floor stops showing it (the
-    shift report keeps listing it)."""
-    dbs = db.get_session()
-    try:
-        offline.mark_seen(dbs, refusal_id=refusal_id, actor_id=g.user.id)
-        dbs.commit()
-    except ServiceError as err:
-        end_refused(err)
-        flash(say(err.message), "error")
+    """A pit boss has seen a refused offline step; the floor stops showing it (the shift
+    report keeps listing it). The edge commits."""
+    offline.mark_seen(db.get_session(), refusal_id=refusal_id, actor_id=g.user.id)
     return redirect(url_for("floor.page"), 303)
 
 

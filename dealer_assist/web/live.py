@@ -27,7 +27,7 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
-from ..edge import PageBlueprint, json_body, role_required
+from ..edge import PageBlueprint, json_body, on_refusal, role_required
 from ..edge.offline import kept, tap_of
 from ..edge.problems import busy_problem, problem, rules_problem
 from ..edge.status import status_for
@@ -171,32 +171,42 @@ def _last_round(shift_id: int, table_id: int) -> Round | None:
 
 # --- a tap ------------------------------------------------------------------------------------
 
+def _tap(fields: Mapping[str, Any]) -> offline.Tap:
+    """The tapped time and offline flag a refused request carried (a malformed one: none)."""
+    try:
+        return tap_of(fields)
+    except ServiceError:
+        return offline.Tap()
+
+
+def _start_refused(err: RulesError | ServiceError, **_: Any) -> Any:
+    """A refused start named with the box and the bets form's input; one from the tablet's
+    offline queue is kept for the pit (``edge.offline.kept``)."""
+    form = _form()
+    field = getattr(err, "field", None)
+    target = input_for(field, getattr(err, "value", None), form) or field
+    box = box_of(target)
+    what = gettext("Box %(box)s", box=box) if box else ""
+    return kept(_refused(err, what, target, box), _tap(form), type=steps.PLACE,
+                key=str(form.get("key", "")),
+                payload={k: v for k, v in form.items() if k != "csrf_token"},
+                table_id=(request.view_args or {}).get("table_id"),
+                reason=getattr(err, "message", None))
+
+
 @bp.post("/tables/<int:table_id>/live/rounds")
+@on_refusal(_start_refused)
 @role_required(*RECORDERS)
 def start_round(table_id: int) -> Any:
     """"Start round": the bets form's boxes (``ante_N``, ``bonus_N``, ``player_N``) and the
-    form's key, as a form or the same fields as a JSON object (issue 34: the tablet's offline
-    queue sends it so), with ``tapped_at`` and ``offline``; answered with the round as the
-    screen draws it (201, or 200 for a resend)."""
+    form's key, as a form or the same fields as a JSON object (the tablet's offline queue sends
+    it so), with ``tapped_at`` and ``offline``; answered with the round as the screen draws it
+    (201, or 200 for a resend)."""
     form = _form()
-    key = str(form.get("key", ""))
-    try:
-        tap = tap_of(form)
-    except ServiceError as err:
-        return _refused(err, "", getattr(err, "field", None), None)
-    try:
-        boxes = _box_stakes(form)
-        done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,
-                           boxes=boxes, idempotency_key=key, follow=True,
-                           tapped_at=tap.tapped_at, offline=tap.offline)
-    except (RulesError, ServiceError, Busy) as err:
-        field = getattr(err, "field", None)
-        target = input_for(field, getattr(err, "value", None), form) or field
-        box = box_of(target)
-        what = gettext("Box %(box)s", box=box) if box else ""
-        return kept(_refused(err, what, target, box), tap, type=steps.PLACE, key=key,
-                    payload={k: v for k, v in form.items() if k != "csrf_token"},
-                    table_id=table_id, reason=getattr(err, "message", None))
+    tap = tap_of(form)
+    done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,
+                       boxes=_box_stakes(form), idempotency_key=str(form.get("key", "")),
+                       follow=True, tapped_at=tap.tapped_at, offline=tap.offline)
     return _answer(done)
 
 
@@ -222,11 +232,35 @@ def _box_stakes(form: MultiDict[str, str]) -> list[live.BoxStake]:
             for b in typed]
 
 
+def _step_refused(err: RulesError | ServiceError, **_: Any) -> Any:
+    """The refused step's problem, said as the tablet says it offline (``tablet.refusal``:
+    named with its box, the step's label and the input it is about); one from the tablet's
+    offline queue is kept for the pit (``edge.offline.kept``)."""
+    body = request.get_json(silent=True)
+    body = body if isinstance(body, dict) else {}
+    found = body.get("payload")
+    payload: dict[str, Any] = found if isinstance(found, dict) else {}
+    label = str(body.get("label") or "")
+    if isinstance(err, RulesError):
+        said = refusal.rule_problem(err, payload, label, wording.words())
+        said.pop("type")
+        answer = problem(said.pop("status"), said.pop("title"), said.pop("detail"), **said)
+    else:
+        what, box = refusal.step_what(payload, label, wording.words())
+        answer = _refused(err, what, getattr(err, "field", None), box)
+    return kept(answer, _tap(body), type=str(body.get("type") or ""), payload=payload,
+                key=str(body.get("idempotency_key") or ""),
+                round_id=(request.view_args or {}).get("round_id"),
+                reason=getattr(err, "message", None))
+
+
 @bp.post("/live/rounds/<int:round_id>/steps")
+@on_refusal(_step_refused)
 @role_required(*RECORDERS)
 def record(round_id: int) -> Any:
     """One tap: ``{"type", "payload", "idempotency_key", "expected_seq"}`` as the JSON API's
-    step, answered with the round as the screen draws it next."""
+    step (with ``tapped_at``/``offline`` from the tablet's queue), answered with the round as
+    the screen draws it next."""
     data, error = json_body()
     if error is not None:
         return error
@@ -238,31 +272,20 @@ def record(round_id: int) -> Any:
         expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq")
     except RequestError as err:
         return rules_problem(err)
-    try:
-        tap = tap_of(body)  # issue 34: when it was tapped, and whether it waited offline
-    except ServiceError as err:
-        return _refused(err, "", getattr(err, "field", None), None)
-    try:
-        done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id, type=type,
-                            payload=payload, idempotency_key=key, expected_seq=expected,
-                            follow=True, tapped_at=tap.tapped_at, offline=tap.offline)
-    except RulesError as err:  # said as the tablet says it offline (tablet.refusal)
-        db.get_session().rollback()
-        said = refusal.rule_problem(err, payload, str(body.get("label") or ""), wording.words())
-        said.pop("type")
-        refused = problem(said.pop("status"), said.pop("title"), said.pop("detail"), **said)
-        return kept(refused, tap, type=type, payload=payload, key=key, round_id=round_id,
-                    reason=err.message)
-    except (ServiceError, Busy) as err:
-        what, box = refusal.step_what(payload, str(body.get("label") or ""), wording.words())
-        return kept(_refused(err, what, getattr(err, "field", None), box), tap, type=type,
-                    payload=payload, key=key, round_id=round_id,
-                    reason=getattr(err, "message", None))
+    tap = tap_of(body)  # when it was tapped, and whether it waited offline
+    done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id, type=type,
+                        payload=payload, idempotency_key=key, expected_seq=expected,
+                        follow=True, tapped_at=tap.tapped_at, offline=tap.offline)
     status = 202 if type == live.REDEAL and done.created else None
     return _answer(done, status, since=expected or 0)
 
 
+def _engine_refused(err: RulesError | ServiceError, **_: Any) -> Any:
+    return _refused(err, "", getattr(err, "field", None), None)
+
+
 @bp.post("/tables/<int:table_id>/live/ping")
+@on_refusal(_engine_refused)
 @role_required(*RECORDERS)
 def ping(table_id: int) -> Any:
     """Issue 34: the table screen is there (every 3 s), with its offline queue's figures
@@ -274,13 +297,10 @@ def ping(table_id: int) -> Any:
         queue = _queue(need_mapping(data, ""))
     except RequestError as err:
         return problem(400, "Bad request", err.message, field=err.field)
-    except ServiceError as err:
-        return _refused(err, "", getattr(err, "field", None), None)
     now = utcnow()
     device = g.get("device")
     if device is not None and device.table_id == table_id:
-        heard.heard(db.get_session().connection(), device.id, now, queue)
-        db.get_session().commit()
+        heard.heard(db.get_session().connection(), device.id, now, queue)  # the edge commits
     return {"ok": True, "now": now.isoformat()}
 
 
@@ -295,6 +315,7 @@ def _queue(body: Mapping[str, Any]) -> heard.Queue:
 
 
 @bp.post("/live/rounds/<int:round_id>/suggest")
+@on_refusal(_engine_refused)
 @role_required(*RECORDERS)
 def suggest(round_id: int) -> Any:
     """The engine's suggested entry for a step (a Big/Small split): nothing is recorded."""
@@ -304,6 +325,7 @@ def suggest(round_id: int) -> Any:
 
 
 @bp.post("/live/rounds/<int:round_id>/refine")
+@on_refusal(_engine_refused)
 @role_required(*RECORDERS)
 def refine(round_id: int) -> Any:
     """A step as the engine offers it knowing what was entered so far (the insurance's limit
@@ -318,13 +340,10 @@ def _ask_engine(round_id: int, answer: Any, hook: str) -> Any:
     data, error = json_body()
     if error is not None:
         return error
-    try:
-        body = need_mapping(data, "")
-        rnd = live.load(db.get_session(), round_id)
-        found = getattr(rnd.flow, hook)(rnd.state, get_str(body, "type"),
-                                        need_mapping(body.get("payload", {}), "payload"))
-    except (RulesError, ServiceError) as err:
-        return _refused(err, "", getattr(err, "field", None), None)
+    body = need_mapping(data, "")
+    rnd = live.load(db.get_session(), round_id)
+    found = getattr(rnd.flow, hook)(rnd.state, get_str(body, "type"),
+                                    need_mapping(body.get("payload", {}), "payload"))
     if found is None:
         return problem(422, "No suggestion", gettext("The engine has no suggestion here."))
     return answer(found)

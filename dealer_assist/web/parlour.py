@@ -16,13 +16,11 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from .. import db
-from ..edge import PageBlueprint, role_required, status_for
+from ..edge import PageBlueprint, Refused, on_refusal, role_required, status_of
 from ..i18n.wording import N_, say
 from ..models import utcnow
 from ..rules.cards import SUITS
-from ..rules.errors import RulesError
 from ..rules.games.parlour.profile import DEFAULT_PROFILE
-from ..services.errors import ServiceError
 from ..services.people import stints
 from ..services.rounds import parlour
 from .forms import text
@@ -45,29 +43,25 @@ def index() -> Any:
     return _index()
 
 
+def _create_refused(err: Refused) -> Any:
+    flash(_message(err, N_("New game")), "error")
+    return _index(status_of(err), typed=request.form)
+
+
 @bp.post("")
+@on_refusal(_create_refused)
 @role_required(*HOSTS)
 def create() -> Any:
-    dbs = db.get_session()
     raw = request.form.get("players", "")
     players = [p.strip() for p in raw.replace(",", "\n").splitlines() if p.strip()]
-    try:
-        gid = parlour.create_game(dbs, name=text("name", max_length=64), players=players,
-                                  variant=request.form.get("variant", "basic"),
-                                  actor_id=g.user.id,
-                                  idempotency_key=request.form.get("key") or None)  # commits
-    except (RulesError, ServiceError) as err:
-        dbs.rollback()
-        flash(_message(err, N_("New game")), "error")
-        return _index(_status(err), typed=request.form)
+    gid = parlour.create_game(db.get_session(), name=text("name", max_length=64),
+                              players=players, variant=request.form.get("variant", "basic"),
+                              actor_id=g.user.id,
+                              idempotency_key=request.form.get("key") or None)
     return redirect(url_for("parlour.game", game_id=gid), 303)
 
 
-def _status(err: RulesError | ServiceError) -> int:
-    return 422 if isinstance(err, RulesError) else status_for(err)
-
-
-def _message(err: RulesError | ServiceError, what: str) -> str:
+def _message(err: Refused, what: str) -> str:
     """The engine's message, prefixed with the box it points at (``Cy's hand``, ``Betting``)."""
     where = err.field or ""
     if where.startswith("hands."):
@@ -99,10 +93,14 @@ def game(game_id: int) -> Any:
     return _screen(game_id)
 
 
-def _refused(game_id: int, err: RulesError | ServiceError, what: str) -> Any:
-    db.get_session().rollback()
+def _refused(game_id: int, err: Refused, what: str) -> Any:
     flash(_message(err, what), "error")
-    return _screen(game_id, _status(err), typed=request.form)
+    return _screen(game_id, status_of(err), typed=request.form)
+
+
+def _hand_refused(err: Refused, game_id: int) -> Any:
+    number = len(parlour.load(db.get_session(), game_id).hands) + 1
+    return _refused(game_id, err, gettext("Hand %(number)s", number=number))
 
 
 def _seq() -> int | None:
@@ -111,36 +109,30 @@ def _seq() -> int | None:
 
 
 @bp.post("/<int:game_id>/hands")
+@on_refusal(_hand_refused)
 @role_required(*HOSTS)
 def record_hand(game_id: int) -> Any:
     dbs = db.get_session()
     view = parlour.load(dbs, game_id)
-    try:
-        hands, extra = read_hands(view.seating)
-        hand = {"hands": hands, "extra": extra, "extra_hand": read_extra_hand(view.seating),
-                "betting": parse_betting(request.form.get("betting", ""), view.seating)}
-        after = parlour.record_hand(dbs, game_id=game_id, actor_id=g.user.id, hand=hand,
-                                    idempotency_key=request.form.get("key", ""),
-                                    expected_seq=_seq())
-        dbs.commit()
-    except (RulesError, ServiceError) as err:
-        return _refused(game_id, err, gettext("Hand %(number)s", number=len(view.hands) + 1))
+    hands, extra = read_hands(view.seating)
+    hand = {"hands": hands, "extra": extra, "extra_hand": read_extra_hand(view.seating),
+            "betting": parse_betting(request.form.get("betting", ""), view.seating)}
+    after = parlour.record_hand(dbs, game_id=game_id, actor_id=g.user.id, hand=hand,
+                                idempotency_key=request.form.get("key", ""),
+                                expected_seq=_seq())
     flash(gettext("Hand %(count)s recorded. %(dealer)s deals next.", count=len(after.hands),
                  dealer=after.dealer), "success")
     return redirect(url_for("parlour.game", game_id=game_id, _anchor="result"), 303)
 
 
 @bp.post("/<int:game_id>/end")
+@on_refusal(lambda err, game_id: _refused(game_id, err, N_("End of game")))
 @role_required(*HOSTS)
 def end(game_id: int) -> Any:
     dbs = db.get_session()
     view = parlour.load(dbs, game_id)
-    try:
-        parlour.end_game(dbs, game_id=game_id, actor_id=g.user.id,
-                         hands=read_end_hands(view.seating),
-                         idempotency_key=request.form.get("key", ""), expected_seq=_seq())
-        dbs.commit()
-    except (RulesError, ServiceError) as err:
-        return _refused(game_id, err, N_("End of game"))
+    parlour.end_game(dbs, game_id=game_id, actor_id=g.user.id,
+                     hands=read_end_hands(view.seating),
+                     idempotency_key=request.form.get("key", ""), expected_seq=_seq())
     flash(gettext("Game over: the board is shared out."), "success")
     return redirect(url_for("parlour.game", game_id=game_id), 303)

@@ -10,17 +10,17 @@ unchanged. Between hands the dealer seats players, records rebuys, sitting out a
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import db
-from ..edge import PageBlueprint, as_id, role_required, status_for
+from ..edge import PageBlueprint, Refused, as_id, on_refusal, role_required, status_of
 from ..i18n.wording import N_, hand_name, say
-from ..rules.errors import RulesError
 from ..rules.games.poker import Action, HandState, can_act, hand_to_dict
-from ..services.errors import Conflict, ServiceError, ValidationError
+from ..services.errors import Conflict, ValidationError
 from ..services.rounds import poker_hands
 from ..services.shifts import shifts
 from ..services.tables import poker as poker_tables
@@ -29,6 +29,7 @@ from .forms import whole_number
 from .live import card_html, new_key
 from .poker_street import as_code, cards_said, refused_up_card
 
+F = TypeVar("F", bound=Callable[..., Any])
 bp = PageBlueprint("poker", __name__)
 RECORDERS = tuple(sorted(shifts.OPENERS))
 #: a poker action in the dealer's words (the Undo button says what it takes back)
@@ -110,10 +111,14 @@ def screen(table_id: int) -> Any:
     return _screen(table_id)
 
 
-def _refused(table_id: int, err: RulesError | ServiceError, what: str) -> Any:
-    db.get_session().rollback()
+def _refused(table_id: int, err: Refused, what: str) -> Any:
     flash(gettext("%(what)s: %(message)s", what=say(what), message=say(err.message)), "error")
-    return _screen(table_id, 422 if isinstance(err, RulesError) else status_for(err))
+    return _screen(table_id, status_of(err))
+
+
+def refused_as(what: str) -> Callable[[F], F]:
+    """A screen view's refusal answer: the screen again, the message flashed after ``what``."""
+    return on_refusal(lambda err, table_id: _refused(table_id, err, what))
 
 
 def _back(table_id: int) -> Any:
@@ -142,35 +147,35 @@ def _action() -> dict[str, Any]:
     return action
 
 
-@bp.post("/poker/<int:table_id>/act")
-@role_required(*RECORDERS)
-def act(table_id: int) -> Any:
-    dbs = db.get_session()
+def _act_refused(err: Refused, table_id: int) -> Any:
+    if request.form.get("type") == "street":
+        return _street_refused(table_id, err)
     seat = request.form.get("seat") or ""
     what = (gettext("Seat %(seat)s · %(action)s", seat=seat,
                     action=say(request.form.get("type", "")))
             if seat else N_("Hand"))
-    try:
-        hid = poker_hands.current_hand_id(dbs, table_id)
-        if hid is None:
-            raise ValidationError("No hand is being dealt at this table.")
-        seq = request.form.get("seq", "")
-        poker_hands.record(dbs, round_id=hid, action=_action(), user_id=g.user.id,
-                           idempotency_key=request.form.get("key", ""),
-                           expected_seq=as_id(seq))
-        dbs.commit()
-    except (RulesError, ServiceError) as err:
-        if request.form.get("type") == "street":
-            return _street_refused(table_id, err)
-        return _refused(table_id, err, what)
+    return _refused(table_id, err, what)
+
+
+@bp.post("/poker/<int:table_id>/act")
+@on_refusal(_act_refused)
+@role_required(*RECORDERS)
+def act(table_id: int) -> Any:
+    dbs = db.get_session()
+    hid = poker_hands.current_hand_id(dbs, table_id)
+    if hid is None:
+        raise ValidationError("No hand is being dealt at this table.")
+    seq = request.form.get("seq", "")
+    poker_hands.record(dbs, round_id=hid, action=_action(), user_id=g.user.id,
+                       idempotency_key=request.form.get("key", ""),
+                       expected_seq=as_id(seq))
     return _back(table_id)
 
 
-def _street_refused(table_id: int, err: RulesError | ServiceError) -> Any:
+def _street_refused(table_id: int, err: Refused) -> Any:
     """A refused street keeps every pick and puts the message beside the seat it is about
     (issue 26 item 5): the seat whose typed card the engine refuses, tried seat by seat."""
     dbs = db.get_session()
-    dbs.rollback()
     hid = poker_hands.current_hand_id(dbs, table_id)
     field = getattr(err, "field", None) or ""
     seat = field[3:] if field.startswith("up_") else None
@@ -179,47 +184,42 @@ def _street_refused(table_id: int, err: RulesError | ServiceError) -> Any:
     if seat is None:
         return _refused(table_id, err, N_("Hand"))
     said = cards_said(say(err.message))
-    return _screen(table_id, 422 if isinstance(err, RulesError) else status_for(err),
+    return _screen(table_id, status_of(err),
                    typed=request.form, street_error={"seat": seat, "message": said})
 
 
 @bp.post("/poker/<int:table_id>/deal")
+@refused_as(N_("Deal"))
 @role_required(*RECORDERS)
 def deal(table_id: int) -> Any:
     dbs = db.get_session()
-    try:
-        if shifts.open_shift_of(dbs, table_id) is None:  # opened with its count (issue 10)
-            raise Conflict("No shift is open at this table: open it on the table's page with "
-                           "the opening count.", field="shift")
-        if poker_hands.current_hand_id(dbs, table_id) is None:
-            poker_hands.start_hand(dbs, table_id=table_id, user_id=g.user.id,
-                                   idempotency_key=request.form.get("key", ""))
-        dbs.commit()
-    except (RulesError, ServiceError) as err:
-        return _refused(table_id, err, N_("Deal"))
+    if shifts.open_shift_of(dbs, table_id) is None:  # opened with its count (issue 10)
+        raise Conflict("No shift is open at this table: open it on the table's page with "
+                       "the opening count.", field="shift")
+    if poker_hands.current_hand_id(dbs, table_id) is None:
+        poker_hands.start_hand(dbs, table_id=table_id, user_id=g.user.id,
+                               idempotency_key=request.form.get("key", ""))
     return _back(table_id)
 
 
 @bp.post("/poker/<int:table_id>/seats")
+@on_refusal(lambda err, table_id: _refused(table_id, err,
+                                           f"Seat {request.form.get('seat', '')}"))
 @role_required(*RECORDERS)
 def seats(table_id: int) -> Any:
     """Seat a player, or change a seat: rebuy, sit out, come back, leave."""
     dbs = db.get_session()
     seat, change = request.form.get("seat", ""), request.form.get("change", "seat")
-    try:
-        if change == "seat":
-            poker_tables.seat_player(dbs, table_id, seat=seat,
-                                     player=request.form.get("player", ""),
-                                     buy_in=whole_number("buy_in", f"Seat {seat} · buy-in"),
-                                     actor_id=g.user.id)
-        elif change == "rebuy":
-            poker_tables.rebuy(dbs, table_id, seat,
-                               whole_number("amount", f"Seat {seat} · rebuy"), g.user.id)
-        else:
-            poker_tables.set_status(dbs, table_id, seat, change, g.user.id)
-        dbs.commit()
-    except (RulesError, ServiceError) as err:
-        return _refused(table_id, err, f"Seat {seat}")
+    if change == "seat":
+        poker_tables.seat_player(dbs, table_id, seat=seat,
+                                 player=request.form.get("player", ""),
+                                 buy_in=whole_number("buy_in", f"Seat {seat} · buy-in"),
+                                 actor_id=g.user.id)
+    elif change == "rebuy":
+        poker_tables.rebuy(dbs, table_id, seat,
+                           whole_number("amount", f"Seat {seat} · rebuy"), g.user.id)
+    else:
+        poker_tables.set_status(dbs, table_id, seat, change, g.user.id)
     return _back(table_id)
 
 
@@ -235,29 +235,31 @@ def new_table() -> Any:
     return render_template("poker/new.html", profiles=poker_profiles(), typed=request.form)
 
 
+def _new_table_refused(err: Refused) -> Any:
+    from ..rules.games.poker import poker_profiles
+
+    flash(gettext("New poker table: %(message)s", message=say(err.message)), "error")
+    return render_template("poker/new.html", profiles=poker_profiles(),
+                           typed=request.form), 422
+
+
 @bp.post("/poker/new")
+@on_refusal(_new_table_refused)
 @role_required(*OPENERS)
 def create_table() -> Any:
     """A poker table: name, profile, stakes (stud: ante; draw: small blind; the rest default
     by RULES.md) and the number of seats."""
-    from ..rules.games.poker import get_poker_profile, poker_profiles
+    from ..rules.games.poker import get_poker_profile
 
     dbs = db.get_session()
-    try:
-        profile = request.form.get("profile", "")
-        stud = get_poker_profile(profile).is_stud
-        name = "ante" if stud else "small_blind"
-        stakes = {name: whole_number("stake", "Ante" if stud else "Small blind")}
-        view = poker_tables.open_table(dbs, name=request.form.get("name", ""), profile=profile,
-                                       stakes=stakes,
-                                       seat_count=whole_number("seats", "Seats"))
-        tables.set_pit(dbs, view.id, request.form.get("pit", "")[:40])  # issue 28: the floor
-        dbs.commit()
-    except (RulesError, ServiceError) as err:
-        dbs.rollback()
-        flash(gettext("New poker table: %(message)s", message=say(err.message)), "error")
-        return render_template("poker/new.html", profiles=poker_profiles(),
-                               typed=request.form), 422
+    profile = request.form.get("profile", "")
+    stud = get_poker_profile(profile).is_stud
+    name = "ante" if stud else "small_blind"
+    stakes = {name: whole_number("stake", "Ante" if stud else "Small blind")}
+    view = poker_tables.open_table(dbs, name=request.form.get("name", ""), profile=profile,
+                                   stakes=stakes,
+                                   seat_count=whole_number("seats", "Seats"))
+    tables.set_pit(dbs, view.id, request.form.get("pit", "")[:40])  # issue 28: the floor
     if g.user.role in RECORDERS:  # a pit boss or shift manager runs it from its screen
         return redirect(url_for("poker.screen", table_id=view.id), 303)
     flash(gettext("Poker table %(name)s opened: a croupier or pit boss opens its shift and "
@@ -266,18 +268,14 @@ def create_table() -> Any:
 
 
 @bp.post("/poker/<int:table_id>/undo")
+@refused_as(N_("Undo"))
 @role_required(*RECORDERS)
 def undo(table_id: int) -> Any:
     dbs = db.get_session()
-    try:
-        hid = poker_hands.current_hand_id(dbs, table_id)
-        if hid is None:
-            raise ValidationError("No hand is being dealt at this table.")
-        seq = request.form.get("seq", "")
-        poker_hands.undo(dbs, round_id=hid, user_id=g.user.id,
-                         idempotency_key=request.form.get("key", ""),
-                         expected_seq=as_id(seq))
-        dbs.commit()
-    except (RulesError, ServiceError) as err:
-        return _refused(table_id, err, N_("Undo"))
+    hid = poker_hands.current_hand_id(dbs, table_id)
+    if hid is None:
+        raise ValidationError("No hand is being dealt at this table.")
+    seq = request.form.get("seq", "")
+    poker_hands.undo(dbs, round_id=hid, user_id=g.user.id,
+                     idempotency_key=request.form.get("key", ""), expected_seq=as_id(seq))
     return _back(table_id)

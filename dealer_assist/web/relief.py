@@ -21,7 +21,7 @@ from flask_babel import gettext
 
 from .. import db
 from ..audit import Actor, acting_as
-from ..edge import ALL_ROLES, PageBlueprint, device, form_error, role_required
+from ..edge import ALL_ROLES, PageBlueprint, device, form_error, on_refusal, role_required
 from ..i18n.wording import N_, say
 from ..models import Role, utcnow
 from ..rules.registry import get_game
@@ -77,19 +77,15 @@ def _context(table_id: int, **extra: Any) -> dict[str, Any]:
             "supervisors": supervisors, "screen": screen_url(table), **extra}
 
 
-def _take(relieve: Callable[[Any, Any], stints.StintView], done: str, target: str,
-          template: str, context: Callable[..., dict[str, Any]]) -> Any:
+def _take(relieve: Callable[[Any, Any], stints.StintView], done: str, target: str) -> Any:
     """The relief's POST, for a table and for the parlour game: find the incoming person,
-    relieve (his PIN checked first, the failure kept), commit, say so and go back."""
+    relieve (his PIN checked first, the failure kept by the edge), say so and go back. What
+    the relief writes is his (flushed while he acts); the edge commits it."""
     dbs = db.get_session()
-    who = None
-    try:
-        who = pins.find_person(dbs, request.form.get("dealer", ""))
-        with acting_as(Actor(who.id, who.username, who.role)):
-            stint = relieve(dbs, who)
-            dbs.commit()
-    except ServiceError as err:
-        return form_error(err, template, **context(who=who, form=request.form))
+    who = g.relief_who = pins.find_person(dbs, request.form.get("dealer", ""))
+    with acting_as(Actor(who.id, who.username, who.role)):
+        stint = relieve(dbs, who)
+        dbs.flush()
     flash(gettext(done, name=stint.dealer), "success")
     return redirect(target, 303)
 
@@ -102,6 +98,8 @@ def page(table_id: int) -> Any:
 
 
 @bp.post("/tables/<int:table_id>/relief")
+@on_refusal(lambda err, table_id: form_error(err, "relief/page.html", **_context(
+    table_id, who=g.get("relief_who"), form=request.form)))
 @role_required(*DEALERS)
 def take(table_id: int) -> Any:
     def relieve(dbs: Any, who: Any) -> stints.StintView:
@@ -112,8 +110,7 @@ def take(table_id: int) -> Any:
         return stints.relieve(dbs, table_id=table_id, relief=relief, policy=pin_policy())
 
     table = tables.get_table(db.get_session(), table_id)
-    return _take(relieve, N_("%(name)s deals at this table now."), screen_url(table),
-                 "relief/page.html", lambda **kw: _context(table_id, **kw))
+    return _take(relieve, N_("%(name)s deals at this table now."), screen_url(table))
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +155,8 @@ def host_page(game_id: int) -> Any:
 
 
 @bp.post("/parlour/<int:game_id>/relief")
+@on_refusal(lambda err, game_id: form_error(err, "relief/host.html", **_host_context(
+    game_id, who=g.get("relief_who"), form=request.form)))
 @role_required(*PARLOUR_HOSTS)
 def take_game(game_id: int) -> Any:
     def relieve(dbs: Any, who: Any) -> stints.StintView:
@@ -165,8 +164,7 @@ def take_game(game_id: int) -> Any:
                                    relief=stints.Relief(who.id or 0, device.credential("pin")))
 
     return _take(relieve, N_("%(name)s hosts this game now."),
-                 url_for("parlour.game", game_id=game_id), "relief/host.html",
-                 lambda **kw: _host_context(game_id, **kw))
+                 url_for("parlour.game", game_id=game_id))
 
 
 def dealing_elsewhere(table_id: int) -> str | None:
@@ -193,18 +191,16 @@ def _table_dealer_globals() -> dict[str, Any]:
 # --- one's own PIN --------------------------------------------------------------------------
 
 @bp.route("/pin", methods=["GET", "POST"])
+@on_refusal(lambda err, **_: form_error(err, "relief/pin.html"))
 @role_required(*PIN_ROLES)
 def set_pin() -> Any:
     """Set or change your PIN (4-8 digits) with your password: what a relief and a
     co-signature ask of you."""
     if request.method == "GET":
         return render_template("relief/pin.html")
-    try:
-        password_guarded(lambda dbs: pins.set_pin(
-            dbs, g.user.id, password=request.form.get("password", ""),
-            pin=request.form.get("pin", ""), confirm=request.form.get("confirm_pin", "")))
-    except ServiceError as err:
-        return form_error(err, "relief/pin.html")
+    password_guarded(lambda dbs: pins.set_pin(
+        dbs, g.user.id, password=request.form.get("password", ""),
+        pin=request.form.get("pin", ""), confirm=request.form.get("confirm_pin", "")))
     flash(gettext("Your PIN is set. It signs a relief or a count; it opens nothing else."),
           "success")
     return redirect(url_for("web.home"))

@@ -32,10 +32,12 @@ from ..edge import (
     FLOOR_READERS,
     PIT_ROLES,
     PageBlueprint,
+    Refused,
     as_id,
     device,
     form_error,
     may_reach,
+    on_refusal,
     role_required,
 )
 from ..edge.header_values import attachment
@@ -44,7 +46,7 @@ from ..i18n.wording import N_
 from ..models import utcnow
 from ..services import reports
 from ..services.cage import issues, slips
-from ..services.errors import ServiceError, ValidationError
+from ..services.errors import ValidationError
 from ..services.shifts import chips, inventory, shifts
 from ..services.tables import tables
 from .forms import text, whole_number
@@ -169,18 +171,18 @@ def inventory_page(shift_id: int) -> str:
     return render_template("reports/inventory.html", **_inventory_page(shift_id))
 
 
+def _inventory_refused(err: Refused, shift_id: int) -> Any:
+    return form_error(err, "reports/inventory.html", **_inventory_page(shift_id))
+
+
 def _save(shift_id: int, action: Any, done: str) -> Any:
-    dbs = db.get_session()
-    try:
-        action(dbs)
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "reports/inventory.html", **_inventory_page(shift_id))
+    action(db.get_session())
     flash(done, "success")
     return redirect(url_for("reports.inventory_page", shift_id=shift_id))
 
 
 @bp.post("/shifts/<int:shift_id>/opening-count")
+@on_refusal(_inventory_refused)
 @role_required(*PIT)
 def opening_count(shift_id: int) -> Any:
     return _save(shift_id, lambda dbs: inventory.record_opening_count(
@@ -191,6 +193,7 @@ def opening_count(shift_id: int) -> Any:
 
 
 @bp.post("/shifts/<int:shift_id>/transfers")
+@on_refusal(_inventory_refused)
 @role_required(*PIT)
 def transfer(shift_id: int) -> Any:
     """The table signs for a fill or credit the cage issued (issue 35)."""
@@ -205,21 +208,18 @@ def transfer(shift_id: int) -> Any:
 
 
 @bp.post("/shifts/<int:shift_id>/close")
+@on_refusal(_inventory_refused)
 @role_required(*PIT)
 def close(shift_id: int) -> Any:
     dbs = db.get_session()
-    try:
-        if request.form.get("confirm") != "yes":
-            raise ValidationError("Tick the box to confirm the closing count and signatures.",
-                                  field="confirm")
-        counted = _counted(dbs, shift_id, "closing_amount", "The closing count")
-        inventory.close_shift(
-            dbs, shift_id=shift_id, closing_amount=counted["amount"], chips=counted["chips"],
-            croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
-            actor_id=g.user.id, note=text("note", max_length=500),
-            credential=device.credential("croupier_pin"))
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "reports/inventory.html", **_inventory_page(shift_id))
+    if request.form.get("confirm") != "yes":
+        raise ValidationError("Tick the box to confirm the closing count and signatures.",
+                              field="confirm")
+    counted = _counted(dbs, shift_id, "closing_amount", "The closing count")
+    inventory.close_shift(
+        dbs, shift_id=shift_id, closing_amount=counted["amount"], chips=counted["chips"],
+        croupier_id=_person("croupier_id", "croupier"), pit_boss_id=g.user.id,
+        actor_id=g.user.id, note=text("note", max_length=500),
+        credential=device.credential("croupier_pin"))
     flash(gettext("Shift closed. Its rounds are now read-only."), "success")
     return redirect(url_for("reports.inventory_page", shift_id=shift_id))

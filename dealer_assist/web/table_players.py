@@ -17,9 +17,8 @@ from sqlmodel import Session
 from werkzeug.datastructures import MultiDict
 
 from .. import db
-from ..edge import PageBlueprint, role_required
+from ..edge import PageBlueprint, Refused, on_refusal, role_required
 from ..i18n import wording
-from ..services.errors import ServiceError
 from ..services.players import cards
 from ..services.rounds import live
 from ..services.tables import tables
@@ -53,35 +52,34 @@ def _back(table_id: int) -> Any:
     return redirect(url_for("live.screen", table_id=table_id), 303)
 
 
+def _sit_down_refused(err: Refused, table_id: int) -> Any:
+    keep(table_id, request.form, Refusal(wording.say(err.message),
+                                         err.field if err.field in ("card", "name") else None))
+    return _back(table_id)
+
+
+def _leave_refused(err: Refused, table_id: int) -> Any:
+    flash(wording.say(err.message), "error")
+    return _back(table_id)
+
+
 @bp.post("/tables/<int:table_id>/live/players")
+@on_refusal(_sit_down_refused)
 @role_required(*RECORDERS)
 def sit_down(table_id: int) -> Any:
-    dbs = db.get_session()
-    try:
-        found = cards.sit_down(dbs, table_id=table_id, card=request.form.get("card", ""),
-                               name=request.form.get("name"), actor_id=g.user.id)
-        dbs.commit()
-    except ServiceError as err:
-        dbs.rollback()
-        keep(table_id, request.form, Refusal(wording.say(err.message),
-                                             err.field if err.field in ("card", "name") else None))
-        return _back(table_id)
+    found = cards.sit_down(db.get_session(), table_id=table_id,
+                           card=request.form.get("card", ""),
+                           name=request.form.get("name"), actor_id=g.user.id)
     flash(gettext("Card %(card)s is seated: choose it for his boxes.", card=found.card),
           "success")
     return _back(table_id)
 
 
 @bp.post("/tables/<int:table_id>/live/players/leave")
+@on_refusal(_leave_refused)
 @role_required(*RECORDERS)
 def leave(table_id: int) -> Any:
-    dbs = db.get_session()
     card = request.form.get("card", "")
-    try:
-        cards.leave(dbs, table_id=table_id, card=card, actor_id=g.user.id)
-        dbs.commit()
-    except ServiceError as err:
-        dbs.rollback()
-        flash(wording.say(err.message), "error")
-        return _back(table_id)
+    cards.leave(db.get_session(), table_id=table_id, card=card, actor_id=g.user.id)
     flash(gettext("Card %(card)s has left the table.", card=card.strip().upper()), "success")
     return _back(table_id)

@@ -10,11 +10,20 @@ from flask import current_app, flash, g, redirect, render_template, request, url
 from flask_babel import gettext
 
 from .. import db
-from ..edge import PageBlueprint, any_role, as_id, device, form_error, may_reach, role_required
+from ..edge import (
+    PageBlueprint,
+    any_role,
+    as_id,
+    device,
+    form_error,
+    may_reach,
+    on_refusal,
+    role_required,
+)
 from ..i18n.formats import when
 from ..models import Role, utcnow
 from ..rules.registry import get_game
-from ..services.errors import ServiceError, ValidationError
+from ..services.errors import ValidationError
 from ..services.shifts import chips, inventory, shifts
 from ..services.tables import tables
 from .forms import optional_date, text
@@ -79,25 +88,22 @@ def detail(table_id: int) -> str:
 
 
 @bp.post("/<int:table_id>/shifts")
+@on_refusal(lambda err, table_id: form_error(err, "tables/detail.html", **_page(table_id)))
 @role_required(*SHIFT_OPENERS)
 def open_shift(table_id: int) -> Any:
     """Open the shift with its opening count, chip by chip, signed by the croupier and the pit
     boss (the signed-in user is one of the two; the other types his PIN, issue 28)."""
     dbs = db.get_session()
-    try:
-        table = tables.get_table(dbs, table_id)
-        croupier_id, pit_boss_id = _signers()
-        other_pin = "pit_boss_pin" if g.user.id == croupier_id else "croupier_pin"
-        shift, _count = inventory.open_shift_with_count(
-            dbs, table_id=table_id, actor_id=g.user.id, croupier_id=croupier_id,
-            pit_boss_id=pit_boss_id, chips=chip_counts(chips.denominations(table.chip_set)),
-            credential=device.credential(other_pin),
-            note=text("note", max_length=500),
-            gaming_date=optional_date("gaming_date", "The gaming date"), zone=floor_zone(),
-            start_hour=int(current_app.config["GAMING_DAY_START_HOUR"]))
-        dbs.commit()
-    except ServiceError as err:
-        return form_error(err, "tables/detail.html", **_page(table_id))
+    table = tables.get_table(dbs, table_id)
+    croupier_id, pit_boss_id = _signers()
+    other_pin = "pit_boss_pin" if g.user.id == croupier_id else "croupier_pin"
+    shift, _count = inventory.open_shift_with_count(
+        dbs, table_id=table_id, actor_id=g.user.id, croupier_id=croupier_id,
+        pit_boss_id=pit_boss_id, chips=chip_counts(chips.denominations(table.chip_set)),
+        credential=device.credential(other_pin),
+        note=text("note", max_length=500),
+        gaming_date=optional_date("gaming_date", "The gaming date"), zone=floor_zone(),
+        start_hour=int(current_app.config["GAMING_DAY_START_HOUR"]))
     flash(gettext("Shift opened for gaming date %(v)s.", v=when(shift.gaming_date, "date")),
           "success")
     if get_game(table.game).poker_room and may_reach("poker.screen"):  # the poker screen

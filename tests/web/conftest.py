@@ -19,6 +19,16 @@ from werkzeug.test import TestResponse
 from dealer_assist import create_app, db
 from tests.conftest import FAST_ARGON2
 from tests.factories import PASSWORD, PIN, make_table, make_user
+from tests.openapi_answers import problems, recording
+
+
+@pytest.fixture(autouse=True)
+def api_answers_fit_the_document(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every answer of an ``/api/`` route these tests get fits the OpenAPI document."""
+    with recording() as seen:
+        yield
+    if request.node.get_closest_marker("off_the_document") is None:
+        assert [p for answer in seen for p in problems(answer)] == []
 
 
 @pytest.fixture

@@ -48,6 +48,7 @@ def test_a_round_recorded_through_the_api_names_the_croupier_in_the_audit_log(
         ("carla", croupier.id, "croupier")}
 
 
+@pytest.mark.off_the_document("a Conflict injected into a read that cannot conflict")
 def test_a_service_error_has_one_status_on_pages_and_both_apis(
         app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 10 defect 2: "api/audit.py maps by class-name string, so the same error is 409

@@ -134,6 +134,16 @@ class DealerSettlement(Shape):
     hand: Hand | None = None
     qualified: bool
     bought: bool | Absent = None
+    replaced: Annotated[list[Card] | Absent, Field(
+        description="a bought game: the card(s) the dealer gave up")] = None
+    drawn: Annotated[list[Card] | Absent, Field(
+        description="a bought game: the card(s) he drew for them")] = None
+    new_cards: list[Card] | Absent = None
+    new_hand: Hand | None = None
+    new_qualified: bool | None = None
+    small: Annotated[list[Card] | Absent, Field(
+        description="Big/Small: the dealer's Small Hand")] = None
+    small_hand: Hand | None = None
 
 
 class Settlement(Shape):

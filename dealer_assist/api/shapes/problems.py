@@ -61,6 +61,14 @@ RESPONSES: dict[str, Any] = {
         title="The request breaks a rule", status=422, code="duplicate_card",
         field="dealer.draw", value="7d",
         detail="7d (card 2) is already on the table (first named in boxes[0].cards)"),
+    "ServiceUnavailable": {
+        **_answer("the database stayed busy through every retry: nothing was recorded, send "
+                  "the same request again (same Idempotency-Key) after Retry-After seconds",
+                  "Problem", title="Busy", status=503,
+                  detail="The database is busy; nothing was recorded. Try again in a moment.",
+                  retry_after=1),
+        "headers": {"Retry-After": {"description": "seconds to wait before sending it again",
+                                    "schema": {"type": "integer"}}}},
     "TooManyRequests": {
         **_answer("the public calculators' rate limit (PUBLIC_API_RATE_LIMIT) is reached",
                   "Problem", title="Too Many Requests", status=429, detail="60 per 1 minute"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, WithJsonSchema
+from pydantic import ConfigDict, Field, WithJsonSchema
 
 from .base import Absent, Label, Money, Obj, Shape, When
 from .house import BoxPlayer, Settlement
@@ -55,6 +55,68 @@ class Event(Shape):
     offline: bool | Absent = None
 
 
+class _Open(Shape):
+    """A part of the state whose fields a game may add to (Russian poker's bonus and
+    insurance, a Big/Small box's split): the shared fields are typed, the game's own kept."""
+
+    model_config = ConfigDict(strict=True, populate_by_name=True, extra="allow")
+
+
+class DealerState(_Open):
+    cards: list[str]
+    up: list[str]
+    revealed: bool
+    draw: list[str]
+    small: list[str] | Absent = None
+    hand: str | Absent = None
+    qualified: bool | Absent = None
+
+
+class BoxState(_Open):
+    box: str
+    seat: str
+    ante: Money
+    cards: list[str]
+    decision: str | None = None
+    hand: str | None = None
+    collected: Money | Absent = None
+
+
+class NextStep(_Open):
+    type: str
+    label: str
+    box: str | Absent = None
+
+
+class RoundState(_Open):
+    """The state folded from the round's events, as every house game says it."""
+
+    game: str
+    profile: str
+    table: Obj
+    voided: str | None = None
+    dealer: DealerState
+    dealt: bool
+    boxes: list[BoxState]
+    used: list[str]
+    phase: str
+    last_seq: int
+    undoable: Annotated[int | None, Field(
+        description="the seq of the step an undo takes back (None: nothing to undo)")] = None
+    next_steps: list[NextStep]
+
+
+class VoidRequest(Shape):
+    id: int
+    status: Literal["pending", "approved", "rejected"]
+    reason: str
+    requested_by: int
+    requested_at: When
+    decided_by: int | None = None
+    note: str | None = None
+    decided_at: NullableWhen = None
+
+
 class Round(Shape):
     """A round as stored: its events, the state folded from them, the settlement."""
 
@@ -72,10 +134,10 @@ class Round(Shape):
     rules: Annotated[Obj | Absent, Field(
         description="the rules in force, as the round's first event recorded them")] = None
     events: list[Event]
-    state: Obj
+    state: RoundState
     settlement: Settlement | None = None
     stored_settlement: Obj | None = None
-    void_request: Obj | None = None
+    void_request: VoidRequest | None = None
 
 
 class Decision(Shape):

@@ -186,7 +186,7 @@ def store_round_settlement(session: Session, loaded: Loaded, seq: int, body: dic
     if conn.execute(_SETTLE.values(status=settled), {"rid": loaded.id}).rowcount != 1:
         raise txn.Stale  # not open any more (the lock said it was: a bug, never a half-write)
     table_id = loaded.facts.table_id if loaded.facts else None
-    capture.append_rows(conn, [
+    capture.append_rows(session, [
         capture.created(_SETTLEMENT.name, values, table_id),
         capture.updated(_R.name, {"id": loaded.id}, {"status": (loaded.status, settled)},
                         table_id)])

@@ -61,7 +61,8 @@ def start(session: Session, opener: Opener, scope_id: int | None, *, actor_id: i
     key = check_key(idempotency_key)
     body = dict(payload or {})
     return txn.run(session, lambda: _start_once(session, opener, scope_id, actor_id, body, key,
-                                                follow, (tapped_at, offline)))
+                                                follow, (tapped_at, offline)),
+                   actor_id=actor_id)
 
 
 def _start_once(session: Session, opener: Opener, scope_id: int | None, actor_id: int,
@@ -131,7 +132,8 @@ def record(session: Session, stream: Stream, stream_id: int, *, actor_id: int, t
     key = check_key(idempotency_key)
     body = dict(payload or {})
     return txn.run(session, lambda: _once(session, stream, stream_id, actor_id, type, body, key,
-                                          expected_seq, before, follow, (tapped_at, offline)))
+                                          expected_seq, before, follow, (tapped_at, offline)),
+                  actor_id=actor_id)
 
 
 def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type: str,

@@ -161,6 +161,6 @@ def insert_round(session: Session, *, table_id: int, shift_id: int, number: int,
     except IntegrityError:
         raise txn.Stale from None
     row = {c.name: values.get(c.name) for c in _R.c}  # the flush hook's snapshot: every column
-    capture.append_rows(conn, [capture.created(_R.name, row, table_id)])
+    capture.append_rows(session, [capture.created(_R.name, row, table_id)])
     return store.RoundView(values["id"], table_id, shift_id, number, OPEN, values["opened_at"],
                            dealer_id)

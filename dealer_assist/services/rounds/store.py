@@ -131,7 +131,7 @@ def insert_event(session: Session, column: str, stream_id: int, seq: int, type: 
     values["id"] = new_id(found)
     if table_id is None and column == "round_id":
         table_id = conn.execute(_TABLE_OF_ROUND, {"rid": stream_id}).scalar()
-    capture.append_rows(conn, [capture.created(_EVENT.name, values, table_id)])
+    capture.append_rows(session, [capture.created(_EVENT.name, values, table_id)])
     return EventView(values["id"], values["round_id"], seq, type, json.loads(body), actor_id,
                      values["created_at"], key, values["game_id"], body, tapped_at, offline)
 

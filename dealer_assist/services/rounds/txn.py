@@ -33,7 +33,8 @@ from typing import TypeVar
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, select
 
-from ...db import NO_BEGIN, SQLITE_BEGIN
+from ...audit import capture
+from ...database import NO_BEGIN, SQLITE_BEGIN
 from ...models import GameTable
 from ..errors import NotFound, ServiceError
 
@@ -167,10 +168,17 @@ def _pause(attempt: int) -> None:
     time.sleep(random.uniform(0, 0.005 * (2 ** attempt)))  # noqa: S311 - not a secret
 
 
-def run(session: Session, attempt: Callable[[], T], *, attempts: int = ATTEMPTS) -> T:
+def run(session: Session, attempt: Callable[[], T], *, actor_id: int | None = None,
+        attempts: int = ATTEMPTS) -> T:
     """Run ``attempt`` and commit; on :class:`Stale` or contention roll back and run it again.
+    What it writes is attributed to ``actor_id`` in the audit log (``capture.acting``).
 
     Any other exception rolls back and propagates (a refused step leaves nothing behind)."""
+    with capture.acting(session, actor_id):
+        return _run(session, attempt, attempts)
+
+
+def _run(session: Session, attempt: Callable[[], T], attempts: int) -> T:
     for n in range(attempts):
         try:
             result = attempt()
