@@ -35,6 +35,14 @@ def tap_of(body: Mapping[str, Any]) -> offline.Tap:
     return offline.read_tap(body.get("tapped_at"), body.get("offline"), utcnow())
 
 
+def tap_said(body: Mapping[str, Any]) -> offline.Tap:
+    """What a refused request said of its tap (a malformed one: not from the queue)."""
+    try:
+        return tap_of(body)
+    except ServiceError:
+        return offline.Tap()
+
+
 def kept(response: Response, tap: offline.Tap, *, type: str, payload: Mapping[str, Any],
          key: str, round_id: int | None = None, table_id: int | None = None,
          reason: str | None = None) -> Response:
@@ -82,10 +90,7 @@ def keeps_refusals(step: Callable[[Mapping[str, Any], dict[str, Any]], dict[str,
             except (RulesError, ServiceError, Busy) as err:
                 body = request.get_json(silent=True)
                 body = body if isinstance(body, dict) else {}
-                try:
-                    tap = tap_of(body)
-                except ServiceError:
-                    raise err from None
+                tap = tap_said(body)
                 if not tap.offline:
                     raise
                 handler = next(HANDLERS[c] for c in type(err).__mro__ if c in HANDLERS)

@@ -28,7 +28,7 @@ from werkzeug.datastructures import MultiDict
 
 from .. import db
 from ..edge import PageBlueprint, json_body, on_refusal, role_required
-from ..edge.offline import kept, tap_of
+from ..edge.offline import kept, tap_of, tap_said
 from ..edge.problems import busy_problem, problem, rules_problem
 from ..edge.status import status_for
 from ..i18n import wording
@@ -171,14 +171,6 @@ def _last_round(shift_id: int, table_id: int) -> Round | None:
 
 # --- a tap ------------------------------------------------------------------------------------
 
-def _tap(fields: Mapping[str, Any]) -> offline.Tap:
-    """The tapped time and offline flag a refused request carried (a malformed one: none)."""
-    try:
-        return tap_of(fields)
-    except ServiceError:
-        return offline.Tap()
-
-
 def _start_refused(err: RulesError | ServiceError, **_: Any) -> Any:
     """A refused start named with the box and the bets form's input; one from the tablet's
     offline queue is kept for the pit (``edge.offline.kept``)."""
@@ -187,7 +179,7 @@ def _start_refused(err: RulesError | ServiceError, **_: Any) -> Any:
     target = input_for(field, getattr(err, "value", None), form) or field
     box = box_of(target)
     what = gettext("Box %(box)s", box=box) if box else ""
-    return kept(_refused(err, what, target, box), _tap(form), type=steps.PLACE,
+    return kept(_refused(err, what, target, box), tap_said(form), type=steps.PLACE,
                 key=str(form.get("key", "")),
                 payload={k: v for k, v in form.items() if k != "csrf_token"},
                 table_id=(request.view_args or {}).get("table_id"),
@@ -248,7 +240,7 @@ def _step_refused(err: RulesError | ServiceError, **_: Any) -> Any:
     else:
         what, box = refusal.step_what(payload, label, wording.words())
         answer = _refused(err, what, getattr(err, "field", None), box)
-    return kept(answer, _tap(body), type=str(body.get("type") or ""), payload=payload,
+    return kept(answer, tap_said(body), type=str(body.get("type") or ""), payload=payload,
                 key=str(body.get("idempotency_key") or ""),
                 round_id=(request.view_args or {}).get("round_id"),
                 reason=getattr(err, "message", None))
