@@ -47,7 +47,7 @@ from dealer_assist.models import (  # noqa: E402
     Shift,
 )
 from dealer_assist.models.cage import BuyIn  # noqa: E402
-from dealer_assist.rules.registry import start  # noqa: E402
+from dealer_assist.rules.games.registry import start  # noqa: E402
 from dealer_assist.services.people import passwords  # noqa: E402
 from dealer_assist.services.reports import hold  # noqa: E402
 from dealer_assist.services.rounds import store as rounds  # noqa: E402

@@ -36,7 +36,7 @@ sys.path.insert(0, str(_HERE.parent))
 from dealer_assist import create_app, db  # noqa: E402
 from dealer_assist.models import User  # noqa: E402
 from dealer_assist.rules.cards import ALL_CARDS  # noqa: E402
-from dealer_assist.rules.registry import start  # noqa: E402
+from dealer_assist.rules.games.registry import start  # noqa: E402
 from dealer_assist.services.people import passwords, users  # noqa: E402
 from dealer_assist.services.shifts import shifts  # noqa: E402
 from dealer_assist.services.tables import tables  # noqa: E402

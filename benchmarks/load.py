@@ -70,7 +70,7 @@ from sqlalchemy import text  # noqa: E402
 from dealer_assist import create_app, db  # noqa: E402
 from dealer_assist.models import User  # noqa: E402
 from dealer_assist.rules.engine import Event  # noqa: E402
-from dealer_assist.rules.registry import get_game, start  # noqa: E402
+from dealer_assist.rules.games.registry import get_game, start  # noqa: E402
 from dealer_assist.services.people import passwords, users  # noqa: E402
 from dealer_assist.services.shifts import shifts  # noqa: E402
 from dealer_assist.services.tables import profiles, tables  # noqa: E402

@@ -31,7 +31,7 @@ from typing import Any
 
 from dealer_assist.rules.cards import ALL_CARDS
 from dealer_assist.rules.errors import RulesError
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 
 
 def _sibling(name: str) -> Any:

@@ -117,7 +117,7 @@ def main() -> None:
         wall = cpu = 0.0
         # the evaluator builds its lookup tables on first use (seconds, once per process):
         # a reveal outside the profile builds them, so the profile shows the steady state
-        from dealer_assist.rules.registry import start
+        from dealer_assist.rules.games.registry import start
 
         flow, state = start("russian", "russian-classic", 10, 500, 50000)
         for type, payload in [("place", {"boxes": [{"box": "1", "ante": 100}]}), STEPS[0],

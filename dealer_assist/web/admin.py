@@ -24,7 +24,7 @@ from ..edge import PageBlueprint, form_error, role_required
 from ..i18n.wording import N_, say
 from ..models import POKER_GAMES, Role
 from ..rules.errors import RulesError
-from ..rules.registry import games
+from ..rules.games.registry import games
 from ..services.errors import ServiceError, ValidationError
 from ..services.people import pins, users
 from ..services.people.users import ROLE_TITLES, NewPassword
@@ -36,7 +36,7 @@ from .forms import text, whole_number
 
 bp = PageBlueprint("admin", __name__, url_prefix="/admin")
 admin_only = role_required(Role.ADMIN.value)
-#: the house games a table is opened for, by their one title (``rules.registry``)
+#: the house games a table is opened for, by their one title (``rules.games.registry``)
 GAME_TITLES = {spec.name: spec.title for spec in games() if spec.banked}
 #: a poker table's stakes as its form names them (issue 35 item 4)
 STAKE_LABELS = {"ante": N_("Ante"), "bring_in": N_("Bring-in"), "small_blind": N_("Small blind"),

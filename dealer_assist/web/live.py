@@ -33,7 +33,7 @@ from ..models import Round
 from ..rules.cards import SUITS
 from ..rules.errors import RulesError
 from ..rules.fields import RequestError, get_int, get_str, need_mapping
-from ..rules.registry import get_game
+from ..rules.games.registry import get_game
 from ..services.errors import ServiceError, ValidationError
 from ..services.rounds import live, steps
 from ..services.rounds import store as rounds

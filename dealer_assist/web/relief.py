@@ -24,7 +24,7 @@ from ..audit import Actor, acting_as
 from ..edge import ALL_ROLES, PageBlueprint, device, form_error, role_required
 from ..i18n.wording import N_, say
 from ..models import Role, utcnow
-from ..rules.registry import get_game
+from ..rules.games.registry import get_game
 from ..services.errors import ServiceError
 from ..services.people import pins, stints
 from ..services.shifts import shifts

@@ -13,7 +13,7 @@ from .. import db
 from ..edge import PageBlueprint, any_role, as_id, device, form_error, may_reach, role_required
 from ..i18n.formats import when
 from ..models import Role, utcnow
-from ..rules.registry import get_game
+from ..rules.games.registry import get_game
 from ..services.errors import ServiceError, ValidationError
 from ..services.shifts import chips, inventory, shifts
 from ..services.tables import tables

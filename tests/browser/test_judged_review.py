@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from dealer_assist import db
 from dealer_assist.models import GameTable, Shift, User
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 from dealer_assist.services.disputes import disputes
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_disputes import NO_SCROLL, sign_in

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from dealer_assist import db
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 from dealer_assist.rules.settlement import FEES, at_showdown
 from tests.browser.conftest import LAYOUT, Server, Shots, login
 from tests.factories import PASSWORD, make_user

@@ -15,7 +15,7 @@ from sqlmodel import col, select
 
 from dealer_assist import db
 from dealer_assist.models import Round
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 from dealer_assist.services.disputes import disputes, voids
 from dealer_assist.services.shifts import shifts
 from tests.browser.conftest import Server, Shots

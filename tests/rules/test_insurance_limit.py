@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from dealer_assist.rules import IllegalActionError
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 
 
 def _bet(max_payout: int = 50000) -> tuple[Any, Any]:

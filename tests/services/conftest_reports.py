@@ -24,7 +24,7 @@ from dealer_assist.models import Round, RoundSettlement, RoundStatus
 from dealer_assist.rules import ALL_CARDS, RulesError
 from dealer_assist.rules.engine import Game as GameFlow
 from dealer_assist.rules.engine import Step
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import inventory, shifts
 from tests.factories import SIGNED, cage_issue, make_table, make_user

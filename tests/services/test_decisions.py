@@ -26,7 +26,7 @@ from dealer_assist.lab.batch import rank_keys
 from dealer_assist.rules import ALL_CARDS
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.rules.ranking import Category
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 from dealer_assist.services import decisions
 from dealer_assist.services.reports import sections
 from tests.services.conftest_reports import T0, Played, make_floor, store_round

@@ -99,7 +99,7 @@ def _escalated(app: Flask) -> tuple[int, int]:
     def build(session: Any) -> tuple[int, int]:
         import random
 
-        from dealer_assist.rules.registry import start as start_flow
+        from dealer_assist.rules.games.registry import start as start_flow
 
         floor = make_floor(session)
         flow, empty = start_flow("russian", floor.profile, *floor.limits)

@@ -6,11 +6,11 @@
 * ``poker/``: the poker room's player-versus-player games, Americana stud and 32-card draw;
 * ``parlour/``: the parlour Americana board game.
 
-Importing this package registers each game's :class:`~dealer_assist.rules.registry.GameSpec`.
+Importing this package registers each game's :class:`~dealer_assist.rules.games.registry.GameSpec`.
 """
 
 from ..phrase import Phrase
-from ..registry import (
+from .registry import (
                   GAMES,
                   HOUSE_REPORT,
                   PARLOUR,

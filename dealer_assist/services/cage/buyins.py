@@ -19,7 +19,7 @@ from sqlmodel import Session, col, func, select
 
 from ...models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
 from ...models.cage import BuyIn
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
 

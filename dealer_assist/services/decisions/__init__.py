@@ -9,7 +9,7 @@ shift.
 * :func:`shift_section` -- the shift report's win split (expected win under the players' actual
   decisions, luck, the gap to the best strategy) and its advantage-play alerts.
 
-A round is replayed from its own stored rules and events (``rules.registry.start_rules``),
+A round is replayed from its own stored rules and events (``rules.games.registry.start_rules``),
 never from a table's current settings; a game the lab does not cover (the poker room) has no
 judgements.
 """
@@ -28,7 +28,7 @@ from sqlmodel import Session, col, select
 from ...models import Round, RoundSettlement
 from ...rules.engine import Event
 from ...rules.errors import RulesError
-from ...rules.registry import start_rules
+from ...rules.games.registry import start_rules
 from ..rounds import poker_hands
 from ..rounds import store as rounds
 from .alerts import PlayerFigures, by_player, player_figures

@@ -20,7 +20,7 @@ from ...models import Round, RoundSettlement, User
 from ...rules.engine import UNDO, Event
 from ...rules.errors import RulesError
 from ...rules.phrase import Amount, Phrase
-from ...rules.registry import start_rules
+from ...rules.games.registry import start_rules
 from ..errors import NotFound
 from ..people import stints
 from ..rounds import poker_hands

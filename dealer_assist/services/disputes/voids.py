@@ -26,7 +26,7 @@ from ...models.audit import (
     RoundChangeRequest,
     RoundCorrection,
 )
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
 from . import review as round_review

@@ -44,7 +44,7 @@ from ...models import (
     User,
 )
 from ...models.inventory import ChipTransfer, InventoryCount
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
 from ..errors import Conflict, PermissionDenied, ValidationError
 from . import cosign, stints
 

@@ -42,7 +42,7 @@ from ...models import (
     Shift,
     ShiftStatus,
 )
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
 from ..cage import buyins
 from ..people import stints
 from ..rounds import live, poker_hands

@@ -25,7 +25,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ...models import GameTable
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
 from ..cage import notes as hold_notes
 from ..cage import slips, win
 from .sections import percent, ratio

@@ -20,7 +20,7 @@ from ... import audit
 from ...models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
 from ...models.audit import AuditEntry, Dispute, DisputeDecision
 from ...rules.phrase import Phrase
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
 from ..shifts import inventory
 from . import changes as report_changes
 

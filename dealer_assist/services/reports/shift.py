@@ -34,7 +34,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from ...models import GameTable, Round, Shift
-from ...rules.registry import POKER_REPORT, get_game
+from ...rules.games.registry import POKER_REPORT, get_game
 from ..cage import buyins
 from ..errors import NotFound
 from . import changes as report_changes

@@ -20,7 +20,7 @@ from ...models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus
 from ...models.audit import RoundChangeDecision, RoundChangeRequest
 from ...models.base import utcnow
 from ...rules.engine import Game
-from ...rules.registry import get_game, rules_flow
+from ...rules.games.registry import get_game, rules_flow
 from ..errors import N_, Conflict, NotFound, PermissionDenied
 from ..people import duties, stints
 from ..shifts import shifts

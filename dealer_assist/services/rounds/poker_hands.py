@@ -25,7 +25,7 @@ from ...models import Round, RoundStatus
 from ...rules.engine import UNDO, Game
 from ...rules.games.poker import HandState, get_poker_profile, hand_to_dict, parse_hand
 from ...rules.games.poker import shown_hands as shown_hands
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
 from ..errors import N_, Conflict, NotFound
 from ..people import stints
 from ..shifts import shifts

@@ -21,7 +21,7 @@ from ...rules.engine import Folded
 from ...rules.fields import need_mapping
 from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
-from ...rules.registry import rules_flow
+from ...rules.games.registry import rules_flow
 from ..disputes import voids
 from ..errors import Conflict, NotFound
 from ..people import duties, stints
@@ -73,7 +73,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
                              shift_id=got.shift_id, opened_by=got.shift_opened_by,
                              dealer_id=got.dealer_id)
     duties.check_status_open(got.shift_status, "recording a step")
-    rules = rounds.table_rules(table)  # made once per table setting (rules.registry)
+    rules = rounds.table_rules(table)  # made once per table setting (rules.games.registry)
     flow = rules_flow(rules)
     empty = memo.replay(flow, rules, []).state  # the empty round, memoised like any fold
     actions = flow.decode(empty, "place", {"boxes": [b.payload() for b in boxes]})

@@ -25,7 +25,7 @@ from sqlmodel import Session, col, func, select
 
 from ...audit import capture
 from ...models import Round, RoundEvent, RoundStatus, Shift, ShiftStatus, utcnow
-from ...rules.registry import get_game, round_rules
+from ...rules.games.registry import get_game, round_rules
 from ..errors import Conflict, NotFound, ValidationError
 from ..tables import tables
 from .txn import Stale
@@ -231,7 +231,7 @@ _TABLE_OF_ROUND = core_select(_ROUND.c.table_id).where(_ROUND.c.id == bindparam(
 
 def table_rules(table: tables.TableView) -> dict[str, Any]:
     """The rules a round starting now at ``table`` stores as its own: game, the full profile as
-    data with its hash, the limits in force (``rules.registry.round_rules``). A poker table
+    data with its hash, the limits in force (``rules.games.registry.round_rules``). A poker table
     (issue 15) deals its hands through ``services.rounds.poker_hands``, never as a house round."""
     if get_game(table.game).poker_room:
         raise Conflict("%(name)s is a poker table: deal its hands on the poker screen or "
