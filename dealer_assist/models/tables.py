@@ -51,7 +51,7 @@ class GameTable(SQLModel, table=True):
     boxes: int = Field(nullable=False)
     active: bool = Field(default=True, nullable=False)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
-    #: the chip set the table's float is counted in (``services.shifts.chips.CHIP_SETS``)
+    #: the chip set the table's float is counted in (``services.tables.chips.CHIP_SETS``)
     chip_set: str = Field(default="standard", sa_type=String(40), nullable=False,
                           sa_column_kwargs={"server_default": "standard"})
     #: ISO 4217 code of the table's currency unit; None: the configuration's DEFAULT_CURRENCY

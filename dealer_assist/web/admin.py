@@ -29,7 +29,7 @@ from ..services.errors import ServiceError, ValidationError
 from ..services.people import pins, users
 from ..services.people.users import ROLE_TITLES, NewPassword
 from ..services.reports import house_edge
-from ..services.shifts import chips
+from ..services.tables import chips
 from ..services.tables import poker as poker_tables
 from ..services.tables import profiles, tables
 from .forms import text, whole_number

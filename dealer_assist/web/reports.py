@@ -45,7 +45,8 @@ from ..models import utcnow
 from ..services import reports
 from ..services.cage import issues, slips
 from ..services.errors import ServiceError, ValidationError
-from ..services.shifts import chips, inventory, shifts
+from ..services.shifts import inventory, shifts
+from ..services.tables import chips
 from ..services.tables import tables
 from .forms import text, whole_number
 from .tables import chip_counts, floor_zone

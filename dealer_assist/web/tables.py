@@ -15,7 +15,8 @@ from ..i18n.formats import when
 from ..models import Role, utcnow
 from ..rules.games.registry import get_game
 from ..services.errors import ServiceError, ValidationError
-from ..services.shifts import chips, inventory, shifts
+from ..services.shifts import inventory, shifts
+from ..services.tables import chips
 from ..services.tables import tables
 from .forms import optional_date, text
 

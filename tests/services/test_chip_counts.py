@@ -12,7 +12,8 @@ from sqlmodel import Session
 from dealer_assist.services import reports
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from dealer_assist.services.rounds import store as rounds
-from dealer_assist.services.shifts import chips, inventory
+from dealer_assist.services.shifts import inventory
+from dealer_assist.services.tables import chips
 from tests.factories import SIGNED, make_table, make_user
 from tests.services.conftest_reports import T0, Floor, make_floor
 

@@ -37,7 +37,7 @@ from ...rules.phrase import Phrase
 from ..cage import issues, slips
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import cosign
-from . import chips as chip_sets
+from ..tables import chips as chip_sets
 from . import shifts
 from .inventory_view import (
     CROUPIERS,

@@ -17,7 +17,7 @@ from ...models import Role, Shift, User
 from ...models.inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
 from ..cage import slips
 from ..errors import NotFound
-from . import chips as chip_sets
+from ..tables import chips as chip_sets
 
 PIT_BOSSES = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 CROUPIERS = frozenset({Role.CROUPIER.value})

@@ -16,11 +16,13 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ...models import GameTable, User, utcnow
+from ...models import GameTable, Shift, ShiftStatus, User, utcnow
 from ...models.poker import PokerChipMove, PokerSeat, PokerTable
 from ...rules.games.poker import SeatEntry, get_poker_profile, make_stakes
 from ...rules.games.poker.setup import blind_seats
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..people import duties
+from . import tables
 
 PLAYING, SITTING_OUT, LEFT = "playing", "sitting_out", "left"
 
@@ -151,8 +153,6 @@ def seat_order(seat: str) -> tuple[int, str]:
 def _check_actor(session: Session, table_id: int, actor_id: int | None) -> None:
     """Duties rule 5 (issue 35): a croupier sells chips to a seat, records a rebuy or a leave
     only at the table he deals; the pit at any. ``actor_id`` None: no person (a script)."""
-    from ..people import duties
-
     if actor_id is None:
         return
     user = session.get(User, actor_id)
@@ -183,11 +183,11 @@ def seat_player(session: Session, table_id: int, *, seat: str, player: str,
 
 
 def _shift_for_chips(session: Session, table_id: int) -> int:
-    """Chips are sold from (and cashed out against) a counted tray: the table's open shift."""
-    from ..shifts import shifts
-
-    shift = shifts.open_shift_of(session, table_id)
-    if shift is None:
+    """Chips are sold from (and cashed out against) a counted tray: the table's open shift
+    (read here: the shifts' service reads the tables')."""
+    shift = session.exec(select(Shift).where(Shift.table_id == table_id,
+                                             Shift.status == ShiftStatus.OPEN.value)).first()
+    if shift is None or shift.id is None:
         raise Conflict("No shift is open at this table: open it with the opening count first "
                        "(chips are sold from the counted tray).", field="shift")
     return shift.id
@@ -248,8 +248,6 @@ def set_status(session: Session, table_id: int, seat: str, status: str,
 
 
 def _no_hand_running(session: Session, table_id: int) -> None:
-    from . import tables
-
     if tables.has_open_round(session, table_id):
         raise Conflict("A hand is being dealt at this table; wait for it to end.")
 

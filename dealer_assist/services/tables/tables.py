@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from ...models import POKER_GAMES, Game, GameTable, Round, RoundStatus, Shift, ShiftStatus
 from ..errors import Conflict, NotFound, ValidationError
-from ..shifts import chips
+from . import chips
 from . import profiles
 
 NAME_MAX = 64
