@@ -54,7 +54,7 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
                        keep: bool, data_dir: Path | None) -> None:
     """Compute and print the theoretical figures of PROFILE_NAME."""
     from ..lab.house_edge import compute  # numpy is imported only by this command
-    from ..services.reports import house_edge as store
+    from ..services.figures import house_edge as store
 
     if not (no_store or keep) and strategy is None and ante is None:
         require_lab_figures()  # before minutes of computing, not after (issue 35)
@@ -87,7 +87,7 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
 def import_figures_command(path: Path | None) -> None:
     """Store the figures of a house_edge.json (the old file store; default: the instance
     folder's) in the database, for the profiles that have none there yet."""
-    from ..services.reports import house_edge as store
+    from ..services.figures import house_edge as store
 
     path = path or Path(current_app.instance_path) / "house_edge.json"
     require_lab_figures()

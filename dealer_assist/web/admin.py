@@ -26,12 +26,11 @@ from ..models import POKER_GAMES, Role
 from ..rules.errors import RulesError
 from ..rules.games.registry import games
 from ..services.errors import ServiceError, ValidationError
+from ..services.figures import house_edge
 from ..services.people import pins, users
 from ..services.people.users import ROLE_TITLES, NewPassword
-from ..services.reports import house_edge
-from ..services.tables import chips
+from ..services.tables import chips, profiles, tables
 from ..services.tables import poker as poker_tables
-from ..services.tables import profiles, tables
 from .forms import text, whole_number
 
 bp = PageBlueprint("admin", __name__, url_prefix="/admin")

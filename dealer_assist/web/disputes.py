@@ -32,9 +32,10 @@ from ..models import Role, Round, RoundSettlement
 from ..rules.phrase import Phrase
 from ..rules.settlement import FEES, at_showdown
 from ..services import decisions
-from ..services.disputes import disputes, voids
-from ..services.disputes import review as round_review
+from ..services.disputes import disputes
 from ..services.errors import ServiceError, ValidationError
+from ..services.rounds import review as round_review
+from ..services.rounds import voids
 from ..services.tables import tables
 from .forms import text, whole_number
 from .tables import floor_zone

@@ -46,8 +46,7 @@ from ..services import reports
 from ..services.cage import issues, slips
 from ..services.errors import ServiceError, ValidationError
 from ..services.shifts import inventory, shifts
-from ..services.tables import chips
-from ..services.tables import tables
+from ..services.tables import chips, tables
 from .forms import text, whole_number
 from .tables import chip_counts, floor_zone
 

@@ -16,8 +16,7 @@ from ..models import Role, utcnow
 from ..rules.games.registry import get_game
 from ..services.errors import ServiceError, ValidationError
 from ..services.shifts import inventory, shifts
-from ..services.tables import chips
-from ..services.tables import tables
+from ..services.tables import chips, tables
 from .forms import optional_date, text
 
 bp = PageBlueprint("tables", __name__, url_prefix="/tables")

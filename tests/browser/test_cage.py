@@ -18,7 +18,7 @@ from werkzeug.serving import make_server
 
 from dealer_assist import create_app, db
 from dealer_assist.models import Round
-from dealer_assist.services.disputes import voids
+from dealer_assist.services.rounds import voids
 from dealer_assist.services.shifts import inventory
 from tests.browser.conftest import LAYOUT, Server, Shots
 from tests.conftest import FAST_ARGON2

@@ -17,8 +17,8 @@ from sqlmodel import select
 
 from dealer_assist import db
 from dealer_assist.models import User
-from dealer_assist.services.disputes import disputes, voids
-from dealer_assist.services.rounds import live, poker_hands
+from dealer_assist.services.disputes import disputes
+from dealer_assist.services.rounds import live, poker_hands, voids
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import Server, Shots

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from dealer_assist import db
-from dealer_assist.services.reports import house_edge
+from dealer_assist.services.figures import house_edge
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_issue26_screens import no_clipped_words, speak
 from tests.factories import PASSWORD, make_user

@@ -16,7 +16,8 @@ from sqlmodel import col, select
 from dealer_assist import db
 from dealer_assist.models import Round
 from dealer_assist.rules.games.registry import start
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.disputes import disputes
+from dealer_assist.services.rounds import voids
 from dealer_assist.services.shifts import shifts
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_disputes import NO_SCROLL, sign_in

@@ -288,10 +288,9 @@ def _busy_floor(server: Server) -> None:
     from dealer_assist.lab.version import fingerprint
     from dealer_assist.models import utcnow
     from dealer_assist.rules.profiles import get_profile
-    from dealer_assist.services.disputes import voids
+    from dealer_assist.services.figures import house_edge
     from dealer_assist.services.people import stints
-    from dealer_assist.services.reports import house_edge
-    from dealer_assist.services.rounds import live, poker_hands
+    from dealer_assist.services.rounds import live, poker_hands, voids
     from tests.services.test_disputes import Floor, play
 
     with db.session_scope(server.app) as dbs:

@@ -15,7 +15,7 @@ from flask import Flask
 from dealer_assist import create_app, db
 from dealer_assist.lab.version import fingerprint
 from dealer_assist.rules.profiles import get_profile
-from dealer_assist.services.reports import house_edge
+from dealer_assist.services.figures import house_edge
 from tests.conftest import FAST_ARGON2
 
 

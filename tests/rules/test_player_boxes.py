@@ -17,9 +17,9 @@ from dealer_assist.rules import IllegalActionError, StakeError
 from dealer_assist.rules.engine import Game
 from dealer_assist.rules.fields import RequestError
 from dealer_assist.rules.games import russian as R
+from dealer_assist.rules.games.registry import get_flow, start, start_rules
 from dealer_assist.rules.games.stud.calculator import round_from_request
 from dealer_assist.rules.profiles import get_profile, load_profile, profile_data, profile_hash
-from dealer_assist.rules.games.registry import get_flow, start, start_rules
 
 DEALER = "Ah Kd Qc Js 9h"  # Ace-King: a game
 HANDS = ["2c 3c 4c 5c 7d", "2d 3d 4d 5d 7h", "2h 3h 4h 5h 7s", "2s 3s 4s 5s 7c",

@@ -26,11 +26,11 @@ from sqlmodel import Session
 from dealer_assist import audit, create_app, db
 from dealer_assist.audit import data as audit_data
 from dealer_assist.services.cage import buyins, drop, notes, slips
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import AuthenticationFailed
 from dealer_assist.services.people import auth, cosign, passwords, stints
 from dealer_assist.services.players import cards as player_cards
-from dealer_assist.services.rounds import live, parlour
+from dealer_assist.services.rounds import live, parlour, voids
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import devices
 from dealer_assist.services.tables import poker as poker_tables

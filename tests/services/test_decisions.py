@@ -24,9 +24,9 @@ from sqlmodel import Session
 from dealer_assist.lab.advise_russian import no_game_options
 from dealer_assist.lab.batch import rank_keys
 from dealer_assist.rules import ALL_CARDS
+from dealer_assist.rules.games.registry import start
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.rules.ranking import Category
-from dealer_assist.rules.games.registry import start
 from dealer_assist.services import decisions
 from dealer_assist.services.reports import sections
 from tests.services.conftest_reports import T0, Played, make_floor, store_round

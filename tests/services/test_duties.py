@@ -12,11 +12,11 @@ from sqlmodel import Session
 
 from dealer_assist import audit
 from dealer_assist.models import GameTable, Round
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from dealer_assist.services.people import stints
 from dealer_assist.services.reports import changes as report_changes
-from dealer_assist.services.rounds import live
+from dealer_assist.services.rounds import live, voids
 from dealer_assist.services.shifts import inventory, shifts
 from tests.factories import SIGNED, cage_issue, make_table, make_user, record_step, start_round
 from tests.services.test_disputes import Floor, file, play

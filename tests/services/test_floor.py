@@ -20,11 +20,11 @@ from dealer_assist.lab.version import fingerprint
 from dealer_assist.models import Round, utcnow
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.services import reports
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.disputes import disputes
+from dealer_assist.services.figures import house_edge
 from dealer_assist.services.people import stints
 from dealer_assist.services.reports import floor as floor_service
-from dealer_assist.services.reports import house_edge
-from dealer_assist.services.rounds import live, poker_hands
+from dealer_assist.services.rounds import live, poker_hands, voids
 from dealer_assist.services.shifts import inventory
 from dealer_assist.services.tables import poker as poker_tables
 from dealer_assist.services.tables import tables

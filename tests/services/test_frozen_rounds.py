@@ -27,10 +27,10 @@ from dealer_assist import db
 from dealer_assist.rules.engine import META_EVENTS, Event
 from dealer_assist.rules.errors import RulesError
 from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
-from dealer_assist.rules.games.stud import phase
 from dealer_assist.rules.games.registry import start_rules
-from dealer_assist.services.disputes import review as round_review
+from dealer_assist.rules.games.stud import phase
 from dealer_assist.services.rounds import live, parlour, poker_hands
+from dealer_assist.services.rounds import review as round_review
 from dealer_assist.services.rounds import store as rounds
 
 DATA = Path(__file__).resolve().parents[1] / "data"

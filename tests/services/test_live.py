@@ -26,9 +26,8 @@ from dealer_assist.rules.errors import (
     StakeError,
 )
 from dealer_assist.rules.games.registry import start
-from dealer_assist.services.disputes import voids
 from dealer_assist.services.errors import Conflict, PermissionDenied
-from dealer_assist.services.rounds import live
+from dealer_assist.services.rounds import live, voids
 from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user, pay_round, record_step, start_round, undo_step
 

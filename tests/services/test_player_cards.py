@@ -25,6 +25,7 @@ from dealer_assist.services.players.ratings import (
     half_up,
     session_ratings,
 )
+from dealer_assist.services.rounds import player_cards
 from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 
@@ -100,9 +101,9 @@ def test_a_place_may_name_only_registered_cards(session: Session) -> None:
     cards.sit_down(session, table_id=table.id, card="100", actor_id=carla.id)
     known = PlaceBox("1", "1", 100, player=Player(card="100"))
     anonymous = PlaceBox("2", "2", 100, player=Player(seat="A"))
-    cards.check_cards(session, [known, anonymous])
+    player_cards.check_cards(session, [known, anonymous])
     with pytest.raises(ValidationError) as refused:
-        cards.check_cards(session, [known, anonymous, PlaceBox("3", "3", 100,
+        player_cards.check_cards(session, [known, anonymous, PlaceBox("3", "3", 100,
                                                                 player=Player(card="200"))])
     assert refused.value.field == "boxes[2].player.card"
 

@@ -23,8 +23,8 @@ from sqlmodel import Session
 from dealer_assist import create_app, pdf
 from dealer_assist.services import reports
 from dealer_assist.services.disputes import disputes
-from dealer_assist.services.disputes import voids as void_service
 from dealer_assist.services.rounds import poker_hands
+from dealer_assist.services.rounds import voids as void_service
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.conftest import FAST_ARGON2

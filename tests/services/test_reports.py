@@ -30,9 +30,10 @@ from sqlmodel import Session
 from dealer_assist import create_app, pdf
 from dealer_assist.db import make_engine, upgrade
 from dealer_assist.services import reports
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import NotFound
 from dealer_assist.services.people import passwords
+from dealer_assist.services.rounds import voids
 from dealer_assist.services.shifts import inventory
 from tests.conftest import DATABASES, FAST_ARGON2
 from tests.factories import SIGNED

@@ -17,11 +17,11 @@ from dealer_assist import audit, db
 from dealer_assist.models import Round, RoundEvent, utcnow
 from dealer_assist.rules import profiles as profile_registry
 from dealer_assist.rules.games import GAMES
-from dealer_assist.rules.profiles import get_profile, load_profile, profile_data, profile_hash
 from dealer_assist.rules.games.registry import start
-from dealer_assist.services.disputes import review as round_review
+from dealer_assist.rules.profiles import get_profile, load_profile, profile_data, profile_hash
 from dealer_assist.services.errors import Conflict
 from dealer_assist.services.rounds import live
+from dealer_assist.services.rounds import review as round_review
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import tables

@@ -410,8 +410,8 @@ def test_a_stint_is_append_only(session: Session, floor: Floor) -> None:
 def test_each_dealers_stints_rounds_voids_corrections_and_disputes_are_his_own(
         session: Session, floor: Floor) -> None:
     from dealer_assist.services import reports
-    from dealer_assist.services.disputes import voids
     from dealer_assist.services.reports import dealers
+    from dealer_assist.services.rounds import voids
 
     opened = session.get(Shift, floor.shift_id).opened_at  # type: ignore[union-attr]
     carla = [play(session, floor, dealer=floor.croupier) for _ in range(2)]

@@ -23,7 +23,7 @@ from dealer_assist.rules.games.russian import calculator as russian_request
 from dealer_assist.rules.games.stud import split
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.services import reports
-from dealer_assist.services.reports import house_edge, theoretical
+from dealer_assist.services.figures import house_edge, theoretical
 from tests.lab import test_russian_mc, test_split_mc
 from tests.services.conftest_reports import make_floor, play_shift, stored_settlements
 

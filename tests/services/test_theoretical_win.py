@@ -12,7 +12,7 @@ from sqlmodel import Session
 from dealer_assist.lab.version import fingerprint
 from dealer_assist.rules import games  # noqa: F401  (registers the profile)
 from dealer_assist.rules.profiles import get_profile
-from dealer_assist.services.reports import house_edge, theoretical
+from dealer_assist.services.figures import house_edge, theoretical
 
 
 def _rows(nets: list[tuple[int, int]]) -> list[tuple[Any, dict[str, Any], int]]:

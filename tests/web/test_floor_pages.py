@@ -65,7 +65,8 @@ def test_the_inventory_amount_inputs_ask_the_tablet_for_its_number_pad(
 def waiting(app: Flask) -> dict[str, Any]:
     """Three settled rounds on RP 1: a dispute escalated to the shift manager (round 1), an
     open one (round 2), and a pending void of round 3 (the table is frozen)."""
-    from dealer_assist.services.disputes import disputes, voids
+    from dealer_assist.services.disputes import disputes
+    from dealer_assist.services.rounds import voids
     from tests.services.conftest_reports import make_floor, play_shift
 
     def build(session: Any) -> dict[str, Any]:

@@ -22,8 +22,8 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.services.disputes import disputes, voids
-from dealer_assist.services.rounds import live
+from dealer_assist.services.disputes import disputes
+from dealer_assist.services.rounds import live, voids
 from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user, pay_round, record_step, start_round
 from tests.services.test_disputes import STEPS

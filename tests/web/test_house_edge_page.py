@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 
 from dealer_assist import db
-from dealer_assist.services.reports import house_edge as store
+from dealer_assist.services.figures import house_edge as store
 from tests.web.conftest import Browser, text
 
 

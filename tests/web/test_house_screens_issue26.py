@@ -11,7 +11,7 @@ from flask import Flask
 
 from dealer_assist import db
 from dealer_assist.services.disputes import disputes
-from dealer_assist.services.reports import house_edge
+from dealer_assist.services.figures import house_edge
 from dealer_assist.services.reports import shift as shift_report
 from dealer_assist.services.rounds import live
 from tests.factories import make_user

@@ -12,8 +12,7 @@ from flask import Flask
 
 from dealer_assist import db
 from dealer_assist.rules.settlement import at_showdown
-from dealer_assist.services.disputes import voids
-from dealer_assist.services.rounds import live
+from dealer_assist.services.rounds import live, voids
 from tests.factories import make_user
 from tests.web import taps
 from tests.web.conftest import Browser, arrange, opening_form, text

@@ -31,7 +31,7 @@ from sqlalchemy import text
 from dealer_assist import db
 from dealer_assist.lab.version import fingerprint
 from dealer_assist.rules.profiles import get_profile
-from dealer_assist.services.reports import house_edge
+from dealer_assist.services.figures import house_edge
 from tests.factories import make_user
 from tests.web.conftest import Browser, arrange
 from tests.web.random_shifts import play_shifts

@@ -10,6 +10,7 @@ Importing this package registers each game's :class:`~dealer_assist.rules.games.
 """
 
 from ..phrase import Phrase
+from . import parlour, poker, russian, stud
 from .registry import (
                   GAMES,
                   HOUSE_REPORT,
@@ -22,7 +23,6 @@ from .registry import (
                   get_game,
                   register,
 )
-from . import parlour, poker, russian, stud
 
 register(GameSpec("russian", RUSSIAN, Phrase("Russian poker"), russian.RUSSIAN_CLASSIC.name,
                   russian.RUSSIAN, russian.settle_request, "basic", HOUSE_REPORT))

@@ -37,14 +37,14 @@ from ...models.audit import (
 from ...rules.phrase import Phrase
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
-from . import review as replay
+from ..rounds import review as replay
+from ..rounds.voids import AMOUNT_MAX
+from ..rounds.voids import APPROVERS as RESOLVERS
+from ..rounds.voids import REQUESTERS as FILERS
 
-FILERS = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
-RESOLVERS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 ESCALATION = frozenset({Role.SHIFT_MANAGER.value})
 OPEN = "open"
 STATUSES = (OPEN, *(o.value for o in Outcome))
-AMOUNT_MAX = 10**15
 
 
 @dataclass(frozen=True, slots=True)

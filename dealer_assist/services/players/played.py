@@ -34,8 +34,8 @@ from ...models import (
 )
 from ...rules.errors import RulesError
 from ...rules.profiles import load_profile
-from ..reports import house_edge
-from ..reports.theoretical import strategy_named
+from ..figures import house_edge
+from ..figures.theoretical import strategy_named
 from ..rounds import store
 from .ratings import BuyIn, Edge, PlayedRound, Visit
 

@@ -28,8 +28,9 @@ from sqlmodel import Session, col, select
 from ...models import Round, RoundEvent, RoundStatus, User
 from ...models.audit import ChangeKind, CorrectionSource
 from ...rules.phrase import Phrase
-from ..disputes import disputes, voids
+from ..disputes import disputes
 from ..people import duties
+from ..rounds import voids
 
 LIMIT = 1_000_000  # every row of one shift (the services' default limit is for pages)
 SOURCE_TITLES = {CorrectionSource.DISPUTE.value: Phrase("Dispute upheld"),

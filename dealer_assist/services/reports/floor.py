@@ -44,12 +44,13 @@ from ...models import (
 )
 from ...rules.games.registry import get_game
 from ..cage import buyins
+from ..figures import house_edge, theoretical
 from ..people import stints
 from ..rounds import live, poker_hands
 from ..tables import poker as poker_tables
 from ..tables import tables
 from . import changes as report_changes
-from . import house, house_edge, sections, theoretical
+from . import house, sections
 
 #: the steps that say what the table is doing, in the order ``rules.games.flow.phase`` reads them
 STAGES = (

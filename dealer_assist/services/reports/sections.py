@@ -19,8 +19,8 @@ from sqlmodel import Session, col, func, select
 from ... import audit
 from ...models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
 from ...models.audit import AuditEntry, Dispute, DisputeDecision
-from ...rules.phrase import Phrase
 from ...rules.games.registry import get_game
+from ...rules.phrase import Phrase
 from ..shifts import inventory
 from . import changes as report_changes
 

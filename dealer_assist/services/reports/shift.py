@@ -37,8 +37,9 @@ from ...models import GameTable, Round, Shift
 from ...rules.games.registry import POKER_REPORT, get_game
 from ..cage import buyins
 from ..errors import NotFound
+from ..figures import house_edge, theoretical
 from . import changes as report_changes
-from . import dealers, house, house_edge, sections, theoretical
+from . import dealers, house, sections
 
 SCHEMA = "dealer_assist/shift-report/2"
 

@@ -31,7 +31,7 @@ from .record import Closed, Facts, Loaded, Locked, Wording
 
 #: who records rounds: the people who run a table
 RECORDERS = shifts.OPENERS
-#: a void request's status while no pit boss has decided (``disputes.voids.PENDING``)
+#: a void request's status while no pit boss has decided (``voids.PENDING``)
 PENDING = "pending"
 
 HOUSE_WORDING = Wording(
@@ -144,7 +144,7 @@ def void_request(session: Session, round_id: int, any_void: bool | None = None) 
             .where(_R.c.id == round_id)).scalar()
     if not any_void:
         return None
-    from ..disputes import voids  # late: the disputes' review reads rounds through here
+    from . import voids  # late: voids -> review -> poker_hands -> this module
 
     requests = voids.changes(session, kind="void", round_id=round_id)
     return requests[-1] if requests else None

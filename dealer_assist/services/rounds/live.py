@@ -40,9 +40,8 @@ from ...rules.games.stud import draw_needed as cards_needed
 from ...rules.games.stud import phase
 from ...rules.phrase import Phrase
 from ...rules.settlement import Settlement
-from ..disputes import voids
 from ..tables import tables
-from . import house
+from . import house, voids
 from . import store as rounds
 from .record import Loaded
 

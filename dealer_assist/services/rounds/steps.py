@@ -19,14 +19,12 @@ from sqlmodel import Session
 from ...models import Round, ShiftStatus
 from ...rules.engine import Folded
 from ...rules.fields import need_mapping
+from ...rules.games.registry import rules_flow
 from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
-from ...rules.games.registry import rules_flow
-from ..disputes import voids
 from ..errors import Conflict, NotFound
 from ..people import duties, stints
-from ..players import cards
-from . import live, memo, starting, txn
+from . import live, memo, player_cards, starting, txn, voids
 from . import record as path
 from . import store as rounds
 from .house import HOUSE, RECORDERS, lock_round
@@ -77,7 +75,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     flow = rules_flow(rules)
     empty = memo.replay(flow, rules, []).state  # the empty round, memoised like any fold
     actions = flow.decode(empty, "place", {"boxes": [b.payload() for b in boxes]})
-    cards.check_cards(session, actions)  # issue 23: a box's player card is a registered one
+    player_cards.check_cards(session, actions)  # issue 23: a box's player card is a registered one
     payload = flow.encode_event("place", actions)
     if got.started is not None:
         found = starting.event(session, got.started)
@@ -138,7 +136,8 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
     engine then records by itself (``Step.auto``), in the same write."""
     redeal = None
     if type == PLACE:  # boxes placed later: their player cards too are registered ones
-        cards.check_cards(session, decode_place(None, need_mapping(payload or {}, "payload")))
+        places = decode_place(None, need_mapping(payload or {}, "payload"))
+        player_cards.check_cards(session, places)
     if type == live.REDEAL:
         def redeal(loaded: path.Loaded) -> path.Recorded:
             return _redeal(session, loaded, actor_id, dict(payload or {}))

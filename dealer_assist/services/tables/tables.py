@@ -17,8 +17,7 @@ from sqlmodel import Session, select
 
 from ...models import POKER_GAMES, Game, GameTable, Round, RoundStatus, Shift, ShiftStatus
 from ..errors import Conflict, NotFound, ValidationError
-from . import chips
-from . import profiles
+from . import chips, profiles
 
 NAME_MAX = 64
 PIT_MAX = 40

@@ -17,7 +17,7 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ...models import GameTable, Round, RoundStatus, User, utcnow
+from ...models import GameTable, Role, Round, RoundStatus, User, utcnow
 from ...models.audit import (
     TEXT_MAX,
     ChangeKind,
@@ -30,10 +30,13 @@ from ...rules.games.registry import get_game
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
 from . import review as round_review
-from .disputes import AMOUNT_MAX, FILERS, RESOLVERS
 
-REQUESTERS = FILERS
-APPROVERS = RESOLVERS
+#: who asks for a void or a correction (the same people file a dispute: ``disputes.FILERS``)
+REQUESTERS = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
+#: who approves one (the same people resolve a dispute: ``disputes.RESOLVERS``)
+APPROVERS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
+#: the largest correction, as a disputed amount (``disputes.AMOUNT_MAX``)
+AMOUNT_MAX = 10**15
 PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
 STATUSES = (PENDING, APPROVED, REJECTED)
 

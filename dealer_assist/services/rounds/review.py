@@ -19,13 +19,13 @@ from sqlmodel import Session, col, select
 from ...models import Round, RoundSettlement, User
 from ...rules.engine import UNDO, Event
 from ...rules.errors import RulesError
-from ...rules.phrase import Amount, Phrase
 from ...rules.games.registry import start_rules
+from ...rules.phrase import Amount, Phrase
 from ..errors import NotFound
 from ..people import stints
-from ..rounds import poker_hands
-from ..rounds import store as rounds
 from ..tables import tables
+from . import poker_hands
+from . import store as rounds
 
 
 @dataclass(frozen=True, slots=True)
