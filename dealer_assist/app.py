@@ -7,7 +7,28 @@ from typing import Any
 
 from flask import Flask
 
+from . import audit, cli, db, edge, i18n
+from .api import bp as api_bp
 from .config import PROJECT_ROOT, load_config
+from .edge import limits
+from .services.people import passwords
+from .web import (
+    admin,
+    auth,
+    cage,
+    devices,
+    disputes,
+    floor,
+    live,
+    players,
+    poker,
+    relief,
+    reports,
+    table_players,
+    tables,
+)
+from .web import bp as web_bp
+from .web import parlour as parlour_web
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -28,9 +49,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def register_extensions(app: Flask) -> None:
-    from . import audit, db, edge, i18n
-    from .services.people import passwords
-
     db.init_app(app)
     i18n.init_app(app)
     edge.init_app(app)  # before the blueprints (bounded ids): headers, input, the request hook
@@ -40,25 +58,6 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from .api import bp as api_bp
-    from .web import (
-        admin,
-        auth,
-        cage,
-        devices,
-        disputes,
-        floor,
-        live,
-        players,
-        poker,
-        relief,
-        reports,
-        table_players,
-        tables,
-    )
-    from .web import bp as web_bp
-    from .web import parlour as parlour_web
-
     app.register_blueprint(web_bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(admin.bp)
@@ -75,20 +74,14 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(floor.bp)
     app.register_blueprint(cage.bp)  # issue 27: buy-ins, the soft count, slips, hold
     app.register_blueprint(api_bp)
-    from .edge import limits
-
     limits.init_app(app)  # wraps the public API views, so after every blueprint
 
 
 def register_errorhandlers(app: Flask) -> None:
     """Each blueprint brings its own handlers (a page or a problem body, ``edge.blueprints``);
     these answer the requests no blueprint owns (an unknown route), by path."""
-    from . import edge
-
     edge.init_errorhandlers(app)
 
 
 def register_commands(app: Flask) -> None:
-    from . import cli
-
     cli.init_app(app)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dealer_assist import db
+
 preload_app = True
 #: a worker that has not answered for this long is replaced (a hung request, not a slow one)
 timeout = 60
@@ -27,6 +29,4 @@ keepalive = 30
 
 def post_fork(server: Any, worker: Any) -> None:
     """A forked worker opens its own database connections (never the master's)."""
-    from dealer_assist import db
-
     db.get_engine(worker.app.wsgi()).dispose(close=False)  # SQLAlchemy's fork recipe

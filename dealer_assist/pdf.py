@@ -131,6 +131,7 @@ def make_fetcher(static_dir: str | Path) -> Any:
 
     ``fetcher.asked`` lists every URL WeasyPrint asked for; ``fetcher.refused`` those refused.
     """
+    # late: WeasyPrint (a second of start-up) loads only in the renderer's child process
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     root = Path(static_dir).resolve()
@@ -161,6 +162,7 @@ def make_fetcher(static_dir: str | Path) -> Any:
 
 def render_in_process(html: str, static_dir: str) -> tuple[bytes, list[str]]:
     """Render ``html`` to PDF bytes here (the child's work); also returns the URLs asked for."""
+    # late: WeasyPrint loads only in the renderer's child process (see the module docstring)
     from weasyprint import HTML
 
     fetcher = make_fetcher(static_dir)

@@ -13,16 +13,16 @@ from __future__ import annotations
 from flask import Flask
 
 from .app import create_app
+from .rules.cards import parse_cards
+from .rules.evaluator import rank_key
+from .rules.games import GAMES  # noqa: F401 - registers every game's profiles
+from .rules.profiles import profiles
+from .services.decisions.warm import warm_up as warm_lab
 
 
 def warm_up(lab: bool = True) -> int:
     """Build the evaluator's tables for every registered profile's ranking (and, with
     ``lab``, the lab's tables for judging decisions); how many rankings."""
-    from .rules.cards import parse_cards
-    from .rules.evaluator import rank_key
-    from .rules.games import GAMES  # noqa: F401 - registers every game's profiles
-    from .rules.profiles import profiles
-
     hand = parse_cards("as kd qh jc 9s")
     seen: set[int] = set()
     for profile in profiles():
@@ -31,7 +31,6 @@ def warm_up(lab: bool = True) -> int:
             seen.add(id(ranking))
             rank_key(hand, ranking)
     if lab:
-        from .services.decisions.warm import warm_up as warm_lab
         warm_lab()
     return len(seen)
 

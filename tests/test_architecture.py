@@ -44,14 +44,11 @@ def package_of(mods: dict[str, tuple[Path, bool]], root: str, module: str) -> st
     return module if parent == root else parent
 
 
-def imports(mods: dict[str, tuple[Path, bool]],
-            module: str) -> list[tuple[ast.Import | ast.ImportFrom, list[str], bool]]:
-    """Each import statement of ``module`` naming modules of the package: (node, the modules
-    it imports, whether it stands inside a function)."""
+def imports(mods: dict[str, tuple[Path, bool]], module: str) -> list[list[str]]:
+    """The modules of the package each import statement of ``module`` names (at module level
+    or inside a function)."""
     path, package = mods[module]
     tree = ast.parse(path.read_text())
-    inside = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
-              for n in ast.walk(f) if isinstance(n, ast.Import | ast.ImportFrom)}
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -64,7 +61,7 @@ def imports(mods: dict[str, tuple[Path, bool]],
             continue
         targets = sorted({t for t in targets if t in mods})
         if targets:
-            out.append((node, targets, id(node) in inside))
+            out.append(targets)
     return out
 
 
@@ -72,7 +69,7 @@ def package_cycles(mods: dict[str, tuple[Path, bool]], root: str) -> list[list[s
     """The strongly connected sets of two or more packages (Tarjan's algorithm)."""
     graph: dict[str, set[str]] = defaultdict(set)
     for module in mods:
-        for _node, targets, _inside in imports(mods, module):
+        for targets in imports(mods, module):
             for target in targets:
                 a, b = package_of(mods, root, module), package_of(mods, root, target)
                 if a != b:
@@ -105,18 +102,22 @@ def package_cycles(mods: dict[str, tuple[Path, bool]], root: str) -> list[list[s
 
 
 def function_imports(mods: dict[str, tuple[Path, bool]]) -> list[tuple[str, bool]]:
-    """Each import inside a function: ("file:line", whether a comment on its line or the line
-    above says why)."""
+    """Each import inside a function, of the package or not (WeasyPrint, numpy, Alembic):
+    ("file:line", whether a comment on its line or the line above says why)."""
     out = []
     for module, (path, _package) in mods.items():
-        lines = path.read_text().splitlines()
-        for node, _targets, inside in imports(mods, module):
-            if inside:
-                said = "#" in lines[node.lineno - 1] or \
-                    lines[node.lineno - 2].strip().startswith("#")
-                out.append((f"{path.relative_to(path.parents[len(module.split('.')) - 1])}"
-                            f":{node.lineno}", said))
-    return sorted(out)
+        text = path.read_text()
+        lines = text.splitlines()
+        name = path.relative_to(path.parents[len(module.split(".")) - 1])
+        for function in ast.walk(ast.parse(text)):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.Import | ast.ImportFrom):
+                    said = "#" in lines[node.lineno - 1] or \
+                        lines[node.lineno - 2].strip().startswith("#")
+                    out.append((f"{name}:{node.lineno}", said))
+    return sorted(set(out))
 
 
 def figures(root: Path) -> tuple[list[list[str]], set[tuple[str, str, str]],

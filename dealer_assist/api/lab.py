@@ -18,6 +18,7 @@ from flask import current_app
 
 from ..edge import json_body, role_required
 from ..i18n.decisions import option_label
+from ..lab.advice import STAGES, advise
 from ..rules.cards import ALL_CARDS
 from ..rules.errors import IllegalActionError
 from ..rules.fields import RequestError, get_cards, get_int, get_str, need_mapping
@@ -46,7 +47,6 @@ def _optional_cards(body: Mapping[str, Any], name: str) -> list[Any] | None:
                    "the dealer's five cards). See docs/api.md, Game-math lab.")
 @role_required(*LAB_ROLES)
 def lab_advise() -> Any:
-    from ..lab.advice import STAGES, advise
     data, error = json_body()
     if error is not None:
         return error

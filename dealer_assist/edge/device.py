@@ -25,6 +25,7 @@ from ..models import Round, User
 from ..services.people import cosign, stints
 from ..services.shifts import shifts
 from ..services.tables import devices
+from .sessions import CurrentUser
 
 COOKIE = "da_table_device"
 #: about 400 days, the longest a browser keeps a cookie; revoking ends it any time
@@ -59,8 +60,6 @@ def load() -> devices.DeviceView | None:
 def dealer_of(device: devices.DeviceView) -> Any:
     """The table's current dealer as the request's user (``CurrentUser`` with ``device_id``),
     or None when nobody deals there now."""
-    from .sessions import CurrentUser
-
     with db.session_scope(write=False) as dbs:
         shift = shifts.open_shift_of(dbs, device.table_id)
         stint = stints.current(dbs, shift.id) if shift else None

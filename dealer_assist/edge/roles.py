@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from flask import Flask, current_app, g, request
 
 from ..models import Role
+from . import device
 from .refusals import forbidden, to_login
 from .status import is_api
 
@@ -98,8 +99,6 @@ def may_reach(endpoint: str) -> bool:
     """For templates: show a link only to those who may follow it (on a table device: only
     its own screens, ``edge.device``)."""
     if g.get("device") is not None:
-        from . import device
-
         return device.may_reach(endpoint)
     roles = declared_roles(current_app, endpoint)
     if roles is None:

@@ -16,14 +16,13 @@ import numpy as np
 from distributed import Client
 
 from ..rules.profiles import HouseProfile, load_profile, profile_data
-from . import cluster, montecarlo
+from . import cluster, montecarlo, russian_play, split_play, stud_play
 from .montecarlo import MonteCarlo, Played, Tally
 
 BATCH = 250_000
 
 
 def _russian(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Played:
-    from . import russian_play
     r = russian_play.play(profile, table, cards, ante, cap)
     fees = -(r.improvement_net + r.buy_net) / ante
     # wagered: ANTE, BET and fees (an insurance stake, a side wager, is not counted)
@@ -32,13 +31,11 @@ def _russian(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Playe
 
 
 def _stud(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Played:
-    from .stud_play import play
-    return play(profile, table, cards, ante, cap)
+    return stud_play.play(profile, table, cards, ante, cap)
 
 
 def _split(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Played:
-    from .split_play import play
-    return play(profile, table, cards, ante, cap)
+    return split_play.play(profile, table, cards, ante, cap)
 
 
 #: game -> (cards per round, batch player)

@@ -19,7 +19,14 @@ from .. import db
 from ..edge import PageBlueprint, as_id, role_required, status_for
 from ..i18n.wording import N_, hand_name, say
 from ..rules.errors import RulesError
-from ..rules.games.poker import Action, HandState, can_act, hand_to_dict
+from ..rules.games.poker import (
+    Action,
+    HandState,
+    can_act,
+    get_poker_profile,
+    hand_to_dict,
+    poker_profiles,
+)
 from ..services.errors import Conflict, ServiceError, ValidationError
 from ..services.rounds import poker_hands
 from ..services.shifts import shifts
@@ -230,8 +237,6 @@ OPENERS = ("admin", "pit_boss", "shift_manager")
 @bp.get("/poker/new")
 @role_required(*OPENERS)
 def new_table() -> Any:
-    from ..rules.games.poker import poker_profiles
-
     return render_template("poker/new.html", profiles=poker_profiles(), typed=request.form)
 
 
@@ -240,8 +245,6 @@ def new_table() -> Any:
 def create_table() -> Any:
     """A poker table: name, profile, stakes (stud: ante; draw: small blind; the rest default
     by RULES.md) and the number of seats."""
-    from ..rules.games.poker import get_poker_profile, poker_profiles
-
     dbs = db.get_session()
     try:
         profile = request.form.get("profile", "")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import flash, g, redirect, render_template, request, url_for
+from flask import current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import db
@@ -27,6 +27,7 @@ from ..models import Role, utcnow
 from ..rules.games.registry import get_game
 from ..services.errors import ServiceError
 from ..services.people import pins, stints
+from ..services.rounds import parlour
 from ..services.shifts import shifts
 from ..services.tables import tables
 from .auth import password_guarded
@@ -38,8 +39,6 @@ PIN_ROLES = tuple(sorted(ALL_ROLES - {Role.AUDITOR.value}))
 
 
 def pin_policy() -> pins.PinPolicy:
-    from flask import current_app
-
     cfg = current_app.config
     return pins.PinPolicy(int(cfg["PIN_MAX_FAILURES"]), int(cfg["PIN_MAX_FAILURES_PER_ACCOUNT"]),
                           int(cfg["PIN_MAX_FAILURES_PER_DEVICE"]),
@@ -138,8 +137,6 @@ def table_dealer(table_id: int) -> Dealing | None:
 # --- the parlour board game's host ------------------------------------------------------------
 
 def _host_context(game_id: int, **extra: Any) -> dict[str, Any]:
-    from ..services.rounds import parlour
-
     dbs = db.get_session()
     hosts = stints.of_game(dbs, game_id)
     current = hosts[-1] if hosts else None

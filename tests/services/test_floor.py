@@ -40,7 +40,7 @@ def app(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
     """An app context for the lab's stored house edge (the report's theoretical section). The
     figures every shipped profile comes with (issue 35) are hidden: a test stores its own
     (``_edge``), else the table has none and raises no "hold" alert beside the one tested."""
-    monkeypatch.setattr(house_edge, "_kept", lambda profile: None)
+    monkeypatch.setattr(house_edge.strategy_store, "figures", lambda profile: None)
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": db_url,
                       "HOUSE_EDGE_STORE": str(tmp_path / "edges.json"), **FAST_ARGON2})
     with app.app_context():

@@ -74,7 +74,8 @@ def test_a_profile_without_figures_names_the_exact_command_that_computes_them(
         browser: Browser, admin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 35 item 2: "a missing figure must say exactly what computes it" (the page said
     "flask lab house-edge", which does not run without --app)."""
-    monkeypatch.setattr(store, "_kept", lambda profile: None)  # rules nobody computed
+    # rules nobody computed
+    monkeypatch.setattr(store.strategy_store, "figures", lambda profile: None)
     browser.login("root")
     page = text(browser.get("/admin/profiles"))
     assert "flask --app dealer_assist lab house-edge russian-pair-game" in page

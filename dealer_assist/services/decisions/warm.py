@@ -10,7 +10,11 @@ profile the lab covers, once per process at start-up (``wsgi.production_app``; w
 
 from __future__ import annotations
 
+from ...lab.advice import advise
+from ...lab.russian_best import valuer
 from ...rules.errors import RulesError
+from ...rules.games.russian import RussianProfile
+from ...rules.profiles import profiles
 
 #: the games whose decisions the lab judges
 LAB_GAMES = ("russian", "caribbean", "oasis", "split")
@@ -21,10 +25,6 @@ SAMPLE, UP, DEALER = "2h 7c 9d js kh", "ac", "3c 5d 8h td qs"
 def warm_up() -> list[str]:
     """Run the advisor once per stage the judge uses for every lab profile at its table
     minimum; the names of the profiles warmed."""
-    from ...lab.advice import advise
-    from ...lab.russian_best import valuer
-    from ...rules.games.russian import RussianProfile
-    from ...rules.profiles import profiles
     done = []
     for profile in profiles():
         if profile.game not in LAB_GAMES:

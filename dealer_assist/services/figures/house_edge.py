@@ -19,10 +19,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from ...lab import strategy_store
 from ...lab.version import fingerprint
 from ...models import LabFigures, utcnow
 from ...rules.errors import HouseRulesError
-from ...rules.profiles import get_profile
+from ...rules.profiles import get_profile, profiles
 
 
 def load_all(session: Session) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def stored(session: Session, profile_name: str) -> dict[str, Any] | None:
     entry: dict[str, Any] | None = json.loads(row.figures) if row is not None else None
     if entry is not None and entry.get("fingerprint") != fingerprint(profile):
         entry = None
-    kept = _kept(profile)
+    kept = strategy_store.figures(profile)
     if kept is None or not kept.get("strategies"):
         return entry
     first = next(iter(kept["strategies"].values()))
@@ -55,11 +56,6 @@ def stored(session: Session, profile_name: str) -> dict[str, Any] | None:
         "default_strategy": next(iter(kept["strategies"])), "strategies": {}}
     base["strategies"] = {**kept["strategies"], **base["strategies"]}
     return base
-
-
-def _kept(profile: Any) -> dict[str, Any] | None:
-    from ...lab.strategy_store import figures
-    return figures(profile)
 
 
 def save(session: Session, figures: dict[str, Any]) -> None:
@@ -78,7 +74,6 @@ def save(session: Session, figures: dict[str, Any]) -> None:
 
 def stored_edges(session: Session) -> dict[str, dict[str, Any]]:
     """profile name -> its current stored figures (stale entries left out)."""
-    from ...rules.profiles import profiles
     out = {}
     for name in sorted({*load_all(session), *(p.name for p in profiles())}):
         try:

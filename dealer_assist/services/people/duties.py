@@ -44,6 +44,7 @@ from ...models import (
     User,
 )
 from ...models.inventory import ChipTransfer, InventoryCount
+from ...models.poker import PokerSeat
 from ...rules.games.registry import get_game
 from ..errors import Conflict, PermissionDenied, ValidationError
 from . import cosign, stints
@@ -100,8 +101,6 @@ def amount_limit(table: GameTable) -> int:
 def poker_limit(session: Session, table_id: int) -> int:
     """A poker table (issue 15) has no payout cap: a pot holds what the players bought in, so
     no award can move more than every chip ever bought in at the table."""
-    from ...models.poker import PokerSeat
-
     total = session.exec(select(func.coalesce(func.sum(PokerSeat.bought_in), 0))
                          .where(PokerSeat.table_id == table_id)).one()
     return int(total)

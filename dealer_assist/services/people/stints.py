@@ -294,7 +294,8 @@ def relieve(session: Session, *, table_id: int, relief: Relief,
     if shift is None or shift.id is None:
         raise Conflict("Table %(name)s has no open shift: the pit opens it first.",
                        name=table.name)
-    from .duties import check_relief_asker  # duties reads the current dealer from here
+    # late: duties reads the current dealer from here (stints <-> duties, one package)
+    from .duties import check_relief_asker
 
     check_relief_asker(session, credential=relief.credential, shift=shift)
     dealer = cosign.authenticate(session, user_id=relief.dealer_id, act=RELIEF,

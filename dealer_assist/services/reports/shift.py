@@ -36,10 +36,14 @@ from sqlmodel import Session, col, func, select
 from ...models import GameTable, Round, Shift
 from ...rules.games.registry import POKER_REPORT, get_game
 from ..cage import buyins
+from ..decisions import shift_section
 from ..errors import NotFound
 from ..figures import house_edge, theoretical
+from ..players import rated
+from ..players.played import EdgeBook
 from . import changes as report_changes
 from . import dealers, house, sections
+from .poker import build_poker_report
 
 SCHEMA = "dealer_assist/shift-report/2"
 
@@ -54,11 +58,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
     table = session.get(GameTable, shift.table_id)
     assert table is not None
     if get_game(table.game).report == POKER_REPORT:  # chips, pots and rake, not wagers
-        from .poker import build_poker_report
-
         return build_poker_report(session, shift, table, zone=zone, zone_name=zone_name)
-    from ..players import rated  # late: the ratings read the lab's figures through reports
-    from ..players.played import EdgeBook
 
     rows = sections.settlements(session, shift_id)
     by_actor, undos = sections.event_stats(session, shift_id)
@@ -109,7 +109,6 @@ def _decisions(session: Session, rows: list[tuple[Round, dict[str, Any], int]],
                figures: dict[str, Any] | None) -> dict[str, Any]:
     """Every recorded decision judged (issue 24): the win split against the best strategy and
     the advantage-play alerts."""
-    from ..decisions import shift_section
     found = theoretical.edge_of(figures, "best")
     return shift_section(session, rows, found[0] if found else None)
 
