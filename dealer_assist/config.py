@@ -7,10 +7,12 @@ import json
 import os
 import secrets
 from collections.abc import Mapping
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from flask import Flask
+from flask import Flask, current_app
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 ENV_PREFIX = "DEALER_ASSIST_"
@@ -98,6 +100,13 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
+
+
+def floor_zone() -> tzinfo | None:
+    """The casino floor's time zone (``TIMEZONE``), or None for the server's local zone (the
+    pages and the command line read it alike)."""
+    name = current_app.config.get("TIMEZONE") or ""
+    return ZoneInfo(name) if name else None
 
 
 def _parse_env(raw: str) -> Any:

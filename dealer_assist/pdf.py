@@ -30,7 +30,7 @@ from typing import Any
 from flask import render_template
 
 from . import i18n
-from .services.reports.poker import STAKE_NAMES
+from .rules.games.poker.profile import STAKE_NAMES
 
 #: a base URL no real host answers to; only ``BASE_URL + "static/..."`` is ever served
 BASE_URL = "https://dealer-assist.invalid/"

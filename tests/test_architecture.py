@@ -140,6 +140,34 @@ def test_every_import_inside_a_function_has_a_comment_saying_why() -> None:
     assert [where for where, said in figures(PACKAGE)[2] if not said] == []
 
 
+def application_imports(path: Path) -> list[str]:
+    """What a migration script imports of the application (``dealer_assist`` and below),
+    at module level or inside a function."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.append(node.module)
+    return sorted(n for n in names if n == "dealer_assist" or n.startswith("dealer_assist."))
+
+
+def test_no_migration_depends_on_application_code_that_can_change_after_it() -> None:
+    """A revision freezes what it needs in its own file: an old migration must not change
+    when the code does (``env.py``, Alembic's environment, reads the current models)."""
+    versions = sorted((PACKAGE / "migrations" / "versions").glob("*.py"))
+    assert len(versions) > 10
+    assert {p.name: application_imports(p) for p in versions
+            if application_imports(p)} == {}
+
+
+def test_a_migration_importing_live_code_is_named(tmp_path: Path) -> None:
+    script = tmp_path / "0099_x.py"
+    script.write_text("import json\n\ndef upgrade():\n"
+                      "    from dealer_assist.audit import chain\n")
+    assert application_imports(script) == ["dealer_assist.audit"]
+
+
 def write(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         path = root / "pkg" / name

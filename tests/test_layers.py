@@ -55,7 +55,8 @@ def kept(contract_id: str, *added: tuple[str, str]) -> bool:
 
 def test_every_contract_holds_on_the_package() -> None:
     ids = [c["id"] for c in config()["contracts_options"]]
-    assert ids == ["layers", "web-api", "pure-rules", "no-flask-in-services"]
+    assert ids == ["layers", "web-api", "pure-rules", "no-flask-in-services", "lab", "i18n",
+                   "audit", "pdf", "cli"]
     assert {i: kept(i) for i in ids} == dict.fromkeys(ids, True)
 
 
@@ -70,6 +71,12 @@ def test_every_contract_holds_on_the_package() -> None:
     ("pure-rules", "dealer_assist.rules.cards", "dealer_assist.i18n.wording"),
     ("pure-rules", "dealer_assist.rules.evaluator", "numpy"),
     ("no-flask-in-services", "dealer_assist.services.shifts.shifts", "flask"),
+    ("lab", "dealer_assist.lab.advice", "dealer_assist.models.lab"),
+    ("lab", "dealer_assist.lab.house_edge", "sqlalchemy"),
+    ("i18n", "dealer_assist.i18n.wording", "dealer_assist.services.errors"),
+    ("audit", "dealer_assist.audit.capture", "dealer_assist.services.rounds.store"),
+    ("pdf", "dealer_assist.pdf", "dealer_assist.services.reports.poker"),
+    ("cli", "dealer_assist.cli.report", "dealer_assist.web.tables"),
 ])
 def test_each_contract_fails_on_the_import_it_forbids(contract_id: str, importer: str,
                                                       imported: str) -> None:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import db
+from ..config import floor_zone
 from ..edge import PageBlueprint, any_role, as_id, device, form_error, may_reach, role_required
 from ..i18n.formats import when
 from ..models import Role, utcnow
@@ -21,12 +20,6 @@ from .forms import optional_date, text
 
 bp = PageBlueprint("tables", __name__, url_prefix="/tables")
 SHIFT_OPENERS = (Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
-
-
-def floor_zone() -> tzinfo | None:
-    """The casino floor's time zone (``TIMEZONE``), or None for the server's local zone."""
-    name = current_app.config.get("TIMEZONE") or ""
-    return ZoneInfo(name) if name else None
 
 
 def gaming_today() -> Any:

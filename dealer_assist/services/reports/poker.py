@@ -24,7 +24,6 @@ from sqlmodel import Session, col, select
 
 from ...models import GameTable, Round, Shift
 from ...models.poker import PokerSeat
-from ...rules.phrase import Phrase
 from ...rules.ranking import Category
 from ..rounds import store
 from ..tables import poker as poker_tables
@@ -34,10 +33,6 @@ from . import dealers, sections
 SCHEMA = "dealer_assist/poker-shift-report/1"
 #: message ids (the report's data keeps the English; the PDF says them in the reader's language)
 CATEGORIES = frozenset(c.value for c in Category)
-#: the stakes in the order the report lists them, as message ids
-STAKE_NAMES = {"ante": Phrase("ante"), "bring_in": Phrase("bring-in"),
-               "small_blind": Phrase("small blind"), "big_blind": Phrase("big blind"),
-               "over_blind": Phrase("over blind")}
 TOP_POTS = 10
 SOLD = ("buy_in", "rebuy")
 
