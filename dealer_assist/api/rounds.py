@@ -40,11 +40,10 @@ TABLE = path_param("table_id", "the table")
 ROUND = path_param("round_id", "the round")
 
 
-def staff(write: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Table staff only. Who is signed in, the roles and (for a write) the ``X-CSRF-Token``
-    header are checked once for every path by ``edge.guard``; ``write`` documents intent."""
-    del write
-    return role_required(*sorted(live.RECORDERS))
+def staff(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Table staff only. Who is signed in, the roles and, for a write (by its method), the
+    ``X-CSRF-Token`` header are checked once for every path by ``edge.guard``."""
+    return role_required(*sorted(live.RECORDERS))(view)
 
 
 def round_json(rnd: live.LiveRound) -> dict[str, Any]:
@@ -106,7 +105,7 @@ def _boxes(body: Any) -> list[live.BoxStake]:
        "Start a round at a table (its first event is place)", tag="rounds", body=RoundCreate,
        answers=write_answers(Round), parameters=(TABLE, *WRITE),
        example={"boxes": [{"box": "1", "ante": 100, "bonus": 50, "seat": "A"}]})
-@staff(write=True)
+@staff
 def create_round(table_id: int) -> Any:
     data, error = json_body()
     if error is not None:
@@ -121,7 +120,7 @@ def create_round(table_id: int) -> Any:
 
 @route("get", "/tables/<int:table_id>/rounds/current", "The round in progress at a table",
        tag="rounds", answers=read_answers(Round), parameters=(TABLE,))
-@staff(write=False)
+@staff
 def current_round(table_id: int) -> Any:
     dbs = db.get_session()
     rid = live.open_round_id(dbs, table_id)
@@ -132,7 +131,7 @@ def current_round(table_id: int) -> Any:
 
 @route("get", "/rounds/<int:round_id>", "A round", tag="rounds", answers=read_answers(Round),
        parameters=(ROUND,))
-@staff(write=False)
+@staff
 def get_round(round_id: int) -> Any:
     return round_json(live.load(db.get_session(), round_id))
 
@@ -143,7 +142,7 @@ def get_round(round_id: int) -> Any:
        example={"type": "deal_box", "payload": {"box": "1",
                                                 "cards": ["As", "Kd", "Qh", "Jc", "9s"]},
                 "expected_seq": 1})
-@staff(write=True)
+@staff
 def append(round_id: int) -> Any:
     data, error = json_body()
     if error is not None:

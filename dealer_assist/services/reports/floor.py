@@ -43,6 +43,7 @@ from ...models import (
     ShiftStatus,
 )
 from ...rules.games.registry import get_game
+from ...rules.games.stud import PHASES
 from ..cage import buyins
 from ..figures import house_edge, theoretical
 from ..people import stints
@@ -51,16 +52,6 @@ from ..tables import poker as poker_tables
 from ..tables import tables
 from . import changes as report_changes
 from . import house, sections
-
-#: the steps that say what the table is doing, in the order ``rules.games.flow.phase`` reads them
-STAGES = (
-    ({"deal_box", "deal_dealer", "place"}, "placing"),
-    ({"reveal"}, "reveal"),
-    ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
-     "deciding"),
-    ({"buy_game", "take_ante", "dealer_draw", "dealer_small"}, "reveal"),
-    ({"show"}, "showdown"),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +72,7 @@ def version(session: Session) -> int:
 def stage_of(steps: set[str], *, frozen: bool, settled: bool) -> str:
     if frozen:
         return "frozen"
-    for names, stage in STAGES:
+    for names, _title, stage in PHASES:  # the table screen's own heading reads the same table
         if steps & names:
             return stage
     return "showdown" if settled else "placing"

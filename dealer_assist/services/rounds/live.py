@@ -52,9 +52,6 @@ REDEAL = "redeal"
 FROZEN = Phrase("Void requested — waiting for a pit boss")
 
 
-ENGINE_VERSION = house.ENGINE_VERSION
-
-
 @dataclass(frozen=True, slots=True)
 class BoxStake:
     """A box's stakes when the round starts (``seat`` defaults to the box), and who plays it

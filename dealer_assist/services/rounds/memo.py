@@ -13,7 +13,6 @@ of the transaction that made it (a rolled-back write leaves at worst an entry ne
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -21,18 +20,13 @@ from typing import Any
 
 from ...rules.engine import Event, Folded, Game
 from .store import EventView
+from .store import encode_payload as canonical  # what is stored: a text and its value agree
 
 #: rounds kept (a few kB each); a casino floor has far fewer open rounds than this
 SIZE = 1024
 
 _lock = threading.Lock()
 _memo: OrderedDict[str, Folded[Any]] = OrderedDict()
-
-
-def canonical(value: Any) -> str:
-    """The canonical JSON of rules or a payload: what ``store.encode_payload`` stores, so a
-    stored text and the value it was made from give the same key."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def digest(start: Sequence[Any], events: Iterable[tuple[int, str, Any]]) -> str:

@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 
 from ...models import GameTable, Shift, ShiftStatus, User, utcnow
 from ...models.poker import PokerChipMove, PokerSeat, PokerTable
-from ...rules.games.poker import SeatEntry, get_poker_profile, make_stakes
+from ...rules.games.poker import get_poker_profile, make_stakes
 from ...rules.games.poker.setup import blind_seats
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
@@ -319,7 +319,3 @@ def finish_hand(session: Session, table_id: int, button: str, stacks: Mapping[st
     poker.button = button
     poker.hands_dealt += 1
     session.flush()
-
-
-def seat_entries(rules: Mapping[str, Any]) -> list[SeatEntry]:
-    return [SeatEntry(s["seat"], s["stack"], s.get("missed")) for s in rules["seats"]]

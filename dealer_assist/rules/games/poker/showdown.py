@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from ...errors import IllegalActionError
 from ...evaluator import rank_key
-from ...pots import Pot, build_pots
+from ...pots import Pot, award_pot, build_pots
 from .draw import HAND_SIZE
 from .state import Action, HandState, PotResult
 from .stud import check_new_cards, stud_show
@@ -118,19 +118,10 @@ def settle(state: HandState, keys: Mapping[str, int] | None) -> HandState:
     results, won = [], dict.fromkeys(state.seats, 0)
     order = state.from_button
     for pot in pots:
-        amount = pot.amount
-        if keys is None:
-            winners = list(pot.eligible)
-        else:
-            shown = [p for p in pot.eligible if p in keys]
-            best = max((keys[p] for p in shown), default=None)
-            winners = [p for p in shown if keys[p] == best] or list(pot.eligible)
-        winners.sort(key=order.index)
-        share, odd = divmod(amount, len(winners))
-        awards = {p: share + (1 if i < odd else 0) for i, p in enumerate(winners)}
+        awards = award_pot(pot, keys, order)
         for p, a in awards.items():
             won[p] += a
-        results.append(PotResult(amount, pot.eligible, tuple(winners), awards))
+        results.append(PotResult(pot.amount, pot.eligible, tuple(awards), awards))
     stacks = {s: state.stacks[s] + won[s] for s in state.seats}
     return state.but(status="complete", to_act=None, pots=tuple(results), rake=rake, won=won,
                      stacks=stacks)

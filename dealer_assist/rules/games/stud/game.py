@@ -247,25 +247,30 @@ def collected_fees(b: BoxState) -> int:
     return b.improvement_fee + (b.buy_fee if b.no_game == BUY_GAME else 0)
 
 
+#: what the table is doing, read from the steps offered, first match wins: (the step types,
+#: the table screen's heading, the pit floor's stage code). Dealing first: more boxes may still
+#: be placed until a card is dealt, but once bets are down the croupier's job is the deal; the
+#: reveal is offered once every box has bet or folded (insurance may still be placed).
+PHASES: tuple[tuple[frozenset[str], str, str], ...] = (
+    (frozenset({"deal_box"}), Phrase("Deal: enter the cards"), "placing"),
+    (frozenset({"deal_dealer"}), Phrase("Deal the cards"), "placing"),
+    (frozenset({"place"}), Phrase("Place the bets"), "placing"),
+    (frozenset({"reveal"}), Phrase("Reveal the dealer's hand"), "reveal"),
+    (frozenset({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"}),
+     Phrase("Players decide"), "deciding"),
+    (frozenset({"buy_game"}), Phrase("Dealer has no game: take the ANTE or buy a game"),
+     "reveal"),
+    (frozenset({"take_ante"}), Phrase("Dealer has no game: take the ANTE"), "reveal"),
+    (frozenset({"dealer_draw"}), Phrase("Dealer draws for the bought game"), "reveal"),
+    (frozenset({"dealer_small"}), Phrase("Dealer's Small Hand"), "reveal"),
+    (frozenset({"show"}), Phrase("Showdown: turn the hands over box by box"), "showdown"),
+)
+
+
 def phase(steps: Iterable[Step], settled: bool) -> str:
     """A one-line heading for the table screen: what the croupier does now."""
     kinds = {s.type for s in steps}
-    for names, title in (
-        # dealing first: more boxes may still be placed until a card is dealt, but once bets are
-        # down the croupier's job is the deal
-        ({"deal_box"}, Phrase("Deal: enter the cards")),
-        ({"deal_dealer"}, Phrase("Deal the cards")),
-        ({"place"}, Phrase("Place the bets")),
-        # offered once every box has bet or folded (insurance may still be placed)
-        ({"reveal"}, Phrase("Reveal the dealer's hand")),
-        ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
-         Phrase("Players decide")),
-        ({"buy_game"}, Phrase("Dealer has no game: take the ANTE or buy a game")),
-        ({"take_ante"}, Phrase("Dealer has no game: take the ANTE")),
-        ({"dealer_draw"}, Phrase("Dealer draws for the bought game")),
-        ({"dealer_small"}, Phrase("Dealer's Small Hand")),
-        ({"show"}, Phrase("Showdown: turn the hands over box by box")),
-    ):
+    for names, title, _stage in PHASES:
         if kinds & names:
             return title
     if "void" in kinds:
