@@ -9,7 +9,7 @@ is ``russian/game.py``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ... import inputs as ask
@@ -198,16 +198,43 @@ class StudGame(HouseGame):
 
     def summary(self, state: State) -> dict[str, Any]:
         s = state
-        dealer: dict[str, Any] = {"cards": codes(s.dealer), "up": codes(s.up),
-                                  "revealed": s.revealed,
-                                  "draw": codes(s.draw), "small": codes(s.dealer_small)}
-        if s.revealed:
-            dealer.update(hand=s.dealer_hand.label, hand_value=value_of(s.dealer_hand),
-                          qualified=s.dealer_qualified, bought=_bought(s))
-        return {"game": self.name, "profile": s.profile.name, "table": s.table.to_dict(),
-                "voided": None, "dealer": dealer, "dealt": s.dealt,
-                "boxes": [_box_summary(b, s) for b in s.boxes],
-                "used": sorted(c.code for c in s.used)}
+        dealer = dealer_summary(s, lambda: s.dealer_qualified, lambda: _bought(s),
+                                small=codes(s.dealer_small))
+        return round_summary(self.name, s, dealer, [_box_summary(b, s) for b in s.boxes])
+
+
+def round_summary(game: str, s: Any, dealer: dict[str, Any], boxes: list[dict[str, Any]],
+                  voided: Any = None) -> dict[str, Any]:
+    """A house round's summary (``Game.summary``): what every house game shows the same way,
+    with the dealer's and each box's own (:func:`dealer_summary`, :func:`box_summary`)."""
+    return {"game": game, "profile": s.profile.name, "table": s.table.to_dict(),
+            "voided": voided, "dealer": dealer, "dealt": s.dealt, "boxes": boxes,
+            "used": sorted(c.code for c in s.used)}
+
+
+def dealer_summary(s: Any, qualified: Callable[[], bool], bought: Callable[[], Any],
+                   **own: Any) -> dict[str, Any]:
+    """The dealer's cards, and once revealed his hand, whether it qualifies and what a bought
+    game gave him (``qualified``, ``bought``: each game's own reading); ``own``: the game's."""
+    dealer: dict[str, Any] = {"cards": codes(s.dealer), "up": codes(s.up),
+                              "revealed": s.revealed, "draw": codes(s.draw), **own}
+    if s.revealed:
+        dealer.update(hand=s.dealer_hand.label, hand_value=value_of(s.dealer_hand),
+                      qualified=qualified(), bought=bought())
+    return dealer
+
+
+def box_summary(b: Any, s: Any, open_boxes: int | None, **own: Any) -> dict[str, Any]:
+    """What every house game shows of a box; ``own``: the game's own fields."""
+    hand = b.hand_cards
+    value = evaluate(hand, s.profile.ranking) if b.hand_known else None
+    return {
+        "box": b.box, "seat": b.seat, "ante": b.ante, "cards": codes(b.cards), **own,
+        "shown": codes(b.shown), "hand_cards": codes(hand) if b.hand_known else [],
+        "hand": value.label if value else None, "hand_value": value_of(value),
+        "decision": b.decision, "bet": b.bet, "no_game": b.no_game,
+        "collected": collected_fees(b), **summary_of(s.boxes, b, open_boxes),
+    }
 
 
 def _bought(s: State) -> dict[str, Any] | None:
@@ -222,23 +249,16 @@ def _bought(s: State) -> dict[str, Any] | None:
 
 def _box_summary(b: BoxState, s: State) -> dict[str, Any]:
     imp = b.improvement
-    hand = b.hand_cards
-    value = evaluate(hand, s.profile.ranking) if b.hand_known else None
     small = evaluate_small(b.small) if b.small else None
-    return {
-        "box": b.box, "seat": b.seat, "ante": b.ante, "cards": codes(b.cards),
-        "improvement": None if imp is None else {
+    return box_summary(
+        b, s, s.profile.terms().open_boxes,
+        improvement=None if imp is None else {
             "kind": imp.kind, "fee": imp.fee, "discard": codes(imp.discard),
             "cards": codes(imp.cards), "forces_bet": imp.forces_bet,
             "count": imp.replaced},
-        "big": codes(b.big), "small": codes(b.small), "shown": codes(b.shown),
-        "hand_cards": codes(hand) if b.hand_known else [],
-        "hand": value.label if value else None, "hand_value": value_of(value),
-        "small_hand": small.label if small else None, "small_hand_value": value_of(small),
-        "decision": b.decision, "bet": b.bet, "no_game": b.no_game, "buy_fee": b.buy_fee,
-        "collected": collected_fees(b),
-        **summary_of(s.boxes, b, s.profile.terms().open_boxes),
-    }
+        big=codes(b.big), small=codes(b.small),
+        small_hand=small.label if small else None, small_hand_value=value_of(small),
+        buy_fee=b.buy_fee)
 
 
 def collected_fees(b: BoxState) -> int:
