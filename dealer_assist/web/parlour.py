@@ -2,8 +2,9 @@
 with the card grid, the play-out replayed card by card, the board carried to the next hand.
 
 A host or club dealer (croupier) or an administrator runs it. Every hand goes through
-``services.parlour`` (the engine verifies it, the hand is stored as an event, audited); a refused
-hand is flashed naming the hand or the bet, the form keeps what was typed and nothing is stored.
+``services.rounds.parlour`` (the engine verifies it, the hand is stored as an event, audited); a
+refused hand is flashed naming the hand or the bet, the form keeps what was typed and nothing is
+stored.
 """
 
 from __future__ import annotations
