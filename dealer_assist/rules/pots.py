@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .errors import RulesError, StakeError
 
 
 class _Ordered(Protocol):
-    def __lt__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Any, /) -> bool: ...
 
 
 H = TypeVar("H", bound=_Ordered)

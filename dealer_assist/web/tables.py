@@ -8,7 +8,7 @@ from flask import current_app, flash, g, redirect, render_template, request, url
 from flask_babel import gettext
 
 from .. import db
-from ..config import floor_zone
+from ..config import floor_zone as floor_zone  # the pages import it from here
 from ..edge import PageBlueprint, any_role, as_id, device, form_error, may_reach, role_required
 from ..i18n.formats import when
 from ..models import Role, utcnow

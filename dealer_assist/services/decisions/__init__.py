@@ -32,7 +32,8 @@ from ...rules.games.registry import start_rules
 from ..rounds import poker_hands
 from ..rounds import store as rounds
 from .alerts import PlayerFigures, by_player, player_figures
-from .judge import Judged, judge_state
+from .judge import judge_state
+from .judged import Judged
 
 __all__ = ["Judged", "PlayerFigures", "box_decisions", "by_player", "differing_decisions",
            "judge_round", "judge_stored", "player_figures", "player_judge", "round_decisions",

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .judge import Judged
+from .judged import Judged
 
 Z_LIMIT = 3.0
 MINIMUM = 5

@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from ...lab.advice import Advice, Option, advise
+from ...lab.advice import advise
 from ...lab.batch import rank_keys
+from ...lab.options import Advice, Option
 from ...lab.russian_best import valuer
 from ...lab.strategy_lookup import table_choice
 from ...rules.games.russian import RussianProfile

@@ -38,9 +38,13 @@ from ...rules.phrase import Phrase
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
 from ..rounds import review as replay
-from ..rounds.voids import AMOUNT_MAX
-from ..rounds.voids import APPROVERS as RESOLVERS
-from ..rounds.voids import REQUESTERS as FILERS
+from ..rounds import voids
+
+#: who files a dispute and who resolves one: the people who ask for and approve a void
+FILERS = voids.REQUESTERS
+RESOLVERS = voids.APPROVERS
+#: the largest disputed amount (a correction's too)
+AMOUNT_MAX = voids.AMOUNT_MAX
 
 ESCALATION = frozenset({Role.SHIFT_MANAGER.value})
 OPEN = "open"
