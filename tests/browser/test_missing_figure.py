@@ -18,7 +18,7 @@ import pytest
 from dealer_assist import db
 from dealer_assist.services.figures import house_edge
 from tests.browser.conftest import Server, Shots
-from tests.browser.test_issue26_screens import no_clipped_words, speak
+from tests.browser.test_floor_screens import no_clipped_words, speak
 from tests.factories import PASSWORD, make_user
 
 pytestmark = pytest.mark.browser

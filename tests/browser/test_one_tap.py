@@ -19,7 +19,7 @@ import pytest
 
 from dealer_assist.rules.games.registry import get_game
 from tests.browser.conftest import Server, Shots, login
-from tests.browser.test_issue26_screens import no_clipped_words, speak
+from tests.browser.test_floor_screens import no_clipped_words, speak
 from tests.browser.test_live_round import Table, assert_amounts_match, expected_settlement
 
 pytestmark = pytest.mark.browser

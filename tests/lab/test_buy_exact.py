@@ -122,7 +122,7 @@ def test_a_made_hands_bet_value_equals_every_dealer_hand_and_every_bought_card_e
     assert np.abs(got - buy).max() < 1e-12
 
 
-def test_the_advisor_gives_issue_35s_exhaustive_figures_for_a_straight() -> None:
+def test_the_advisor_gives_the_exhaustive_figures_for_a_straight() -> None:
     # "for 5h 6c 7d 8s 9h under russian-classic the advisor gives bet 5.0328 and sixth card
     # 6.7269 ANTE, while exhaustive enumeration under the rule gives 5.0061 and 6.674"
     got = advice.advise(get_profile("russian-classic"), "deal", "5h 6c 7d 8s 9h".split())

@@ -55,7 +55,7 @@ def test_update_and_delete_on_append_only_tables_raise(recorded: Engine, table: 
         assert audit.verify(conn).ok
 
 
-def test_every_table_of_issue_6_is_guarded_by_a_trigger(recorded: Engine) -> None:
+def test_every_append_only_table_is_guarded_by_a_trigger(recorded: Engine) -> None:
     with recorded.connect() as conn:
         if conn.dialect.name == "sqlite":
             names = set(conn.execute(text(

@@ -20,7 +20,7 @@ from dealer_assist import db
 from dealer_assist.models import User
 from dealer_assist.services.shifts import shifts
 from tests.browser.conftest import Server, Shots, login
-from tests.browser.test_issue26_screens import no_clipped_words, speak
+from tests.browser.test_floor_screens import no_clipped_words, speak
 from tests.factories import PASSWORD, make_table, make_user
 
 pytestmark = pytest.mark.browser

@@ -23,9 +23,9 @@ from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_disputes import JUDGING, NO_SCROLL, sign_in
-from tests.browser.test_issue26_screens import CLIPPED
+from tests.browser.test_floor_screens import CLIPPED
 from tests.factories import make_user, record_step, start_round
-from tests.web.test_poker_room_issue26 import TO_SHOWDOWN
+from tests.web.test_poker_room_pages import TO_SHOWDOWN
 
 pytestmark = pytest.mark.browser
 
