@@ -1,4 +1,4 @@
-"""What the pit's live floor costs the server: polling against server-sent events (issue 28).
+"""What the pit's live floor costs the server: polling against server-sent events.
 
     .venv/bin/python benchmarks/floor_watch.py [--tables 8] [--rounds 500] [--polls 40] [--smoke]
 

@@ -1,4 +1,4 @@
-"""Time the day/month/year-to-date hold report (issue 27) against reading its settlements.
+"""Time the day/month/year-to-date hold report against reading its settlements.
 
     .venv/bin/python benchmarks/hold.py [--days 60] [--rounds 100] [--repeat 3]
 

@@ -1,6 +1,6 @@
 """Time the live table through the app: recording a step and settling ("Paid") a round.
 
-Runs the real app (Flask test client, the table screen's own requests, issue 37: "Start round"
+Runs the real app (Flask test client, the table screen's own requests, "Start round"
 is the bets form, each tap one JSON request with its idempotency key and the last sequence
 number shown, the CSRF token in the header; each answered 201 with the round to draw next) on
 a temporary SQLite file with the production pragmas (WAL, ``synchronous=FULL``). Each round in

@@ -69,10 +69,10 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(reports.bp)
     app.register_blueprint(disputes.bp)
     app.register_blueprint(parlour_web.bp)
-    app.register_blueprint(relief.bp)  # issue 28: reliefs, PINs, table devices, the floor
+    app.register_blueprint(relief.bp)  # reliefs, PINs, table devices, the floor
     app.register_blueprint(devices.bp)
     app.register_blueprint(floor.bp)
-    app.register_blueprint(cage.bp)  # issue 27: buy-ins, the soft count, slips, hold
+    app.register_blueprint(cage.bp)  # buy-ins, the soft count, slips, hold
     app.register_blueprint(api_bp)
     limits.init_app(app)  # wraps the public API views, so after every blueprint
 

@@ -157,7 +157,7 @@ def autocommit(engine: Engine) -> Engine:
 @contextmanager
 def one_read(bind: Flask | Engine | None = None) -> Iterator[Connection]:
     """A Core connection without a transaction (:func:`autocommit`) for a read that is one
-    statement: who is signed in, asked on every request (issue 25: a Session's own machinery
+    statement: who is signed in, asked on every request (a Session's own machinery
     cost more than that read)."""
     engine = bind if isinstance(bind, Engine) else get_engine(bind)
     with autocommit(engine).connect() as conn:

@@ -1,7 +1,7 @@
-"""gunicorn's settings for ``make run WORKERS=N`` (issue 25): N app processes on one database.
+"""gunicorn's settings for ``make run WORKERS=N``: N app processes on one database.
 
 ``gunicorn -c python:dealer_assist.gunicorn_conf --workers N --threads T --bind HOST:PORT
-'dealer_assist.wsgi:production_app()'``. Why gunicorn: a pre-forking master on Linux that
+'dealer_assist.wsgi:production_app'``. Why gunicorn: a pre-forking master on Linux that
 restarts a worker the moment it dies (a ``kill -9``, an out-of-memory kill) while the others
 go on serving on the same port; with ``preload_app`` the app and the hand evaluator's tables
 (``wsgi.warm_up``) are built once in the master and shared copy-on-write, so a replacement

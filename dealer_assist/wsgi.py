@@ -3,7 +3,7 @@
 The hand evaluator builds its look-up tables on first use (seconds of CPU per ranking). Built
 lazily, the first round after every start or restart stalled every tablet behind it (the load
 test's step p99 of 11-17 s on a busy machine); here they are built before the first request.
-So are the game-math lab's tables the decisions judge needs (issue 35 item 29: the first view
+So are the game-math lab's tables the decisions judge needs (the first view
 of a settled round took 10.5 s, the first shift report preview 12.5 s):
 ``services.decisions.warm.warm_up``, about 18 s of CPU once per start.
 """

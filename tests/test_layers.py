@@ -1,4 +1,4 @@
-"""The layering is a checked contract (issue 22; DESIGN.md "Dependencies point one way").
+"""The layering is a checked contract (DESIGN.md "Dependencies point one way").
 
 ``make test`` runs ``lint-imports`` on the contracts in ``pyproject.toml`` ([tool.importlinter]).
 These tests read the same contracts and prove they hold on the package as it is and that each

@@ -27,7 +27,7 @@ from .operations import READ_ERRORS, WRITE, checked, route
 from .shapes.lab import MAX_PRECISE, Advice, AdviseRequest
 
 #: staff who may ask the advisor: every role but the auditor, who reads and never posts
-#: (issue 12: the auditor is refused every write, and the advisor is a POST)
+#: (the auditor is refused every write, and the advisor is a POST)
 LAB_ROLES = ("admin", "croupier", "pit_boss", "shift_manager")
 CODE = {c.index: c.code for c in ALL_CARDS}
 EXAMPLE = {"profile": "russian-classic", "stage": "deal",

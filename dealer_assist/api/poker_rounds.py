@@ -1,4 +1,4 @@
-"""The stateful rounds API for poker hands (issue 15, ``docs/api.md``, "Poker tables and hands").
+"""The stateful rounds API for poker hands (``docs/api.md``, "Poker tables and hands").
 
 Same authentication, CSRF header, idempotency and error bodies as the house games' rounds API
 (:mod:`.rounds`): a hand is a round of the table's shift whose actions are the calculator's

@@ -51,7 +51,7 @@ def round_json(rnd: live.LiveRound) -> dict[str, Any]:
     return {
         "id": r.id, "table_id": r.table_id, "shift_id": r.shift_id, "number": r.number,
         "status": r.status, "opened_at": r.opened_at.isoformat(),
-        "dealer_id": r.dealer_id,  # issue 28: the dealer of record
+        "dealer_id": r.dealer_id,  # the dealer of record
         "game": rnd.rules.get("game", rnd.table.game), "profile": rnd.state.profile.name,
         "rules": rnd.rules,
         "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor_id": e.actor_id,
@@ -92,7 +92,7 @@ def _boxes(body: Any) -> list[live.BoxStake]:
     for i, raw in enumerate(get_list(body, "boxes")):
         d = need_mapping(raw, f"boxes[{i}]")
         box = get_str(d, "box", f"boxes[{i}]")
-        player = d.get("player")  # issue 23: the engine checks it (and the service the card)
+        player = d.get("player")  # the engine checks it (and the service the card)
         boxes.append(live.BoxStake(box, get_int(d, "ante", f"boxes[{i}]"),
                                    get_int(d, "bonus", f"boxes[{i}]", default=0),
                                    get_str(d, "seat", f"boxes[{i}]", default=box),

@@ -59,7 +59,7 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
                        keep: bool, data_dir: Path | None) -> None:
     """Compute and print the theoretical figures of PROFILE_NAME."""
     if not (no_store or keep) and strategy is None and ante is None:
-        require_lab_figures()  # before minutes of computing, not after (issue 35)
+        require_lab_figures()  # before minutes of computing, not after
     try:
         profile = get_profile(profile_name)
         figures = compute(profile, strategy=strategy, ante=ante, rounds=rounds, seed=seed,
@@ -78,7 +78,7 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
                            "lab/data/figures.json"))
         return
     if not no_store and strategy is None and ante is None:
-        with db.session_scope() as session:  # the database every app process reads (issue 25)
+        with db.session_scope() as session:  # the database every app process reads
             store.save(session, figures)
         click.echo(gettext("stored for the profile page (%(path)s)", path="lab_figure"))
 
@@ -100,7 +100,7 @@ def import_figures_command(path: Path | None) -> None:
 
 def require_lab_figures() -> None:
     """Refuse, naming the command that creates it, a database without the ``lab_figure``
-    table (one never migrated: issue 35 item 28 ended in a traceback)."""
+    table (one never migrated: ended in a traceback)."""
     try:
         present = inspect(db.get_engine()).has_table("lab_figure")
     except SQLAlchemyError as err:

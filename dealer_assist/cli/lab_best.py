@@ -1,4 +1,4 @@
-"""``flask --app dealer_assist lab advise`` and ``lab best-strategy`` (issue 24).
+"""``flask --app dealer_assist lab advise`` and ``lab best-strategy``.
 
 ``lab advise PROFILE CARD... [--up C] [--stage deal|split|no_game] [--dealer "..."]
 [--seen "..."] [--small "..."] [--ante A] [--bonus B] [--precise N]`` prints every option the

@@ -1,4 +1,4 @@
-"""Table-device mode at the edge (issue 28): the cookie, who the tablet records for, and the
+"""Table-device mode at the edge: the cookie, who the tablet records for, and the
 fence around it.
 
 A bound tablet carries its own cookie (:data:`COOKIE`: a random token, HttpOnly, SameSite=Lax;
@@ -32,7 +32,7 @@ COOKIE = "da_table_device"
 MAX_AGE = 400 * 24 * 3600
 ANY_TIME = frozenset({"devices.home", "relief.page", "relief.take", "static",
                       "auth.set_language", "auth.login", "auth.logout"})
-#: the round pages are here for the table's own rounds (issue 35 item 8: after Paid ✓ the
+#: the round pages are here for the table's own rounds (after Paid ✓ the
 #: croupier opens the round just paid to file a dispute, or asks for a void from a misdeal)
 WHILE_DEALING = frozenset({"live.screen", "live.start_round", "live.record", "live.suggest",
                            "live.refine",

@@ -1,4 +1,4 @@
-"""Hardening at the HTTP edge (issue 12, ASVS L2): headers on every answer, and input that can
+"""Hardening at the HTTP edge (ASVS L2): headers on every answer, and input that can
 never be right refused before any view or database sees it.
 
 Headers: a Content Security Policy with no inline script or style (the pages load
@@ -6,7 +6,7 @@ Headers: a Content Security Policy with no inline script or style (the pages loa
 approvals cannot be clickjacked), ``nosniff``, a same-origin referrer, HSTS when the session
 cookie is ``Secure`` (the site is served over HTTPS only then), and ``Cache-Control: no-store``
 on every answer to a signed-in user (a shared tablet's back button must not show a page after
-sign-out); every other answer has a ``Cache-Control`` too (issue 26 item 17): ``no-cache``, so a
+sign-out); every other answer has a ``Cache-Control`` too: ``no-cache``, so a
 cache revalidates it each time (the static files by their ETag).
 
 Input: a NUL character anywhere in the query string or a form (no text field has a use for

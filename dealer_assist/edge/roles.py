@@ -55,7 +55,7 @@ def role_required(*roles: str) -> Callable[[F], F]:
             if g.get("roles_checked") == request.endpoint:  # the request hook just did
                 return view(*args, **kwargs)
             user: CurrentUser | None = g.get("user")
-            if user is None and g.get("device_ok"):  # a table device's own page (issue 28)
+            if user is None and g.get("device_ok"):  # a table device's own page
                 return view(*args, **kwargs)
             if user is None:
                 return to_login()

@@ -176,7 +176,7 @@ def say(text: str | None) -> str:
         return ""
     if not isinstance(text, Phrase):
         said = str(gettext(text))
-        if said == text:  # English too: the en catalog may reword a stored sentence (issue 35)
+        if said == text:  # English too: the en catalog may reword a stored sentence
             return _stored(text) or said
         return said
     params = {k: _value(v) for k, v in text.params.items()}
@@ -208,7 +208,7 @@ def wager_name(name: str) -> str:
 
 def action(net: int) -> str:
     """What the croupier does with a wager or a box: PAY, TAKE or RETURN (the stake goes back);
-    one word for a returned wager on every screen (issue 10, defect 13)."""
+    one word for a returned wager on every screen (defect 13)."""
     if net > 0:
         return str(gettext("PAY"))
     if net < 0:
@@ -231,13 +231,13 @@ def N_(message: str) -> str:
 
 
 #: sentences stored as English text (a void's or a correction's reason) built from these message
-#: ids: read back from the database they are said in the reader's language too (issue 26 item
+#: ids: read back from the database they are said in the reader's language too (item
 #: 13: "redeal: box 2 received 6 cards" on the Russian screen)
 STORED_PHRASES = (
     N_("redeal: %(v)s"), N_("box %(box)s received %(count)s cards"),
     N_("wrong number of cards"), N_("Dispute %(id)s upheld: %(note)s"),
     N_("Dispute %(id)s: decision %(new)s supersedes decision %(old)s"),
-    # issue 35: Caribbean/Oasis's raise is the BET wager; the en catalog says "BET paid"
+    # Caribbean/Oasis's raise is the BET wager; the en catalog says "BET paid"
     N_("%(why)s: raise paid %(mult)s:1%(cap_note)s"),
 )
 

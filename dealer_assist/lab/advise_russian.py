@@ -48,8 +48,8 @@ _CONTEXTS: dict[tuple[str, int, int], RussianContext] = {}
 
 class RussianHands:
     """Per profile version (any ANTE): every five-card hand's class and pay-table total by
-    colex rank, and the distinct (class, total) pairs (seconds to build: issue 35 item 29
-    builds them once per process, not once per ANTE)."""
+    colex rank, and the distinct (class, total) pairs (seconds to build:
+    built once per process, not once per ANTE)."""
 
     def __init__(self, profile: RussianProfile) -> None:
         hands = all_five_card_hands()

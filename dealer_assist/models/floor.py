@@ -1,4 +1,4 @@
-"""The people of the floor (issue 28): who deals where, the tablets bound to a table, and every
+"""The people of the floor: who deals where, the tablets bound to a table, and every
 authenticated signature.
 
 * :class:`DealerStint` -- a dealer's stint at a table during its shift (or a host's at a parlour

@@ -19,7 +19,7 @@ class Game(StrEnum):
     SPLIT = "split"
 
 
-#: player-versus-player games a table may run (issue 15; their tables are ``models.poker``)
+#: player-versus-player games a table may run (their tables are ``models.poker``)
 POKER_GAMES = ("americana", "draw32")
 
 
@@ -56,12 +56,12 @@ class GameTable(SQLModel, table=True):
                           sa_column_kwargs={"server_default": "standard"})
     #: ISO 4217 code of the table's currency unit; None: the configuration's DEFAULT_CURRENCY
     currency: str | None = Field(default=None, sa_type=String(3))
-    #: issue 28: the pit the table belongs to (the floor page shows a pit's tables); None: none
+    #: the pit the table belongs to (the floor page shows a pit's tables); None: none
     pit: str | None = Field(default=None, sa_type=String(40))
     #: minutes a dealer deals here before the floor page flags him for a relief
     rotation_minutes: int = Field(default=40, nullable=False,
                                   sa_column_kwargs={"server_default": "40"})
     #: the players' strategy the table's theoretical hold assumes: ``basic`` or ``best``
-    #: (issue 24; the lab's figure of that strategy for the table's profile)
+    #: (the lab's figure of that strategy for the table's profile)
     strategy: str = Field(default="basic", sa_type=String(8), nullable=False,
                           sa_column_kwargs={"server_default": "basic"})

@@ -37,7 +37,7 @@ bp = PageBlueprint("admin", __name__, url_prefix="/admin")
 admin_only = role_required(Role.ADMIN.value)
 #: the house games a table is opened for, by their one title (``rules.games.registry``)
 GAME_TITLES = {spec.name: spec.title for spec in games() if spec.banked}
-#: a poker table's stakes as its form names them (issue 35 item 4)
+#: a poker table's stakes as its form names them
 STAKE_LABELS = {"ante": N_("Ante"), "bring_in": N_("Bring-in"), "small_blind": N_("Small blind"),
                 "big_blind": N_("Big blind"), "over_blind": N_("Over blind")}
 
@@ -93,7 +93,7 @@ def reset_password(user_id: int) -> Any:
 @bp.post("/users/<int:user_id>/badge")
 @admin_only
 def set_badge(user_id: int) -> Any:
-    """Issue 28: the number a badge reader types for this person (empty: no badge)."""
+    """The number a badge reader types for this person (empty: no badge)."""
     dbs = db.get_session()
     try:
         pins.set_badge(dbs, user_id, text("badge", max_length=40))
@@ -178,7 +178,7 @@ def create_table() -> Any:
 @admin_only
 def edit_table(table_id: int) -> str:
     table = tables.get_table(db.get_session(), table_id)
-    if table.game in POKER_GAMES:  # issue 35 item 4: its own form (name, pit, stakes)
+    if table.game in POKER_GAMES:  # its own form (name, pit, stakes)
         return _poker_form(table, {"name": table.name, "pit": table.pit or "",
                                    **_poker(table).stakes})
     return render_template("admin/table_form.html", table=table, form=_as_form(table),

@@ -1,11 +1,11 @@
-"""The pit's live floor (issue 28): ``/floor``, one page a pit boss keeps open.
+"""The pit's live floor: ``/floor``, one page a pit boss keeps open.
 
 The page shows the tables of one pit (``?pit=``, remembered in the session) as cards
 (``services.reports.floor``) and the dealers on break. It updates itself by **polling**
 ``/floor/cards`` every ``FLOOR_POLL_SECONDS`` (2 s) and swapping the fragment in (``floor.js``;
 no reload): the answer carries an ETag made of the audit chain's head (every state change moves
 it), the pit, the minute and the language (their digest: a pit may be named in any
-script, issue 35), so while nothing happened the server answers 304
+script), so while nothing happened the server answers 304
 after one cheap query. Why not server-sent events: waitress serves the app with a fixed pool of
 threads (8) and an event stream holds one thread per open page for as long as it is open; four
 pit bosses with two tabs each would leave no thread for the tablets' steps (docs/operations.md).

@@ -62,7 +62,7 @@ def input_for(field: str | None, value: Any, form: MultiDict[str, str]) -> str |
         return None
     if field in form:
         return field
-    if ".player" in field:  # issue 23: boxes[i].player(.card) -> the i-th placed box's choice
+    if ".player" in field:  # boxes[i].player(.card) -> the i-th placed box's choice
         return _player_input(field, form)
     last = re.sub(r"\[\d+\]", "", field.rsplit(".", 1)[-1])
     if last in ("ante", "bonus"):

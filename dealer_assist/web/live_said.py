@@ -1,6 +1,6 @@
 """What the table screen says: each box's payout at the showdown (the fees were collected at the
-tap), "COLLECT 20" when a step incurs a fee, and what Undo takes back (issue 26 items 1 and
-12). Plain values in, the croupier's words out."""
+tap), "COLLECT 20" when a step incurs a fee, and what Undo takes back. Plain values in, the
+croupier's words out."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def _wager_line(name: str, w: dict[str, Any]) -> dict[str, Any]:
 
 
 def undo_label(rnd: live.LiveRound) -> str:
-    """The Undo button's words: what it takes back (issue 26 item 12: not "Undo deal dealer")."""
+    """The Undo button's words: what it takes back (not "Undo deal dealer")."""
     last = next((e for e in rnd.events if e.seq == rnd.last_step), None)
     if last is None:
         return ""

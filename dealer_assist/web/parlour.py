@@ -1,4 +1,4 @@
-"""The parlour board game's page (issue 16): the board drawn with its chips, each hand entered
+"""The parlour board game's page: the board drawn with its chips, each hand entered
 with the card grid, the play-out replayed card by card, the board carried to the next hand.
 
 A host or club dealer (croupier) or an administrator runs it. Every hand goes through
@@ -86,7 +86,7 @@ def _message(err: RulesError | ServiceError, what: str) -> str:
 def _screen(game_id: int, status: int = 200, typed: MultiDict[str, str] | None = None) -> Any:
     view = parlour.load(db.get_session(), game_id)
     last = view.hands[-1] if view.hands else None
-    hosts = stints.of_game(db.get_session(), game_id)  # issue 28: who hosts, who hosted
+    hosts = stints.of_game(db.get_session(), game_id)  # who hosts, who hosted
     return render_template(
         "parlour/game.html", game=view, last=last, typed=typed or {}, suits=SUITS, ranks=RANKS,
         host=hosts[-1] if hosts else None, hosts=hosts, host_at=stints.host_at, now=utcnow(),

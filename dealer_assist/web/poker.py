@@ -1,4 +1,4 @@
-"""The poker dealer's screen (issue 15): seats, stacks, bets, the pot, whose turn, and only the
+"""The poker dealer's screen: seats, stacks, bets, the pot, whose turn, and only the
 buttons the engine allows, with its exact amounts.
 
 The screen is the hand replayed from its events (``services.rounds.poker_hands``); every button is
@@ -68,7 +68,7 @@ def _dues(rules: dict[str, Any], state: HandState) -> dict[str, str]:
 
 def _why_first(state: HandState) -> str | None:
     """Stud: who acts first and why (the highest up card showing), said to the opener only:
-    once anyone has acted in the round, the next player simply acts (issue 26 item 4)."""
+    once anyone has acted in the round, the next player simply acts."""
     if not state.profile.is_stud or state.status != "betting" or not state.up:
         return None
     seat = state.to_act
@@ -175,7 +175,7 @@ def act(table_id: int) -> Any:
 
 def _street_refused(table_id: int, err: RulesError | ServiceError) -> Any:
     """A refused street keeps every pick and puts the message beside the seat it is about
-    (issue 26 item 5): the seat whose typed card the engine refuses, tried seat by seat."""
+   : the seat whose typed card the engine refuses, tried seat by seat."""
     dbs = db.get_session()
     dbs.rollback()
     hid = poker_hands.current_hand_id(dbs, table_id)
@@ -195,7 +195,7 @@ def _street_refused(table_id: int, err: RulesError | ServiceError) -> Any:
 def deal(table_id: int) -> Any:
     dbs = db.get_session()
     try:
-        if shifts.open_shift_of(dbs, table_id) is None:  # opened with its count (issue 10)
+        if shifts.open_shift_of(dbs, table_id) is None:  # opened with its count
             raise Conflict("No shift is open at this table: open it on the table's page with "
                            "the opening count.", field="shift")
         if poker_hands.current_hand_id(dbs, table_id) is None:
@@ -254,7 +254,7 @@ def create_table() -> Any:
         view = poker_tables.open_table(dbs, name=request.form.get("name", ""), profile=profile,
                                        stakes=stakes,
                                        seat_count=whole_number("seats", "Seats"))
-        tables.set_pit(dbs, view.id, request.form.get("pit", "")[:40])  # issue 28: the floor
+        tables.set_pit(dbs, view.id, request.form.get("pit", "")[:40])  # the floor
         dbs.commit()
     except (RulesError, ServiceError) as err:
         dbs.rollback()

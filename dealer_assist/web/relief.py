@@ -1,4 +1,4 @@
-"""Relief in a few taps, and one's own PIN (issue 28).
+"""Relief in a few taps, and one's own PIN.
 
 * ``/tables/<id>/relief`` -- "Relieve dealer" on the table's tablet: tap your name (or scan your
   badge: a keyboard wedge types the number and Enter into the name field), then your PIN. While a
@@ -169,7 +169,7 @@ def take_game(game_id: int) -> Any:
 def dealing_elsewhere(table_id: int) -> str | None:
     """The other table the signed-in person deals at now, if any: a croupier who counted this
     table's float while dealing there is not tapped in here (``stints.open_table``), and the
-    screen says so (issue 35 item 20)."""
+    screen says so."""
     user = g.get("user")
     if user is None:
         return None

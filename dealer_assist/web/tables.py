@@ -75,7 +75,7 @@ def detail(table_id: int) -> str:
 @role_required(*SHIFT_OPENERS)
 def open_shift(table_id: int) -> Any:
     """Open the shift with its opening count, chip by chip, signed by the croupier and the pit
-    boss (the signed-in user is one of the two; the other types his PIN, issue 28)."""
+    boss (the signed-in user is one of the two; the other types his PIN)."""
     dbs = db.get_session()
     try:
         table = tables.get_table(dbs, table_id)

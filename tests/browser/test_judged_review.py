@@ -1,4 +1,4 @@
-"""A disputed round's review shows each shown box's decisions against the best option (issue 24),
+"""A disputed round's review shows each shown box's decisions against the best option,
 in real headless Chromium, portrait 768x1024 and landscape 1024x768, in English and Russian.
 
 The round is recorded as a card-reading shoe would (all cards first) through the services: box

@@ -175,7 +175,7 @@ def play_plain(t: Table, page: Any) -> None:
     t.tap('button[data-step="paid"]', "paid")
 
 
-#: the README's sentence whose number this test measures (issue 26 item 14)
+#: the README's sentence whose number this test measures
 README_TAPS = re.compile(r"A\s+plain\s+3-box\s+round\s+with\s+the\s+bets\s+carried\s+over\s+"
                          r"\(two\s+boxes\s+bet,\s+one\s+folds\)\s+takes\s+(\d+)\s+taps")
 

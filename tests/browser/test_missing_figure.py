@@ -1,4 +1,4 @@
-"""Issue 35 item 2 in real Chromium, 1024x768 and 768x1024, English and Russian: "a missing
+"""In real Chromium, 1024x768 and 768x1024, English and Russian: "a missing
 figure must say exactly what computes it" (the report used to send the administrator to "the
 Profiles page" for a control that does not exist).
 

@@ -1,4 +1,4 @@
-"""Issue 28's "Done when" in real Chromium: one table device at 768x1024 where dealer A deals two
+"""The "Done when" in real Chromium: one table device at 768x1024 where dealer A deals two
 Russian poker rounds, dealer B relieves him (taps counted: at most 3 plus the PIN's digits) and
 deals two, A relieves B; the pit's floor page, open in a second browser at 1024x768, shows each
 step (a bounded wait of 5 s, no timing assertion beyond it); the shift report names both dealers

@@ -1,4 +1,4 @@
-"""Issue 35 on the table screen in real Chromium, landscape 1024x768 and portrait 768x1024, in
+"""On the table screen in real Chromium, landscape 1024x768 and portrait 768x1024, in
 English and Russian, photographed (``test-artifacts/browser/<test name>/``).
 
 Item 17: **Start round** with six boxes and **Paid ✓** after a five-box showdown are on the

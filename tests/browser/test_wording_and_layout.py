@@ -1,4 +1,4 @@
-"""Issue 35's wording and layout items in real Chromium, landscape 1024x768 and portrait
+"""The wording and layout items in real Chromium, landscape 1024x768 and portrait
 768x1024, in English and Russian, photographed into ``test-artifacts/browser/<test name>/``:
 
 * item 21: the dealer's free second card ("the first is kept" said the opposite), Oasis's BET

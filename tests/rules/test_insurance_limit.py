@@ -1,4 +1,4 @@
-"""Issue 35 item 22: the insurance form showed its limit only after refusing an amount. The
+"""The insurance form showed its limit only after refusing an amount. The
 engine offers the insurance step for the hand the player shows with its limit, the box's
 presumptive payout (RULES.md, Russian poker: "Insurance: only for a box holding three of a kind
 or better; stake from the table minimum up to the box's presumptive payout, never above the

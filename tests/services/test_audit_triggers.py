@@ -87,7 +87,7 @@ def test_inserting_an_event_still_works_and_is_audited(recorded: Engine) -> None
 
 
 def test_an_engine_stays_audited_when_its_pool_is_recreated(recorded: Engine) -> None:
-    """Issue 25: a gunicorn worker recreates its pool after the fork (``engine.dispose``);
+    """A gunicorn worker recreates its pool after the fork (``engine.dispose``);
     its writes must still be chained, with the same key (they were not: the flag and the key
     sat on the pool)."""
     with recorded.connect() as conn:

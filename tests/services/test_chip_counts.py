@@ -1,4 +1,4 @@
-"""Issue 10, defect 11, on SQLite and PostgreSQL: the opening count is taken when the shift
+"""Defect 11, on SQLite and PostgreSQL: the opening count is taken when the shift
 opens (chip by chip in the table's chip set, signed by the croupier and the pit boss), never
 made up later; the closing count is chip by chip too."""
 

@@ -1,4 +1,4 @@
-"""Issue 23: player cards and visits (both databases), and the rating's definitions on hand-made
+"""Player cards and visits (both databases), and the rating's definitions on hand-made
 rounds (no database): sessions cut by visits and shifts, the sit-down and the leave, the average
 bet rounded half up, the theoretical win with and without the lab's figure, buy-ins."""
 
@@ -39,7 +39,7 @@ def test_a_rated_player_sits_down_leaves_and_sits_at_one_table_at_a_time(
     pit = make_user(session, "pavel", "pit_boss")
     carla = make_user(session, "carla", "croupier")
     one, two = make_table(session, name="RP 1"), make_table(session, name="RP 2")
-    for table in (one, two):  # issue 35: a croupier seats players where he deals
+    for table in (one, two):  # a croupier seats players where he deals
         shifts.open_shift(session, table_id=table.id, user_id=carla.id)
     seen = cards.sit_down(session, table_id=one.id, card=" ab-12 ", name="Anna K",
                           actor_id=pit.id, at=T0)
@@ -77,7 +77,7 @@ def test_only_the_pit_enters_a_name_and_a_card_number_is_checked(session: Sessio
 
 
 def test_a_croupier_seats_and_unseats_players_only_where_he_deals(session: Session) -> None:
-    """Issue 35 item 6: RULES.md "a croupier acts only at the table he is dealing"; the pit
+    """RULES.md "a croupier acts only at the table he is dealing"; the pit
     seats anywhere."""
     carla, dimitri = make_user(session, "carla", "croupier"), make_user(session, "dimitri",
                                                                          "croupier")

@@ -1,4 +1,4 @@
-"""Records and review of poker hands (issue 15, part 3) on SQLite and PostgreSQL: a dispute on a
+"""Records and review of poker hands (part 3) on SQLite and PostgreSQL: a dispute on a
 pot award filed by the dealer, reviewed by a pit boss against the hand replayed by the poker
 engine, and decided; a void of a hand being dealt, approved by a second person (four eyes)."""
 

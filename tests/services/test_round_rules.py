@@ -1,4 +1,4 @@
-"""Every round carries its own rules (issue 17, item 2): the game, the full house-rules profile
+"""Every round carries its own rules: the game, the full house-rules profile
 as data with its hash and the table limits in force are stored when the round starts; replay,
 settlement and the dispute review read only them. Rounds stored all cards first (the old event
 shapes) replay to the same settlement; a database migrated from revision 0003 with rounds in it

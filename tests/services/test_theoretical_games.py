@@ -39,7 +39,7 @@ def test_a_russian_shift_compares_the_main_game_and_lists_the_side_wagers_apart(
     assert floor.profile == "russian-classic"
     play_shift(session, floor, 40, seed=11)
     session.commit()
-    house_edge.save(session, _figures(floor.profile, 0.18))  # in the database (issue 25)
+    house_edge.save(session, _figures(floor.profile, 0.18))  # in the database
     th = reports.build_shift_report(session, floor.shift_id)["theoretical"]
     boxes = [b for s in stored_settlements(session, floor.shift_id) for b in s["boxes"]]
     side = {name: sum(-b["wagers"][name]["net"] for b in boxes)

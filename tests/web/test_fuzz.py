@@ -1,4 +1,4 @@
-"""5,000 fuzzed requests (issue 12), none answered >= 500.
+"""5,000 fuzzed requests, none answered >= 500.
 
 Hypothesis draws batches of requests over every route of ``app.url_map``, every method it
 allows, as every role (and anonymous): path parameters from small real ids to ids beyond 64

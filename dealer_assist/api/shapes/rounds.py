@@ -1,4 +1,4 @@
-"""The live rounds API (issue 5) and the auditors' read-only API (issue 6)."""
+"""The live rounds API and the auditors' read-only API."""
 
 from __future__ import annotations
 

@@ -247,7 +247,7 @@ PROFILES: dict[str, dict[str, Any]] = {'caribbean-classic': {'ante_paid_on_win':
 
 def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
                 max_payout: int) -> dict[str, Any]:
-    """A round's rules as ``rules.registry.round_rules`` made them: the game, its profile as
+    """A round's rules as ``rules.games.registry.round_rules`` made them: the game, its profile as
     data with its hash (SHA-256 of the canonical JSON), the table limits."""
     data = PROFILES.get(profile)
     if data is None or data["game"] != game:

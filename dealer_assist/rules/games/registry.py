@@ -98,8 +98,8 @@ def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
     profile as data with its hash, and the table limits in force. Replay reads only this.
 
     A pure function of registered profiles (one name, one profile, for the life of the
-    process), so it is made once per table setting and handed out as a fresh copy (issue 25:
-    making it took longer than the rest of a round's start)."""
+    process), so it is made once per table setting and handed out as a fresh copy (making it
+    took longer than the rest of a round's start)."""
     rules: dict[str, Any] = json.loads(_round_rules_text(game, profile, min_ante, max_ante,
                                                          max_payout))
     return rules

@@ -1,4 +1,4 @@
-"""Buy-ins at the table (issue 27): cash exchanged for chips, recorded by the croupier in one step.
+"""Buy-ins at the table: cash exchanged for chips, recorded by the croupier in one step.
 
 The cash goes through the slot into the table's drop box and the chips leave the tray, so the
 shift's tray change is the settlements' win minus the chips sold: without the buy-ins every

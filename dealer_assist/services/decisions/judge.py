@@ -1,4 +1,4 @@
-"""Every recorded decision of a round judged against the lab's best option (issue 24).
+"""Every recorded decision of a round judged against the lab's best option.
 
 For each box whose cards were shown, the decisions the record makes visible are valued by the
 decision advisor (``lab.advice``) with exactly what the player knew then:

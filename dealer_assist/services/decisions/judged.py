@@ -28,7 +28,7 @@ class Judged:
     realized: float | None = None
     variance: float | None = None
     #: ``seat`` names a player (his card or seat letter); False: the box stands for its own
-    #: (issue 35: the report called box numbers players)
+    #: (the report called box numbers players)
     named: bool = True
 
     @property
@@ -58,7 +58,7 @@ def indices(cards: Any) -> list[int]:
 
 
 def player_of(box: Any) -> str:
-    """Who played the box, as the report names him (issue 23): his card number, else the seat
+    """Who played the box, as the report names him: his card number, else the seat
     letter the croupier gave him, else the box's seat (rounds that name no player)."""
     player = getattr(box, "player", None)
     if player is not None:

@@ -1,4 +1,4 @@
-"""The lab's per-process tables, built before the first request (issue 35 item 29).
+"""The lab's per-process tables, built before the first request.
 
 Judging a round's decisions runs the lab's advisor, whose look-up tables (the dealer-hand
 counts by strength, the pay tables, the hand classes: about 11 s of CPU for Russian poker)

@@ -139,7 +139,7 @@ def file_dispute(session: Session, *, round_id: int, box: str, claim: str, claim
     rnd = session.get(Round, round_id)
     if rnd is None:
         raise NotFound("No round with id %(round_id)s.", round_id=round_id)
-    duties.check_round_act(session, user=user, rnd=rnd)  # issue 35
+    duties.check_round_act(session, user=user, rnd=rnd)
     if rnd.status != RoundStatus.SETTLED.value:
         raise Conflict("Round %(number)s is %(status)s; only a settled round is disputed.",
                        number=rnd.number, status=rnd.status)

@@ -1,4 +1,4 @@
-"""Player cards (issue 23): a rated player is a card number and, optionally, a name.
+"""Player cards: a rated player is a card number and, optionally, a name.
 
 * :func:`sit_down` -- the table screen's one step when a rated player sits down: his card is
   found or created (a pit or management role may give his name) and his visit at the table
@@ -86,7 +86,7 @@ def sit_down(session: Session, *, table_id: int, card: str, actor_id: int,
     actor = session.get(User, actor_id)
     assert actor is not None
     tables.get_table(session, table_id)  # NotFound
-    duties.check_at_table(session, user=actor, table_id=table_id)  # issue 35
+    duties.check_at_table(session, user=actor, table_id=table_id)
     number = card_number(card)
     name = (name or "").strip() or None
     if name is not None and not may_see_names(actor.role):
@@ -117,7 +117,7 @@ def leave(session: Session, *, table_id: int, card: str, actor_id: int,
     """His leave is tapped: his visit at the table ends."""
     actor = session.get(User, actor_id)
     assert actor is not None
-    duties.check_at_table(session, user=actor, table_id=table_id)  # issue 35
+    duties.check_at_table(session, user=actor, table_id=table_id)
     row = find(session, card)
     visits = [v for v in _open_visits(session, row.id) if v.table_id == table_id] \
         if row is not None and row.id is not None else []

@@ -1,4 +1,4 @@
-"""The shift report's corrections, voids and dispute counts (issue 7), as plain data.
+"""The shift report's corrections, voids and dispute counts, as plain data.
 
 Read through the services that wrote them (``disputes.corrections``, ``disputes.queue``,
 ``voids.changes``), so the report names the same people the review pages do.

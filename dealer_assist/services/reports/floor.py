@@ -1,16 +1,16 @@
-"""The pit's live floor (issue 28, item 6): every table of a pit at a glance, as plain data.
+"""The pit's live floor: every table of a pit at a glance, as plain data.
 
 Per table: the game and limits, who deals and for how long, the round's stage (placing, deciding,
 reveal, showdown, paid; a poker hand: its betting round and pot), rounds per hour over the last
 hour, the shift's money (the card shows the win and hold after corrections, the report's final
-figures: issue 35) and the theoretical figures, and the alerts. The money is the shift
+figures) and the theoretical figures, and the alerts. The money is the shift
 report's own figures, from the same functions over the same stored settlements (``sections``,
 ``house``, ``theoretical``, ``changes``; a poker table: chips sold at the table and the rake), so
 the floor and the report cannot disagree; a test holds them together. Those sums are cached per
 shift until one of its rounds settles again (:func:`_money`), so a page polled every two seconds
 does not re-read every settlement of a long shift.
 
-A house table's drop is the buy-ins recorded at it in the shift (issue 27; the drop box is
+A house table's drop is the buy-ins recorded at it in the shift (the drop box is
 counted per gaming day at the soft count); a poker table's drop is the chips sold at the table.
 
 Alerts (each a code and its figures; the page words them): ``payout`` (a box paid at or over the
@@ -95,7 +95,7 @@ CACHE_SIZE = 256
 
 
 def _with_drop(session: Session, shift_id: int, figures: dict[str, Any]) -> dict[str, Any]:
-    """Issue 27: a house table's drop so far is the buy-ins recorded at it (one query, outside
+    """A house table's drop so far is the buy-ins recorded at it (one query, outside
     the cache: a buy-in settles no round)."""
     if figures.get("kind") != "house":
         return figures

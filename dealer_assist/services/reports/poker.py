@@ -1,4 +1,4 @@
-"""The end-of-shift report of a poker table (issue 15, part 4), as plain data like the house
+"""The end-of-shift report of a poker table (part 4), as plain data like the house
 games' report (:mod:`.shift`: deterministic, canonical JSON, a stated SHA-256).
 
 At a poker table the players play one another: the house takes no side of a pot. Its win is the
@@ -47,7 +47,7 @@ def _players(session: Session, shift: Shift, seats: list[PokerSeat],
              rows: list[tuple[Round, dict[str, Any], int]],
              zone: tzinfo | None) -> list[dict[str, Any]]:
     """Each player seated in the shift: chips bought and cashed out here, hands played, net, and
-    the time he played (issue 23, the rating's definition: first to last hand, or sit-down to
+    the time he played (the rating's definition: first to last hand, or sit-down to
     leave when they were tapped in this shift)."""
     assert shift.id is not None
     out: dict[tuple[str, str], dict[str, Any]] = {}

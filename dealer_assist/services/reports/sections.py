@@ -99,7 +99,7 @@ def inventory_section(session: Session, shift_id: int, win: int, corrected: int,
                       zone: tzinfo | None, buy_ins: int = 0) -> dict[str, Any]:
     """The counts, the transfers (with their slip numbers; a void slip counts not) and the
     reconciliation: ``tray`` = closing - opening + credits - fills, ``win`` = tray + the buy-ins
-    recorded at the table (issue 27: the chips sold for cash left the tray; a poker table's
+    recorded at the table (the chips sold for cash left the tray; a poker table's
     chips sold are its own section, so it passes none), the variances against ``win``."""
     inv = inventory.inventory_of(session, shift_id)
     roles = {uid: role for uid, (_n, role) in user_names(session, [

@@ -107,7 +107,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
 
 def _decisions(session: Session, rows: list[tuple[Round, dict[str, Any], int]],
                figures: dict[str, Any] | None) -> dict[str, Any]:
-    """Every recorded decision judged (issue 24): the win split against the best strategy and
+    """Every recorded decision judged: the win split against the best strategy and
     the advantage-play alerts."""
     found = theoretical.edge_of(figures, "best")
     return shift_section(session, rows, found[0] if found else None)

@@ -80,7 +80,7 @@ def _last_seq() -> Any:
             .scalar_subquery())
 
 
-#: issue 25: a step reads its round in one statement -- the round row, its table, its shift's
+#: a step reads its round in one statement -- the round row, its table, its shift's
 #: opener and status, whether any void was asked for, the role of whoever records (NULL:
 #: no such account, or disabled) and the dealer tapped in at the table (rule 5). Built once;
 #: SQLAlchemy compiles it once.
@@ -266,7 +266,7 @@ class HouseStream:
         if got is None:
             raise NotFound("No round with id %(round_id)s.", round_id=stream_id)
         table = got.table
-        if get_game(table.game).poker_room:  # issue 15: a poker hand is read as a hand
+        if get_game(table.game).poker_room:  # a poker hand is read as a hand
             raise Conflict("Round %(number)s is a hand of the poker table %(name)s: read it at "
                            "/api/v1/poker/hands/%(round_id)s.", number=got.round.number,
                            name=table.name, round_id=stream_id)

@@ -136,7 +136,7 @@ def create_game(session: Session, *, name: str, players: Sequence[str], actor_id
     session.add(row)
     session.flush()
     assert row.id is not None
-    stints.open_game(session, game_id=row.id, host_id=actor_id)  # issue 28: the host's stint
+    stints.open_game(session, game_id=row.id, host_id=actor_id)  # the host's stint
     return row.id
 
 

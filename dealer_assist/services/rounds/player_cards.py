@@ -1,4 +1,4 @@
-"""The player cards a round's boxes name (issue 23): each must be a registered card.
+"""The player cards a round's boxes name: each must be a registered card.
 
 Here, with the round's steps, rather than with the cards' own service (``services.players``),
 which reads the rounds for its ratings: the record path checks, the players' service reads.

@@ -1,4 +1,4 @@
-"""A house round's start in few round trips (issue 25): the statements of :func:`.steps.begin`.
+"""A house round's start in few round trips: the statements of :func:`.steps.begin`.
 
 A start used to read the actor, the table, the open shift, the key and the open round with the
 ORM (five queries, then three more under the write lock and a savepoint for the new row). Now:

@@ -59,7 +59,7 @@ def begin(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[liv
 def _begin_once(session: Session, table_id: int, actor_id: int,
                 boxes: Sequence[live.BoxStake], key: str, follow: bool) -> Recorded:
     txn.begin_read(session)
-    got = starting.read(session, table_id, actor_id, key)  # one statement (issue 25)
+    got = starting.read(session, table_id, actor_id, key)  # one statement
     if got is None or got.actor_role not in RECORDERS:
         live.check_actor(session, actor_id)  # who may record is refused first, as it says
         raise NotFound("No table with id %(table_id)s.", table_id=table_id)
@@ -75,7 +75,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
     flow = rules_flow(rules)
     empty = memo.replay(flow, rules, []).state  # the empty round, memoised like any fold
     actions = flow.decode(empty, "place", {"boxes": [b.payload() for b in boxes]})
-    player_cards.check_cards(session, actions)  # issue 23: a box's player card is a registered one
+    player_cards.check_cards(session, actions)  # a box's player card is a registered one
     payload = flow.encode_event("place", actions)
     if got.started is not None:
         found = starting.event(session, got.started)
@@ -95,7 +95,7 @@ def _begin_once(session: Session, table_id: int, actor_id: int,
         raise txn.Stale  # a twin got there first: re-read, answer as a resend or a conflict
     if locked.status != ShiftStatus.OPEN.value:
         raise Conflict("This shift is closed.")
-    # issue 28: the dealer of record is the one tapped in at the table when the round starts
+    # the dealer of record is the one tapped in at the table when the round starts
     # (nobody tapped in: whoever starts it deals, and a ``start`` stint says so)
     dealer = locked.dealer_id if locked.dealer_id is not None else stints.dealer_for_round(
         session, shift_id=got.shift_id, actor_id=actor_id)

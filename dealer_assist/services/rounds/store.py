@@ -42,7 +42,7 @@ class RoundView:
     number: int
     status: str
     opened_at: datetime
-    #: issue 28: the dealer of record (None only for a round stored without one)
+    #: the dealer of record (None only for a round stored without one)
     dealer_id: int | None = None
 
 
@@ -89,7 +89,7 @@ def start_round(session: Session, *, shift_id: int, now: datetime | None = None,
                 start_key: str | None = None, dealer_id: int | None = None) -> RoundView:
     """A new round numbered after the shift's last; ``start_key`` is the starting request's
     idempotency key (unique per shift: one key never starts two rounds); ``dealer_id`` its
-    dealer of record (issue 28: ``people.stints.dealer_for_round``)."""
+    dealer of record (``people.stints.dealer_for_round``)."""
     # FOR SHARE: closing the shift takes FOR UPDATE on the same row and then looks for open
     # rounds, so a round started at the very moment of closing is either seen or refused.
     # (SQLite serializes writers with BEGIN IMMEDIATE and ignores the clause.)
@@ -161,7 +161,7 @@ def _same_or_conflict(existing: RoundEvent, type: str, body: str) -> EventView:
 
 
 _EVENT = RoundEvent.__table__  # type: ignore[attr-defined]
-#: a stream's events in order, one statement built once per stream column (issue 25: Core, no
+#: a stream's events in order, one statement built once per stream column (Core, no
 #: ORM objects: the hot path reads rows, not entities)
 _EVENTS = {column: core_select(_EVENT).where(_EVENT.c[column] == bindparam("sid"))
            .order_by(_EVENT.c.seq) for column in ("round_id", "game_id")}
@@ -232,7 +232,7 @@ _TABLE_OF_ROUND = core_select(_ROUND.c.table_id).where(_ROUND.c.id == bindparam(
 def table_rules(table: tables.TableView) -> dict[str, Any]:
     """The rules a round starting now at ``table`` stores as its own: game, the full profile as
     data with its hash, the limits in force (``rules.games.registry.round_rules``). A poker table
-    (issue 15) deals its hands through ``services.rounds.poker_hands``, never as a house round."""
+    deals its hands through ``services.rounds.poker_hands``, never as a house round."""
     if get_game(table.game).poker_room:
         raise Conflict("%(name)s is a poker table: deal its hands on the poker screen or "
                        "through /api/v1/poker/tables/{id}/hands.",
@@ -258,7 +258,7 @@ def rules_from(stored: str | None, table: Callable[[], tables.TableView]) -> dic
 
 def round_ends(session: Session, round_ids: list[int]) -> dict[int, datetime]:
     """Each round's last event (a house round's ``paid``, a poker hand's last action): when it
-    ended (issue 23: a player's time played runs to his last round's end)."""
+    ended (a player's time played runs to his last round's end)."""
     out: dict[int, datetime] = {}
     for start in range(0, len(round_ids), 500):
         query = (select(RoundEvent.round_id, RoundEvent.created_at)

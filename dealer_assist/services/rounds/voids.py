@@ -93,7 +93,7 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
     rnd = session.get(Round, round_id)
     if rnd is None:
         raise NotFound("No round with id %(round_id)s.", round_id=round_id)
-    duties.check_round_act(session, user=user, rnd=rnd)  # issue 35
+    duties.check_round_act(session, user=user, rnd=rnd)
     if rnd.status == RoundStatus.VOIDED.value:
         raise Conflict("Round %(number)s is already voided.", number=rnd.number)
     reason = _reason(reason, "A reason", "reason")
@@ -128,7 +128,7 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
 
 
 def _poker_void(session: Session, rnd: Round) -> None:
-    """A poker hand (issue 15) is voided while it is dealt (a misdeal: the chips in the pot go
+    """A poker hand is voided while it is dealt (a misdeal: the chips in the pot go
     back, the stacks are those before the hand, the button stays). A finished hand's pots were
     pushed and its stacks carried into the next hands: it is disputed or corrected instead."""
     table = session.get(GameTable, rnd.table_id)

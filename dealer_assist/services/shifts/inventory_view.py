@@ -55,7 +55,7 @@ class TransferView:
     at: datetime
     signed: Signed
     note: str
-    #: issue 27: the transfer's slip number, and whether the slip is void (then it counts not)
+    #: the transfer's slip number, and whether the slip is void (then it counts not)
     slip: int | None = None
     void: bool = False
 

@@ -1,4 +1,4 @@
-"""Poker tables (issue 15): seats, buy-ins, stacks carried hand to hand, the moving button.
+"""Poker tables: seats, buy-ins, stacks carried hand to hand, the moving button.
 
 The engine (``rules.games.poker``) plays one hand from its start (button, seats dealt in with their
 stacks and missed blinds); this module keeps what lies between hands: who sits where with how
@@ -102,7 +102,7 @@ def _limits(stakes: Mapping[str, int]) -> tuple[int, int]:
 
 def update_table(session: Session, table_id: int, *, name: str,
                  stakes: Mapping[str, Any]) -> PokerTableView:
-    """An administrator renames a poker table or changes its stakes (issue 35 item 4); its
+    """An administrator renames a poker table or changes its stakes; its
     game and profile stay. The stakes change between hands only: a hand plays under the stakes
     it started with (they are in its stored rules)."""
     view = get(session, table_id)
@@ -123,7 +123,7 @@ def update_table(session: Session, table_id: int, *, name: str,
 
 def stakes_by_table(session: Session) -> dict[int, dict[str, Any]]:
     """Every poker table's stakes and betting structure (one query), for the tables list:
-    "Ante 10 / bring-in 20", "Blinds 5/10/20" (issue 26 item 9)."""
+    "Ante 10 / bring-in 20", "Blinds 5/10/20"."""
     return {row.table_id: {"stakes": json.loads(row.stakes),
                            "structure": get_poker_profile(row.profile).structure}
             for row in session.exec(select(PokerTable))}
@@ -151,7 +151,7 @@ def seat_order(seat: str) -> tuple[int, str]:
 
 
 def _check_actor(session: Session, table_id: int, actor_id: int | None) -> None:
-    """Duties rule 5 (issue 35): a croupier sells chips to a seat, records a rebuy or a leave
+    """Duties rule 5: a croupier sells chips to a seat, records a rebuy or a leave
     only at the table he deals; the pit at any. ``actor_id`` None: no person (a script)."""
     if actor_id is None:
         return
@@ -241,7 +241,7 @@ def set_status(session: Session, table_id: int, seat: str, status: str,
         _move(session, _shift_for_chips(session, table_id), row, "cash_out", row.stack)
         row.cashed_out += row.stack
         row.stack = 0
-        row.left_at = utcnow()  # issue 23: his time played runs to his leave
+        row.left_at = utcnow()  # his time played runs to his leave
     row.status = status
     session.flush()
     return _seat_view(row)

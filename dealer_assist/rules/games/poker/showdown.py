@@ -97,7 +97,7 @@ def layered_pots(state: HandState) -> tuple[Pot, ...]:
 def pots_to_award(state: HandState) -> tuple[Pot, ...]:
     """The main and side pots as they will be pushed: the rake (profile data) taken from the
     main pot first. Known once the betting is over: the dealer stacks them at the showdown,
-    before the hands are shown (issue 26 item 10)."""
+    before the hands are shown."""
     pots = layered_pots(state)
     owed, out = state.profile.rake(sum(p.amount for p in pots)), []
     for pot in pots:

@@ -156,7 +156,7 @@ class RussianGame(HouseGame):
     def insure_step(self, state: RoundState, box: str, cards: Any) -> Step:
         """The insurance step for the hand the player shows (``cards``), its limit known: the
         box's presumptive payout for that hand (capped by the maximum payout), so the form says
-        it before the croupier types the amount (issue 35 item 22). A hand that cannot be
+        it before the croupier types the amount. A hand that cannot be
         insured raises the refusal recording it would."""
         shown = get_cards({"cards": cards}, "cards")
         verify_insure(state, Insure(box, state.table.min_ante, shown))
@@ -186,7 +186,7 @@ class RussianGame(HouseGame):
 
 
 def _bought(s: RoundState) -> dict[str, Any] | None:
-    """The dealer's new hand once he has drawn for a bought game (issue 26 item 2)."""
+    """The dealer's new hand once he has drawn for a bought game."""
     if not s.draw or dealer_has_game(s):
         return None
     p = s.profile

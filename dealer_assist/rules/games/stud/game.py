@@ -53,7 +53,7 @@ class HouseGame(Game[State]):
 
     def needless(self, state: State, actions: tuple[Any, ...]) -> bool:
         """A ``take_ante`` for a box whose ANTE the reveal already took (no game can be bought:
-        Caribbean, Oasis): clients written before issue 10 still send it (issue 35 item 27)."""
+        Caribbean, Oasis): clients written before still send it."""
         return bool(actions) and all(isinstance(a, TakeAnte) and ante_taken(state, a.box)
                                      for a in actions)
 
@@ -238,7 +238,7 @@ def box_summary(b: Any, s: Any, open_boxes: int | None, **own: Any) -> dict[str,
 
 
 def _bought(s: State) -> dict[str, Any] | None:
-    """The dealer's new hand once he has drawn for a bought game (issue 26 item 2)."""
+    """The dealer's new hand once he has drawn for a bought game."""
     if not s.draw:
         return None
     try:
