@@ -1,4 +1,4 @@
-"""The floor under one step (issue 25): a bare Flask app on the same server, no dealer_assist.
+"""The floor under one step: a bare Flask app on the same server, no dealer_assist.
 
 ``POST /step`` parses the JSON body, appends one row durably and answers a JSON document of the
 size the caller asks for (``answer_bytes``: the size of a round as our server answers it). The

@@ -1,4 +1,4 @@
-"""The largest casino floor at human pace against the real server (issue 25).
+"""The largest casino floor at human pace against the real server.
 
 ``--tables`` simulated tables (default 800: the biggest floors run 500-800), each a croupier who
 records one step about every ``--pace`` seconds (default 4: exponential gaps, so the floor's
@@ -18,7 +18,7 @@ the bare durable-commit rate of the same disk (SQLite) or server (PostgreSQL), m
 same run, and our steps per second as a ratio of it; and the same floor (at most 30 s) against
 the bare Flask app (``benchmarks/bare_app.py``) on the same disk or server, and our step p95 as
 a multiple of its. ``--path screen``: the house tables send the table screen's own requests
-(issue 37, ``benchmarks/routes.py``; ``--path api``, the default: the rounds API); poker tables
+(``benchmarks/routes.py``; ``--path api``, the default: the rounds API); poker tables
 always send the poker API's. ``--smoke``: 12 tables for 6 seconds at a fast pace (``make test``
 runs it, so the script never rots).
 

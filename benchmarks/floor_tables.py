@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dealer_assist.rules.cards import ALL_CARDS
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 
 
 @dataclass

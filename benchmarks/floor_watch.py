@@ -1,4 +1,4 @@
-"""What the pit's live floor costs the server: polling against server-sent events (issue 28).
+"""What the pit's live floor costs the server: polling against server-sent events.
 
     .venv/bin/python benchmarks/floor_watch.py [--tables 8] [--rounds 500] [--polls 40] [--smoke]
 
@@ -41,7 +41,7 @@ from sqlmodel import Session  # noqa: E402
 
 from dealer_assist import create_app, db  # noqa: E402
 from dealer_assist.models import Round, RoundEvent, RoundSettlement  # noqa: E402
-from dealer_assist.rules.registry import start  # noqa: E402
+from dealer_assist.rules.games.registry import start  # noqa: E402
 from dealer_assist.services.people import passwords  # noqa: E402
 from dealer_assist.services.rounds import store as rounds  # noqa: E402
 from dealer_assist.services.shifts import shifts  # noqa: E402

@@ -1,4 +1,4 @@
-"""Time the day/month/year-to-date hold report (issue 27) against reading its settlements.
+"""Time the day/month/year-to-date hold report against reading its settlements.
 
     .venv/bin/python benchmarks/hold.py [--days 60] [--rounds 100] [--repeat 3]
 
@@ -47,7 +47,7 @@ from dealer_assist.models import (  # noqa: E402
     Shift,
 )
 from dealer_assist.models.cage import BuyIn  # noqa: E402
-from dealer_assist.rules.registry import start  # noqa: E402
+from dealer_assist.rules.games.registry import start  # noqa: E402
 from dealer_assist.services.people import passwords  # noqa: E402
 from dealer_assist.services.reports import hold  # noqa: E402
 from dealer_assist.services.rounds import store as rounds  # noqa: E402

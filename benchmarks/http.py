@@ -1,6 +1,6 @@
 """Time the live table through the app: recording a step and settling ("Paid") a round.
 
-Runs the real app (Flask test client, the table screen's own requests, issue 37: "Start round"
+Runs the real app (Flask test client, the table screen's own requests, "Start round"
 is the bets form, each tap one JSON request with its idempotency key and the last sequence
 number shown, the CSRF token in the header; each answered 201 with the round to draw next) on
 a temporary SQLite file with the production pragmas (WAL, ``synchronous=FULL``). Each round in
@@ -36,7 +36,7 @@ sys.path.insert(0, str(_HERE.parent))
 from dealer_assist import create_app, db  # noqa: E402
 from dealer_assist.models import User  # noqa: E402
 from dealer_assist.rules.cards import ALL_CARDS  # noqa: E402
-from dealer_assist.rules.registry import start  # noqa: E402
+from dealer_assist.rules.games.registry import start  # noqa: E402
 from dealer_assist.services.people import passwords, users  # noqa: E402
 from dealer_assist.services.shifts import shifts  # noqa: E402
 from dealer_assist.services.tables import tables  # noqa: E402

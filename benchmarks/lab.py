@@ -18,7 +18,7 @@ standard error of 0.05 % of the ANTE. ``--to-target`` runs each profile's defaul
 (``lab.house_edge.DEFAULT_ROUNDS``) instead and reports the time actually taken. Headline
 figures come last, one per line, as ``name: value unit``.
 
-Issue 24 adds the decision advisor and the best strategies: ``--hands`` random Russian poker
+Adds the decision advisor and the best strategies: ``--hands`` random Russian poker
 hands are advised (CPU seconds per hand, tables built beforehand), and each is checked against
 a precise reference (every modelled option corrected by ``--reference`` exact sampled draws):
 every pair of options the reference separates by more than 0.01 ANTE must be ranked the same.
@@ -163,7 +163,7 @@ def main() -> None:
 
 
 def advisor_and_best(args: argparse.Namespace) -> list[str]:
-    """The issue 24 figures (see the module docstring); returns the headline lines. A smoke
+    """The figures (see the module docstring); returns the headline lines. A smoke
     run leaves out the advisor (its tables take minutes of CPU to build) and the Dask
     speed-up: ``tests/lab/test_advisor.py`` and ``tests/lab/test_best_dask.py`` run those."""
     from dealer_assist.lab import best, cluster, strategy_store

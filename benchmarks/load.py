@@ -5,7 +5,7 @@ fresh database (a SQLite file with the production pragmas, or ``--db postgres``:
 PostgreSQL server with its default, durable settings), creates one croupier and one table per
 tablet (the four house games in turn) with an open shift, and lets ``--tablets`` tablets
 (``benchmarks/load_tablet.py``) play complete rounds for ``--seconds`` through the rounds API
-(``--path api``, the default) or the table screen's own requests (``--path screen``, issue 37:
+(``--path api``, the default) or the table screen's own requests (``--path screen``,
 ``benchmarks/routes.py``), with double taps and time-outs-then-resends. ``--crashes N`` kills
 the server with SIGKILL N times, evenly spread, and restarts it; the tablets resend with the
 same keys.
@@ -70,7 +70,7 @@ from sqlalchemy import text  # noqa: E402
 from dealer_assist import create_app, db  # noqa: E402
 from dealer_assist.models import User  # noqa: E402
 from dealer_assist.rules.engine import Event  # noqa: E402
-from dealer_assist.rules.registry import get_game, start  # noqa: E402
+from dealer_assist.rules.games.registry import get_game, start  # noqa: E402
 from dealer_assist.services.people import passwords, users  # noqa: E402
 from dealer_assist.services.shifts import shifts  # noqa: E402
 from dealer_assist.services.tables import profiles, tables  # noqa: E402
@@ -137,7 +137,7 @@ class Server:
         env = {**os.environ, "DATABASE_URL": self.url, "DEALER_ASSIST_SECRET_KEY": SECRET,
                "PYTHONPATH": str(ROOT),
                **{f"DEALER_ASSIST_{k}": str(v) for k, v in CHEAP_ARGON2.items()}}
-        # the lab's tables (issue 35 item 29: ~18 s of CPU per start) judge settled rounds'
+        # the lab's tables (~18 s of CPU per start) judge settled rounds'
         # decisions, which no tablet here asks for: a start (and a restart after kill -9) is
         # the server's, not the lab's
         env.setdefault("DEALER_ASSIST_WARM_LAB", "false")

@@ -10,7 +10,7 @@ the connection dropped before the answer) followed by a resend with the same key
 refused (the server was killed) is resent with the same key until the server answers.
 
 The requests are those of one of two paths (``benchmarks/routes.py``): the rounds API, or the
-table screen's own (issue 37).
+table screen's own.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 
 from dealer_assist.rules.cards import ALL_CARDS
 from dealer_assist.rules.errors import RulesError
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 
 
 def _sibling(name: str) -> Any:
@@ -258,7 +258,7 @@ class Tablet(threading.Thread):
                 yield {**box, "big": [c for c in seven if c not in small], "small": list(small)}
             return
         n = step.cards or (1 if step.type == "dealer_draw" else 0)
-        # dealing order (issue 17): the dealer's face-up card(s) are "up"; a Big/Small box with
+        # dealing order: the dealer's face-up card(s) are "up"; a Big/Small box with
         # free extra cards shows its Small Hand beside the Big Hand
         key = "up" if step.type == "deal_dealer" else "cards"
         cards: dict[str, Any] = {key: [c.code for c in deck[:n]]} if n else {}

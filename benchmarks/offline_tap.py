@@ -1,4 +1,4 @@
-"""A tap on the table's tablet, online and offline (issue 34), in Debian's Chromium here: from
+"""A tap on the table's tablet, online and offline, in Debian's Chromium here: from
 the tap to the new screen drawn (the renderer's Performance marks "tap" and "drawn").
 
     .venv/bin/python benchmarks/offline_tap.py [--rounds 4] [--smoke]
@@ -6,7 +6,7 @@ the tap to the new screen drawn (the renderer's Performance marks "tap" and "dra
 The same Russian poker rounds are dealt three ways on the table's bound device, in one run:
 
 * ``online, no offline machinery``: the page with static/offline.js and static/engine.js
-  blocked -- the table screen as it was before issue 34 (the peer);
+  blocked -- the table screen as it was before (the peer);
 * ``online, offline machinery``: the page as served -- the engine warm in its worker, the
   mirror of the round kept, the ping every 3 s;
 * ``offline``: the network cut (``context.set_offline``) -- every tap checked and drawn by the

@@ -2,19 +2,19 @@
 
 Plays ``--rounds`` Russian poker rounds through the rounds API (the Flask test client, the same
 JSON requests the tablets send: session cookie, CSRF header, idempotency key), or with ``--path
-screen`` through the table screen's own requests (issue 37: the bets form, then one JSON tap per
+screen`` through the table screen's own requests (the bets form, then one JSON tap per
 step, as ``benchmarks/http.py`` plays them), on a SQLite file with the production pragmas,
 profiles every ``POST /events`` (or tap) and prints the share of the time spent in each layer
 (SQL execution, the ORM around it, the rules engine, the audit chain, Flask/Werkzeug, JSON),
 the top functions by own time, and the SQL statements one step sends
-(``--sql``: each of them; issue 25 counts round trips; and how many reads of the round's
+(``--sql``: each of them, as round trips; and how many reads of the round's
 events, write transactions and BEGINs before that read each step has).
 
 ``--server SECONDS``: the real server instead (waitress as ``make run`` starts it, on a fresh
 SQLite file or ``--db postgres``), one tablet over loopback playing the four house games with no
 double taps, one step at a time (no contention), through the rounds API or ``--path screen``;
 the server process's own CPU time (user + system, from ``/proc``) per answered write (a tap)
-is the figure issue 25 targets, printed beside the bare Flask app's on the same server and
+is the figure to bring down, printed beside the bare Flask app's on the same server and
 database in the same run (``benchmarks/bare_run.py``), as a ratio.
 
     .venv/bin/python benchmarks/profile_step.py [--rounds 30] [--db-url URL] [--sql]
@@ -117,7 +117,7 @@ def main() -> None:
         wall = cpu = 0.0
         # the evaluator builds its lookup tables on first use (seconds, once per process):
         # a reveal outside the profile builds them, so the profile shows the steady state
-        from dealer_assist.rules.registry import start
+        from dealer_assist.rules.games.registry import start
 
         flow, state = start("russian", "russian-classic", 10, 500, 50000)
         for type, payload in [("place", {"boxes": [{"box": "1", "ante": 100}]}), STEPS[0],
@@ -190,7 +190,7 @@ def _api_rounds(post: Any, client: Any, table_id: int, rounds: int) -> None:
 
 
 def _screen_rounds(post: Any, _client: Any, table_id: int, rounds: int) -> None:
-    """Rounds through the table screen's own requests (issue 37), as ``benchmarks/http.py``
+    """Rounds through the table screen's own requests, as ``benchmarks/http.py``
     plays them: "Start round" (the bets form; it records the deal too), then each tap one JSON
     request with its key and the last sequence number shown (each profiled), then "Paid"."""
     import random
@@ -208,7 +208,7 @@ def _screen_rounds(post: Any, _client: Any, table_id: int, rounds: int) -> None:
 
 
 def _time_the_write_lock(engine: object) -> tuple[list[float], list[float]]:
-    """Wrap the record path's write phase (issue 25, group commit): how long one writer holds
+    """Wrap the record path's write phase (group commit): how long one writer holds
     SQLite's lock, from ``begin_write`` to the end of its commit, and how much of that is the
     durable COMMIT itself (the fsync a group commit would share): milliseconds per write."""
     from sqlalchemy import event
@@ -243,7 +243,7 @@ def _time_the_write_lock(engine: object) -> tuple[list[float], list[float]]:
 
 
 def lock_report(held: list[float], committing: list[float], bare: float) -> None:
-    """Group commit, decided with figures (issue 25): the write lock's hold time, the share of
+    """Group commit, decided with figures: the write lock's hold time, the share of
     it that is the durable COMMIT (the only part several writers' appends could share), the
     bare durable commit of the same disk, and the ceilings one writer puts on writes/s without
     and with a perfect group commit (the COMMIT's time shared by many writes: it tends to 0)."""
@@ -263,7 +263,7 @@ def lock_report(held: list[float], committing: list[float], bare: float) -> None
 
 def sql_report(per_step: list[list[str]]) -> None:
     """The statements of a typical step (the second profiled one: not the first of a round),
-    the average count, and the shape issue 37 asks of a tap: the round's events read once, one
+    the average count, and the shape a tap should have: the round's events read once, one
     write transaction (SQLite's BEGIN IMMEDIATE) and no BEGIN before that read."""
     typical = per_step[1] if len(per_step) > 1 else per_step[0]
     print("the SQL statements of one step (the second of a round):")

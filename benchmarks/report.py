@@ -38,7 +38,7 @@ from sqlmodel import Session  # noqa: E402
 from dealer_assist import create_app, pdf  # noqa: E402
 from dealer_assist.db import make_engine, upgrade  # noqa: E402
 from dealer_assist.models import Round, RoundEvent, RoundSettlement  # noqa: E402
-from dealer_assist.rules.registry import start  # noqa: E402
+from dealer_assist.rules.games.registry import start  # noqa: E402
 from dealer_assist.services import reports  # noqa: E402
 from dealer_assist.services.people import passwords  # noqa: E402
 from dealer_assist.services.rounds import store as rounds  # noqa: E402

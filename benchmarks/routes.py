@@ -1,7 +1,7 @@
 """The two paths of the load benchmarks' tablets (``--path``), as requests.
 
 ``api``: the rounds API (``/api/v1``); the tablet sends every step the engine offers, the
-forced ones too. ``screen``: the table screen's own requests (issue 37, ``web/live.py``):
+forced ones too. ``screen``: the table screen's own requests (``web/live.py``):
 "Start round" is the bets form (``ante_N`` and its key, form-encoded, the CSRF token in the form
 and the header) and each tap one JSON ``POST /live/rounds/<id>/steps`` with its key and the last
 sequence number the screen showed. What the engine records by itself (``Step.auto``: a deal

@@ -1,4 +1,4 @@
-"""The table tablet's offline engine (issue 34): what a tablet downloads once, and the time to a
+"""The table tablet's offline engine: what a tablet downloads once, and the time to a
 usable engine, cold (an empty browser: everything from the server) and warm (a reload while
 offline: everything from the service worker's cache), in Debian's Chromium here.
 

@@ -7,7 +7,30 @@ from typing import Any
 
 from flask import Flask
 
+from . import cli, db, edge, i18n
+from .api import bp as api_bp
+from .audit import app as audit_app
 from .config import PROJECT_ROOT, load_config
+from .edge import limits
+from .services.people import passwords
+from .web import (
+    admin,
+    auth,
+    cage,
+    devices,
+    disputes,
+    floor,
+    live,
+    players,
+    poker,
+    relief,
+    reports,
+    table_players,
+    tables,
+    tablet,
+)
+from .web import bp as web_bp
+from .web import parlour as parlour_web
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -28,10 +51,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def register_extensions(app: Flask) -> None:
-    from . import db, edge, i18n
-    from .audit import app as audit_app
-    from .services.people import passwords
-
     db.init_app(app)
     i18n.init_app(app)
     edge.init_app(app)  # before the blueprints (bounded ids): headers, input, the request hook
@@ -41,26 +60,6 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from .api import bp as api_bp
-    from .web import (
-        admin,
-        auth,
-        cage,
-        devices,
-        disputes,
-        floor,
-        live,
-        players,
-        poker,
-        relief,
-        reports,
-        table_players,
-        tables,
-        tablet,
-    )
-    from .web import bp as web_bp
-    from .web import parlour as parlour_web
-
     app.register_blueprint(web_bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(admin.bp)
@@ -72,26 +71,20 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(reports.bp)
     app.register_blueprint(disputes.bp)
     app.register_blueprint(parlour_web.bp)
-    app.register_blueprint(relief.bp)  # issue 28: reliefs, PINs, table devices, the floor
+    app.register_blueprint(relief.bp)  # reliefs, PINs, table devices, the floor
     app.register_blueprint(devices.bp)
     app.register_blueprint(floor.bp)
-    app.register_blueprint(cage.bp)  # issue 27: buy-ins, the soft count, slips, hold
-    app.register_blueprint(tablet.bp)  # issue 34: the tablet's offline runtime, /sw.js
+    app.register_blueprint(cage.bp)  # buy-ins, the soft count, slips, hold
+    app.register_blueprint(tablet.bp)  # the tablet's offline runtime, /sw.js
     app.register_blueprint(api_bp)
-    from .edge import limits
-
     limits.init_app(app)  # wraps the public API views, so after every blueprint
 
 
 def register_errorhandlers(app: Flask) -> None:
     """Each blueprint brings its own handlers (a page or a problem body, ``edge.blueprints``);
     these answer the requests no blueprint owns (an unknown route), by path."""
-    from . import edge
-
     edge.init_errorhandlers(app)
 
 
 def register_commands(app: Flask) -> None:
-    from . import cli
-
     cli.init_app(app)

@@ -7,10 +7,12 @@ import json
 import os
 import secrets
 from collections.abc import Mapping
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from flask import Flask
+from flask import Flask, current_app
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 ENV_PREFIX = "DEALER_ASSIST_"
@@ -39,27 +41,27 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LOGIN_LOCK_BASE_SECONDS": 30,
         "LOGIN_LOCK_MAX_SECONDS": 15 * 60,
         "PASSWORD_MIN_LENGTH": 10,
-        # issue 28: PIN guesses, like logins: per account on one device, per account across
+        # PIN guesses, like logins: per account on one device, per account across
         # devices, per device across accounts (the lock times are the login's)
         "PIN_MAX_FAILURES": 5,
         "PIN_MAX_FAILURES_PER_ACCOUNT": 10,
         "PIN_MAX_FAILURES_PER_DEVICE": 20,
         # the pit's live floor (docs/operations.md): how often it asks for news, and its alerts
         "FLOOR_POLL_SECONDS": 2,
-        # issue 35 item 29: build the lab's tables the decisions judge needs at start-up (about
+        # build the lab's tables the decisions judge needs at start-up (about
         # 18 s of CPU; false: on first use, e.g. for servers the load tests start and kill)
         "WARM_LAB": True,
         "FLOOR_PAYOUT_ALERT": 10_000,
         "FLOOR_ALERT_WINDOW_MINUTES": 30,
         "FLOOR_IDLE_MINUTES": 15,
         "FLOOR_BREAK_WINDOW_MINUTES": 120,
-        # issue 27: the cage. The notes the soft count is entered in (the currency's units,
+        # the cage. The notes the soft count is entered in (the currency's units,
         # largest first); the drop variance above which the count needs a note (NJ reads $25
         # and $100 as report levels: a casino setting, not a constant); the hold band in basis
         # points, base +- points ("games": {"russian": [base, points]} per game)
         "CASH_DENOMINATIONS": [5000, 2000, 1000, 500, 200, 100, 50, 10],
         "DROP_VARIANCE_NOTE_THRESHOLD": 100,
-        # issue 35: how many members of the count team sign a soft count (at least two; Nevada
+        # how many members of the count team sign a soft count (at least two; Nevada
         # and Mississippi require three)
         "COUNT_TEAM_SIGNERS": 2,
         "HOLD_BAND": {"mode": "points", "base_bp": 2000, "points_bp": 1000},
@@ -98,6 +100,13 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(app.instance_path)
+
+
+def floor_zone() -> tzinfo | None:
+    """The casino floor's time zone (``TIMEZONE``), or None for the server's local zone (the
+    pages and the command line read it alike)."""
+    name = current_app.config.get("TIMEZONE") or ""
+    return ZoneInfo(name) if name else None
 
 
 def _parse_env(raw: str) -> Any:

@@ -21,6 +21,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g, has_request_context, request
 from sqlalchemy import Connection, Engine
 from sqlmodel import Session
@@ -83,7 +87,7 @@ def close_session(exc: BaseException | None = None) -> None:
 @contextmanager
 def one_read(bind: Flask | Engine | None = None) -> Iterator[Connection]:
     """A Core connection without a transaction (:func:`autocommit`) for a read that is one
-    statement: who is signed in, asked on every request (issue 25: a Session's own machinery
+    statement: who is signed in, asked on every request (a Session's own machinery
     cost more than that read)."""
     engine = bind if isinstance(bind, Engine) else get_engine(bind)
     with autocommit(engine).connect() as conn:
@@ -116,8 +120,6 @@ def session_scope(bind: Flask | Engine | None = None, *,
 
 def alembic_config(engine: Engine) -> Any:
     """Alembic config without ``alembic.ini``; the scripts live in ``dealer_assist/migrations``."""
-    from alembic.config import Config
-
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
@@ -127,21 +129,15 @@ def alembic_config(engine: Engine) -> Any:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """``alembic upgrade head``: idempotent, safe to run on every start."""
-    from alembic import command
-
     command.upgrade(alembic_config(engine), revision)
 
 
 def current_revision(engine: Engine) -> str | None:
-    from alembic.runtime.migration import MigrationContext
-
     with engine.connect() as conn:
         rev: str | None = MigrationContext.configure(conn).get_current_revision()
         return rev
 
 
 def head_revision(engine: Engine) -> str | None:
-    from alembic.script import ScriptDirectory
-
     head: str | None = ScriptDirectory.from_config(alembic_config(engine)).get_current_head()
     return head

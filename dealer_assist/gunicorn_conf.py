@@ -1,7 +1,7 @@
-"""gunicorn's settings for ``make run WORKERS=N`` (issue 25): N app processes on one database.
+"""gunicorn's settings for ``make run WORKERS=N``: N app processes on one database.
 
 ``gunicorn -c python:dealer_assist.gunicorn_conf --workers N --threads T --bind HOST:PORT
-'dealer_assist.wsgi:production_app()'``. Why gunicorn: a pre-forking master on Linux that
+'dealer_assist.wsgi:production_app'``. Why gunicorn: a pre-forking master on Linux that
 restarts a worker the moment it dies (a ``kill -9``, an out-of-memory kill) while the others
 go on serving on the same port; with ``preload_app`` the app and the hand evaluator's tables
 (``wsgi.warm_up``) are built once in the master and shared copy-on-write, so a replacement
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dealer_assist import db
+
 preload_app = True
 #: a worker that has not answered for this long is replaced (a hung request, not a slow one)
 timeout = 60
@@ -27,6 +29,4 @@ keepalive = 30
 
 def post_fork(server: Any, worker: Any) -> None:
     """A forked worker opens its own database connections (never the master's)."""
-    from dealer_assist import db
-
     db.get_engine(worker.app.wsgi()).dispose(close=False)  # SQLAlchemy's fork recipe

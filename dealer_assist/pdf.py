@@ -30,7 +30,7 @@ from typing import Any
 from flask import render_template
 
 from . import i18n
-from .services.reports.poker import STAKE_NAMES
+from .rules.games.poker.profile import STAKE_NAMES
 
 #: a base URL no real host answers to; only ``BASE_URL + "static/..."`` is ever served
 BASE_URL = "https://dealer-assist.invalid/"
@@ -58,7 +58,7 @@ duration = i18n.duration
 def chart(cumulative: Sequence[int], numbers: Sequence[int] | None = None) -> dict[str, Any]:
     """Geometry of the house's cumulative result: an SVG polyline, its zero line and ticks;
     ``numbers``: the settled rounds' numbers, whose first and last label the ends (a voided
-    round leaves a gap: the last point is not "round <count>", issue 35).
+    round leaves a gap: the last point is not "round <count>").
 
     At most :data:`CHART_POINTS` points (each bucket keeps its extreme values so a spike is
     not smoothed away); integer arithmetic, so the same data draws the same picture.
@@ -106,7 +106,7 @@ def report_html(data: dict[str, Any], sha256: str, *, page_size: str = "a4",
                 links: Sequence[tuple[str, str]] = ()) -> str:
     """The report page (needs an app context: it renders a template). ``links``: the preview's
     toolbar (label, URL)."""
-    poker = data.get("schema", "").startswith("dealer_assist/poker-")  # issue 15
+    poker = data.get("schema", "").startswith("dealer_assist/poker-")
     return render_template("reports/poker_shift.html" if poker else "reports/shift.html",
                            preview=preview, links=list(links), stake_names=STAKE_NAMES,
                            **report_context(data, sha256, page_size=page_size,
@@ -115,7 +115,7 @@ def report_html(data: dict[str, Any], sha256: str, *, page_size: str = "a4",
 
 def print_html(template: str, *, page_size: str = "a4", preview: bool = False,
                links: Sequence[tuple[str, str]] = (), **context: Any) -> str:
-    """Any other printed page (issue 27: a slip, the hold report) with the same helpers: the
+    """Any other printed page (a slip, the hold report) with the same helpers: the
     template, its page size, the preview's toolbar (label, URL)."""
     size = PAGE_SIZES.get(page_size.lower())
     if size is None:
@@ -131,6 +131,7 @@ def make_fetcher(static_dir: str | Path) -> Any:
 
     ``fetcher.asked`` lists every URL WeasyPrint asked for; ``fetcher.refused`` those refused.
     """
+    # late: WeasyPrint (a second of start-up) loads only in the renderer's child process
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     root = Path(static_dir).resolve()
@@ -161,6 +162,7 @@ def make_fetcher(static_dir: str | Path) -> Any:
 
 def render_in_process(html: str, static_dir: str) -> tuple[bytes, list[str]]:
     """Render ``html`` to PDF bytes here (the child's work); also returns the URLs asked for."""
+    # late: WeasyPrint loads only in the renderer's child process (see the module docstring)
     from weasyprint import HTML
 
     fetcher = make_fetcher(static_dir)

@@ -1,4 +1,4 @@
-"""List every use of another module's private name inside a package (issue 22: there should be
+"""List every use of another module's private name inside a package (there should be
 none). A use is (importer, owner, name) where the name starts with one underscore, the owner is a
 different module of the package, and it is reached by ``from owner import _name`` or by
 ``owner._name`` on an imported module. Prints one line per use, then ``total: N``.

@@ -1,4 +1,4 @@
-"""Structure figures of the package (issue 22's before/after): module and function sizes, imports
+"""Structure figures of the package (the before/after): module and function sizes, imports
 of another module's private names, step engines and where a Russian poker step is checked.
 
     .venv/bin/python scripts/structure_counts.py [--list]
@@ -22,7 +22,7 @@ ENGINE_NAMES = {"apply", "apply_generic", "verify_action", "play_hand"}
 RUSSIAN_STEPS = ("place_box", "deal_box", "deal_dealer", "deal_up", "bet", "fold",
                  "reveal_dealer", "take_ante", "buy_game", "dealer_draw", "show", "exchange",
                  "sixth_card", "insure", "redeal")
-#: a check of a step written outside its ``verify_*`` (services/steps.py before issue 22)
+#: a check of a step written outside its ``verify_*`` (services/steps.py before )
 EXTRA_CHECKS = ("_no_surplus_card",)
 
 

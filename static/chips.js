@@ -1,6 +1,6 @@
 // The running total under a chip count entered denomination by denomination (templates/_chips.html).
-// For the eye only: the server adds the count up again (services/shifts/chips.py). A count that is
-// not a whole number ("4o") is marked and the total shows none: never a guess (issue 26 item 12).
+// For the eye only: the server adds the count up again (services/tables/chips.py). A count that is
+// not a whole number ("4o") is marked and the total shows none: never a guess.
 (() => {
   const locale = document.documentElement.lang === "ru" ? "ru-RU" : "en-US";
   for (const box of document.querySelectorAll("[data-chips]")) {

@@ -1,4 +1,4 @@
-/* The table tablet's rules engine (issue 34): a Web Worker that runs the server's own
+/* The table tablet's rules engine: a Web Worker that runs the server's own
    dealer_assist.rules in Pyodide, so the table keeps dealing when the network drops.
 
    Served at /tablet/engine-worker.js (web/tablet.py: the one answer whose Content Security

@@ -1,4 +1,4 @@
-/* The page's side of the tablet's rules engine (issue 34): window.TabletEngine.
+/* The page's side of the tablet's rules engine: window.TabletEngine.
 
      TabletEngine.hash          the engine bundle's SHA-256 the server gave this page
                                 (data-engine-hash on this script's tag)
@@ -13,7 +13,7 @@
    Marks performance "engine-start" and "engine-ready" (and the measure "engine-start-ready").
    With data-engine-autostart on its tag (a table's device) it starts AUTOSTART_MS after the
    script ran (or the attribute's number of ms), so the engine is warm before the network drops
-   while a tablet passing through the screen costs nothing; call start() to have it at once
+   while a tablet passing through the screen costs nothing; call start to have it at once
    (e.g. at the first failed request: it is idempotent). A start that failed may be tried again
    (a new worker). */
 (function () {

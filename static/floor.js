@@ -1,4 +1,4 @@
-/* The pit's live floor (issue 28): ask for news every few seconds and swap them in, no reload.
+/* The pit's live floor: ask for news every few seconds and swap them in, no reload.
    The server answers 304 while nothing changed (ETag), so an idle floor costs one small query.
    Polling, not server-sent events: see docs/operations.md (waitress threads). */
 (function () {

@@ -9,9 +9,9 @@
     });
   });
 
-  /* who plays a box (issue 23): one tap gives a box the player and the ANTE of the box beside
+  /* who plays a box: one tap gives a box the player and the ANTE of the box beside
      it (all boxes of one player carry equal antes: an ANTE already in the box, typed or carried
-     from the last round, would only be refused at Start round; issue 35 item 18); boxes of one
+     from the last round, would only be refused at Start round); boxes of one
      player are marked as such */
   function playerOf(form, n) {
     return form.querySelector('select[name="player_' + n + '"]');

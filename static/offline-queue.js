@@ -1,4 +1,4 @@
-/* The tablet's durable queue of round steps recorded offline (issue 34): IndexedDB, so a
+/* The tablet's durable queue of round steps recorded offline: IndexedDB, so a
    reload or a crash of the browser loses nothing.
 
      OfflineQueue.put(item)     -> Promise of the item's key. An item is

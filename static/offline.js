@@ -1,4 +1,4 @@
-/* The table keeps dealing when the network drops (issue 34): window.TableOffline, which
+/* The table keeps dealing when the network drops: window.TableOffline, which
    static/round.js asks before and after each tap.
 
    Online, a tap goes to the server as always; this file only keeps a mirror of the round (its

@@ -58,7 +58,7 @@
     return rank + suit;
   }
 
-  /* the betting round, mirroring rules/parlour/betting.py: whose turn, which actions are legal */
+  /* the betting round, mirroring rules/games/parlour/betting.py: whose turn, which actions are legal */
   function betting(box) {
     const order = box.dataset.order.split("|");
     const line = box.querySelector('input[name="betting"]');

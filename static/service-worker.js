@@ -1,4 +1,4 @@
-/* The table tablet's service worker (issue 34), served at /sw.js with scope "/" by
+/* The table tablet's service worker, served at /sw.js with scope "/" by
    web/tablet.py, which puts its first line: self.TABLET = {pyodide, engine, files}, the
    Pyodide version, the engine bundle's hash and Pyodide's core files. A new version of either
    is a new service worker: it caches the new files when it installs and drops the old caches

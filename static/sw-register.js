@@ -1,4 +1,4 @@
-/* Registers the table tablet's service worker (issue 34; /sw.js, static/service-worker.js)
+/* Registers the table tablet's service worker (/sw.js, static/service-worker.js)
    from the table screen of a table's device (data-sw on this script's tag names it), then asks
    it to keep this page and the static files it loaded (they were fetched before the worker
    controlled the page), so a reload while offline still opens the table screen.

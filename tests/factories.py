@@ -11,9 +11,9 @@ from dealer_assist.services.people import cosign, passwords, users
 from dealer_assist.services.tables import tables
 
 PASSWORD = "correct horse battery"
-#: every test account's PIN (issue 28), unless made with ``pin=None``
+#: every test account's PIN, unless made with ``pin=None``
 PIN = "2580"
-#: the co-signer's PIN typed on the same device: what a two-person act needs (issue 28)
+#: the co-signer's PIN typed on the same device: what a two-person act needs
 SIGNED = cosign.Credential(pin=PIN)
 
 
@@ -68,7 +68,7 @@ def insert_as_of_now(conn: Any, table_name: str, **values: Any) -> int:
 
 def cage_issue(session: Session, shift_id: int, kind: str, amount: int,
                cashier: str = "cleo") -> int:
-    """Issue 35: the cage issues a fill or credit for the shift's table (by the cage cashier
+    """The cage issues a fill or credit for the shift's table (by the cage cashier
     ``cashier``, made on first use); the table then signs for it (``record_transfer``)."""
     from sqlmodel import select
 

@@ -1,4 +1,4 @@
-"""Every script in ``benchmarks/`` runs (issue 26 item 15: ``benchmarks/http.py`` had rotted into a
+"""Every script in ``benchmarks/`` runs (``benchmarks/http.py`` had rotted into a
 404 and its p95 was gone): each once in its ``--smoke`` mode (seconds; no figure is asserted,
 timings are never tested), and each still prints its headline figures last, one per line, as
 ``name: value unit``. Helper modules without a ``__main__`` must be used by a script that runs.
@@ -22,10 +22,10 @@ HELPERS = sorted(p.name for p in BENCHMARKS.glob("*.py") if p.name not in SCRIPT
 HEADLINE = re.compile(r"^[\w.%-]+: -?[\d.,]+ \S+$")
 RUNS = [pytest.param([name], id=name) for name in SCRIPTS] + [
     pytest.param(["load.py", "--db", "postgres"], id="load.py-postgres"),
-    # issue 25: the floor at human pace on PostgreSQL too (it exits 1 if the database check
+    # the floor at human pace on PostgreSQL too (it exits 1 if the database check
     # after the run finds a step lost or stored twice)
     pytest.param(["floor.py", "--db", "postgres"], id="floor.py-postgres"),
-    # issue 37: the table screen's own requests as a path, on both databases (each run exits 1
+    # the table screen's own requests as a path, on both databases (each run exits 1
     # if a tap's answer disagrees with the engine's follow-ups or the check finds a step lost)
     pytest.param(["load.py", "--path", "screen"], id="load.py-screen"),
     pytest.param(["load.py", "--path", "screen", "--db", "postgres"],
@@ -38,7 +38,7 @@ RUNS = [pytest.param([name], id=name) for name in SCRIPTS] + [
 
 def test_the_benchmarks_are_found() -> None:
     assert {"http.py", "load.py", "evaluator.py", "report.py",
-            "tablet_engine.py"} <= set(SCRIPTS)  # issue 34: the tablet's engine, in Chromium
+            "tablet_engine.py"} <= set(SCRIPTS)  # the tablet's engine, in Chromium
 
 
 @pytest.mark.parametrize("helper", HELPERS)

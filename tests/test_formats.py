@@ -1,4 +1,4 @@
-"""The one money format (issue 10, defect 13): every page and PDF goes through it."""
+"""The one money format (defect 13): every page and PDF goes through it."""
 
 from dealer_assist import pdf
 from dealer_assist.i18n import formats

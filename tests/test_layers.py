@@ -1,4 +1,4 @@
-"""The layering is a checked contract (issue 22; DESIGN.md "Dependencies point one way").
+"""The layering is a checked contract (DESIGN.md "Dependencies point one way").
 
 ``make test`` runs ``lint-imports`` on the contracts in ``pyproject.toml`` ([tool.importlinter]).
 These tests read the same contracts and prove they hold on the package as it is and that each
@@ -57,7 +57,8 @@ def kept(contract_id: str, *added: tuple[str, str]) -> bool:
 
 def test_every_contract_holds_on_the_package() -> None:
     ids = [c["id"] for c in config()["contracts_options"]]
-    assert ids == ["layers", "web-api", "pure-rules", "pure-tablet", "no-flask-in-services"]
+    assert ids == ["layers", "web-api", "pure-rules", "pure-tablet", "no-flask-in-services",
+                   "lab", "i18n", "audit", "pdf", "cli"]
     assert {i: kept(i) for i in ids} == dict.fromkeys(ids, True)
 
 
@@ -77,6 +78,12 @@ def test_every_contract_holds_on_the_package() -> None:
     # indirect too: a module of the project that imports Flask is as forbidden as Flask
     ("no-flask-in-services", "dealer_assist.services.shifts.shifts", "dealer_assist.audit.app"),
     ("no-flask-in-services", "dealer_assist.services.rounds.txn", "dealer_assist.db"),
+    ("lab", "dealer_assist.lab.advice", "dealer_assist.models.lab"),
+    ("lab", "dealer_assist.lab.house_edge", "sqlalchemy"),
+    ("i18n", "dealer_assist.i18n.wording", "dealer_assist.services.errors"),
+    ("audit", "dealer_assist.audit.capture", "dealer_assist.services.rounds.store"),
+    ("pdf", "dealer_assist.pdf", "dealer_assist.services.reports.poker"),
+    ("cli", "dealer_assist.cli.report", "dealer_assist.web.tables"),
 ])
 def test_each_contract_fails_on_the_import_it_forbids(contract_id: str, importer: str,
                                                       imported: str) -> None:
@@ -97,7 +104,7 @@ def test_the_pure_rules_contract_names_every_other_part_of_the_package() -> None
 
 
 def test_the_pure_tablet_contract_names_every_other_part_of_the_package() -> None:
-    """Issue 34: the tablet runs only what its bundle holds (``rules/``, ``tablet/``)."""
+    """The tablet runs only what its bundle holds (``rules/``, ``tablet/``)."""
     root = Path(dealer_assist.__file__).parent
     parts = {p.stem for p in root.glob("*.py") if p.stem != "__init__"} | {
         p.parent.name for p in root.glob("*/__init__.py")}

@@ -1,4 +1,4 @@
-"""The two commands (issue 26 item 14): ``make run`` installs the application's own dependencies
+"""The two commands: ``make run`` installs the application's own dependencies
 only (not the test tools), ``make test`` the test extras and the benchmarks' peers; the port of
 ``make run PORT=...`` reaches the first administrator's sign-in line. Read from ``make -n``
 (what make would run) in a copy of the project's build files, so nothing is installed here."""
@@ -45,7 +45,7 @@ def test_make_test_installs_the_test_extras_and_the_benchmark_peers(tmp_path: Pa
 
 
 def test_make_run_workers_serves_n_processes_with_gunicorn(tmp_path: Path) -> None:
-    """Issue 25: ``make run WORKERS=N`` serves N app processes (gunicorn); one is waitress."""
+    """``make run WORKERS=N`` serves N app processes (gunicorn); one is waitress."""
     run = _dry_run(tmp_path, "run", "WORKERS=3", "PORT=8000")
     assert "gunicorn -c python:dealer_assist.gunicorn_conf --workers 3" in run
     assert "--bind 127.0.0.1:8000" in run
@@ -53,7 +53,7 @@ def test_make_run_workers_serves_n_processes_with_gunicorn(tmp_path: Path) -> No
 
 
 def test_make_run_and_make_test_install_the_pinned_pyodide_with_npm_ci(tmp_path: Path) -> None:
-    """Issue 34: the tablet's runtime is the npm ``pyodide`` package at one pinned version,
+    """The tablet's runtime is the npm ``pyodide`` package at one pinned version,
     installed by the project's own files (``npm ci`` from the lock), never from a CDN."""
     for goal in ("run", "test"):
         assert "npm ci --no-audit --no-fund" in _dry_run(tmp_path, goal), goal

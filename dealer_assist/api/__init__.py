@@ -12,31 +12,31 @@ bp = ApiBlueprint("api", __name__, url_prefix="/api/v1")
 from . import calculator  # noqa: E402,F401  (registers routes on bp)
 
 # isort: split
-from . import split  # noqa: E402,F401  (POST /split/suggest, issue 4)
+from . import split  # noqa: E402,F401  (POST /split/suggest)
 
 # isort: split
-from . import rounds  # noqa: E402,F401  (stateful rounds API, issue 5)
+from . import rounds  # noqa: E402,F401  (stateful rounds API)
 
 # isort: split
-from . import audit  # noqa: E402,F401  (read-only disputes, voids, corrections: issue 6)
+from . import audit  # noqa: E402,F401  (read-only disputes, voids, corrections)
 
 # isort: split
-from . import parlour  # noqa: E402,F401  (POST /parlour/hand, /parlour/end: issue 16)
+from . import parlour  # noqa: E402,F401  (POST /parlour/hand, /parlour/end)
 
 # isort: split
-from . import poker  # noqa: E402,F401  (POST /poker/hand, issue 18)
+from . import poker  # noqa: E402,F401  (POST /poker/hand)
 
 # isort: split
-from . import openapi  # noqa: E402,F401  (GET /openapi.json, issue 10)
+from . import openapi  # noqa: E402,F401  (GET /openapi.json)
 
 # isort: split
-from . import poker_rounds  # noqa: E402,F401  (poker tables and hands, issue 15)
+from . import poker_rounds  # noqa: E402,F401  (poker tables and hands)
 
 # isort: split
-from . import cage  # noqa: E402,F401  (buy-ins, slips, the hold report: issue 27)
+from . import cage  # noqa: E402,F401  (buy-ins, slips, the hold report)
 
 # isort: split
-from . import lab  # noqa: E402,F401  (POST /lab/advise, issue 24)
+from . import lab  # noqa: E402,F401  (POST /lab/advise)
 
 # isort: split
-from . import players  # noqa: E402,F401  (GET /players/<card>/ratings, issue 23)
+from . import players  # noqa: E402,F401  (GET /players/<card>/ratings)

@@ -18,7 +18,8 @@ from flask import jsonify, request
 from .. import audit, db
 from ..edge import as_id, problem, role_required
 from ..models import Role
-from ..services.disputes import disputes, voids
+from ..services.disputes import disputes
+from ..services.rounds import voids
 from .operations import READ_ERRORS, path_param, query, read_answers, route
 from .shapes.rounds import (
     AuditHead,

@@ -1,4 +1,4 @@
-"""Issue 27's API: a buy-in at the table (table staff), a numbered slip and the day/MTD/YTD hold
+"""The API: a buy-in at the table (table staff), a numbered slip and the day/MTD/YTD hold
 report (read-only: pit, managers, auditors). Same services as the pages (``web/cage.py``)."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..edge import json_body, problem, public
 from ..rules.fields import need_mapping
-from ..rules.registry import GameSpec, games
+from ..rules.games.registry import GameSpec, games
 from .operations import CALC_ERRORS, checked, path_param, route
 from .shapes.house import Settlement, SettleRequest
 

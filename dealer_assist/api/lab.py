@@ -18,6 +18,7 @@ from flask import current_app
 
 from ..edge import json_body, role_required
 from ..i18n.decisions import option_label
+from ..lab.advice import STAGES, advise
 from ..rules.cards import ALL_CARDS
 from ..rules.errors import IllegalActionError
 from ..rules.fields import RequestError, get_cards, get_int, get_str, need_mapping
@@ -26,7 +27,7 @@ from .operations import READ_ERRORS, WRITE, checked, route
 from .shapes.lab import MAX_PRECISE, Advice, AdviseRequest
 
 #: staff who may ask the advisor: every role but the auditor, who reads and never posts
-#: (issue 12: the auditor is refused every write, and the advisor is a POST)
+#: (the auditor is refused every write, and the advisor is a POST)
 LAB_ROLES = ("admin", "croupier", "pit_boss", "shift_manager")
 CODE = {c.index: c.code for c in ALL_CARDS}
 EXAMPLE = {"profile": "russian-classic", "stage": "deal",
@@ -46,7 +47,6 @@ def _optional_cards(body: Mapping[str, Any], name: str) -> list[Any] | None:
                    "the dealer's five cards). See docs/api.md, Game-math lab.")
 @role_required(*LAB_ROLES)
 def lab_advise() -> Any:
-    from ..lab.advice import STAGES, advise
     data, error = json_body()
     if error is not None:
         return error

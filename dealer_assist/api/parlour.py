@@ -1,4 +1,4 @@
-"""``POST /api/v1/parlour/hand`` and ``/parlour/end``: the parlour board game's banker (issue 16).
+"""``POST /api/v1/parlour/hand`` and ``/parlour/end``: the parlour board game's banker.
 
 Stateless calculators like ``/<game>/settle``: they store nothing and need no login
 (``@public``). The engine checks everything; a ``RulesError`` becomes a 422 problem naming the

@@ -1,4 +1,4 @@
-"""Rated players' ratings (issue 23): ``GET /api/v1/players/<card>/ratings?day=YYYY-MM-DD``.
+"""Rated players' ratings: ``GET /api/v1/players/<card>/ratings?day=YYYY-MM-DD``.
 
 Pit and management roles only (they see the player's name; anyone else gets 403, no session
 401). Without ``day``: every gaming day the player played, with each day's table sessions (the

@@ -1,4 +1,4 @@
-"""``POST /api/v1/poker/hand``: the state of a player-versus-player hand (issue 18).
+"""``POST /api/v1/poker/hand``: the state of a player-versus-player hand.
 
 A hand so far in (profile, stakes, button, seats clockwise, actions), its state out: whose turn,
 what he may do and for how much, the pot, and once complete who wins which pot. Stateless and

@@ -1,4 +1,4 @@
-"""The stateful rounds API for poker hands (issue 15, ``docs/api.md``, "Poker tables and hands").
+"""The stateful rounds API for poker hands (``docs/api.md``, "Poker tables and hands").
 
 Same authentication, CSRF header, idempotency and error bodies as the house games' rounds API
 (:mod:`.rounds`): a hand is a round of the table's shift whose actions are the calculator's
@@ -57,7 +57,7 @@ def _body() -> tuple[dict[str, Any] | None, Any]:
        answers=write_answers(PokerTable), parameters=WRITE,
        example={"name": "PK 1", "profile": "draw32-pot-limit", "stakes": {"small_blind": 10},
                 "seat_count": 5})
-@staff(write=True)
+@staff
 def poker_open_table() -> Any:
     body, error = _body()
     if body is None:
@@ -73,7 +73,7 @@ def poker_open_table() -> Any:
 
 @route("get", "/poker/tables/<int:table_id>", "A poker table with its seats", tag=TAG,
        answers=read_answers(PokerTable), parameters=(TABLE,))
-@staff(write=False)
+@staff
 def poker_get_table(table_id: int) -> Any:
     return table_json(poker_tables.get(db.get_session(), table_id))
 
@@ -81,7 +81,7 @@ def poker_get_table(table_id: int) -> Any:
 @route("post", "/poker/tables/<int:table_id>/seats", "Seat a player with his buy-in", tag=TAG,
        body=PokerSeatCreate, answers=write_answers(PokerTable), parameters=(TABLE, *WRITE),
        example={"seat": "3", "player": "Ann", "buy_in": 1000})
-@staff(write=True)
+@staff
 def poker_seat_player(table_id: int) -> Any:
     body, error = _body()
     if body is None:
@@ -99,7 +99,7 @@ def poker_seat_player(table_id: int) -> Any:
        "Rebuy, sit out, come back or leave (cash out)", tag=TAG, body=PokerSeatChange,
        answers=write_answers(PokerTable), parameters=(TABLE, SEAT, *WRITE),
        example={"change": "rebuy", "amount": 500})
-@staff(write=True)
+@staff
 def poker_change_seat(table_id: int, seat: str) -> Any:
     """``{"change": "rebuy", "amount": 500}`` or ``{"change": "sitting_out" | "playing" |
     "left"}``."""
@@ -120,7 +120,7 @@ def poker_change_seat(table_id: int, seat: str) -> Any:
 @route("post", "/poker/tables/<int:table_id>/hands",
        "Deal the next hand (a round of the open shift)", tag=TAG, body=PokerHandStart,
        answers=write_answers(PokerTableHand), parameters=(TABLE, *WRITE), example={})
-@staff(write=True)
+@staff
 def poker_start_hand(table_id: int) -> Any:
     """Deal the next hand. The same idempotency key answers the hand it dealt again (200)."""
     body, error = _body()
@@ -136,7 +136,7 @@ def poker_start_hand(table_id: int) -> Any:
 @route("get", "/poker/tables/<int:table_id>/hands/current",
        "The hand being dealt at a poker table", tag=TAG, answers=read_answers(PokerTableHand),
        parameters=(TABLE,))
-@staff(write=False)
+@staff
 def poker_current_hand(table_id: int) -> Any:
     dbs = db.get_session()
     current = poker_hands.current_hand_id(dbs, table_id)
@@ -148,7 +148,7 @@ def poker_current_hand(table_id: int) -> Any:
 
 @route("get", "/poker/hands/<int:round_id>", "A poker hand", tag=TAG,
        answers=read_answers(PokerTableHand), parameters=(HAND,))
-@staff(write=False)
+@staff
 def poker_get_hand(round_id: int) -> Any:
     return poker_hands.load(db.get_session(), round_id).to_dict()
 
@@ -157,7 +157,7 @@ def poker_get_hand(round_id: int) -> Any:
        "Record one action of a poker hand (verified by the engine)", tag=TAG,
        body=PokerActionCreate, answers=write_answers(PokerTableHand), parameters=(HAND, *WRITE),
        example={"action": {"type": "call", "seat": "1"}, "expected_seq": 0})
-@staff(write=True)
+@staff
 def poker_act(round_id: int) -> Any:
     """``{"action": {...as in POST /poker/hand...}, "expected_seq": 3}`` + Idempotency-Key."""
     body, error = _body()
@@ -180,7 +180,7 @@ def poker_act(round_id: int) -> Any:
 @route("post", "/poker/hands/<int:round_id>/undo", "Take back the last action in force",
        tag=TAG, body=PokerUndo, answers=write_answers(PokerTableHand), parameters=(HAND, *WRITE),
        example={"expected_seq": 4})
-@staff(write=True)
+@staff
 def poker_undo(round_id: int) -> Any:
     """Take back the last action in force: ``{"expected_seq": 4}`` + Idempotency-Key."""
     body, error = _body()

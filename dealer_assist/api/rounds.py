@@ -49,11 +49,10 @@ TABLE = path_param("table_id", "the table")
 ROUND = path_param("round_id", "the round")
 
 
-def staff(write: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Table staff only. Who is signed in, the roles and (for a write) the ``X-CSRF-Token``
-    header are checked once for every path by ``edge.guard``; ``write`` documents intent."""
-    del write
-    return role_required(*sorted(live.RECORDERS))
+def staff(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Table staff only. Who is signed in, the roles and, for a write (by its method), the
+    ``X-CSRF-Token`` header are checked once for every path by ``edge.guard``."""
+    return role_required(*sorted(live.RECORDERS))(view)
 
 
 def round_json(rnd: live.LiveRound) -> dict[str, Any]:
@@ -63,12 +62,12 @@ def round_json(rnd: live.LiveRound) -> dict[str, Any]:
     values = {
         "id": r.id, "table_id": r.table_id, "shift_id": r.shift_id, "number": r.number,
         "status": r.status, "opened_at": r.opened_at.isoformat(),
-        "dealer_id": r.dealer_id,  # issue 28: the dealer of record
+        "dealer_id": r.dealer_id,  # the dealer of record
         "game": rnd.rules.get("game", rnd.table.game), "profile": rnd.state.profile.name,
         "rules": rnd.rules,
         "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor_id": e.actor_id,
                     "created_at": e.created_at.isoformat(),  # received by the server
-                    # issue 34: tapped on the tablet (its clock), and queued offline
+                    # tapped on the tablet (its clock), and queued offline
                     "tapped_at": e.tapped_at.isoformat() if e.tapped_at else None,
                     "offline": e.offline} for e in rnd.events],
         "state": rnd.summary(),
@@ -108,7 +107,7 @@ def _boxes(body: Any) -> list[live.BoxStake]:
     for i, raw in enumerate(get_list(body, "boxes")):
         d = need_mapping(raw, f"boxes[{i}]")
         box = get_str(d, "box", f"boxes[{i}]")
-        player = d.get("player")  # issue 23: the engine checks it (and the service the card)
+        player = d.get("player")  # the engine checks it (and the service the card)
         boxes.append(live.BoxStake(box, get_int(d, "ante", f"boxes[{i}]"),
                                    get_int(d, "bonus", f"boxes[{i}]", default=0),
                                    get_str(d, "seat", f"boxes[{i}]", default=box),
@@ -139,7 +138,7 @@ def _event_step(body: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]
        "Start a round at a table (its first event is place)", tag="rounds", body=RoundCreate,
        answers=write_answers(Round), parameters=(TABLE, *WRITE),
        example={"boxes": [{"box": "1", "ante": 100, "bonus": 50, "seat": "A"}]})
-@staff(write=True)
+@staff
 @keeps_refusals(_start_step)
 def create_round(table_id: int) -> Any:
     data, error = json_body()
@@ -157,7 +156,7 @@ def create_round(table_id: int) -> Any:
 
 @route("get", "/tables/<int:table_id>/rounds/current", "The round in progress at a table",
        tag="rounds", answers={**read_answers(Round), "409": "Conflict"}, parameters=(TABLE,))
-@staff(write=False)
+@staff
 def current_round(table_id: int) -> Any:
     dbs = db.get_session()
     rid = live.open_round_id(dbs, table_id)
@@ -168,7 +167,7 @@ def current_round(table_id: int) -> Any:
 
 @route("get", "/rounds/<int:round_id>", "A round", tag="rounds",
        answers={**read_answers(Round), "409": "Conflict"}, parameters=(ROUND,))
-@staff(write=False)
+@staff
 def get_round(round_id: int) -> Any:
     return round_json(live.load(db.get_session(), round_id))
 
@@ -179,7 +178,7 @@ def get_round(round_id: int) -> Any:
        example={"type": "deal_box", "payload": {"box": "1",
                                                 "cards": ["As", "Kd", "Qh", "Jc", "9s"]},
                 "expected_seq": 1})
-@staff(write=True)
+@staff
 @keeps_refusals(_event_step)
 def append(round_id: int) -> Any:
     data, error = json_body()

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Flask, g, request
 
+from .. import db
 from .capture import install, noted_actions
 from .chain import Actor, Change, append, current_actor, derive_key
 
@@ -31,8 +32,6 @@ def _after_request(response: Any) -> Any:
     username = g.get("login_username")
     if request.endpoint == LOGIN_ENDPOINT and username is not None \
             and response.status_code >= 400 and "login.failed" not in (noted_actions.get() or ()):
-        from .. import db
-
         dbs = db.get_session()
         dbs.rollback()  # whatever the view left uncommitted is discarded anyway
         append(dbs.connection(), [Change(
@@ -57,8 +56,6 @@ def app_key(app: Flask) -> bytes:
 def init_app(app: Flask) -> None:
     """Audit the app's engine; attribute request changes to the signed-in user. Register after
     ``edge.init_app`` so ``g.user`` is known when the hook runs."""
-    from .. import db
-
     install(db.get_engine(app), app_key(app))
     app.before_request(_before_request)
     app.after_request(_after_request)

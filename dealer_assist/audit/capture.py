@@ -145,7 +145,7 @@ def _row_values(obj: Any) -> dict[str, Any]:
 
 
 def seal(value: Any) -> str | None:
-    """What the log keeps of a sealed secret column (:data:`SEALED`, issue 35): the SHA-256 of
+    """What the log keeps of a sealed secret column (:data:`SEALED`): the SHA-256 of
     the stored hash, never the hash. It tells which hash the log saw, so ``audit verify`` names
     a hash replaced behind its back; it helps nobody guess the PIN (the salt is not in it)."""
     return None if value is None else hashlib.sha256(str(value).encode("utf-8")).hexdigest()
@@ -164,9 +164,9 @@ def _changes(tablename: str, diff: Mapping[str, tuple[Any, Any]]) -> dict[str, A
     for column, (old, new) in diff.items():
         if column == "password_hash":
             out["password"] = "changed"
-        elif column == "pin_hash":  # issue 28: that the PIN changed, never the hash
+        elif column == "pin_hash":  # that the PIN changed, never the hash
             out["pin"] = "changed" if new else "cleared"
-            out[SEALED[column]] = {"from": seal(old), "to": seal(new)}  # issue 35
+            out[SEALED[column]] = {"from": seal(old), "to": seal(new)}
         elif column not in SECRET_COLUMNS:
             out[column] = {"from": shown(tablename, column, old),
                            "to": shown(tablename, column, new)}
@@ -184,7 +184,7 @@ def _action(tablename: str, op: str, values: Mapping[str, Any],
     if tablename == "login_throttle":
         what = "pin" if str(values.get("username", "")).startswith("pin:") else "login"
         return f"{what}.throttle_cleared" if op == "deleted" else f"{what}.failed"
-    if tablename == "dealer_stint" and op == "created":  # issue 28: who deals where
+    if tablename == "dealer_stint" and op == "created":  # who deals where
         return f"stint.{values.get('kind')}"[:40]
     if tablename == "act_signature" and op == "created":
         return f"signature.{values.get('act')}"[:40]

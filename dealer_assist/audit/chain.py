@@ -30,7 +30,7 @@ GENESIS = hashlib.sha256(b"dealer_assist audit log genesis").hexdigest()
 #: serialises appends on PostgreSQL ("audt")
 ADVISORY_LOCK_KEY = 0x61756474
 SECRET_COLUMNS = frozenset({"password_hash", "pin_hash", "token_hash"})
-#: secret columns the log fingerprints (issue 35): column -> the payload key of its seal
+#: secret columns the log fingerprints: column -> the payload key of its seal
 SEALED = {"pin_hash": "pin_seal"}
 NOISE_COLUMNS = frozenset({"last_seen_at"})
 JSON_COLUMNS = frozenset({("round_event", "payload"), ("round_settlement", "settlement")})
@@ -157,7 +157,7 @@ class ChainHead:
 _TABLE = AuditEntry.__table__  # type: ignore[attr-defined]
 
 
-#: the statements of an append, built once (issue 25: every step appends an entry)
+#: the statements of an append, built once (every step appends an entry)
 _HEAD = select(_TABLE.c.seq, _TABLE.c.hash, _TABLE.c.at).order_by(_TABLE.c.seq.desc()).limit(1)
 _INSERT = insert(_TABLE)
 _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:k)")

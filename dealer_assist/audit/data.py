@@ -1,4 +1,4 @@
-"""The chain covers the data (issue 12): every audited row, as it is now, against what its audit
+"""The chain covers the data: every audited row, as it is now, against what its audit
 entries say it should be.
 
 ``audit.verify`` proves the log was not changed; this proves the *tables* were not changed
@@ -11,7 +11,7 @@ a row the log never saw (inserted directly) and a row the log still has (deleted
 
 Not compared: secrets the log never holds (``password_hash``, ``token_hash``), and
 ``last_seen_at`` (a login session's idle clock, written without an entry by design). A PIN hash
-(``pin_hash``) is compared by its seal (``capture.seal``, issue 35): the log keeps the SHA-256 of
+(``pin_hash``) is compared by its seal (``capture.seal``): the log keeps the SHA-256 of
 each hash it saw, never the hash; a row whose PIN was last set before the seal existed has none
 and is not compared until its next change.
 """

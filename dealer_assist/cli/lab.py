@@ -15,11 +15,16 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
 from flask_babel import gettext
+from sqlalchemy import inspect
+from sqlalchemy.exc import SQLAlchemyError
 
 from .. import db
 from ..i18n.wording import category_name, say
+from ..lab.house_edge import compute
+from ..lab.strategy_store import kept_entry, save
 from ..rules.errors import HouseRulesError
 from ..rules.profiles import get_profile
+from ..services.figures import house_edge as store
 
 lab_group = AppGroup("lab", help="The game-math lab: theoretical figures of a profile.")
 STRATEGIES = ("optimal", "pair-or-better", "ak-or-better", "always-raise", "basic")
@@ -53,11 +58,8 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
                        rounds: int | None, seed: int, workers: int, no_store: bool,
                        keep: bool, data_dir: Path | None) -> None:
     """Compute and print the theoretical figures of PROFILE_NAME."""
-    from ..lab.house_edge import compute  # numpy is imported only by this command
-    from ..services.reports import house_edge as store
-
     if not (no_store or keep) and strategy is None and ante is None:
-        require_lab_figures()  # before minutes of computing, not after (issue 35)
+        require_lab_figures()  # before minutes of computing, not after
     try:
         profile = get_profile(profile_name)
         figures = compute(profile, strategy=strategy, ante=ante, rounds=rounds, seed=seed,
@@ -70,14 +72,13 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
         if ante is not None:
             raise click.ClickException(gettext("--keep stores figures for the table minimum "
                                                "ANTE only"))
-        from ..lab.strategy_store import kept_entry, save
         save(profile, None, kept_entry(figures, workers), data_dir)
         click.echo(gettext("kept with the code (%(path)s)",
                            path=data_dir / "figures.json" if data_dir else
                            "lab/data/figures.json"))
         return
     if not no_store and strategy is None and ante is None:
-        with db.session_scope() as session:  # the database every app process reads (issue 25)
+        with db.session_scope() as session:  # the database every app process reads
             store.save(session, figures)
         click.echo(gettext("stored for the profile page (%(path)s)", path="lab_figure"))
 
@@ -87,8 +88,6 @@ def house_edge_command(profile_name: str, strategy: str | None, ante: int | None
 def import_figures_command(path: Path | None) -> None:
     """Store the figures of a house_edge.json (the old file store; default: the instance
     folder's) in the database, for the profiles that have none there yet."""
-    from ..services.reports import house_edge as store
-
     path = path or Path(current_app.instance_path) / "house_edge.json"
     require_lab_figures()
     if not path.exists():
@@ -101,9 +100,7 @@ def import_figures_command(path: Path | None) -> None:
 
 def require_lab_figures() -> None:
     """Refuse, naming the command that creates it, a database without the ``lab_figure``
-    table (one never migrated: issue 35 item 28 ended in a traceback)."""
-    from sqlalchemy import inspect
-    from sqlalchemy.exc import SQLAlchemyError
+    table (one never migrated: ended in a traceback)."""
     try:
         present = inspect(db.get_engine()).has_table("lab_figure")
     except SQLAlchemyError as err:

@@ -1,4 +1,4 @@
-"""``flask --app dealer_assist lab advise`` and ``lab best-strategy`` (issue 24).
+"""``flask --app dealer_assist lab advise`` and ``lab best-strategy``.
 
 ``lab advise PROFILE CARD... [--up C] [--stage deal|split|no_game] [--dealer "..."]
 [--seen "..."] [--small "..."] [--ante A] [--bonus B] [--precise N]`` prints every option the
@@ -13,6 +13,7 @@ package's data (``lab/strategy_store``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from flask_babel import gettext
 
 from ..i18n.decisions import method_name, option_label
 from ..i18n.wording import say
+from ..lab import house_edge, strategy_store
+from ..lab.advice import advise
 from ..lab.games import lab_games
 from ..rules.errors import HouseRulesError, RulesError
 from ..rules.profiles import get_profile, profiles
@@ -50,7 +53,6 @@ def advise_command(profile_name: str, cards: tuple[str, ...], stage: str, up: st
                    dealer: str | None, small: str | None, seen: str | None,
                    ante: int | None, bonus: int, precise: int) -> None:
     """Rank every option of a box's cards by its expected result."""
-    from ..lab.advice import advise
     try:
         profile = get_profile(profile_name)
         advice = advise(profile, stage, _cards(" ".join(cards)), up=up,
@@ -98,7 +100,8 @@ def best_strategy_command(profile_names: tuple[str, ...], rounds: int | None, se
                           scheduler: str | None, workers: int | None, no_store: bool,
                           data_dir: Path | None, reproduce: bool, classes: int | None) -> None:
     """Compute the best strategy of each profile and its house edge."""
-    from ..lab import best, cluster, strategy_store
+    # late: the batch machinery (Dask) loads only for this command, not with every app
+    from ..lab import best, cluster
     try:
         chosen = [get_profile(n) for n in (profile_names or _default_profiles())]
     except HouseRulesError as err:
@@ -108,7 +111,7 @@ def best_strategy_command(profile_names: tuple[str, ...], rounds: int | None, se
     with cluster.connect(scheduler, workers) as client:
         click.echo(gettext("cluster: %(n)s workers", n=cluster.workers_of(client)))
         if reproduce:
-            _reproduce(client, chosen, rounds, seed, no_store, data_dir)
+            _reproduce(best.reproduce, client, chosen, rounds, seed, no_store, data_dir)
             return
         def keep(profile: Any, arrays: Any) -> None:
             if not no_store:
@@ -123,9 +126,8 @@ def best_strategy_command(profile_names: tuple[str, ...], rounds: int | None, se
                 strategy_store.save(profile, arrays, entry, data_dir)
 
 
-def _reproduce(client: Any, chosen: list[Any], rounds: int | None, seed: int, no_store: bool,
-               data_dir: Path | None) -> None:
-    from ..lab import best, house_edge, strategy_store
+def _reproduce(reproduce: Callable[..., dict[str, Any]], client: Any, chosen: list[Any],
+               rounds: int | None, seed: int, no_store: bool, data_dir: Path | None) -> None:
     shared: dict[str, Any] = {}  # the raise table of the Oasis profiles, computed once
     for profile in chosen:
         kept = strategy_store.figures(profile, data_dir)
@@ -133,7 +135,7 @@ def _reproduce(client: Any, chosen: list[Any], rounds: int | None, seed: int, no
             continue  # nothing stored, or counted exactly: nothing to reproduce
         n = rounds or kept["strategies"]["best"].get("rounds") or \
             house_edge.default_rounds(profile)
-        check = best.reproduce(client, profile, rounds=n, seed=seed, shared=shared)
+        check = reproduce(client, profile, rounds=n, seed=seed, shared=shared)
         first = kept["strategies"]["best"]
         gap = (check["house_edge"] - first["house_edge"]) / (
             first["standard_error"] ** 2 + check["standard_error"] ** 2) ** 0.5

@@ -15,10 +15,10 @@ from flask.cli import AppGroup
 from flask_babel import gettext
 
 from .. import db, i18n, pdf
+from ..config import floor_zone
 from ..i18n.wording import say
 from ..services import reports
 from ..services.errors import ServiceError
-from ..web.tables import floor_zone
 
 report_group = AppGroup("report", help="Shift reports (PDF and canonical JSON).")
 

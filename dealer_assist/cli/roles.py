@@ -1,5 +1,5 @@
 """``flask --app dealer_assist roles``: who may reach every route, from the roles each view
-declares (issue 35 item 26). ``roles --write FILE...`` rewrites the role tables in those
+declares. ``roles --write FILE...`` rewrites the role tables in those
 Markdown files (``edge.role_tables``); ``roles --check FILE...`` exits 1 naming a file whose
 tables say otherwise."""
 

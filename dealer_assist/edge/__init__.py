@@ -8,7 +8,7 @@ know nothing of HTTP (they raise ``ServiceError``/``RulesError``, mapped here on
 - ``headers``: security headers, NUL refusal, bounded ``<int:>`` ids, :func:`as_id`;
   ``header_values``: a user's value in a header (ETag, download names, redirects) made safe
 - ``csrf``, ``sessions``, ``roles``, ``refusals``, ``guard``: the one request hook
-- ``device``: a tablet bound to one table (issue 28): who it records for, and its fence
+- ``device``: a tablet bound to one table: who it records for, and its fence
 - ``status``: the one service-error-to-HTTP mapping; ``problems`` and ``pages``: the two ways
   to answer a failure, registered per blueprint (``blueprints``); ``fallback``: requests no
   blueprint owns (an unknown route), answered by path

@@ -1,4 +1,4 @@
-"""The two kinds of blueprint, each with its error handlers registered on itself (issue 22):
+"""The two kinds of blueprint, each with its error handlers registered on itself:
 a page blueprint answers a failure with the error page (:mod:`.pages`), the API blueprint with
 a problem body (:mod:`.problems`). A view therefore needs no ``if request.path...`` to know how
 to fail, and ``web`` and ``api`` share the edge instead of importing each other. Every view is

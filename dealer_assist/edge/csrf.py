@@ -1,4 +1,4 @@
-"""The one CSRF check, for pages and the JSON API alike (issue 10).
+"""The one CSRF check, for pages and the JSON API alike.
 
 Every non-GET request must carry the session's token, as a hidden ``csrf_token`` form field or
 an ``X-CSRF-Token`` header (the JSON API sends the header; a cross-site page can read neither).

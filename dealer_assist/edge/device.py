@@ -1,4 +1,4 @@
-"""Table-device mode at the edge (issue 28): the cookie, who the tablet records for, and the
+"""Table-device mode at the edge: the cookie, who the tablet records for, and the
 fence around it.
 
 A bound tablet carries its own cookie (:data:`COOKIE`: a random token, HttpOnly, SameSite=Lax;
@@ -25,18 +25,19 @@ from ..models import Round, User
 from ..services.people import cosign, stints
 from ..services.shifts import shifts
 from ..services.tables import devices
+from .sessions import CurrentUser
 
 COOKIE = "da_table_device"
 #: about 400 days, the longest a browser keeps a cookie; revoking ends it any time
 MAX_AGE = 400 * 24 * 3600
 ANY_TIME = frozenset({"devices.home", "relief.page", "relief.take", "static",
                       "auth.set_language", "auth.login", "auth.logout",
-                      # issue 34: the offline engine's runtime and the service worker
+                      # the offline engine's runtime and the service worker
                       "tablet.pyodide", "tablet.engine_zip", "tablet.engine_meta",
                       "tablet.worker", "tablet.service_worker"})
-#: ``live.ping`` (issue 34): the table screen says every 3 s that it is there and what waits in
+#: ``live.ping``: the table screen says every 3 s that it is there and what waits in
 #: its offline queue (any request of the tablet counts as heard from: ``offline.note_heard``)
-#: the round pages are here for the table's own rounds (issue 35 item 8: after Paid ✓ the
+#: the round pages are here for the table's own rounds (after Paid ✓ the
 #: croupier opens the round just paid to file a dispute, or asks for a void from a misdeal)
 WHILE_DEALING = frozenset({"live.screen", "live.start_round", "live.record", "live.suggest",
                            "live.refine", "live.ping",
@@ -64,8 +65,6 @@ def load() -> devices.DeviceView | None:
 def dealer_of(device: devices.DeviceView) -> Any:
     """The table's current dealer as the request's user (``CurrentUser`` with ``device_id``),
     or None when nobody deals there now."""
-    from .sessions import CurrentUser
-
     with db.session_scope(write=False) as dbs:
         shift = shifts.open_shift_of(dbs, device.table_id)
         stint = stints.current(dbs, shift.id) if shift else None

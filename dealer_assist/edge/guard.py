@@ -1,11 +1,11 @@
-"""The one request hook for every path, pages and JSON API alike (issue 10: one user loader,
+"""The one request hook for every path, pages and JSON API alike (one user loader,
 one CSRF check):
 
 1. Every non-GET request must carry the session's CSRF token (:mod:`.csrf`): a page answers
    400, the API a 403 problem body. Only the public, stateless API calculators are exempt (they
    read no cookie and store nothing).
 2. The login session (:mod:`.sessions`) puts the user on ``g.user``; without one, a tablet
-   bound to a table (:mod:`.device`, issue 28) puts the table's current dealer there and is
+   bound to a table (:mod:`.device`) puts the table's current dealer there and is
    fenced in to its own table's screens.
 3. The endpoint's declared roles (:mod:`.roles`) are checked; an account with a one-time
    password is sent to the change-password page first (the API answers 403). Under ``/api`` a
@@ -39,9 +39,9 @@ def before_request() -> Any:
     g.user = None if stateless else load_user()
     g.device = None
     if g.user is None and not stateless and not is_api():
-        g.device = device.load()  # issue 28: a tablet bound to a table, not a person
+        g.device = device.load()  # a tablet bound to a table, not a person
         if g.device is not None:
-            offline.note_heard(g.device)  # issue 34: the floor sees the tablet is there
+            offline.note_heard(g.device)  # the floor sees the tablet is there
             g.user = device.dealer_of(g.device)
     if endpoint is None:  # 404/405: let the error handler answer
         return None

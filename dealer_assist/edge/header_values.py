@@ -1,4 +1,4 @@
-"""Header values built from what a user chose, made safe in one place (issue 35 item 5).
+"""Header values built from what a user chose, made safe in one place.
 
 A pit named "Зал 1" went into the floor's ETag and waitress, which writes headers as latin-1,
 failed on every ``GET /floor/cards``; a CR/LF in a pit or in a sign-in's ``next`` made Werkzeug

@@ -1,4 +1,4 @@
-"""Hardening at the HTTP edge (issue 12, ASVS L2): headers on every answer, and input that can
+"""Hardening at the HTTP edge (ASVS L2): headers on every answer, and input that can
 never be right refused before any view or database sees it.
 
 Headers: a Content Security Policy with no inline script or style (the pages load
@@ -6,9 +6,9 @@ Headers: a Content Security Policy with no inline script or style (the pages loa
 approvals cannot be clickjacked), ``nosniff``, a same-origin referrer, HSTS when the session
 cookie is ``Secure`` (the site is served over HTTPS only then), and ``Cache-Control: no-store``
 on every answer to a signed-in user (a shared tablet's back button must not show a page after
-sign-out); every other answer has a ``Cache-Control`` too (issue 26 item 17): ``no-cache``, so a
+sign-out); every other answer has a ``Cache-Control`` too: ``no-cache``, so a
 cache revalidates it each time (the static files by their ETag). The tablet's runtime
-(``web/tablet.py``, issue 34: public files, the same for everyone) keeps its own, asked by a
+(``web/tablet.py``, public files, the same for everyone) keeps its own, asked by a
 table device too (``g.public_asset``). An answer to a table device says so
 (``X-Table-Device: 1``): its service worker keeps the table screen for an offline reload only
 then, never a person's own page.
@@ -51,7 +51,7 @@ def as_id(raw: str) -> int | None:
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; worker-src 'self'; object-src 'none'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-#: issue 34: the tablet's engine worker (``web/tablet.py``) compiles Pyodide's WebAssembly; a
+#: the tablet's engine worker (``web/tablet.py``) compiles Pyodide's WebAssembly; a
 #: worker has its own policy (its script's answer), so only that answer allows it
 WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
 HEADERS = {
@@ -93,7 +93,7 @@ def secure_headers(response: Any) -> Any:
         response.headers.setdefault(name, value)
     if current_app.config.get("SESSION_COOKIE_SECURE"):
         response.headers.setdefault("Strict-Transport-Security", HSTS)
-    if g.get("device") is not None:  # issue 34: the tablet's service worker keeps only these
+    if g.get("device") is not None:  # the tablet's service worker keeps only these
         response.headers["X-Table-Device"] = "1"
     if g.get("user") is not None and not g.get("public_asset"):
         response.headers["Cache-Control"] = "no-store"

@@ -6,7 +6,7 @@ in proportion to its ``samples``. Every view :mod:`.roles` declares ``@public`` 
 address), except the OpenAPI document (:data:`NOT_LIMITED`); signed-in routes are not limited
 here (the login throttle guards the login).
 
-The limit is for anonymous callers (issue 25): a casino floor is one address behind its router,
+The limit is for anonymous callers: a casino floor is one address behind its router,
 so a signed-in pit boss checking a payout must not be refused because the public has used the
 address's quota. A request that carries a valid login session (:func:`signed_in`) is neither
 refused nor counted.
@@ -83,7 +83,7 @@ def init_app(app: Flask) -> Limiter:
     rule = limiter.shared_limit(lambda: str(app.config["PUBLIC_API_RATE_LIMIT"]),
                                 scope="public-api", exempt_when=signed_in)
     limited_endpoints = frozenset(public_api_endpoints(app))
-    # issue 25: every other request (a tablet's step...) skips the limiter's per-request
+    # every other request (a tablet's step...) skips the limiter's per-request
     # resolution of limits at once: no limit applies to it
     limiter.request_filter(lambda: request.endpoint not in limited_endpoints)
     for endpoint in limited_endpoints:

@@ -1,4 +1,4 @@
-"""Issue 34 at the edge: a step's tapped time, a refused queued step, a tablet heard from.
+"""At the edge: a step's tapped time, a refused queued step, a tablet heard from.
 
 The table screen's step and start and the API's event and round start read the same two
 optional fields (:func:`tap_of`: ``tapped_at``, ``offline``). When a step sent with

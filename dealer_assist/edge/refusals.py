@@ -40,7 +40,7 @@ def csrf_refused() -> Any:
 
 
 def same_site(target: str | None) -> str | None:
-    """Where a redirect may go (issue 35): ``target`` when it is a path of this site, or a full
+    """Where a redirect may go: ``target`` when it is a path of this site, or a full
     URL of this very host (a ``Referer``) cut down to its path and query; None for anything
     else -- another host, ``//host``, a backslash, a control character a browser would drop
     (``/%09/evil.example`` arrives as ``/\t/evil.example`` and a browser goes to

@@ -1,4 +1,4 @@
-"""The docs' role tables, made from the roles every view declares (issue 35 item 26).
+"""The docs' role tables, made from the roles every view declares.
 
 A table in a Markdown file between ``<!-- role-table: PATTERN ... -->`` and
 ``<!-- /role-table -->`` lists every route whose endpoint matches one of the patterns

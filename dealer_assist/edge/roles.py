@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from flask import Flask, current_app, g, request
 
 from ..models import Role
+from . import device
 from .refusals import forbidden, to_login
 from .status import is_api
 
@@ -54,7 +55,7 @@ def role_required(*roles: str) -> Callable[[F], F]:
             if g.get("roles_checked") == request.endpoint:  # the request hook just did
                 return view(*args, **kwargs)
             user: CurrentUser | None = g.get("user")
-            if user is None and g.get("device_ok"):  # a table device's own page (issue 28)
+            if user is None and g.get("device_ok"):  # a table device's own page
                 return view(*args, **kwargs)
             if user is None:
                 return to_login()
@@ -98,8 +99,6 @@ def may_reach(endpoint: str) -> bool:
     """For templates: show a link only to those who may follow it (on a table device: only
     its own screens, ``edge.device``)."""
     if g.get("device") is not None:
-        from . import device
-
         return device.may_reach(endpoint)
     roles = declared_roles(current_app, endpoint)
     if roles is None:

@@ -31,7 +31,7 @@ class CurrentUser:
     session_id: int
     must_change_password: bool
     language: str | None = None
-    #: issue 28: set on a table device, where this is the table's current dealer (his PIN at
+    #: set on a table device, where this is the table's current dealer (his PIN at
     #: the last relief), not a signed-in session (``edge.device``)
     device_id: int | None = None
 

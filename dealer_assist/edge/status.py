@@ -1,4 +1,4 @@
-"""The one service-error-to-HTTP mapping (issue 10), and what both kinds of answer share.
+"""The one service-error-to-HTTP mapping, and what both kinds of answer share.
 
 The pages, the rounds API and the audit API all answer a :class:`Conflict` with 409, a
 :class:`NotFound` with 404, and so on: :data:`STATUS` is read by the page handlers
@@ -52,7 +52,7 @@ def rollback() -> None:
 
 def end_refused(err: ServiceError) -> None:
     """End the transaction of a refused request: rolled back, except after a wrong PIN or
-    password (or a throttled one), whose failed attempt must count (issue 28: the services
+    password (or a throttled one), whose failed attempt must count (the services
     check a PIN before they write anything else, so the failure is all there is to keep)."""
     dbs = g.get("db_session")
     if dbs is None:

@@ -1,6 +1,6 @@
 """The lab's decisions and strategies in the reader's words (the advisor, the judged decisions).
 
-An advisor option is an action code and the cards it names (``lab.advice.Option``); pages, the
+An advisor option is an action code and the cards it names (``lab.options.Option``); pages, the
 CLI and the reports show it through :func:`option_label`, a strategy name through
 :func:`strategy_name`, so both languages say the same thing everywhere.
 """

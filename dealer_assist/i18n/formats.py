@@ -77,7 +77,7 @@ def amount(value: int | None) -> str:
 
 def pct(value: str | None) -> str:
     """A percentage the reports carry as a decimal string (``"25.00"``), written by locale
-    (``25,00`` in Russian, issue 26 item 13) with the digits it has; ``–`` for none."""
+    (``25,00`` in Russian) with the digits it has; ``–`` for none."""
     if value is None or value == "":
         return "–"
     digits = len(value.split(".", 1)[1]) if "." in value else 0
@@ -87,8 +87,8 @@ def pct(value: str | None) -> str:
 
 def decimal(value: float | None, digits: int) -> str:
     """A figure that is not money (a house edge in per cent, a z-score) with ``digits``
-    decimals, written by locale like :func:`pct` (``0,753`` in Russian: issue 35 item 10
-    found ``0.753 %`` beside ``25,00 %``); ``–`` for none."""
+    decimals, written by locale like :func:`pct` (``0,753`` in Russian;
+    the pages once showed ``0.753 %`` beside ``25,00 %``); ``–`` for none."""
     if value is None:
         return "–"
     return pct(f"{value:.{digits}f}")

@@ -1,4 +1,4 @@
-"""A recorded step's name in the reader's language (issue 34: the floor's refused offline steps
+"""A recorded step's name in the reader's language (the floor's refused offline steps
 and the shift report's list of steps recorded offline)."""
 
 from __future__ import annotations

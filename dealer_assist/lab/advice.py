@@ -18,73 +18,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..rules.cards import ALL_CARDS, Card, parse_cards
+from ..rules.cards import Card, parse_cards
 from ..rules.errors import IllegalActionError
 from ..rules.games.russian import RussianProfile
 from ..rules.games.stud import CaribbeanProfile, SplitProfile
 from ..rules.games.stud.seen import check_unique_cards
 from ..rules.profiles import HouseProfile
+from . import advise_russian, advise_split, advise_stud
 from .games import pick
+from .options import Advice, Option, as_text, card_indices, one_card
+from .strategy_store import load
 
 STAGES = ("deal", "split", "no_game")
-
-
-@dataclass(frozen=True)
-class Option:
-    """One choice: ``action`` (``fold``, ``bet``, ``raise``, ``exchange``, ``sixth_card``,
-    ``replace``, ``free_extra``, ``bought_extra``, ``split``, ``take_ante``, ``buy_game``)
-    and the cards it names (discarded cards; a split's Small Hand), as card indices."""
-
-    action: str
-    cards: tuple[int, ...]
-    ev: float
-    se: float
-    method: str
-    #: variance of the option's result (ANTEs squared) when it is known exactly, else None
-    variance: float | None = None
-
-    def same_as(self, action: str, cards: tuple[int, ...] = ()) -> bool:
-        return self.action == action and sorted(self.cards) == sorted(cards)
-
-
-@dataclass(frozen=True)
-class Advice:
-    profile: str
-    game: str
-    stage: str
-    options: list[Option]
-    seconds: float
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def best(self) -> Option:
-        return self.options[0]
-
-    def find(self, action: str, cards: tuple[int, ...] = ()) -> Option | None:
-        return next((o for o in self.options if o.same_as(action, cards)), None)
-
-
-_CODES = {c.index: c.code for c in ALL_CARDS}
-
-
-def _as_text(cards: Any) -> Any:
-    """Card codes, Card objects or card indices (ints) as something ``parse_cards`` reads."""
-    if isinstance(cards, str):
-        return cards
-    if isinstance(cards, (int, np.integer)):
-        return _CODES[int(cards)]
-    return [_CODES[int(c)] if isinstance(c, (int, np.integer)) else c for c in cards]
-
-
-def card_indices(cards: Any, what: str) -> np.ndarray:
-    """Card codes, Card objects or indices as sorted card indices; errors name ``what``."""
-    parsed = parse_cards(_as_text(cards), what=what)
-    return np.array(sorted(c.index for c in parsed), dtype=np.int64)
 
 
 def advise(profile: HouseProfile, stage: str, cards: Any, *, up: Any = None,
@@ -113,18 +63,8 @@ def _check_unique(profile: HouseProfile, **groups: Any) -> None:
             isinstance(cards, str) and name == "up") else cards
         if items is None or (not isinstance(items, str) and not len(items)):
             continue
-        parsed[name] = parse_cards(_as_text(items), what=name)
+        parsed[name] = parse_cards(as_text(items), what=name)
     check_unique_cards(parsed, profile.ranking.deck)
-
-
-def one_card(up: Any) -> int:
-    if up is None:
-        raise IllegalActionError("this game shows a dealer's card: give it as 'up'",
-                                 field="up", value=None)
-    cards = card_indices([up] if isinstance(up, (str, int, np.integer, Card)) else up, "up")
-    if len(cards) != 1:
-        raise IllegalActionError("'up' is one card", field="up", value=len(cards))
-    return int(cards[0])
 
 
 @dataclass(frozen=True)
@@ -143,8 +83,6 @@ class Asked:
 
 
 def _russian(profile: RussianProfile, a: Asked) -> tuple[list[Option], list[str]]:
-    from . import advise_russian
-    from .strategy_store import load
     hand, extra, ante = a.hand, a.extra, a.ante
     if a.stage == "deal":
         if len(hand) != 5:
@@ -167,7 +105,6 @@ def _russian(profile: RussianProfile, a: Asked) -> tuple[list[Option], list[str]
 
 
 def _stud(profile: CaribbeanProfile, a: Asked) -> tuple[list[Option], list[str]]:
-    from . import advise_stud
     if a.stage != "deal":
         raise IllegalActionError("Caribbean stud and Oasis have only the 'deal' stage",
                                  field="stage", value=a.stage)
@@ -175,7 +112,6 @@ def _stud(profile: CaribbeanProfile, a: Asked) -> tuple[list[Option], list[str]]
 
 
 def _split(profile: SplitProfile, a: Asked) -> tuple[list[Option], list[str]]:
-    from . import advise_split
     return advise_split.options(profile, a.stage, a.hand, a.up, a.dealer, a.extra, a.ante,
                                 a.small)
 

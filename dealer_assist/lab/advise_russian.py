@@ -31,12 +31,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules.games.russian import RussianProfile
-from .advice import Option
 from .batch import all_five_card_hands, combination_array, rank_keys
 from .buy_value import key_classes
 from .buygame import buy_game
 from .cache import per_version
 from .counting import BINOM, colex
+from .options import Option
 from .russian_best import valuer
 from .russian_value import RussianValuer
 from .suits import hand_index
@@ -48,8 +48,8 @@ _CONTEXTS: dict[tuple[str, int, int], RussianContext] = {}
 
 class RussianHands:
     """Per profile version (any ANTE): every five-card hand's class and pay-table total by
-    colex rank, and the distinct (class, total) pairs (seconds to build: issue 35 item 29
-    builds them once per process, not once per ANTE)."""
+    colex rank, and the distinct (class, total) pairs (seconds to build:
+    built once per process, not once per ANTE)."""
 
     def __init__(self, profile: RussianProfile) -> None:
         hands = all_five_card_hands()

@@ -18,12 +18,15 @@ import numpy.typing as npt
 
 from ..rules.errors import IllegalActionError
 from ..rules.games.stud import SplitProfile
-from .advice import Option, card_indices
 from .batch import combination_array, rank_keys
 from .buygame import buy_game
-from .split_best import valuer
+from .options import Option, card_indices, one_card
+from .split_best import grid_values, small_chances, valuer
 from .split_mc import SPLITS
-from .split_value import SplitValuer, small_chance, small_keys
+from .split_value import SplitValuer, interpolate, small_chance, small_keys
+from .strategy_store import load
+from .suits import hand_index
+from .version import fingerprint
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -54,7 +57,6 @@ def _position_values(v: SplitValuer, big: I64, small: I64 | None, seen: I64, up:
 
 def options(profile: SplitProfile, stage: str, hand: I64, up: Any, dealer: Any, dead: I64,
             ante: int, small: Any = None) -> tuple[list[Option], list[str]]:
-    from .advice import one_card
     v = valuer(profile)
     if stage == "no_game":
         return _no_game(profile, v, hand, small, dealer, dead), []
@@ -102,9 +104,6 @@ def _best_of_splits(v: SplitValuer, seven: I64, seen: I64, up: int) -> F64:
 
 def _model_split_values(grid: F64, seven: I64) -> F64:
     """(n, 21) the model's value of every split of sorted seven-card rows."""
-    from .split_best import small_chances
-    from .split_value import interpolate
-    from .suits import hand_index
     n = len(seven)
     arranged = seven[:, SPLITS]
     cls = hand_index().classes(arranged[:, :, 2:].reshape(n * 21, 5))
@@ -117,10 +116,6 @@ _GRIDS: dict[str, F64] = {}
 
 def _grid(v: SplitValuer) -> F64:
     """The model's grid of every hand class (stored with the strategy when computed)."""
-    from .split_best import grid_values
-    from .strategy_store import load
-    from .suits import hand_index
-    from .version import fingerprint
     key = fingerprint(v.profile)
     if key not in _GRIDS:
         stored = load(v.profile)

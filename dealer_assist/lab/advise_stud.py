@@ -16,9 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules.games.stud import CaribbeanProfile
-from .advice import Option
 from .batch import combination_array
 from .cache import per_version
+from .options import Option
 from .stud_value import StudValuer
 
 I64 = npt.NDArray[np.int64]

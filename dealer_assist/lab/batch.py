@@ -34,11 +34,11 @@ IntArray = npt.NDArray[np.int64]
 
 #: per-rank weights whose sums are distinct for every rank multiset of one size 5..7 (the rank
 #: keys of SKPokerEval); the build checks it, so a wrong weight fails loudly, never silently
-_WEIGHTS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
+WEIGHTS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
 # One int64 term per card: the rank weight in bits 0..31 and a 4-bit suit counter per suit from
 # bit 32 on. The counters start at 3, so bit 3 of a counter is set exactly when that suit holds
 # five or more cards (the rules engine's trick).
-_TERM = np.array([_WEIGHTS[i % 13] | 1 << (32 + 4 * (i // 13)) for i in range(52)],
+_TERM = np.array([WEIGHTS[i % 13] | 1 << (32 + 4 * (i // 13)) for i in range(52)],
                  dtype=np.int64)
 _START = np.int64(0x3333 << 32)
 _FLUSH_BITS = np.int64(0x8888 << 32)
@@ -69,19 +69,19 @@ class BatchTables:
     def multi(self, n: int) -> npt.NDArray[np.int32]:
         """Weight sum of an n-card rank multiset -> key of a hand with those ranks, no flush."""
         if n not in self._multi:
-            table = np.full(n * _WEIGHTS[-1] + 1, -1, dtype=np.int32)
+            table = np.full(n * WEIGHTS[-1] + 1, -1, dtype=np.int32)
             for multiset in combinations_with_replacement(range(13), n):
                 if any(multiset.count(r) > 4 for r in set(multiset)):
                     continue
-                index = sum(_WEIGHTS[r] for r in multiset)
+                index = sum(WEIGHTS[r] for r in multiset)
                 if table[index] != -1:
                     raise AssertionError(f"rank weights collide for {n}-card multisets")
-                table[index] = rank_key(_no_flush_hand(multiset), self.ranking)
+                table[index] = rank_key(no_flush_hand(multiset), self.ranking)
             self._multi[n] = table
         return self._multi[n]
 
 
-def _no_flush_hand(multiset: tuple[int, ...]) -> list[Card]:
+def no_flush_hand(multiset: tuple[int, ...]) -> list[Card]:
     """Cards with these sorted ranks (0 = deuce), the i-th card in suit i mod 4.
 
     Copies of one rank are adjacent, so they get distinct suits; seven cards put at most two in

@@ -16,7 +16,7 @@ import numpy as np
 from distributed import Client
 
 from ..rules.profiles import HouseProfile, load_profile, profile_data
-from . import cluster, montecarlo
+from . import cluster, montecarlo, russian_play, split_play, stud_play
 from .games import pick
 from .montecarlo import MonteCarlo, Played, Tally
 
@@ -24,7 +24,6 @@ BATCH = 250_000
 
 
 def _russian(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Played:
-    from . import russian_play
     r = russian_play.play(profile, table, cards, ante, cap)
     fees = -(r.improvement_net + r.buy_net) / ante
     # wagered: ANTE, BET and fees (an insurance stake, a side wager, is not counted)
@@ -33,13 +32,11 @@ def _russian(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Playe
 
 
 def _stud(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Played:
-    from .stud_play import play
-    return play(profile, table, cards, ante, cap)
+    return stud_play.play(profile, table, cards, ante, cap)
 
 
 def _split(profile: Any, table: Any, cards: Any, ante: int, cap: int) -> Played:
-    from .split_play import play
-    return play(profile, table, cards, ante, cap)
+    return split_play.play(profile, table, cards, ante, cap)
 
 
 #: lab engine (``lab/games.py``: the game's spec names it) -> (cards per round, batch player)

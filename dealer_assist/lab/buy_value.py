@@ -26,7 +26,7 @@ import numpy.typing as npt
 from ..rules.games.russian import RussianProfile
 from ..rules.games.stud import StudProfile
 from ..rules.profiles import HouseProfile
-from .batch import rank_keys
+from .batch import all_five_card_hands, rank_keys
 from .buygame import buy_game
 from .suits import HandIndex, hand_index
 
@@ -38,7 +38,6 @@ _CHUNK = 4000
 @lru_cache(maxsize=2)
 def class_keys(ranking: object) -> I64:
     """The sorted distinct keys of five-card hands (the hand classes, weakest first)."""
-    from .batch import all_five_card_hands
     keys: I64 = np.unique(rank_keys(all_five_card_hands(), ranking))  # type: ignore[arg-type]
     return keys
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
+from ..rules.games.registry import games, get_game
 from ..rules.profiles import HouseProfile
-from ..rules.registry import games, get_game
 
 T = TypeVar("T")
 

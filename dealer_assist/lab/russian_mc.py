@@ -1,5 +1,5 @@
 """Russian poker in numpy batches: the basic strategy of ``docs/rules/strategy.md`` and the
-settlement of ``rules/games/russian_settle.py``, for one box against the dealer.
+settlement of ``rules/games/russian/settle.py``, for one box against the dealer.
 
 Each round is 17 cards of one shuffled deck: the box's five (columns 0..4), the dealer's five
 (5..9), the box's replacement cards in order (10..14: the exchange draws, or the sixth card in
@@ -210,7 +210,7 @@ def seen_cards(cards: I64, choices: Choices) -> B:
 
 def settle(profile: RussianProfile, cards: I64, ante: int, cap: int, choices: Choices,
            final: I64, totals: I64, buy_rule: BuyRule) -> RussianBatch:
-    """Settle the rounds ``cards`` (17 columns) as ``rules/games/russian_settle.py`` does, given
+    """Settle the rounds ``cards`` (17 columns) as ``rules/games/russian/settle.py`` does, given
     the strategy's choices, the final hands' keys and totals and its buy-game rule."""
     ranking = profile.ranking
     dealer, draw = cards[:, 5:10], cards[:, 15:17]

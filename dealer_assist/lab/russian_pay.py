@@ -27,11 +27,11 @@ import numpy.typing as npt
 from ..rules.cards import Card, Suit
 from ..rules.combinations import paid_combinations
 from ..rules.games.russian import RussianProfile
-from .batch import _WEIGHTS, _no_flush_hand
+from .batch import WEIGHTS, no_flush_hand
 from .version import fingerprint
 
 I64 = npt.NDArray[np.int64]
-_W = np.array([_WEIGHTS[i % 13] for i in range(52)], dtype=np.int64)
+_W = np.array([WEIGHTS[i % 13] for i in range(52)], dtype=np.int64)
 
 
 class PayTables:
@@ -59,11 +59,11 @@ class PayTables:
         return sum(p.multiplier(c.category) for c in combos)
 
     def _multiset_table(self, n: int) -> I64:
-        table = np.full(n * _WEIGHTS[-1] + 1, -1, dtype=np.int64)
+        table = np.full(n * WEIGHTS[-1] + 1, -1, dtype=np.int64)
         for multiset in combinations_with_replacement(range(13), n):
             if any(multiset.count(r) > 4 for r in set(multiset)):
                 continue
-            table[sum(_WEIGHTS[r] for r in multiset)] = self._total(_no_flush_hand(multiset))
+            table[sum(WEIGHTS[r] for r in multiset)] = self._total(no_flush_hand(multiset))
         return table
 
     def totals(self, hands: npt.ArrayLike) -> I64:

@@ -1,5 +1,5 @@
 """The Big/Small game in numpy batches: the basic strategy of ``docs/rules/strategy.md`` and the
-settlement of ``rules/games/split.py``, for one box against the dealer.
+settlement of ``rules/games/stud/split_settle.py``, for one box against the dealer.
 
 Each round is 15 cards of one shuffled deck: the box's five (columns 0..4), the dealer's five
 (5..9), the box's two extra cards (10, 11), the dealer's draw for a bought game (12) and the
@@ -140,7 +140,8 @@ def play(profile: SplitProfile, cards: I64, ante: int, cap: int) -> SplitBatch:
 def settle(profile: SplitProfile, cards: I64, ante: int, cap: int,
            extra: npt.NDArray[np.int8], big: I64, small: I64, big_key: I64, bet: B,
            buy_rule: BuyRule) -> SplitBatch:
-    """Settle ``cards`` as ``rules/games/split.py`` does, given the strategy's choices."""
+    """Settle ``cards`` as ``rules/games/stud/split_settle.py`` does, given the strategy's
+    choices."""
     if profile.free_second_replacement:
         raise NotImplementedError("a free second replacement is not simulated for Big/Small")
     ranking = profile.ranking

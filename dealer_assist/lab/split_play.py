@@ -66,7 +66,7 @@ def play_batch(profile: SplitProfile, table: SplitStrategy, cards: I64, ante: in
 def buy_rule(profile: SplitProfile, ante: int, cap: int,
              chance: npt.NDArray[np.float64]) -> BuyRule:
     """Buy when the dealer hand's buy value beats taking the ANTE, the bought card drawn from
-    the cards neither the box has seen nor the dealer holds (issue 35)."""
+    the cards neither the box has seen nor the dealer holds."""
     v = valuer(profile)
 
     def rule(dealer: I64, big_key: I64, rows: B, seen: B) -> B:

@@ -9,7 +9,7 @@ the Small Hand wins, a betting box of Big Hand ``B`` is worth, per ANTE::
 
 ``buy gain``: the sum over the dealer hands without a game of what buying adds to taking the
 ANTE, the bought card drawn from the cards neither the box has seen nor the dealer holds
-(:mod:`.buy_exact`; issue 35: before, from the 47 cards the dealer's hand leaves, the box's
+(:mod:`.buy_exact`; before, from the 47 cards the dealer's hand leaves, the box's
 own among them).
 
 ``no_game``, ``win``, ``tie``, ``lose`` count the dealer's five-card hands by strength exactly
@@ -124,7 +124,7 @@ class SplitValuer:
     def exact_gains(self, k: I64, p: F64, seen: I64, up: I64 | None) -> F64:
         """Per box: the sum over the dealer hands without a game (holding ``up`` when given,
         avoiding ``seen``) of what buying adds to taking the ANTE, the bought card drawn from
-        the cards neither the box has seen nor the dealer holds (:mod:`.buy_exact`, issue 35).
+        the cards neither the box has seen nor the dealer holds (:mod:`.buy_exact`).
         Skipped where no dealer hand can make buying worth more
         (:func:`.buy_exact.most_below`)."""
         prof = self.profile

@@ -13,8 +13,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..rules.games.registry import get_game
 from ..rules.profiles import HouseProfile
-from ..rules.registry import get_game
+from .russian_best import EXCHANGE, FOLD, SIXTH, STAND
+from .russian_play import kept_cards
 from .strategy_store import load
 from .suits import hand_index
 
@@ -31,8 +33,6 @@ def table_choice(profile: HouseProfile, hand: Any, up: int | None = None,
     stored = load(profile)
     if stored is None:
         return None
-    from .russian_best import EXCHANGE, FOLD, SIXTH, STAND
-    from .russian_play import kept_cards
     h = np.sort(np.asarray(hand, dtype=np.int64))[None, :]
     cls = int(hand_index().classes(h)[0])
     option, value = int(stored["best"][cls]), float(stored["value"][cls])

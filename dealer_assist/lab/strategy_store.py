@@ -3,7 +3,7 @@
 A strategy table is derived data, reproducible from (profile fingerprint, method, seed), so it
 is kept beside the code (``lab/data/``: one compressed ``.npz`` per profile version, named by
 the profile and its fingerprint, and ``figures.json`` with the house edges) and a clean
-checkout has it. Every reader goes through :func:`load` and :func:`figures` (issue 25 moves the
+checkout has it. Every reader goes through :func:`load` and :func:`figures` (moves the
 figures into the database for serving from several processes: only these two functions and
 :func:`save` change).
 """

@@ -4,7 +4,7 @@ Each round is 15 cards: the box's five (0..4), the dealer's five (5..9, the last
 and the replacement cards in order (10..14). The dealt hand and the up card are carried into
 the canonical frame to find the table's option and the cards it keeps; after a replacement the
 box raises when the final hand's raise value (``R``) beats a fold, or always when the
-replacement forces it. Settlement as ``rules/games/caribbean.py`` (the fee is kept whatever
+replacement forces it. Settlement as ``rules/games/stud/caribbean.py`` (the fee is kept whatever
 happens).
 """
 

@@ -1,4 +1,4 @@
-"""Audit, disputes, voids and corrections (issue 6). (``models/__init__`` imports it.)
+"""Audit, disputes, voids and corrections. (``models/__init__`` imports it.)
 
 Every table here is append-only: rows are inserted and never updated or deleted (database
 triggers refuse it, see the Alembic revision ``0003``). A later decision supersedes an earlier

@@ -1,4 +1,4 @@
-"""The table's money as the cage counts it (issue 27): buy-ins, numbered slips, the drop box's
+"""The table's money as the cage counts it: buy-ins, numbered slips, the drop box's
 soft count and the notes on a hold outside its band.
 
 Same conventions as every table module (``models/base.py``): money is an integer (BigInteger),
@@ -12,7 +12,7 @@ append-only (triggers in revision 0015), so a mistake is a new row, never an UPD
   :class:`SlipCounter` under a lock, so it never repeats across tables, devices and restarts.
 * :class:`SlipVoid` -- a slip marked VOID with a reason and two signers; the slip stays.
 * :class:`DropCount` -- the soft count of one table's drop box for one gaming date.
-* :class:`CageIssue` -- issue 35: a fill or credit the cage issued for a table's open shift (a
+* :class:`CageIssue` -- a fill or credit the cage issued for a table's open shift (a
   cage cashier, signed in); :class:`CageReceipt` links it to the table's transfer when the pit
   boss and the croupier sign for it (one receipt per issue, one issue per transfer).
 * :class:`HoldNote` -- a shift manager's investigation note on a hold outside the band.
@@ -125,7 +125,7 @@ class SlipVoid(SQLModel, table=True):
 
 
 class CageIssue(SQLModel, table=True):
-    """A fill or credit the cage issued (issue 35): the cashier's half of the slip."""
+    """A fill or credit the cage issued: the cashier's half of the slip."""
 
     __tablename__ = "cage_issue"
     __table_args__ = (

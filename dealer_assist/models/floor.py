@@ -1,4 +1,4 @@
-"""The people of the floor (issue 28): who deals where, the tablets bound to a table, and every
+"""The people of the floor: who deals where, the tablets bound to a table, and every
 authenticated signature.
 
 * :class:`DealerStint` -- a dealer's stint at a table during its shift (or a host's at a parlour
@@ -12,10 +12,10 @@ authenticated signature.
   (revision 0013: the shift's croupier, for shifts from before stints).
 * :class:`TableDevice` -- a tablet bound to one table ("table device" mode): the browser holds a
   random token in its own cookie, only its SHA-256 is stored. Revoking sets ``revoked_at``.
-  Issue 34: ``heard_at`` is when the server last heard from the tablet (its ping every 3 s or
+  ``heard_at`` is when the server last heard from the tablet (its ping every 3 s or
   any request it made; written at most every few seconds), with the queue figures of its last
   ping (steps and rounds waiting on the tablet, and since when it has been offline).
-* :class:`OfflineRefusal` -- issue 34: a step (or a round's start) the tablet recorded offline
+* :class:`OfflineRefusal` -- a step (or a round's start) the tablet recorded offline
   and the server refused when it was sent (the round was voided meanwhile, the shift closed...):
   the round is left as it was and the refusal kept for the floor and the shift report.
 * :class:`ActSignature` -- one person authenticated for one act (a relief, a co-signature of a
@@ -87,18 +87,18 @@ class TableDevice(SQLModel, table=True):
     bound_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
     revoked_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     revoked_by: int | None = Field(default=None, foreign_key="user_account.id")
-    #: issue 34: last heard from (any request of the tablet; its ping every 3 s)
+    #: last heard from (any request of the tablet; its ping every 3 s)
     heard_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
-    #: issue 34: the last ping's figures: steps and rounds waiting in the tablet's queue
+    #: the last ping's figures: steps and rounds waiting in the tablet's queue
     queued_steps: int = Field(default=0, nullable=False, sa_column_kwargs={"server_default": "0"})
     queued_rounds: int = Field(default=0, nullable=False,
                                sa_column_kwargs={"server_default": "0"})
-    #: issue 34: since when the tablet has been offline, as its last ping said (None: online)
+    #: since when the tablet has been offline, as its last ping said (None: online)
     offline_since: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 class OfflineRefusal(SQLModel, table=True):
-    """A step recorded offline on a table's tablet and refused when it was sent (issue 34).
+    """A step recorded offline on a table's tablet and refused when it was sent.
 
     One row per refused idempotency key and table (a resend of the same refused step adds
     none); ``seen_at``/``seen_by``: a pit boss or shift manager marked it seen on the floor."""

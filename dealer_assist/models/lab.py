@@ -1,7 +1,7 @@
-"""The game-math lab's stored figures (issue 25): one row per house-rules profile, in the
+"""The game-math lab's stored figures: one row per house-rules profile, in the
 database every app process and machine reads (they were a JSON file in one machine's instance
 folder). Written by ``flask lab house-edge PROFILE``; read by the profile page and the shift
-report's theoretical win (``services/reports/house_edge.py``)."""
+report's theoretical win (``services/figures/house_edge.py``)."""
 
 from __future__ import annotations
 

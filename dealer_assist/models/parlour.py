@@ -1,8 +1,8 @@
-"""The parlour board game's evening (issue 16): the ``parlour_game`` row.
+"""The parlour board game's evening: the ``parlour_game`` row.
 
 A ``parlour_game`` row names the evening (players in their first seating, the first dealer first;
 the board it starts with). Its hands are events of the one event table, ``round_event`` rows
-with its ``game_id`` (issue 22; revision 0012 moved them from ``parlour_event``), only ever
+with its ``game_id`` (revision 0012 moved them from ``parlour_event``), only ever
 inserted: each ``hand`` event holds the whole hand, so replaying the events through the engine
 rebuilds every figure and the board. An ``end`` event closes the game. Both tables are covered
 by the audit chain (``audit/capture`` records every flushed row of every mapped table).

@@ -18,9 +18,9 @@ class Role(StrEnum):
     ADMIN = "admin"
     #: reads rounds, disputes, voids, corrections, the audit log and reports; writes nothing
     AUDITOR = "auditor"
-    #: issue 35: counts the drop boxes (the soft count), independent of the pit
+    #: counts the drop boxes (the soft count), independent of the pit
     COUNT_TEAM = "count_team"
-    #: issue 35: the cage issues fill and credit slips
+    #: the cage issues fill and credit slips
     CAGE_CASHIER = "cage_cashier"
 
 
@@ -42,7 +42,7 @@ class User(SQLModel, table=True):
     password_changed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     #: the language the pages speak to this person (``i18n.LANGUAGES``); None: the browser's
     language: str | None = Field(default=None, sa_type=String(8))
-    #: issue 28: the PIN (4-8 digits) that authenticates this person for one act (a relief at a
+    #: the PIN (4-8 digits) that authenticates this person for one act (a relief at a
     #: table device, a co-signature), hashed like the password; None: no PIN set yet
     pin_hash: str | None = Field(default=None, sa_type=String(255))
     pin_set_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -1,4 +1,4 @@
-"""Rated players (issue 23): a player card and the taps of a rated player at a table.
+"""Rated players: a player card and the taps of a rated player at a table.
 
 A player card is a card number and, optionally, a name: no other personal data. Only pit and
 management roles see names (``services.players.cards``); the croupier sees the card number. A

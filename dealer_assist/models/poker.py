@@ -1,4 +1,4 @@
-"""Poker tables and their seats (issue 15): the chips in front of each player between hands.
+"""Poker tables and their seats: the chips in front of each player between hands.
 
 A poker table is a ``game_table`` row whose game is a player-versus-player game
 (``models.POKER_GAMES``), so its shifts and hands are the same ``shift`` and ``game_round`` rows

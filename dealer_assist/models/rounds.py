@@ -44,14 +44,14 @@ class Round(SQLModel, table=True):
     rules: str | None = Field(default=None, sa_type=Text, nullable=True)
     #: the idempotency key of the request that started the round (NULL before revision 0006)
     start_key: str | None = Field(default=None, sa_type=String(64))
-    #: issue 28: the dealer of record, the one tapped in at the table when the round (or poker
+    #: the dealer of record, the one tapped in at the table when the round (or poker
     #: hand) started; rounds from before revision 0013: the shift's croupier
     dealer_id: int | None = Field(default=None, foreign_key="user_account.id", index=True)
 
 
 class RoundEvent(SQLModel, table=True):
     """An append-only fact about a round (deal, fold, correction, void...) or a parlour evening
-    (a whole hand, the end): the one event table of every game (issue 22; revision 0012 moved
+    (a whole hand, the end): the one event table of every game (revision 0012 moved
     the parlour events here). ``payload`` is JSON text, written once with sorted keys so its
     bytes are stable for hashing later. An event belongs to exactly one stream: a round
     (``round_id``, a house round or a poker hand) or a parlour evening (``game_id``); within
@@ -75,10 +75,10 @@ class RoundEvent(SQLModel, table=True):
     actor_id: int = Field(foreign_key="user_account.id", nullable=False)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
     idempotency_key: str = Field(sa_type=String(64), nullable=False)
-    #: issue 34: when the croupier tapped the step, by the tablet's clock (UTC; None: not
+    #: when the croupier tapped the step, by the tablet's clock (UTC; None: not
     #: said). ``created_at`` is when the server received it.
     tapped_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
-    #: issue 34: the step waited in the tablet's offline queue before it was sent
+    #: the step waited in the tablet's offline queue before it was sent
     offline: bool = Field(default=False, sa_column_kwargs={"server_default": false()},
                           nullable=False)
 

@@ -8,11 +8,11 @@ from typing import Any
 from sqlalchemy import BigInteger, CheckConstraint, String
 from sqlmodel import Field, SQLModel
 
-from ..rules.registry import POKER, games
+from ..rules.games.registry import POKER, games
 from .base import UTCDateTime, utcnow
 
 #: player-versus-player games a table may run (their tables are ``models.poker``), as the
-#: registry (``rules.registry``) lists them
+#: registry (``rules.games.registry``) lists them
 POKER_GAMES = tuple(spec.name for spec in games(POKER))
 #: the shape of a game's name; which names a table may hold is the registry's (revision 0020)
 GAME_NAME_CHECK = "length(game) > 0 AND game = lower(trim(game))"
@@ -45,17 +45,17 @@ class GameTable(SQLModel, table=True):
     boxes: int = Field(nullable=False)
     active: bool = Field(default=True, nullable=False)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
-    #: the chip set the table's float is counted in (``services.shifts.chips.CHIP_SETS``)
+    #: the chip set the table's float is counted in (``services.tables.chips.CHIP_SETS``)
     chip_set: str = Field(default="standard", sa_type=String(40), nullable=False,
                           sa_column_kwargs={"server_default": "standard"})
     #: ISO 4217 code of the table's currency unit; None: the configuration's DEFAULT_CURRENCY
     currency: str | None = Field(default=None, sa_type=String(3))
-    #: issue 28: the pit the table belongs to (the floor page shows a pit's tables); None: none
+    #: the pit the table belongs to (the floor page shows a pit's tables); None: none
     pit: str | None = Field(default=None, sa_type=String(40))
     #: minutes a dealer deals here before the floor page flags him for a relief
     rotation_minutes: int = Field(default=40, nullable=False,
                                   sa_column_kwargs={"server_default": "40"})
     #: the players' strategy the table's theoretical hold assumes: ``basic`` or ``best``
-    #: (issue 24; the lab's figure of that strategy for the table's profile)
+    #: (the lab's figure of that strategy for the table's profile)
     strategy: str = Field(default="basic", sa_type=String(8), nullable=False,
                           sa_column_kwargs={"server_default": "basic"})

@@ -17,6 +17,7 @@ cards and a human label. Both validate their input: count, duplicates and deck m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations, combinations_with_replacement
 from operator import attrgetter
 
 from .cards import ALL_CARDS, SUITS, Card, parse_cards
@@ -98,8 +99,6 @@ class _Tables:
         In a ranking without suit tie-breaks a hand that holds no flush is worth exactly what its
         rank multiset is worth, so one dictionary look-up on the packed rank counters evaluates it.
         """
-        from itertools import combinations, combinations_with_replacement
-
         deck_ranks = self.ranking.deck.ranks
         by_rs = {(c.rank, c.suit_index): c for c in self.ranking.deck.cards}
         for si in range(4):

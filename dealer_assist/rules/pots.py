@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .errors import RulesError, StakeError
 
 
 class _Ordered(Protocol):
-    def __lt__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Any, /) -> bool: ...
 
 
 H = TypeVar("H", bound=_Ordered)
@@ -68,20 +68,30 @@ def award_pots(pots: Sequence[Pot], hands: Mapping[str, H],
     odd chips go one by one to the winners in that order (the default house rule).
     """
     won: dict[str, int] = {p: 0 for p in order_from_button}
-    seat = {p: i for i, p in enumerate(order_from_button)}
     for n, pot in enumerate(pots):
-        missing = [p for p in pot.eligible if p not in seat]
+        missing = [p for p in pot.eligible if p not in won]
         if missing:
             raise RulesError("%(v)s is not seated at the table", v=missing[0], field=f"pots[{n}]",
                              value=missing[0])
-        shown = [p for p in pot.eligible if p in hands]  # a mucked hand contends for nothing
-        if shown:
-            best = max(hands[p] for p in shown)
-            winners = [p for p in shown if not hands[p] < best]
-        else:  # nobody showed (an uncalled bet, everyone else folded): its owners share it
-            winners = list(pot.eligible)
-        winners.sort(key=seat.__getitem__)
-        share, odd = divmod(pot.amount, len(winners))
-        for i, player in enumerate(winners):
-            won[player] += share + (1 if i < odd else 0)
+        for player, amount in award_pot(pot, hands, order_from_button).items():
+            won[player] += amount
     return won
+
+
+def award_pot(pot: Pot, hands: Mapping[str, H] | None,
+              order_from_button: Sequence[str]) -> dict[str, int]:
+    """One pot: its winners, in ``order_from_button``, and what each gets (the poker engine's
+    showdown and :func:`award_pots` both award this way).
+
+    The best hand(s) among its eligible players who showed win it; nobody contends (``hands``
+    None: everyone else folded, or Parole; or none of them showed: an uncalled bet) and its
+    eligible players share it. A split pot's odd chips go one by one in that order."""
+    shown = [p for p in pot.eligible if hands is not None and p in hands]
+    if hands is not None and shown:  # a mucked hand contends for nothing
+        best = max(hands[p] for p in shown)
+        winners = [p for p in shown if not hands[p] < best]
+    else:
+        winners = list(pot.eligible)
+    winners.sort(key=list(order_from_button).index)
+    share, odd = divmod(pot.amount, len(winners))
+    return {p: share + (1 if i < odd else 0) for i, p in enumerate(winners)}

@@ -127,7 +127,7 @@ class BoxSettlement:
             "explanation": self.explanation,
             "notes": list(self.notes),
         }
-        if self.player is not None:  # issue 23: absent from older settlements
+        if self.player is not None:  # absent from older settlements
             out["player"] = dict(self.player)
         return out
 

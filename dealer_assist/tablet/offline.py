@@ -33,9 +33,9 @@ from typing import Any
 from ..rules.engine import PAID, UNDO, VOID, Event, Folded, Game
 from ..rules.errors import RulesError
 from ..rules.fields import RequestError
+from ..rules.games.registry import rules_flow
 from ..rules.games.stud import phase
 from ..rules.phrase import Phrase
-from ..rules.registry import rules_flow
 from ..rules.stream import META, follow_key, follow_ups, play
 from . import bets, refusal
 from .screen import Shown, closed_phase, last_effective, screen, step_view

@@ -280,13 +280,13 @@ def N_(message: str) -> str:
 
 
 #: sentences stored as English text (a void's or a correction's reason) built from these message
-#: ids: read back from the database they are said in the reader's language too (issue 26 item
+#: ids: read back from the database they are said in the reader's language too (item
 #: 13: "redeal: box 2 received 6 cards" on the Russian screen)
 STORED_PHRASES = (
     N_("redeal: %(v)s"), N_("box %(box)s received %(count)s cards"),
     N_("wrong number of cards"), N_("Dispute %(id)s upheld: %(note)s"),
     N_("Dispute %(id)s: decision %(new)s supersedes decision %(old)s"),
-    # issue 35: Caribbean/Oasis's raise is the BET wager; the en catalog says "BET paid"
+    # Caribbean/Oasis's raise is the BET wager; the en catalog says "BET paid"
     N_("%(why)s: raise paid %(mult)s:1%(cap_note)s"),
 )
 

@@ -14,7 +14,7 @@ from ..edge import PageBlueprint, any_role
 from ..i18n import formats
 from ..i18n.wording import say
 from ..rules.games import GAMES
-from ..services.disputes import voids
+from ..services.rounds import voids
 from ..services.shifts import shifts
 from ..services.tables import poker as poker_tables
 from .tables import SHIFT_OPENERS

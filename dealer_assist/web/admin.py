@@ -24,21 +24,20 @@ from ..edge import PageBlueprint, Refused, form_error, on_refusal, role_required
 from ..i18n.wording import N_, say
 from ..models import POKER_GAMES, Role
 from ..rules.errors import RulesError
-from ..rules.registry import games
+from ..rules.games.registry import games
 from ..services.errors import ValidationError
+from ..services.figures import house_edge
 from ..services.people import pins, users
 from ..services.people.users import ROLE_TITLES, NewPassword
-from ..services.reports import house_edge
-from ..services.shifts import chips
+from ..services.tables import chips, profiles, tables
 from ..services.tables import poker as poker_tables
-from ..services.tables import profiles, tables
 from .forms import text, whole_number
 
 bp = PageBlueprint("admin", __name__, url_prefix="/admin")
 admin_only = role_required(Role.ADMIN.value)
-#: the house games a table is opened for, by their one title (``rules.registry``)
+#: the house games a table is opened for, by their one title (``rules.games.registry``)
 GAME_TITLES = {spec.name: spec.title for spec in games() if spec.banked}
-#: a poker table's stakes as its form names them (issue 35 item 4)
+#: a poker table's stakes as its form names them
 STAKE_LABELS = {"ante": N_("Ante"), "bring_in": N_("Bring-in"), "small_blind": N_("Small blind"),
                 "big_blind": N_("Big blind"), "over_blind": N_("Over blind")}
 
@@ -97,7 +96,7 @@ def reset_password(user_id: int) -> Any:
 @on_refusal(_user_refused)
 @admin_only
 def set_badge(user_id: int) -> Any:
-    """Issue 28: the number a badge reader types for this person (empty: no badge)."""
+    """The number a badge reader types for this person (empty: no badge)."""
     pins.set_badge(db.get_session(), user_id, text("badge", max_length=40))
     flash(gettext("Badge saved."), "success")
     return redirect(url_for("admin.users_page"))
@@ -174,7 +173,7 @@ def create_table() -> Any:
 @admin_only
 def edit_table(table_id: int) -> str:
     table = tables.get_table(db.get_session(), table_id)
-    if table.game in POKER_GAMES:  # issue 35 item 4: its own form (name, pit, stakes)
+    if table.game in POKER_GAMES:  # its own form (name, pit, stakes)
         return _poker_form(table, {"name": table.name, "pit": table.pit or "",
                                    **_poker(table).stakes})
     return render_template("admin/table_form.html", table=table, form=_as_form(table),

@@ -82,7 +82,7 @@ def login() -> Any:
     if result.must_change_password:
         flash(gettext("Choose your own password to continue."), "info")
         return redirect(url_for("auth.change_password"))
-    if users.needs_pin(dbs, result.user_id):  # issue 28: set at a full sign-in
+    if users.needs_pin(dbs, result.user_id):  # set at a full sign-in
         flash(gettext("Set your PIN (the name menu, PIN): a relief and a co-signature ask for "
                       "it."), "info")
     return redirect(_safe_next(request.form.get("next")))
@@ -118,7 +118,7 @@ def password_guarded(act: Callable[[Session], object]) -> None:
     """Run ``act``, which proves itself with the signed-in person's password (a new password,
     a new PIN), under the login's throttle: refused while locked (``Throttled``); a wrong
     password counts like a failed login (the edge commits the failure it raises again, and
-    nothing else: what ``act`` began is rolled back first). Issue 35: ``/pin`` guesses are
+    nothing else: what ``act`` began is rolled back first). ``/pin`` guesses are
     throttled as ``/password``'s are."""
     dbs = db.get_session()
     ip = request.remote_addr or "unknown"
@@ -137,7 +137,7 @@ def set_language() -> Any:
     """The header switch: one tap picks the language; a signed-in user's profile keeps it
     (``user_account.language``), a visitor's session keeps it until they sign in. A table
     device keeps it in its own session: the tablet's language, never the account of the
-    dealer tapped in there (issue 35 item 16)."""
+    dealer tapped in there."""
     chosen = request.form.get("language", "")
     if chosen not in i18n.LANGUAGES:
         abort(400, description=gettext("Unknown language."))

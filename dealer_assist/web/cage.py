@@ -1,11 +1,11 @@
-"""The table's money as the cage counts it (issue 27): pages.
+"""The table's money as the cage counts it: pages.
 
 * ``POST /cage/tables/<id>/buy-ins`` -- the table screen's buy-in (croupier, pit): one form,
   any moment of a round, back to the table screen.
 * ``/cage/drop`` -- the soft count: a gaming date's drop boxes, each counted by two
   authenticated members of the count team (a PIN each, or the signed-in counter's own
-  session); issue 35: the count team only, independent of the pit.
-* ``/cage/issues`` -- issue 35: the cage cashier issues a fill or credit for a table's open
+  session); the count team only, independent of the pit.
+* ``/cage/issues`` -- the cage cashier issues a fill or credit for a table's open
   shift; the table signs for it on the shift's inventory page.
 * ``/cage/slips/<number>`` (preview), ``.pdf`` (the printed slip), ``POST .../void``.
 * ``/cage/hold`` -- win, drop and hold for a gaming day, month-to-date and year-to-date

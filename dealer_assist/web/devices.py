@@ -1,4 +1,4 @@
-"""Table devices' pages (issue 28): a tablet bound to one table.
+"""Table devices' pages: a tablet bound to one table.
 
 ``/device`` is a table device's home: its table's screen while someone deals there, else the
 relief. ``/tables/<id>/device`` binds the tablet in front of a pit boss to the table (his own

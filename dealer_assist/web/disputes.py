@@ -32,9 +32,10 @@ from ..models import Role, Round, RoundSettlement
 from ..rules.phrase import Phrase
 from ..rules.settlement import FEES, at_showdown
 from ..services import decisions
-from ..services.disputes import disputes, voids
-from ..services.disputes import review as round_review
+from ..services.disputes import disputes
 from ..services.errors import ValidationError
+from ..services.rounds import review as round_review
+from ..services.rounds import voids
 from ..services.tables import tables
 from .forms import text, whole_number
 from .tables import floor_zone
@@ -43,7 +44,7 @@ bp = PageBlueprint("disputes", __name__)
 FLOOR = tuple(sorted(disputes.FILERS))
 REVIEWERS = tuple(sorted(disputes.RESOLVERS))
 ADMIN = (Role.ADMIN.value,)
-#: the read-only auditor reads every page here and writes nothing (issue 12)
+#: the read-only auditor reads every page here and writes nothing
 AUDITOR = (Role.AUDITOR.value,)
 _SIGNED = re.compile(r"^[+-]?[0-9]{1,15}$")
 STATUS_WORDS = {"open": "Open", "upheld": "Upheld", "denied": "Denied",
@@ -290,7 +291,7 @@ def _approvals() -> dict[str, Any]:
 
 def _pending_approvals() -> int:
     """Read in its own read-only transaction: on a POST the request's session would otherwise
-    start its write transaction while the page renders (issue 12: no nested writers)."""
+    start its write transaction while the page renders (no nested writers)."""
     with db.session_scope(write=False) as dbs:
         return len(voids.changes(dbs, status=voids.PENDING))
 

@@ -1,17 +1,17 @@
-"""The pit's live floor (issue 28): ``/floor``, one page a pit boss keeps open.
+"""The pit's live floor: ``/floor``, one page a pit boss keeps open.
 
 The page shows the tables of one pit (``?pit=``, remembered in the session) as cards
 (``services.reports.floor``) and the dealers on break. It updates itself by **polling**
 ``/floor/cards`` every ``FLOOR_POLL_SECONDS`` (2 s) and swapping the fragment in (``floor.js``;
 no reload): the answer carries an ETag made of the audit chain's head (every state change moves
 it), the pit, the minute and the language (their digest: a pit may be named in any
-script, issue 35), so while nothing happened the server answers 304
+script), so while nothing happened the server answers 304
 after one cheap query. Why not server-sent events: waitress serves the app with a fixed pool of
 threads (8) and an event stream holds one thread per open page for as long as it is open; four
 pit bosses with two tabs each would leave no thread for the tablets' steps (docs/operations.md).
 
 ``/floor/data`` is the same content as JSON; ``/dealers/<id>`` a dealer's figures; the pit sets a
-table's rotation interval here, and marks a refused offline step seen (issue 34).
+table's rotation interval here, and marks a refused offline step seen.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def _etag() -> str:
     now = utcnow()
     minute = int(now.timestamp() // 60)
     head = floor.version(db.get_session())
-    # issue 34: a tablet falling silent writes nothing; its state is in the tag
+    # a tablet falling silent writes nothing; its state is in the tag
     tablets = floor_tablets.fingerprint(db.get_session(), now)
     return etag("floor", head, session.get(PIT_KEY, ALL), minute, locale_code(), tablets)
 

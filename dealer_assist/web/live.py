@@ -36,7 +36,7 @@ from ..models import Round, utcnow
 from ..rules.cards import SUITS
 from ..rules.errors import RulesError
 from ..rules.fields import RequestError, get_int, get_str, need_mapping
-from ..rules.registry import get_game
+from ..rules.games.registry import get_game
 from ..services.errors import ServiceError, ValidationError
 from ..services.rounds import live, offline, steps
 from ..services.rounds import store as rounds
@@ -280,7 +280,7 @@ def _engine_refused(err: RulesError | ServiceError, **_: Any) -> Any:
 @on_refusal(_engine_refused)
 @role_required(*RECORDERS)
 def ping(table_id: int) -> Any:
-    """Issue 34: the table screen is there (every 3 s), with its offline queue's figures
+    """The table screen is there (every 3 s), with its offline queue's figures
     ``{queued_steps, queued_rounds, offline_since}``; answered ``{ok: true, now}``."""
     data, error = json_body()
     if error is not None:

@@ -1,9 +1,10 @@
-"""The parlour board game's page (issue 16): the board drawn with its chips, each hand entered
+"""The parlour board game's page: the board drawn with its chips, each hand entered
 with the card grid, the play-out replayed card by card, the board carried to the next hand.
 
 A host or club dealer (croupier) or an administrator runs it. Every hand goes through
-``services.parlour`` (the engine verifies it, the hand is stored as an event, audited); a refused
-hand is flashed naming the hand or the bet, the form keeps what was typed and nothing is stored.
+``services.rounds.parlour`` (the engine verifies it, the hand is stored as an event, audited); a
+refused hand is flashed naming the hand or the bet, the form keeps what was typed and nothing is
+stored.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def _message(err: Refused, what: str) -> str:
 def _screen(game_id: int, status: int = 200, typed: MultiDict[str, str] | None = None) -> Any:
     view = parlour.load(db.get_session(), game_id)
     last = view.hands[-1] if view.hands else None
-    hosts = stints.of_game(db.get_session(), game_id)  # issue 28: who hosts, who hosted
+    hosts = stints.of_game(db.get_session(), game_id)  # who hosts, who hosted
     return render_template(
         "parlour/game.html", game=view, last=last, typed=typed or {}, suits=SUITS, ranks=RANKS,
         host=hosts[-1] if hosts else None, hosts=hosts, host_at=stints.host_at, now=utcnow(),

@@ -1,4 +1,4 @@
-"""Reading the parlour hand form into the engine's JSON shape (issue 16).
+"""Reading the parlour hand form into the engine's JSON shape.
 
 Quick 52-card entry: a hand left empty gets every card not entered elsewhere ("the last hand is
 the remaining cards"); more than one empty hand is refused naming them. Betting is one line,

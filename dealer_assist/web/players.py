@@ -1,4 +1,4 @@
-"""Rated players' pages (issue 23), for pit and management roles (who see names):
+"""Rated players' pages, for pit and management roles (who see names):
 
 * ``/players`` -- find a player by his card, the newest cards, the day's rating slips as CSV;
 * ``/players/<card>`` -- his ratings: every gaming day (or ``?day=``) with its table sessions,

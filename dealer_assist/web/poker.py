@@ -1,4 +1,4 @@
-"""The poker dealer's screen (issue 15): seats, stacks, bets, the pot, whose turn, and only the
+"""The poker dealer's screen: seats, stacks, bets, the pot, whose turn, and only the
 buttons the engine allows, with its exact amounts.
 
 The screen is the hand replayed from its events (``services.rounds.poker_hands``); every button is
@@ -19,7 +19,14 @@ from flask_babel import gettext
 from .. import db
 from ..edge import PageBlueprint, Refused, as_id, on_refusal, role_required, status_of
 from ..i18n.wording import N_, hand_name, say
-from ..rules.games.poker import Action, HandState, can_act, hand_to_dict
+from ..rules.games.poker import (
+    Action,
+    HandState,
+    can_act,
+    get_poker_profile,
+    hand_to_dict,
+    poker_profiles,
+)
 from ..services.errors import Conflict, ValidationError
 from ..services.rounds import poker_hands
 from ..services.shifts import shifts
@@ -62,7 +69,7 @@ def _dues(rules: dict[str, Any], state: HandState) -> dict[str, str]:
 
 def _why_first(state: HandState) -> str | None:
     """Stud: who acts first and why (the highest up card showing), said to the opener only:
-    once anyone has acted in the round, the next player simply acts (issue 26 item 4)."""
+    once anyone has acted in the round, the next player simply acts."""
     if not state.profile.is_stud or state.status != "betting" or not state.up:
         return None
     seat = state.to_act
@@ -174,7 +181,7 @@ def act(table_id: int) -> Any:
 
 def _street_refused(table_id: int, err: Refused) -> Any:
     """A refused street keeps every pick and puts the message beside the seat it is about
-    (issue 26 item 5): the seat whose typed card the engine refuses, tried seat by seat."""
+   : the seat whose typed card the engine refuses, tried seat by seat."""
     dbs = db.get_session()
     hid = poker_hands.current_hand_id(dbs, table_id)
     field = getattr(err, "field", None) or ""
@@ -193,7 +200,7 @@ def _street_refused(table_id: int, err: Refused) -> Any:
 @role_required(*RECORDERS)
 def deal(table_id: int) -> Any:
     dbs = db.get_session()
-    if shifts.open_shift_of(dbs, table_id) is None:  # opened with its count (issue 10)
+    if shifts.open_shift_of(dbs, table_id) is None:  # opened with its count
         raise Conflict("No shift is open at this table: open it on the table's page with "
                        "the opening count.", field="shift")
     if poker_hands.current_hand_id(dbs, table_id) is None:
@@ -230,14 +237,10 @@ OPENERS = ("admin", "pit_boss", "shift_manager")
 @bp.get("/poker/new")
 @role_required(*OPENERS)
 def new_table() -> Any:
-    from ..rules.games.poker import poker_profiles
-
     return render_template("poker/new.html", profiles=poker_profiles(), typed=request.form)
 
 
 def _new_table_refused(err: Refused) -> Any:
-    from ..rules.games.poker import poker_profiles
-
     flash(gettext("New poker table: %(message)s", message=say(err.message)), "error")
     return render_template("poker/new.html", profiles=poker_profiles(),
                            typed=request.form), 422
@@ -249,8 +252,6 @@ def _new_table_refused(err: Refused) -> Any:
 def create_table() -> Any:
     """A poker table: name, profile, stakes (stud: ante; draw: small blind; the rest default
     by RULES.md) and the number of seats."""
-    from ..rules.games.poker import get_poker_profile
-
     dbs = db.get_session()
     profile = request.form.get("profile", "")
     stud = get_poker_profile(profile).is_stud
@@ -259,7 +260,7 @@ def create_table() -> Any:
     view = poker_tables.open_table(dbs, name=request.form.get("name", ""), profile=profile,
                                    stakes=stakes,
                                    seat_count=whole_number("seats", "Seats"))
-    tables.set_pit(dbs, view.id, request.form.get("pit", "")[:40])  # issue 28: the floor
+    tables.set_pit(dbs, view.id, request.form.get("pit", "")[:40])  # the floor
     if g.user.role in RECORDERS:  # a pit boss or shift manager runs it from its screen
         return redirect(url_for("poker.screen", table_id=view.id), 303)
     flash(gettext("Poker table %(name)s opened: a croupier or pit boss opens its shift and "

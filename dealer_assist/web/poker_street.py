@@ -2,7 +2,7 @@
 in a message said as the dealer reads them (``Kh`` -> ``K♥``).
 
 The engine checks a street's up cards together and names the card; the screen keeps every pick
-and marks the seat (issue 26 item 5). The seat is found with the engine's own check, seat by
+and marks the seat. The seat is found with the engine's own check, seat by
 seat in the engine's order: the first seat whose card (parsed, in the deck, not yet on the
 table nor picked for an earlier seat) is refused.
 """

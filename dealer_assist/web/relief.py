@@ -1,4 +1,4 @@
-"""Relief in a few taps, and one's own PIN (issue 28).
+"""Relief in a few taps, and one's own PIN.
 
 * ``/tables/<id>/relief`` -- "Relieve dealer" on the table's tablet: tap your name (or scan your
   badge: a keyboard wedge types the number and Enter into the name field), then your PIN. While a
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import flash, g, redirect, render_template, request, url_for
+from flask import current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import db
@@ -24,9 +24,10 @@ from ..audit import Actor, acting_as
 from ..edge import ALL_ROLES, PageBlueprint, device, form_error, on_refusal, role_required
 from ..i18n.wording import N_, say
 from ..models import Role, utcnow
-from ..rules.registry import get_game
+from ..rules.games.registry import get_game
 from ..services.errors import ServiceError
 from ..services.people import pins, stints
+from ..services.rounds import parlour
 from ..services.shifts import shifts
 from ..services.tables import tables
 from .auth import password_guarded
@@ -38,8 +39,6 @@ PIN_ROLES = tuple(sorted(ALL_ROLES - {Role.AUDITOR.value}))
 
 
 def pin_policy() -> pins.PinPolicy:
-    from flask import current_app
-
     cfg = current_app.config
     return pins.PinPolicy(int(cfg["PIN_MAX_FAILURES"]), int(cfg["PIN_MAX_FAILURES_PER_ACCOUNT"]),
                           int(cfg["PIN_MAX_FAILURES_PER_DEVICE"]),
@@ -135,8 +134,6 @@ def table_dealer(table_id: int) -> Dealing | None:
 # --- the parlour board game's host ------------------------------------------------------------
 
 def _host_context(game_id: int, **extra: Any) -> dict[str, Any]:
-    from ..services.rounds import parlour
-
     dbs = db.get_session()
     hosts = stints.of_game(dbs, game_id)
     current = hosts[-1] if hosts else None
@@ -170,7 +167,7 @@ def take_game(game_id: int) -> Any:
 def dealing_elsewhere(table_id: int) -> str | None:
     """The other table the signed-in person deals at now, if any: a croupier who counted this
     table's float while dealing there is not tapped in here (``stints.open_table``), and the
-    screen says so (issue 35 item 20)."""
+    screen says so."""
     user = g.get("user")
     if user is None:
         return None

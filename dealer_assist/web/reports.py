@@ -47,8 +47,8 @@ from ..models import utcnow
 from ..services import reports
 from ..services.cage import issues, slips
 from ..services.errors import ValidationError
-from ..services.shifts import chips, inventory, shifts
-from ..services.tables import tables
+from ..services.shifts import inventory, shifts
+from ..services.tables import chips, tables
 from .forms import text, whole_number
 from .tables import chip_counts, floor_zone
 
@@ -102,7 +102,7 @@ def download(shift_id: int) -> Response:
     if size not in pdf.PAGE_SIZES:
         abort(404)
     data, sha = _report(shift_id)
-    printed = when(datetime.now(_zone()[0]))  # the reader's date format (issue 35 item 10)
+    printed = when(datetime.now(_zone()[0]))  # the reader's date format
     html = pdf.report_html(data, sha, page_size=size,
                            printed_at=gettext("%(when)s by %(who)s", when=printed,
                                               who=g.user.display_name))
@@ -156,7 +156,7 @@ def _counted(dbs: Any, shift_id: int, name: str, label: str) -> dict[str, Any]:
 
 
 def _transfer_amount(dbs: Any, shift_id: int) -> dict[str, Any]:
-    """The chips received or sent by denomination (issue 27: the slip lists them) when any
+    """The chips received or sent by denomination (the slip lists them) when any
     chip field is filled in, else one amount if typed, else the cage's issued amount."""
     if any(v.strip() for k, v in request.form.items() if k.startswith("chips.")):
         return _counted(dbs, shift_id, "amount", "The amount")
@@ -196,7 +196,7 @@ def opening_count(shift_id: int) -> Any:
 @on_refusal(_inventory_refused)
 @role_required(*PIT)
 def transfer(shift_id: int) -> Any:
-    """The table signs for a fill or credit the cage issued (issue 35)."""
+    """The table signs for a fill or credit the cage issued."""
     kind = request.form.get("kind") or None
     return _save(shift_id, lambda dbs: inventory.record_transfer(
         dbs, shift_id=shift_id, issue_id=as_id(request.form.get("issue_id", "")), kind=kind,

@@ -1,4 +1,4 @@
-"""The table screen's players (issue 23): who plays each box, and rated players sitting down.
+"""The table screen's players: who plays each box, and rated players sitting down.
 
 On the bets form each box names its player: a seat letter (an anonymous player) or the card of
 a rated player seated at the table; one tap links a box to the player of the box beside it

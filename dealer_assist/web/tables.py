@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import db
+from ..config import floor_zone as floor_zone  # the pages import it from here
 from ..edge import (
     PageBlueprint,
     any_role,
@@ -22,20 +21,14 @@ from ..edge import (
 )
 from ..i18n.formats import when
 from ..models import Role, utcnow
-from ..rules.registry import get_game
+from ..rules.games.registry import get_game
 from ..services.errors import ValidationError
-from ..services.shifts import chips, inventory, shifts
-from ..services.tables import tables
+from ..services.shifts import inventory, shifts
+from ..services.tables import chips, tables
 from .forms import optional_date, text
 
 bp = PageBlueprint("tables", __name__, url_prefix="/tables")
 SHIFT_OPENERS = (Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value)
-
-
-def floor_zone() -> tzinfo | None:
-    """The casino floor's time zone (``TIMEZONE``), or None for the server's local zone."""
-    name = current_app.config.get("TIMEZONE") or ""
-    return ZoneInfo(name) if name else None
 
 
 def gaming_today() -> Any:
@@ -92,7 +85,7 @@ def detail(table_id: int) -> str:
 @role_required(*SHIFT_OPENERS)
 def open_shift(table_id: int) -> Any:
     """Open the shift with its opening count, chip by chip, signed by the croupier and the pit
-    boss (the signed-in user is one of the two; the other types his PIN, issue 28)."""
+    boss (the signed-in user is one of the two; the other types his PIN)."""
     dbs = db.get_session()
     table = tables.get_table(dbs, table_id)
     croupier_id, pit_boss_id = _signers()

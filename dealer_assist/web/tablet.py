@@ -1,4 +1,4 @@
-"""The table tablet's offline runtime, served by the app itself (issue 34): no CDN, no download
+"""The table tablet's offline runtime, served by the app itself: no CDN, no download
 from anywhere else at run time.
 
 - ``/tablet/pyodide/<file>``: Pyodide's core (:data:`.tablet_bundle.PYODIDE_FILES` only), from

@@ -1,4 +1,4 @@
-"""What the table's tablet downloads to run the rules engine offline (issue 34): the Pyodide
+"""What the table's tablet downloads to run the rules engine offline: the Pyodide
 runtime (the npm ``pyodide`` package pinned in ``package-lock.json``, installed into
 ``node_modules/`` by ``make run``) and the engine bundle, a zip of this very checkout's pure
 Python (:data:`PATTERNS`). No copy that can drift: the zip is built from the files the server

@@ -172,7 +172,7 @@ def test_any_bytes_get_an_answer_never_a_500(game: str, raw: bytes) -> None:
     _check(game, resp)
 
 
-# --- Parlour Americana (issue 16): POST /api/v1/parlour/hand ------------------------------------
+# --- Parlour Americana: POST /api/v1/parlour/hand ------------------------------------
 
 PARLOUR = {
     "profile": "parlour-americana", "variant": "clockwise", "players": ["Ann", "Bob", "Cy"],

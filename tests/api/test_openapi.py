@@ -1,4 +1,4 @@
-"""Issue 10, defect 15: the OpenAPI 3.1 document at ``/api/v1/openapi.json``.
+"""Defect 15: the OpenAPI 3.1 document at ``/api/v1/openapi.json``.
 
 It is valid OpenAPI 3.1 (openapi-spec-validator), it covers every ``/api`` route of the app,
 every example of ``docs/api.md`` (requests and answers, problem bodies included) fits the

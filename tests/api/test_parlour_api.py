@@ -1,4 +1,4 @@
-"""``POST /api/v1/parlour/hand`` and ``/parlour/end`` over HTTP (issue 16).
+"""``POST /api/v1/parlour/hand`` and ``/parlour/end`` over HTTP.
 
 The examples of ``docs/api.md`` section "Parlour Americana" are replayed and must answer exactly
 as documented; a card twice, a card missing or an illegal bet is a 422 naming it; a body that is

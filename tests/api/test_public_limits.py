@@ -1,4 +1,4 @@
-"""Issue 10, defect 14: the public calculators are bounded. ``split/suggest`` refuses more
+"""Defect 14: the public calculators are bounded. ``split/suggest`` refuses more
 samples than the cap with a 422 naming the field, and every public endpoint is rate-limited
 per client with a 429 problem body (Flask-Limiter, in-memory counters per app)."""
 

@@ -1,4 +1,4 @@
-"""Issue 22: one source for the API's shapes (pydantic models in ``api/shapes``).
+"""One source for the API's shapes (pydantic models in ``api/shapes``).
 
 The models check the request bodies and produce the OpenAPI document; the engine keeps its own
 readers. These tests prove the two agree where they must: the lists in the shapes are the

@@ -1,8 +1,8 @@
-"""Helpers of the offline table's browser tests (issue 34): the table's bound device in its own
+"""Helpers of the offline table's browser tests: the table's bound device in its own
 browser context, the croupier's driver, the server's own screen for a prefix of a round's stored
 events, and a server in a process of its own (to be killed with ``kill -9`` and started again).
 
-The server side of issue 34 (``round_event.tapped_at``/``offline``, ``offline_refusal``, the
+The server side (``round_event.tapped_at``/``offline``, ``offline_refusal``, the
 ping, the floor's display) is built on branch i34-floor; :data:`FLOOR` says whether it is merged
 here, and the assertions that need it run only then (marked ``# after the i34-floor merge``).
 """
@@ -38,7 +38,7 @@ from tests.browser.test_live_round import Table
 ROOT = Path(__file__).resolve().parents[2]
 #: Pyodide boots in a few seconds on a busy 2-core machine; a cold start downloads 13 MB
 BOOT_MS = 90_000
-#: the server side of issue 34 is merged (branch i34-floor): its assertions run
+#: the server side is merged (branch i34-floor): its assertions run
 FLOOR = "tapped_at" in {f.name for f in dataclasses.fields(store.EventView)}
 #: what only the server knows (a pit boss's void request), and what only the tablet says
 #: (the screen was drawn offline; a round not yet numbered)

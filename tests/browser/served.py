@@ -1,5 +1,5 @@
 """The app served in a process of its own, for the browser test that kills the server with
-``kill -9`` mid-round and starts it again on the same port (issue 34):
+``kill -9`` mid-round and starts it again on the same port:
 ``python -m tests.browser.served <database url> <port>``. The test's own app object arranges and
 reads the same SQLite file (migrated before this starts)."""
 

@@ -1,4 +1,4 @@
-"""Issue 27's "Done when" in real Chromium, portrait 768x1024 and landscape 1024x768: a buy-in
+"""The "Done when" in real Chromium, portrait 768x1024 and landscape 1024x768: a buy-in
 recorded in the middle of a round on the table screen; a fill on a numbered slip; the shift
 closed; the soft count with two PINs; a slip's PDF rendered to PNG; the day/MTD/YTD hold report
 in English and Russian (preview and PDF, rendered to PNG). Screenshots and PNGs go to
@@ -18,7 +18,7 @@ from werkzeug.serving import make_server
 
 from dealer_assist import create_app, db
 from dealer_assist.models import Round
-from dealer_assist.services.disputes import voids
+from dealer_assist.services.rounds import voids
 from dealer_assist.services.shifts import inventory
 from tests.browser.conftest import LAYOUT, Server, Shots
 from tests.conftest import FAST_ARGON2
@@ -121,7 +121,7 @@ def test_buy_in_mid_round_soft_count_with_two_pins_slip_pdf_and_hold_report(
         _void_the_round(server)
         _sign_out(page, context)
 
-        _login(page, server, "cleo")  # issue 35: the cage issues the fill
+        _login(page, server, "cleo")  # the cage issues the fill
         page.click("[data-cage-link]")
         form = page.locator("[data-issue-form]")
         form.locator('select[name="table"]').select_option(label="RP 1")
@@ -160,7 +160,7 @@ def test_buy_in_mid_round_soft_count_with_two_pins_slip_pdf_and_hold_report(
         page.wait_for_selector("text=Shift closed")
         _sign_out(page, context)
 
-        _login(page, server, "kira")  # issue 35: the count team counts the drop
+        _login(page, server, "kira")  # the count team counts the drop
         page.click("nav [data-drop-link]")
         page.click(f'[data-count="{table}"]')
         page.fill('input[name="cash.5000"]', "4")

@@ -1,4 +1,4 @@
-"""A disputed round's review shows each shown box's decisions against the best option (issue 24),
+"""A disputed round's review shows each shown box's decisions against the best option,
 in real headless Chromium, portrait 768x1024 and landscape 1024x768, in English and Russian.
 
 The round is recorded as a card-reading shoe would (all cards first) through the services: box
@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from dealer_assist import db
 from dealer_assist.models import GameTable, Shift, User
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 from dealer_assist.services.disputes import disputes
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_disputes import NO_SCROLL, sign_in

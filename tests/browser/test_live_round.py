@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from dealer_assist import db
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 from dealer_assist.rules.settlement import FEES, at_showdown
 from tests.browser.conftest import LAYOUT, Server, Shots, login
 from tests.factories import PASSWORD, make_user
@@ -175,7 +175,7 @@ def play_plain(t: Table, page: Any) -> None:
     t.tap('button[data-step="paid"]', "paid")
 
 
-#: the README's sentence whose number this test measures (issue 26 item 14)
+#: the README's sentence whose number this test measures
 README_TAPS = re.compile(r"A\s+plain\s+3-box\s+round\s+with\s+the\s+bets\s+carried\s+over\s+"
                          r"\(two\s+boxes\s+bet,\s+one\s+folds\)\s+takes\s+(\d+)\s+taps")
 

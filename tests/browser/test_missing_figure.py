@@ -1,4 +1,4 @@
-"""Issue 35 item 2 in real Chromium, 1024x768 and 768x1024, English and Russian: "a missing
+"""In real Chromium, 1024x768 and 768x1024, English and Russian: "a missing
 figure must say exactly what computes it" (the report used to send the administrator to "the
 Profiles page" for a control that does not exist).
 
@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from dealer_assist import db
-from dealer_assist.services.reports import house_edge
+from dealer_assist.services.figures import house_edge
 from tests.browser.conftest import Server, Shots
-from tests.browser.test_issue26_screens import no_clipped_words, speak
+from tests.browser.test_floor_screens import no_clipped_words, speak
 from tests.factories import PASSWORD, make_user
 
 pytestmark = pytest.mark.browser

@@ -1,4 +1,4 @@
-"""The table keeps dealing when the network drops (issue 34), in real Chromium on the tables'
+"""The table keeps dealing when the network drops, in real Chromium on the tables'
 bound devices (the device session deals: no login): rounds dealt while the server cannot be
 reached are checked and drawn by the tablet's own engine (the server's dealer_assist.tablet in
 Pyodide), queued durably (a reload offline loses nothing), and sent in order through the normal
@@ -6,9 +6,9 @@ record path once the server answers again. RULES.md, "People at the table": "Off
 table: only round steps may be recorded while the server cannot be reached; the server
 re-checks every queued step on reconnect and its stored events are the record."
 
-"Done when" of issue 34: the network cut (``context.set_offline``), the server process killed
+"Done when" of the network cut (``context.set_offline``), the server process killed
 and started again mid-round, a round voided by a pit boss while its tablet is offline. The
-assertions that need the server side of issue 34 (branch i34-floor: the tapped time, the
+assertions that need the server side (branch i34-floor: the tapped time, the
 refusal kept, the floor page) run once it is merged (``offline_table.FLOOR``).
 """
 
@@ -239,7 +239,7 @@ def both_sizes(page: Any, t: Dealer, label: str) -> None:
 def void_round(server: Server, round_id: int) -> None:
     """A pit boss asks for the round's void and a shift manager approves it (the services,
     as tests/services/test_floor.py does)."""
-    from dealer_assist.services.disputes import voids
+    from dealer_assist.services.rounds import voids
 
     with db.session_scope(server.app) as dbs:
         pavel = off.user(dbs, "pavel", "pit_boss")

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.rules.registry import get_game
+from dealer_assist.rules.games.registry import get_game
 from tests.browser.conftest import Server, Shots, login
-from tests.browser.test_issue26_screens import no_clipped_words, speak
+from tests.browser.test_floor_screens import no_clipped_words, speak
 from tests.browser.test_live_round import Table, assert_amounts_match, expected_settlement
 
 pytestmark = pytest.mark.browser

@@ -1,4 +1,4 @@
-"""Two Parlour Americana hands played in real Chromium (issue 16), at 1024x768 and 768x1024.
+"""Two Parlour Americana hands played in real Chromium, at 1024x768 and 768x1024.
 
 The host enters each deal with the card grid (the extra hand is "Rest of the pack"), taps the
 betting round, records the hand, replays the Ante card by card, and the board is carried to the

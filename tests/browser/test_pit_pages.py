@@ -1,5 +1,5 @@
 """The pit boss's and the shift manager's first pages with something waiting, and opening a
-shift with its opening count, in real headless Chromium at 1024x768 and 768x1024 (issue 10).
+shift with its opening count, in real headless Chromium at 1024x768 and 768x1024.
 
 Screenshots: ``test-artifacts/browser/<test name>/``.
 """
@@ -15,8 +15,9 @@ from sqlmodel import col, select
 
 from dealer_assist import db
 from dealer_assist.models import Round
-from dealer_assist.rules.registry import start
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.rules.games.registry import start
+from dealer_assist.services.disputes import disputes
+from dealer_assist.services.rounds import voids
 from dealer_assist.services.shifts import shifts
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_disputes import NO_SCROLL, sign_in
@@ -109,7 +110,7 @@ def test_a_pit_boss_opens_a_shift_with_its_opening_count(page: Any, server: Serv
     shots("opening-count")
     assert page.evaluate(NO_SCROLL), "opening-count scrolls sideways"
     page.select_option('select[name="croupier_id"]', label="Dimitri")
-    page.fill('input[name="croupier_pin"]', PIN)  # the croupier co-signs with his PIN (issue 28)
+    page.fill('input[name="croupier_pin"]', PIN)  # the croupier co-signs with his PIN
     page.click("form.open-shift button[type=submit]")
     page.wait_for_load_state("load")
     assert "Shift opened" in page.inner_text("main")

@@ -1,4 +1,4 @@
-"""Players at the boxes in real headless Chromium (issue 23), portrait and landscape, English and
+"""Players at the boxes in real headless Chromium, portrait and landscape, English and
 Russian.
 
 A pit boss seats a rated player on the table screen in one step (card number and name); the

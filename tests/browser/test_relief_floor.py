@@ -1,4 +1,4 @@
-"""Issue 28's "Done when" in real Chromium: one table device at 768x1024 where dealer A deals two
+"""The "Done when" in real Chromium: one table device at 768x1024 where dealer A deals two
 Russian poker rounds, dealer B relieves him (taps counted: at most 3 plus the PIN's digits) and
 deals two, A relieves B; the pit's floor page, open in a second browser at 1024x768, shows each
 step (a bounded wait of 5 s, no timing assertion beyond it); the shift report names both dealers
@@ -288,10 +288,9 @@ def _busy_floor(server: Server) -> None:
     from dealer_assist.lab.version import fingerprint
     from dealer_assist.models import utcnow
     from dealer_assist.rules.profiles import get_profile
-    from dealer_assist.services.disputes import voids
+    from dealer_assist.services.figures import house_edge
     from dealer_assist.services.people import stints
-    from dealer_assist.services.reports import house_edge
-    from dealer_assist.services.rounds import live, poker_hands
+    from dealer_assist.services.rounds import live, poker_hands, voids
     from tests.services.test_disputes import Floor, play
 
     with db.session_scope(server.app) as dbs:

@@ -1,4 +1,4 @@
-"""Issue 35 in real Chromium at 1024x768 and 768x1024, in English and Russian: the
+"""In real Chromium at 1024x768 and 768x1024, in English and Russian: the
 administrator creates a count team member and a cage cashier on the users page (item 7), and
 the Profiles page shows each profile's pay tables (item 30: the README sends people there to
 choose one). Screenshots: ``test-artifacts/browser/<test name>/``."""

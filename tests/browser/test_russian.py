@@ -1,4 +1,4 @@
-"""One round and a dispute in Russian, in real headless Chromium (issue 13).
+"""One round and a dispute in Russian, in real headless Chromium.
 
 Carla's profile says Russian: she plays a Russian poker round on the table screen, pays it and
 files a dispute on box 2, portrait and landscape; every screen is photographed

@@ -1,4 +1,4 @@
-"""Issue 10 on the table screen in real Chromium, portrait 768x1024 and landscape 1024x768:
+"""On the table screen in real Chromium, portrait 768x1024 and landscape 1024x768:
 card entry laid out for a tablet (defect 5), Big/Small extra cards and the split suggestion
 (6), the free second replacement (7), a refused insurance (8, 9), Caribbean's no game (10).
 

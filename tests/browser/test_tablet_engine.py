@@ -1,4 +1,4 @@
-"""Issue 34, the tablet's runtime: the table's bound device loads the server's own rules engine
+"""The tablet's runtime: the table's bound device loads the server's own rules engine
 into Pyodide in a Web Worker, keeps it (and the table screen) in its service worker for a
 reload while offline, queues steps in IndexedDB, and refuses an engine bundle that is not the
 one the server gave the page. Everything comes from the test's own server: a request to any
@@ -163,7 +163,7 @@ TIMING = """async (url) => {
 
 def test_a_tap_online_goes_straight_to_the_network_without_waking_the_service_worker(
         tablet: Any, server: Server) -> None:
-    """Issue 34: "Online, the offline machinery adds nothing to a tap's latency": the service
+    """"Online, the offline machinery adds nothing to a tap's latency": the service
     worker's static routes (Chromium's ServiceWorker static routing API) send every step (a
     POST) and every request it does not keep to the network; its fetch handler never runs for
     them."""

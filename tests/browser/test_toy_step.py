@@ -21,10 +21,11 @@ from sqlmodel import select
 from dealer_assist import db
 from dealer_assist.models import Round, RoundEvent, User
 from dealer_assist.rules import inputs as ask
-from dealer_assist.rules import profiles, registry
+from dealer_assist.rules import profiles
 from dealer_assist.rules.engine import Step, StepRule
 from dealer_assist.rules.errors import StakeError
 from dealer_assist.rules.fields import get_int, get_str
+from dealer_assist.rules.games import registry
 from dealer_assist.rules.games.stud.caribbean import CaribbeanGame, CaribbeanProfile
 from dealer_assist.rules.games.stud.deal import can_bet
 from dealer_assist.services.shifts import shifts

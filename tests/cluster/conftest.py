@@ -1,4 +1,4 @@
-"""More than one app process on one database (issue 25): real servers in child processes.
+"""More than one app process on one database: real servers in child processes.
 
 ``two_apps`` starts two app processes (waitress, as ``make run`` does), each its own "machine"
 on its own port, on one database -- a SQLite file or a PostgreSQL database of the suite's

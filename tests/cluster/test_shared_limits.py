@@ -1,4 +1,4 @@
-"""The public rate limit holds across app processes (issue 25): with ``REDIS_URL`` every
+"""The public rate limit holds across app processes: with ``REDIS_URL`` every
 process counts in one Redis (a real ``redis-server`` started for the test), so an address gets
 its quota once, whichever process answers; a signed-in member of staff at the same address is
 neither refused nor counted; in memory (no Redis) each process counts alone."""

@@ -1,5 +1,5 @@
-"""Two app processes on one database (issue 25), on SQLite and on PostgreSQL: the idempotency
-races sent to *different* processes answer exactly as with one process (issue 11's rule: a
+"""Two app processes on one database, on SQLite and on PostgreSQL: the idempotency
+races sent to *different* processes answer exactly as with one process (the rule: a
 double tap is answered 201 once and 200 otherwise, with the same round; a key never records
 twice), and the database holds each step once.
 

@@ -1,7 +1,7 @@
 """Make ``frozen_rounds.sqlite3``: stored rounds of every game, recorded by the code of the day.
 
-Issue 22 rebuilds the engine and the record path; the public contracts must not move. This
-script was run ONCE, with the code at main's 0245402 (before issue 22 changed anything), and its
+Rebuilds the engine and the record path; the public contracts must not move. This
+script was run ONCE, with the code at main's 0245402 (before changed anything), and its
 two outputs are committed beside it:
 
 * ``frozen_rounds.sqlite3`` -- a migrated database with stored rounds of every game, recorded

@@ -1,4 +1,4 @@
-"""The decision advisor against exhaustive enumeration and the rules engine (issue 24).
+"""The decision advisor against exhaustive enumeration and the rules engine.
 
 * A final Russian hand's bet value equals settling it against every one of the 1,533,939
   dealer hands its cards leave (where buying a game adds nothing, the only approximation);

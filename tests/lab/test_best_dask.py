@@ -1,4 +1,4 @@
-"""The best-strategy computation runs unchanged on a Dask cluster (issue 24, item 3).
+"""The best-strategy computation runs unchanged on a Dask cluster.
 
 ``flask lab best-strategy`` on a local cluster of two worker processes computes a partial
 Russian poker table (the first 100 hand classes), its Monte Carlo, and stores both by the

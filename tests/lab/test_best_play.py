@@ -1,4 +1,4 @@
-"""The best-strategy players choose; the rules engine settles (issue 24: "agrees with the engine
+"""The best-strategy players choose; the rules engine settles ("agrees with the engine
 wager by wager on seeded rounds").
 
 Any strategy table exercises the settlement, so the tables here are random (seeded): every

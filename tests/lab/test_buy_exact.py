@@ -1,4 +1,4 @@
-"""Issue 35: the buy-game value draws the dealer's new card from a deck without the box's cards.
+"""The buy-game value draws the dealer's new card from a deck without the box's cards.
 
 RULES.md (Russian poker): "Dealer has no game: each betting box either takes the ANTE paid 1:1
 with the BET returned, or buys a game for the dealer for 1 ANTE. Buying replaces the dealer's
@@ -95,7 +95,7 @@ def _enumerate(profile: Any, hand: Any, seen: Any) -> tuple[float, Any, Any]:
     return float(value), ng, buy
 
 
-MADE = [("russian-classic", "5h 6c 7d 8s 9h", ""),          # a straight: issue 35's hand
+MADE = [("russian-classic", "5h 6c 7d 8s 9h", ""),          # a straight: the hand
         ("russian-classic", "2h 2c 2d 8s 8h", "Kc Qd"),     # a full house after an exchange
         ("russian-pair-game", "Ah Kh Qh Jh Th", "2c")]      # a royal flush after an exchange
 
@@ -122,7 +122,7 @@ def test_a_made_hands_bet_value_equals_every_dealer_hand_and_every_bought_card_e
     assert np.abs(got - buy).max() < 1e-12
 
 
-def test_the_advisor_gives_issue_35s_exhaustive_figures_for_a_straight() -> None:
+def test_the_advisor_gives_the_exhaustive_figures_for_a_straight() -> None:
     # "for 5h 6c 7d 8s 9h under russian-classic the advisor gives bet 5.0328 and sixth card
     # 6.7269 ANTE, while exhaustive enumeration under the rule gives 5.0061 and 6.674"
     got = advice.advise(get_profile("russian-classic"), "deal", "5h 6c 7d 8s 9h".split())

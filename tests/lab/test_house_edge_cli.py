@@ -15,13 +15,13 @@ from flask import Flask
 from dealer_assist import create_app, db
 from dealer_assist.lab.version import fingerprint
 from dealer_assist.rules.profiles import get_profile
-from dealer_assist.services.reports import house_edge
+from dealer_assist.services.figures import house_edge
 from tests.conftest import FAST_ARGON2
 
 
 @pytest.fixture
 def app(tmp_path: Path, sqlite_template: Path) -> Iterator[Flask]:
-    """The CLI stores the figures in the app's database (issue 25): a migrated one."""
+    """The CLI stores the figures in the app's database: a migrated one."""
     path = tmp_path / "lab.sqlite3"
     shutil.copyfile(sqlite_template, path)
     app = create_app({"TESTING": True, "SECRET_KEY": "test-secret",
@@ -71,7 +71,7 @@ def test_russian_poker_and_big_small_are_simulated_and_stored_with_the_ante_assu
 
 
 def test_the_figures_are_printed_in_the_configured_language(app: Flask) -> None:
-    """Issue 13: the CLI's user-facing output is translated; the numbers stay as computed."""
+    """The CLI's user-facing output is translated; the numbers stay as computed."""
     app.config["BABEL_DEFAULT_LOCALE"] = "ru"
     result = app.test_cli_runner().invoke(
         args=["lab", "house-edge", "oasis-one-card", "--rounds", "20000", "--seed", "5",
@@ -84,7 +84,7 @@ def test_the_figures_are_printed_in_the_configured_language(app: Flask) -> None:
 
 
 def test_the_old_file_store_is_imported_into_the_database(app: Flask, tmp_path: Path) -> None:
-    """Figures computed before issue 25 sat in a JSON file of one machine's instance folder;
+    """Figures computed before sat in a JSON file of one machine's instance folder;
     ``flask lab import-figures FILE`` stores them for every machine (not over newer ones)."""
     figures = {"profile": "oasis-one-card", "fingerprint": fingerprint(get_profile(
         "oasis-one-card")), "default_strategy": "basic",
@@ -102,7 +102,7 @@ def test_the_old_file_store_is_imported_into_the_database(app: Flask, tmp_path: 
                                   ["import-figures", "old.json"]])
 def test_a_database_never_migrated_gets_a_message_naming_init_db_not_a_traceback(
         tmp_path: Path, args: list[str]) -> None:
-    """Issue 35 item 28: "flask lab house-edge on a database without migrations ends in a
+    """"flask lab house-edge on a database without migrations ends in a
     traceback (no such table: lab_figure): a clear message naming flask init-db"."""
     (tmp_path / "old.json").write_text(json.dumps({"oasis-one-card": {
         "profile": "oasis-one-card", "fingerprint": "x", "strategies": {}}}))
@@ -122,7 +122,7 @@ def test_a_database_never_migrated_gets_a_message_naming_init_db_not_a_traceback
 
 def test_keep_writes_the_figures_beside_the_best_strategys_not_in_the_database(
         app: Flask, tmp_path: Path) -> None:
-    """Issue 35 item 2: the basic strategy's figures of every shipped profile are kept with the
+    """The basic strategy's figures of every shipped profile are kept with the
     code (``lab house-edge PROFILE --keep``), with how they were made."""
     result = app.test_cli_runner().invoke(args=[
         "lab", "house-edge", "oasis-one-card", "--rounds", "20000", "--seed", "5",

@@ -1,4 +1,4 @@
-"""``flask lab advise`` and ``flask lab best-strategy`` (issue 24)."""
+"""``flask lab advise`` and ``flask lab best-strategy``."""
 
 from __future__ import annotations
 

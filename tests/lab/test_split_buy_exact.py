@@ -1,4 +1,4 @@
-"""Issue 35, Big/Small: the bought card comes from a deck without the box's cards.
+"""Big/Small: the bought card comes from a deck without the box's cards.
 
 RULES.md (Big/Small): "No game: ANTE paid 1:1, BET returned, unless the box buys a game (1 ANTE,
 highest card replaced by the next card; no free second replacement). After buying, still no game:

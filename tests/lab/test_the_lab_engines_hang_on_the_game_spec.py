@@ -7,8 +7,8 @@ import pytest
 
 from dealer_assist.cli import lab_best
 from dealer_assist.lab import advice, best, best_mc, games, house_edge, montecarlo
+from dealer_assist.rules.games.registry import games as registered
 from dealer_assist.rules.profiles import profiles
-from dealer_assist.rules.registry import games as registered
 from dealer_assist.services.decisions import judge, warm
 
 

@@ -249,7 +249,7 @@ def _finish(c: Case, steps: list[dict[str, Any]], post: Post, folded: set[str],
 
 def draw_used(c: Case) -> list[str]:
     """The dealer's draw as the table enters it: only the cards the bought game uses (the
-    calculator's ``dealer.draw`` holds a spare; the stateful API refuses a surplus, issue 10)."""
+    calculator's ``dealer.draw`` holds a spare; the stateful API refuses a surplus)."""
     house = get_profile(c.profile)
     dealer = c.body["dealer"]
     need = draw_needed(parse_cards(dealer["cards"]), parse_cards(dealer["draw"]), house.ranking,

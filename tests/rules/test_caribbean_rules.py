@@ -111,7 +111,7 @@ def test_the_live_table_can_functions_follow_the_phase_of_the_round() -> None:
     assert hr.can_bet(state, "1") and hr.can_fold(state, "1")
     state = cb.apply(cb.apply(state, hr.Bet("1", 200)), hr.RevealDealer())
     assert not hr.can_bet(state, "1")
-    # no game and no buying: the ANTE is taken by itself (issue 10), nothing is left to choose
+    # no game and no buying: the ANTE is taken by itself, nothing is left to choose
     assert state.boxes[0].no_game == hr.TAKE_ANTE
     assert not hr.can_take_ante(state, "1") and not hr.can_buy_game(state, "1")
 
@@ -119,7 +119,7 @@ def test_the_live_table_can_functions_follow_the_phase_of_the_round() -> None:
 def test_at_no_game_the_only_possible_outcome_is_settled_without_a_tap() -> None:
     """RULES.md: "Caribbean stud: ... No game: ANTE 1:1, raise returned." With buying off it is
     the only outcome, so the reveal settles it; a ``take_ante`` stored by older screens still
-    replays to the same round (issue 10)."""
+    replays to the same round."""
     state = hr.new_round(cb.CARIBBEAN_CLASSIC, Table(10, 1000, 50000))
     for action in (hr.PlaceBox("1", "A", 100), hr.PlaceBox("2", "B", 50),
                    hr.DealBox("1", parse_cards("7s 7d 4c 4h Js")),

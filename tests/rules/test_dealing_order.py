@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 from tests.rules.round_cases import Case, calculator, case, money, play
 
 GAMES = ("russian", "caribbean", "oasis", "split")

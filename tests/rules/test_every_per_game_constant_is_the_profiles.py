@@ -11,10 +11,10 @@ import pytest
 from dealer_assist.rules import RulesError, parse_cards
 from dealer_assist.rules.errors import CardCountError
 from dealer_assist.rules.games import stud as hr
+from dealer_assist.rules.games.registry import games, get_flow, house_flow
 from dealer_assist.rules.games.stud import caribbean as cb
 from dealer_assist.rules.games.stud.table import Table
 from dealer_assist.rules.profiles import RoundTerms, get_profile
-from dealer_assist.rules.registry import games, get_flow, house_flow
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -6,8 +6,8 @@ import pytest
 
 from dealer_assist.rules import RulesError
 from dealer_assist.rules.engine import Step
+from dealer_assist.rules.games.registry import start
 from dealer_assist.rules.games.stud import phase
-from dealer_assist.rules.registry import start
 
 
 def test_once_bets_are_down_the_heading_asks_for_the_deal_even_though_boxes_may_still_be_added(

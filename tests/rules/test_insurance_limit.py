@@ -1,4 +1,4 @@
-"""Issue 35 item 22: the insurance form showed its limit only after refusing an amount. The
+"""The insurance form showed its limit only after refusing an amount. The
 engine offers the insurance step for the hand the player shows with its limit, the box's
 presumptive payout (RULES.md, Russian poker: "Insurance: only for a box holding three of a kind
 or better; stake from the table minimum up to the box's presumptive payout, never above the
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from dealer_assist.rules import IllegalActionError
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 
 
 def _bet(max_payout: int = 50000) -> tuple[Any, Any]:

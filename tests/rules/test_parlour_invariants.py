@@ -1,5 +1,5 @@
 """Parlour Americana over random deals: chips are conserved and the play-out always ends with
-exactly one winner (issue 16, "Done when"). Betting sequences are random too: each step is a
+exactly one winner ("Done when"). Betting sequences are random too: each step is a
 random action kept only if the engine accepts it, so every finished round is a legal one."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A player's boxes, rule by rule (issue 23): seed 001 and RULES.md "People at the table".
+"""A player's boxes, rule by rule: seed 001 and RULES.md "People at the table".
 
 Each rule is checked twice where it can be: through the calculator (``POST /russian/settle``'s
 parser, the boxes decide in the order listed) and through the live round's engine (the events a
@@ -17,9 +17,9 @@ from dealer_assist.rules import IllegalActionError, StakeError
 from dealer_assist.rules.engine import Game
 from dealer_assist.rules.fields import RequestError
 from dealer_assist.rules.games import russian as R
+from dealer_assist.rules.games.registry import get_flow, start, start_rules
 from dealer_assist.rules.games.stud.calculator import round_from_request
 from dealer_assist.rules.profiles import get_profile, load_profile, profile_data, profile_hash
-from dealer_assist.rules.registry import get_flow, start, start_rules
 
 DEALER = "Ah Kd Qc Js 9h"  # Ace-King: a game
 HANDS = ["2c 3c 4c 5c 7d", "2d 3d 4d 5d 7h", "2h 3h 4h 5h 7s", "2s 3s 4s 5s 7c",
@@ -143,7 +143,7 @@ def test_a_dark_box_decided_before_the_first_course_is_refused(
 
 def test_the_screen_offers_the_dark_boxes_nothing_until_the_first_course_has_decided() -> None:
     # RULES.md: "the screen offers the second course's decisions only after every first-course
-    # box has decided" (issue 23); the offered steps are the engine's own checks
+    # box has decided"; the offered steps are the engine's own checks
     flow, state = placed(four())
 
     def offered(s: Any) -> set[str | None]:
@@ -203,7 +203,7 @@ def test_the_calculator_decides_in_the_order_listed_and_refuses_a_dark_box_liste
 
 
 def test_insurance_and_the_bonus_follow_the_box() -> None:
-    # issue 23: "Insurance and the bonus follow the box as today." A dark box's bonus is placed
+    # "Insurance and the bonus follow the box as today." A dark box's bonus is placed
     # with it; it insures once it has bet, after the first course.
     boxes = [*four()]
     boxes[3] = {**boxes[3], "bonus": 50}
@@ -235,7 +235,7 @@ def test_other_house_games_have_no_limit_by_default_and_a_profile_field_for_one(
 
 def test_a_round_stored_before_the_dark_course_replays_with_every_box_open() -> None:
     # "Every round carries its own rules": a Russian profile stored without ``open_boxes``
-    # (before issue 23) was played with every box open, and replays so
+    # (before ) was played with every box open, and replays so
     data = profile_data(get_profile("russian-classic"))
     assert data["open_boxes"] == 2 and data["equal_antes"] is True
     old = {k: v for k, v in data.items() if k not in ("open_boxes", "equal_antes")}

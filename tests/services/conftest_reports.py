@@ -24,7 +24,7 @@ from dealer_assist.models import Round, RoundEvent, RoundSettlement, RoundStatus
 from dealer_assist.rules import ALL_CARDS, RulesError
 from dealer_assist.rules.engine import Game as GameFlow
 from dealer_assist.rules.engine import Step
-from dealer_assist.rules.registry import start
+from dealer_assist.rules.games.registry import start
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import inventory, shifts
 from tests.factories import SIGNED, cage_issue, make_table, make_user
@@ -82,7 +82,7 @@ def _place(rng: random.Random, limits: tuple[int, int, int], boxes: int) -> dict
     for i in range(rng.randint(1, boxes)):
         ante = min(max(rng.choice(ANTES), low), high)
         item: dict[str, Any] = {"box": str(i + 1), "seat": str(i + 1), "ante": ante}
-        if i == 0:  # issue 23: box 1 is a rated player's (the report's top rated players)
+        if i == 0:  # box 1 is a rated player's (the report's top rated players)
             item["player"] = {"card": RATED}
         if ante >= 100 and rng.random() < 0.2:
             item["bonus"] = 50

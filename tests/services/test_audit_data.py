@@ -1,4 +1,4 @@
-"""The chain covers the data (issue 12): "round events, settlements, dispute decisions (triggers
+"""The chain covers the data: "round events, settlements, dispute decisions (triggers
 dropped), and game_round.status, user_account.role, round_settlement, inventory_count (no
 triggers at all) can be changed and verify still passes". Now every audited table gets random
 direct SQL edits (triggers dropped, foreign keys off), deletions and insertions, each made in a
@@ -26,11 +26,11 @@ from sqlmodel import Session
 from dealer_assist import audit, create_app, db
 from dealer_assist.audit import data as audit_data
 from dealer_assist.services.cage import buyins, drop, notes, slips
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import AuthenticationFailed
 from dealer_assist.services.people import auth, cosign, passwords, stints
 from dealer_assist.services.players import cards as player_cards
-from dealer_assist.services.rounds import live, offline, parlour
+from dealer_assist.services.rounds import live, offline, parlour, voids
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import devices
 from dealer_assist.services.tables import poker as poker_tables
@@ -94,7 +94,7 @@ def _populate(engine: Engine) -> None:
         void = voids.request_change(s, round_id=rounds[2], kind="void", reason="misdeal",
                                     actor_id=carla)
         voids.decide_change(s, request_id=void.id, approve=True, note="", actor_id=maria)
-        # issue 34: a queued step of the voided round, refused on reconnect, seen by the pit
+        # a queued step of the voided round, refused on reconnect, seen by the pit
         refusal = offline.keep_refusal(s, offline.Refused(
             table_id=None, round_id=rounds[2], actor_id=carla, device_id=None, type="fold",
             payload={"box": "1"}, tap=offline.Tap(None, True), idempotency_key="q1",
@@ -107,19 +107,19 @@ def _populate(engine: Engine) -> None:
         parlour.record_hand(s, game_id=game, actor_id=carla, hand=suited_hand(),
                             idempotency_key="h1")
         s.commit()
-        poker = poker_tables.open_table(s, name="PK 1", profile="draw32-limit",  # issue 15
+        poker = poker_tables.open_table(s, name="PK 1", profile="draw32-limit",
                                         stakes={"small_blind": 10}, seat_count=5)
         shifts.open_shift(s, table_id=poker.id, user_id=carla)
         for seat in "12":
             poker_tables.seat_player(s, poker.id, seat=seat, player=f"P{seat}", buy_in=500)
         s.commit()
-        # issue 28: a table device bound, a relief on it (stint, signature), then revoked
+        # a table device bound, a relief on it (stint, signature), then revoked
         device, _token = devices.bind(s, table_id=table.id, actor_id=pavel)
         stints.relieve(s, table_id=table.id, relief=stints.Relief(
             petra, cosign.Credential(pin=PIN, device_id=device.id)))
         devices.revoke(s, device_id=device.id, actor_id=pavel)
         s.commit()
-        # issue 27: a buy-in, the fill's slip voided by a second person, a soft count (of the
+        # a buy-in, the fill's slip voided by a second person, a soft count (of the
         # day before: a day's drop is counted once its shift is closed) and a hold note
         buyins.record_buy_in(s, table_id=table.id, amount=1_000, actor_id=petra, seat="1")
         fill = next(v for v in slips.of_shift(s, shift.id) if v.kind == "fill")
@@ -133,7 +133,7 @@ def _populate(engine: Engine) -> None:
         notes.write_note(s, table_id=table.id, period="day", day=date(2026, 1, 1),
                          note="checked", actor_id=maria)
         s.commit()
-        # issue 23: a rated player's card (named by the pit boss) and his visit, then his leave
+        # a rated player's card (named by the pit boss) and his visit, then his leave
         player_cards.sit_down(s, table_id=table.id, card="C-1", name="Anna K", actor_id=pavel)
         player_cards.leave(s, table_id=table.id, card="C-1", actor_id=pavel)
         s.commit()
@@ -262,7 +262,7 @@ def test_a_row_deleted_or_inserted_behind_the_logs_back_is_named(raw: Connection
 
 
 def test_a_pin_hash_replaced_behind_the_logs_back_is_named(raw: Connection) -> None:
-    """Issue 35 item 25: "A direct edit of user_account.pin_hash is not detected by audit
+    """"A direct edit of user_account.pin_hash is not detected by audit
     verify". The log keeps each PIN hash's seal (its SHA-256, never the hash): another valid
     hash written by direct SQL (a PIN the tamperer knows) or a PIN cleared is named; the log
     holds no hash."""

@@ -54,7 +54,7 @@ def test_update_and_delete_on_append_only_tables_raise(recorded: Engine, table: 
         assert audit.verify(conn).ok
 
 
-def test_every_table_of_issue_6_is_guarded_by_a_trigger(recorded: Engine) -> None:
+def test_every_append_only_table_is_guarded_by_a_trigger(recorded: Engine) -> None:
     with recorded.connect() as conn:
         if conn.dialect.name == "sqlite":
             names = set(conn.execute(text(
@@ -84,7 +84,7 @@ def test_inserting_an_event_still_works_and_is_audited(recorded: Engine) -> None
 
 
 def test_an_engine_stays_audited_when_its_pool_is_recreated(recorded: Engine) -> None:
-    """Issue 25: a gunicorn worker recreates its pool after the fork (``engine.dispose``);
+    """A gunicorn worker recreates its pool after the fork (``engine.dispose``);
     its writes must still be chained, with the same key (they were not: the flag and the key
     sat on the pool)."""
     with recorded.connect() as conn:

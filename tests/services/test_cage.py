@@ -1,4 +1,4 @@
-"""Issue 27 on SQLite and PostgreSQL: buy-ins, numbered slips and their voids, the soft count
+"""On SQLite and PostgreSQL: buy-ins, numbered slips and their voids, the soft count
 by two authenticated counters, win = closing - opening + credits - fills + drop and hold =
 win / drop against a hand computation, and the variance named by its cause."""
 
@@ -35,7 +35,7 @@ from tests.services.conftest_reports import (
 )
 
 END = T0 + timedelta(hours=13)
-#: issue 35: the two members of the count team who count the drop
+#: the two members of the count team who count the drop
 TEAM = ("kira", "kostya")
 #: two counters, each by his PIN on the count room's device
 BY_PIN = cosign.Credential(pin=PIN)
@@ -44,7 +44,7 @@ BY_PIN = cosign.Credential(pin=PIN)
 @pytest.fixture
 def floor(session: Session) -> Floor:
     made = make_floor(session)
-    for name in TEAM:  # issue 35: the count team, independent of the pit
+    for name in TEAM:  # the count team, independent of the pit
         make_user(session, name, "count_team")
     session.commit()
     return made
@@ -359,7 +359,7 @@ def test_a_hold_outside_the_band_is_flagged_until_read_with_its_note(session: Se
 
 def test_a_year_to_date_hold_outside_the_band_is_flagged_like_the_day_and_the_month(
         session: Session, floor: Floor) -> None:
-    """Issue 35 item 14: the YTD row was not flagged when outside the band while the day and
+    """The YTD row was not flagged when outside the band while the day and
     MTD rows were (only those two were compared)."""
     _seeded_shift(session, floor)
     _count(session, floor, {5000: 6, 1000: 1, 500: 1})

@@ -1,4 +1,4 @@
-"""Issue 10, defect 11, on SQLite and PostgreSQL: the opening count is taken when the shift
+"""Defect 11, on SQLite and PostgreSQL: the opening count is taken when the shift
 opens (chip by chip in the table's chip set, signed by the croupier and the pit boss), never
 made up later; the closing count is chip by chip too."""
 
@@ -12,7 +12,8 @@ from sqlmodel import Session
 from dealer_assist.services import reports
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from dealer_assist.services.rounds import live
-from dealer_assist.services.shifts import chips, inventory
+from dealer_assist.services.shifts import inventory
+from dealer_assist.services.tables import chips
 from tests.factories import SIGNED, make_table, make_user, start_round
 from tests.services.conftest_reports import T0, Floor, make_floor
 

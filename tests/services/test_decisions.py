@@ -1,4 +1,4 @@
-"""Recorded decisions judged against the best option, and the advantage-play alert (issue 24).
+"""Recorded decisions judged against the best option, and the advantage-play alert.
 
 "A seeded shift with a planted 'hole-carding' player (who buys the game exactly when the
 dealer's next card helps) raises the advantage-play alert; a shift of honest best-strategy
@@ -24,9 +24,9 @@ from sqlmodel import Session
 from dealer_assist.lab.advise_russian import no_game_options
 from dealer_assist.lab.batch import rank_keys
 from dealer_assist.rules import ALL_CARDS
+from dealer_assist.rules.games.registry import start
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.rules.ranking import Category
-from dealer_assist.rules.registry import start
 from dealer_assist.services import decisions
 from dealer_assist.services.reports import sections
 from tests.services.conftest_reports import T0, Played, make_floor, store_round
@@ -167,7 +167,7 @@ def test_each_judged_decision_names_the_chosen_and_the_best_option(session: Sess
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_the_ratings_judge_counts_one_players_differing_decisions(session: Session) -> None:
-    # issue 23's hook (services.players.rated.decision_judge): Judge = Callable[[PlayedRound],
+    # the hook (services.players.rated.decision_judge): Judge = Callable[[PlayedRound],
     # int], a played round being its round id and the player's boxes of the settlement
     floor = make_floor(session)
     rng = random.Random(5)

@@ -14,10 +14,10 @@ from sqlmodel import Session
 
 from dealer_assist import audit
 from dealer_assist.models import Round, RoundSettlement
-from dealer_assist.services.disputes import disputes, voids
-from dealer_assist.services.disputes import review as round_review
+from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
-from dealer_assist.services.rounds import live
+from dealer_assist.services.rounds import live, voids
+from dealer_assist.services.rounds import review as round_review
 from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user, pay_round, record_step, start_round
 

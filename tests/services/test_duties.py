@@ -1,4 +1,4 @@
-"""Separation of duties (issue 12), as a matrix over the policy of ``services/people/duties.py``:
+"""Separation of duties, as a matrix over the policy of ``services/people/duties.py``:
 each finding of the security probe is a row that was accepted before the policy and is refused now,
 next to the row that shows the same action by the right person still works."""
 
@@ -12,11 +12,11 @@ from sqlmodel import Session
 
 from dealer_assist import audit
 from dealer_assist.models import GameTable, Round
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
 from dealer_assist.services.people import stints
 from dealer_assist.services.reports import changes as report_changes
-from dealer_assist.services.rounds import live
+from dealer_assist.services.rounds import live, voids
 from dealer_assist.services.shifts import inventory, shifts
 from tests.factories import SIGNED, cage_issue, make_table, make_user, record_step, start_round
 from tests.services.test_disputes import Floor, file, play
@@ -33,7 +33,7 @@ def floor(engine: Engine, session: Session) -> Floor:
         ("petra", "pit_boss"), ("maria", "shift_manager"))]
     table = make_table(session)
     shift = shifts.open_shift(session, table_id=table.id, user_id=ids[0])
-    # the opening float is counted when the shift opens, before its first round (issue 10)
+    # the opening float is counted when the shift opens, before its first round
     inventory.record_opening_count(session, credential=SIGNED, shift_id=shift.id, amount=100_000,
                                    croupier_id=ids[0], pit_boss_id=ids[2], actor_id=ids[2])
     session.commit()
@@ -171,8 +171,8 @@ def test_a_croupier_cannot_record_steps_in_another_croupiers_round_at_another_ta
 
 def test_a_relief_croupier_deals_after_his_relief_not_after_signing_a_fill(
         session: Session, floor: Floor) -> None:
-    """Issue 28: the dealer at a table is whoever was tapped in last, with his PIN ("Relieve
-    dealer"); co-signing a fill (issue 12's way of assigning a relief croupier) no longer makes
+    """The dealer at a table is whoever was tapped in last, with his PIN ("Relieve
+    dealer"); co-signing a fill (the way of assigning a relief croupier) no longer makes
     him the dealer while Carla deals."""
     inventory.record_transfer(session, credential=SIGNED,
                               issue_id=cage_issue(session, floor.shift_id, "fill", 5_000),
@@ -230,7 +230,7 @@ def test_a_post_close_correction_is_approved_and_the_report_marks_it_after_close
 
 def test_a_croupier_asks_for_voids_corrections_and_disputes_only_at_the_table_he_deals(
         session: Session, floor: Floor) -> None:
-    """Issue 35 item 6 (rule 5): "a void request that freezes another table's open round,
+    """(rule 5): "a void request that freezes another table's open round,
     disputes on other tables' rounds". Dimitri deals nowhere here: refused while the shift is
     open and, after close, on a round he did not deal; Carla (its croupier and dealer of
     record) and the pit are not."""

@@ -1,4 +1,4 @@
-"""Issue 28, the pit's live floor (``services.reports.floor``), on SQLite and PostgreSQL: its
+"""The pit's live floor (``services.reports.floor``), on SQLite and PostgreSQL: its
 figures are the shift report's for the same shift, each alert fires on its condition (and not
 without it), the stage follows the round, and the dealers on break are listed."""
 
@@ -20,11 +20,11 @@ from dealer_assist.lab.version import fingerprint
 from dealer_assist.models import Round, utcnow
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.services import reports
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.disputes import disputes
+from dealer_assist.services.figures import house_edge
 from dealer_assist.services.people import stints
 from dealer_assist.services.reports import floor as floor_service
-from dealer_assist.services.reports import house_edge
-from dealer_assist.services.rounds import live, poker_hands
+from dealer_assist.services.rounds import live, poker_hands, voids
 from dealer_assist.services.shifts import inventory
 from dealer_assist.services.tables import poker as poker_tables
 from dealer_assist.services.tables import tables
@@ -38,9 +38,9 @@ QUIET = floor_service.FloorSettings(payout_alert=10**9, idle=timedelta(days=1))
 @pytest.fixture
 def app(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
     """An app context for the lab's stored house edge (the report's theoretical section). The
-    figures every shipped profile comes with (issue 35) are hidden: a test stores its own
+    figures every shipped profile comes with are hidden: a test stores its own
     (``_edge``), else the table has none and raises no "hold" alert beside the one tested."""
-    monkeypatch.setattr(house_edge, "_kept", lambda profile: None)
+    monkeypatch.setattr(house_edge.strategy_store, "figures", lambda profile: None)
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": db_url,
                       "HOUSE_EDGE_STORE": str(tmp_path / "edges.json"), **FAST_ARGON2})
     with app.app_context():
@@ -100,7 +100,7 @@ def test_the_floors_figures_agree_with_the_shift_report(session: Session, floor:
     assert money["win_corrected"] == report["after_corrections"]["house_win"] == \
         money["win"] - 40
     assert money["theoretical"] == report["theoretical"] and money["theoretical"]["available"]
-    assert money["drop"] == report["inventory"]["buy_ins"] == 0  # issue 27: the buy-ins
+    assert money["drop"] == report["inventory"]["buy_ins"] == 0  # the buy-ins
     assert found["rounds_last_hour"] == report["rounds"]["total"] == 3
     assert found["dealer"]["name"] == "Carla" and found["stage"]["code"] == "paid"
     assert [d["name"] for d in report["dealers"]] == ["Carla"]
@@ -231,7 +231,7 @@ def test_a_relieved_dealer_is_listed_on_break(session: Session, floor: Floor) ->
 
 def test_the_floor_card_shows_the_win_after_a_paid_disputes_adjustment(
         session: Session, floor: Floor, app: Flask) -> None:
-    """Issue 35 item 9: the floor's win ignored a paid dispute's adjustment (-59,850 on the
+    """The floor's win ignored a paid dispute's adjustment (-59,850 on the
     floor, the report's -59,860 after corrections). The card's Win and Win / wagered are the
     report's figures after corrections; /floor/data keeps ``win`` (before) beside them."""
     import re
@@ -263,7 +263,7 @@ def test_the_floor_card_shows_the_win_after_a_paid_disputes_adjustment(
 
 def test_the_shift_chart_ends_at_the_last_settled_rounds_number(
         session: Session, floor: Floor, app: Flask) -> None:
-    """Issue 35 item 11: the shift chart ended "round 8 · end of shift" when round 9 was the
+    """The shift chart ended "round 8 · end of shift" when round 9 was the
     last settled (8 was voided): it counted the settled rounds and called the count a round
     number. Its ends are the first and last settled rounds' numbers."""
     from dealer_assist import pdf

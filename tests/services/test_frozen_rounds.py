@@ -1,7 +1,7 @@
-"""Rounds stored by the old code replay to exactly what the old code said (issue 22).
+"""Rounds stored by the old code replay to exactly what the old code said.
 
 ``tests/data/frozen_rounds.sqlite3`` holds rounds of every game recorded through the services
-by the code at 0245402, before issue 22 rebuilt the engine and the record path;
+by the code at 0245402, before rebuilt the engine and the record path;
 ``frozen_rounds.json.gz`` holds what that code said about each of them (see
 ``tests/data/make_frozen_rounds.py``). The database is copied, migrated to the head revision,
 and every stored round is replayed by the code of now: the stored events, the encoding of every
@@ -27,19 +27,19 @@ from dealer_assist import db
 from dealer_assist.rules.engine import META_EVENTS, Event
 from dealer_assist.rules.errors import RulesError
 from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
+from dealer_assist.rules.games.registry import start_rules
 from dealer_assist.rules.games.stud import phase
-from dealer_assist.rules.registry import start_rules
-from dealer_assist.services.disputes import review as round_review
 from dealer_assist.services.rounds import live, parlour, poker_hands
+from dealer_assist.services.rounds import review as round_review
 from dealer_assist.services.rounds import store as rounds
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 #: Fields added since the frozen code, by issue: a box's fees collected at the tap and the
-#: dealer's bought game as soon as it is drawn (the state summary, issue 26 items 1-2); the pots
-#: from the showdown on (a poker hand's body, issue 26 item 10). Nothing else may differ.
-#: fields added since the rounds were frozen (issue 37: each step's inputs, the steps the engine
+#: dealer's bought game as soon as it is drawn (the state summary); the pots
+#: from the showdown on (a poker hand's body). Nothing else may differ.
+#: fields added since the rounds were frozen (each step's inputs, the steps the engine
 #: records by itself, the steps it can suggest)
 ADDED = frozenset({"collected", "bought", "pots", "inputs", "auto", "suggests"})
 
@@ -154,7 +154,7 @@ def test_every_stored_poker_hand_replays_to_what_the_old_code_said(
         rid = old["round"]
         hand = poker_hands.load(frozen, rid)
         now = hand.to_dict()
-        # issue 28 extended the hand with its dealer of record (the migration's: the shift's
+        # extended the hand with its dealer of record (the migration's: the shift's
         # croupier); everything the old code said is unchanged
         assert now.pop("dealer_id") is not None, rid
         assert canonical(now) == canonical(old["hand"]), rid

@@ -1,4 +1,4 @@
-"""Issue 35 item 29: "First view of a settled round took 10.5 s and the first shift report
+""""First view of a settled round took 10.5 s and the first shift report
 preview 12.5 s (0.15 s afterwards): something is built per process on first use; build it at
 start-up or make it cheap."
 

@@ -25,10 +25,9 @@ from dealer_assist.rules.errors import (
     RulesError,
     StakeError,
 )
-from dealer_assist.rules.registry import start
-from dealer_assist.services.disputes import voids
+from dealer_assist.rules.games.registry import start
 from dealer_assist.services.errors import Conflict, PermissionDenied
-from dealer_assist.services.rounds import live
+from dealer_assist.services.rounds import live, voids
 from dealer_assist.services.shifts import shifts
 from tests.factories import (
     make_table,

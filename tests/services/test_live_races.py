@@ -1,6 +1,6 @@
 """Races between tablets on SQLite and PostgreSQL: real threads, each with its own connection.
 
-Issue 11's load test found, on PostgreSQL, a double-tapped "new round" opening two rounds from
+The load test found, on PostgreSQL, a double-tapped "new round" opening two rounds from
 one key, a double-tapped step answered "created" twice, and (both databases) a resent ``undo``
 without ``cancels`` refused as a different step. Each race below is started by a barrier so the
 twins hit the database together, and repeated :data:`REPEATS` times (the round-start bug showed
@@ -76,7 +76,7 @@ def count(session: Session, model: Any, *where: Any) -> int:
 def test_a_double_tapped_round_start_opens_one_round_and_is_created_once(
         engine: Engine, session: Session, carla: int) -> None:
     for n in range(REPEATS):
-        # a croupier per table: a dealer deals one round at a time (issue 35 item 19)
+        # a croupier per table: a dealer deals one round at a time
         dealer = carla if n == 0 else make_user(session, f"dealer{n}").id
         session.commit()
         table_id = fresh_table(session, dealer, n)

@@ -171,7 +171,7 @@ def test_sqlite_ddl_is_transactional_so_a_failed_migration_leaves_nothing(tmp_pa
 
 def test_a_database_with_rows_older_than_the_audit_log_migrates_and_verifies(
         empty_db_url: str) -> None:
-    """Issue 12: revision 0005 gives every row the log never described a baseline entry, so
+    """Revision 0005 gives every row the log never described a baseline entry, so
     an old database verifies (chain and data) and a later direct edit of such a row is named."""
     from dealer_assist import audit
     from dealer_assist.audit import data as audit_data
@@ -203,7 +203,7 @@ def test_a_database_with_rows_older_than_the_audit_log_migrates_and_verifies(
 
 def test_parlour_events_made_at_the_previous_head_move_into_the_one_event_table(
         empty_db_url: str) -> None:
-    """Issue 22: revision 0012 copies every ``parlour_event`` row, in order and byte for byte,
+    """Revision 0012 copies every ``parlour_event`` row, in order and byte for byte,
     into ``round_event`` (``game_id``), describes each moved row in the audit log (the chain
     and the data still verify, keyed), drops ``parlour_event``; the evening replays as before.
     Downgrading moves the rows back."""
@@ -267,7 +267,7 @@ def test_parlour_events_made_at_the_previous_head_move_into_the_one_event_table(
 
 def test_rounds_from_before_stints_get_the_shifts_croupier_as_dealer_of_record(
         empty_db_url: str) -> None:
-    """Issue 28, "Old data" (revision 0014): shifts and rounds from before keep working; their
+    """"Old data" (revision 0014): shifts and rounds from before keep working; their
     dealer of record is the shift's croupier (the one who signed its opening count, else its
     opener), each shift gets one ``migrated`` stint of his from its opening, and the audit log
     says so."""

@@ -1,4 +1,4 @@
-"""The parlour evening as events (issue 16), on SQLite and PostgreSQL: hands recorded through
+"""The parlour evening as events, on SQLite and PostgreSQL: hands recorded through
 the engine, the board carried from hand to hand, the deal passing left, refused hands storing
 nothing, double taps recording once, append-only events and the audit chain covering them."""
 
@@ -117,7 +117,7 @@ def test_hands_are_append_only_and_covered_by_the_audit_chain(engine: Engine) ->
                             idempotency_key="h1")
         session.commit()
         actions = set(session.exec(text("SELECT action FROM audit_entry")).scalars())  # type: ignore[call-overload]
-    # issue 22: a parlour hand is an event of the one event table (``round_event.game_id``)
+    # a parlour hand is an event of the one event table (``round_event.game_id``)
     assert {"parlour_game.created", "round_event.hand"} <= actions
     for statement in ("UPDATE round_event SET payload = '{}' WHERE game_id IS NOT NULL",
                       "DELETE FROM round_event WHERE game_id IS NOT NULL",

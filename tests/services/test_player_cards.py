@@ -1,4 +1,4 @@
-"""Issue 23: player cards and visits (both databases), and the rating's definitions on hand-made
+"""Player cards and visits (both databases), and the rating's definitions on hand-made
 rounds (no database): sessions cut by visits and shifts, the sit-down and the leave, the average
 bet rounded half up, the theoretical win with and without the lab's figure, buy-ins."""
 
@@ -25,6 +25,7 @@ from dealer_assist.services.players.ratings import (
     half_up,
     session_ratings,
 )
+from dealer_assist.services.rounds import player_cards
 from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user
 
@@ -38,7 +39,7 @@ def test_a_rated_player_sits_down_leaves_and_sits_at_one_table_at_a_time(
     pit = make_user(session, "pavel", "pit_boss")
     carla = make_user(session, "carla", "croupier")
     one, two = make_table(session, name="RP 1"), make_table(session, name="RP 2")
-    for table in (one, two):  # issue 35: a croupier seats players where he deals
+    for table in (one, two):  # a croupier seats players where he deals
         shifts.open_shift(session, table_id=table.id, user_id=carla.id)
     seen = cards.sit_down(session, table_id=one.id, card=" ab-12 ", name="Anna K",
                           actor_id=pit.id, at=T0)
@@ -76,7 +77,7 @@ def test_only_the_pit_enters_a_name_and_a_card_number_is_checked(session: Sessio
 
 
 def test_a_croupier_seats_and_unseats_players_only_where_he_deals(session: Session) -> None:
-    """Issue 35 item 6: RULES.md "a croupier acts only at the table he is dealing"; the pit
+    """RULES.md "a croupier acts only at the table he is dealing"; the pit
     seats anywhere."""
     carla, dimitri = make_user(session, "carla", "croupier"), make_user(session, "dimitri",
                                                                          "croupier")
@@ -100,9 +101,9 @@ def test_a_place_may_name_only_registered_cards(session: Session) -> None:
     cards.sit_down(session, table_id=table.id, card="100", actor_id=carla.id)
     known = PlaceBox("1", "1", 100, player=Player(card="100"))
     anonymous = PlaceBox("2", "2", 100, player=Player(seat="A"))
-    cards.check_cards(session, [known, anonymous])
+    player_cards.check_cards(session, [known, anonymous])
     with pytest.raises(ValidationError) as refused:
-        cards.check_cards(session, [known, anonymous, PlaceBox("3", "3", 100,
+        player_cards.check_cards(session, [known, anonymous, PlaceBox("3", "3", 100,
                                                                 player=Player(card="200"))])
     assert refused.value.field == "boxes[2].player.card"
 

@@ -1,4 +1,4 @@
-"""Records and review of poker hands (issue 15, part 3) on SQLite and PostgreSQL: a dispute on a
+"""Records and review of poker hands (part 3) on SQLite and PostgreSQL: a dispute on a
 pot award filed by the dealer, reviewed by a pit boss against the hand replayed by the poker
 engine, and decided; a void of a hand being dealt, approved by a second person (four eyes)."""
 
@@ -11,9 +11,9 @@ from sqlmodel import Session
 
 from dealer_assist.models import RoundStatus
 from dealer_assist.rules.games.poker import hand_to_dict, parse_hand
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
-from dealer_assist.services.rounds import poker_hands
+from dealer_assist.services.rounds import poker_hands, voids
 from dealer_assist.services.tables import poker as poker_tables
 from tests.factories import make_user
 from tests.services.test_poker_tables import _stacks, _table
@@ -114,7 +114,7 @@ def test_a_finished_hand_is_not_voided_but_disputed(session: Session) -> None:
 
 
 def test_the_review_timeline_marks_an_undone_poker_action(session: Session) -> None:
-    from dealer_assist.services.disputes import review as round_review
+    from dealer_assist.services.rounds import review as round_review
 
     table_id, carla = _table(session)
     hand = poker_hands.start_hand(session, table_id=table_id, user_id=carla)

@@ -1,4 +1,4 @@
-"""The shift report of a poker table (issue 15, part 4) on SQLite and PostgreSQL: a shift of a
+"""The shift report of a poker table (part 4) on SQLite and PostgreSQL: a shift of a
 4-player limit 32-card draw table with a showdown, a hand won on the blinds, a voided misdeal, a
 rebuy, a player leaving, a fill, a denied and an upheld dispute, closed with its count.
 
@@ -23,8 +23,8 @@ from sqlmodel import Session
 from dealer_assist import create_app, pdf
 from dealer_assist.services import reports
 from dealer_assist.services.disputes import disputes
-from dealer_assist.services.disputes import voids as void_service
 from dealer_assist.services.rounds import poker_hands
+from dealer_assist.services.rounds import voids as void_service
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.conftest import FAST_ARGON2
@@ -170,7 +170,7 @@ def test_the_poker_report_pages_are_rendered_to_png_for_review(built: dict[str, 
 
 def test_the_poker_report_is_printed_in_russian_for_a_russian_reader(
         session: Session, db_url: str) -> None:
-    """Issue 13: the poker shift report PDF in Russian: the game, the stakes, the roles."""
+    """The poker shift report PDF in Russian: the game, the stakes, the roles."""
     from flask_babel import force_locale
 
     ids = _play_shift(session)
@@ -198,7 +198,7 @@ def test_the_poker_report_is_printed_in_russian_for_a_russian_reader(
 
 def test_each_players_time_played_runs_from_his_sit_down_to_his_leave_or_last_hand(
         built: dict[str, Any], session: Session) -> None:
-    """Issue 23: the poker report's time played per player, on the ratings' definition: from the
+    """The poker report's time played per player, on the ratings' definition: from the
     sit-down (tapped in this shift) to the leave when tapped, else to the end of his last hand;
     recomputed here with SQL."""
     from datetime import UTC, datetime

@@ -1,5 +1,5 @@
-"""Issue 10, defects 3 and 4, on SQLite and PostgreSQL: the shift report's "Paid" is what the
-box won net (its fees, collected at the tap, taken off; issue 26 left the figure as it was), gross
+"""Defects 3 and 4, on SQLite and PostgreSQL: the shift report's "Paid" is what the
+box won net (its fees, collected at the tap, taken off; left the figure as it was), gross
 figures are labelled as such,
 every capped wager stands against its own cap, and each signer is printed in the role they
 signed in."""

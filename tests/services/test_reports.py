@@ -30,9 +30,10 @@ from sqlmodel import Session
 from dealer_assist import create_app, pdf
 from dealer_assist.db import make_engine, upgrade
 from dealer_assist.services import reports
-from dealer_assist.services.disputes import disputes, voids
+from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import NotFound
 from dealer_assist.services.people import passwords
+from dealer_assist.services.rounds import voids
 from dealer_assist.services.shifts import inventory
 from tests.conftest import DATABASES, FAST_ARGON2
 from tests.factories import SIGNED
@@ -165,7 +166,7 @@ def _independent(session: Session, shift_id: int) -> dict[str, Any]:
                 line["wagered"] += w["stake"]
                 line["collected"] += max(-w["net"], 0)
                 line["paid"] += max(w["net"], 0)
-            if box["net"] > 0:  # what the croupier paid: the box's net (issue 10)
+            if box["net"] > 0:  # what the croupier paid: the box's net
                 payouts.append(box["net"])
     sql = {k: session.execute(text(q), {"s": shift_id}).scalar() for k, q in {
         "rounds": "SELECT count(*) FROM game_round WHERE shift_id = :s",
@@ -275,7 +276,7 @@ def test_the_inventory_win_and_its_variance_match_the_counts_and_transfers(
     moved = built["ind"]["corrections"]["player"]
     assert inv["variance_corrected"] == win - (built["ind"]["house"] - moved) == VARIANCE
     assert inv["variance"] == win - built["ind"]["house"] == VARIANCE - moved
-    # issue 27: the tray's change plus the drop recorded at the table (none here) is the win
+    # the tray's change plus the drop recorded at the table (none here) is the win
     assert f"Tray (closing − opening + credits − fills) {m(win)}" in text_
     assert f"Table win {m(win)}" in text_
     assert f"Variance (table − computed) {m(VARIANCE - moved)}" in text_
@@ -393,7 +394,7 @@ def test_the_pages_are_rendered_to_png_for_review(built: dict[str, Any], shift_d
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
 
 
-# --- corrections after payment and voids (issue 7) ----------------------------------------------
+# --- corrections after payment and voids ----------------------------------------------
 
 def test_the_shift_has_an_upheld_dispute_its_reversal_an_approved_correction_and_a_void(
         built: dict[str, Any]) -> None:
@@ -408,7 +409,7 @@ def test_each_correction_is_listed_with_reason_requester_approver_and_house_amou
     rows, items = built["ind"]["corrections"]["rows"], built["data"]["paid_corrections"]["items"]
     assert [(i["round"], i["box"], i["house"], i["reason"], i["approved_by"]) for i in items] == [
         (r["number"], r["box"], -r["amount"], r["reason"], r["approver"]) for r in rows]
-    # issue 35: the croupier dealing at the table now asks, no other croupier
+    # the croupier dealing at the table now asks, no other croupier
     assert [i["requested_by"] for i in items] == ["Carla", "Carla", "Carla", "Carla"]
     for r, i in zip(rows, items, strict=True):
         line = (f"{r['number']} {r['box']} {i['at'][11:16]} {i['kind']} {r['reason']} "
@@ -445,7 +446,7 @@ def test_every_voided_round_shows_the_void_requests_reason_requester_and_approve
 
 def test_the_top_rated_player_is_box_1s_player_with_his_figures_from_the_settlements(
         built: dict[str, Any]) -> None:
-    """Issue 23: box 1 of every round is the rated player's; the report's top rated players
+    """Box 1 of every round is the rated player's; the report's top rated players
     list him with the figures summed here from the stored settlements (one box a round), and
     the PDF prints them (no theoretical figure without the lab's stored house edge)."""
     ind = built["ind"]["rated"]
@@ -455,7 +456,7 @@ def test_the_top_rated_player_is_box_1s_player_with_his_figures_from_the_settlem
     assert top["average_bet"]["num"] == ind["initial"]
     assert top["average_bet"]["rounded"] == (2 * ind["initial"] + ind["boxes"]) // (
         2 * ind["boxes"])
-    # issue 35: every shipped profile's basic-strategy figure comes with the code, so the
+    # every shipped profile's basic-strategy figure comes with the code, so the
     # rated player has a theoretical win: his ANTEs x that house edge, rounded half up
     from fractions import Fraction
 
@@ -473,7 +474,7 @@ def test_the_top_rated_player_is_box_1s_player_with_his_figures_from_the_settlem
 
 def test_the_russian_report_names_hands_corrections_and_voids_in_russian(
         built: dict[str, Any], report_app: Flask) -> None:
-    """Issue 26 item 13: "in the Russian PDF the largest-payout hands are English, the dispute
+    """"in the Russian PDF the largest-payout hands are English, the dispute
     headers 'Round/Box', the status 'denied' and '… by'; '25.00 %' with a point"."""
     from flask_babel import force_locale
 

@@ -1,4 +1,4 @@
-"""Every round carries its own rules (issue 17, item 2): the game, the full house-rules profile
+"""Every round carries its own rules: the game, the full house-rules profile
 as data with its hash and the table limits in force are stored when the round starts; replay,
 settlement and the dispute review read only them. Rounds stored all cards first (the old event
 shapes) replay to the same settlement; a database migrated from revision 0003 with rounds in it
@@ -17,11 +17,11 @@ from dealer_assist import audit, db
 from dealer_assist.models import Round, utcnow
 from dealer_assist.rules import profiles as profile_registry
 from dealer_assist.rules.games import GAMES
+from dealer_assist.rules.games.registry import start
 from dealer_assist.rules.profiles import get_profile, load_profile, profile_data, profile_hash
-from dealer_assist.rules.registry import start
-from dealer_assist.services.disputes import review as round_review
 from dealer_assist.services.errors import Conflict
 from dealer_assist.services.rounds import live
+from dealer_assist.services.rounds import review as round_review
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import tables

@@ -1,4 +1,4 @@
-"""Issue 28, "A shift is the table's; a stint is the dealer's" and "Two people means two
+""""A shift is the table's; a stint is the dealer's" and "Two people means two
 authentications", on SQLite and PostgreSQL: reliefs and the dealer of record, the mid-round
 relief, PINs throttled per account and per device, and every two-person act refused without the
 second person's PIN (nothing stored).
@@ -206,7 +206,7 @@ def test_a_pit_boss_in_his_own_session_signs_without_a_pin(session: Session,
 
 def test_a_croupier_signed_in_elsewhere_takes_no_table_with_or_without_his_pin(
         session: Session, floor: Floor) -> None:
-    """Issue 35 item 6: "A croupier takes any table from his own browser without a PIN". RULES.md:
+    """"A croupier takes any table from his own browser without a PIN". RULES.md:
     "a croupier acts only at the table he is dealing (its device or his own stint there)": from
     his own browser Dimitri takes no table, his session or his PIN; on the table's device he
     does (the device's own table only)."""
@@ -356,7 +356,7 @@ def _stored(session: Session) -> tuple[int, ...]:
 @pytest.mark.parametrize("act", sorted(ACTS))
 def test_a_two_person_act_without_the_second_persons_pin_is_refused_and_stores_nothing(
         session: Session, floor: Floor, act: str) -> None:
-    if act in ("fill", "credit"):  # issue 35: the cage issued it before the table signs
+    if act in ("fill", "credit"):  # the cage issued it before the table signs
         cage_issue(session, floor.shift_id, act, 5000)
         session.commit()
     before = _stored(session)
@@ -410,8 +410,8 @@ def test_a_stint_is_append_only(session: Session, floor: Floor) -> None:
 def test_each_dealers_stints_rounds_voids_corrections_and_disputes_are_his_own(
         session: Session, floor: Floor) -> None:
     from dealer_assist.services import reports
-    from dealer_assist.services.disputes import voids
     from dealer_assist.services.reports import dealers
+    from dealer_assist.services.rounds import voids
 
     opened = session.get(Shift, floor.shift_id).opened_at  # type: ignore[union-attr]
     carla = [play(session, floor, dealer=floor.croupier) for _ in range(2)]
@@ -459,7 +459,7 @@ def test_rounds_per_hour_are_exact_decimals() -> None:
 
 def test_a_dealer_who_starts_a_round_where_nobody_is_tapped_in_leaves_his_other_table(
         session: Session, floor: Floor) -> None:
-    """Issue 35 item 19: the floor showed one dealer dealing AM 1, DR 1 and OA 1 at once. A
+    """The floor showed one dealer dealing AM 1, DR 1 and OA 1 at once. A
     table where nobody is tapped in gave its next round to whoever started it (a ``start``
     stint) while he still counted as dealing at his other tables. RULES.md: "a round or hand is
     dealt by the dealer at the table when it started"; a dealer deals at one table at a time:

@@ -89,7 +89,7 @@ def test_an_unknown_table_is_not_found(session: Session) -> None:
 
 
 def test_the_theoretical_strategy_is_a_table_setting_basic_by_default(session: Session) -> None:
-    # issue 24, item 5: the table's theoretical hold assumes 'basic' or 'best'
+    # the table's theoretical hold assumes 'basic' or 'best'
     table = tables.create_table(session, tables.TableSpec("RP S", "russian", "", 10, 100,
                                                           1000, 6))
     assert table.strategy == "basic"

@@ -23,7 +23,7 @@ from dealer_assist.rules.games.russian import calculator as russian_request
 from dealer_assist.rules.games.stud import split
 from dealer_assist.rules.profiles import get_profile
 from dealer_assist.services import reports
-from dealer_assist.services.reports import house_edge, theoretical
+from dealer_assist.services.figures import house_edge, theoretical
 from tests.lab import test_russian_mc, test_split_mc
 from tests.services.conftest_reports import make_floor, play_shift, stored_settlements
 
@@ -39,7 +39,7 @@ def test_a_russian_shift_compares_the_main_game_and_lists_the_side_wagers_apart(
     assert floor.profile == "russian-classic"
     play_shift(session, floor, 40, seed=11)
     session.commit()
-    house_edge.save(session, _figures(floor.profile, 0.18))  # in the database (issue 25)
+    house_edge.save(session, _figures(floor.profile, 0.18))  # in the database
     th = reports.build_shift_report(session, floor.shift_id)["theoretical"]
     boxes = [b for s in stored_settlements(session, floor.shift_id) for b in s["boxes"]]
     side = {name: sum(-b["wagers"][name]["net"] for b in boxes)

@@ -12,7 +12,7 @@ from sqlmodel import Session
 from dealer_assist.lab.version import fingerprint
 from dealer_assist.rules import games  # noqa: F401  (registers the profile)
 from dealer_assist.rules.profiles import get_profile
-from dealer_assist.services.reports import house_edge, theoretical
+from dealer_assist.services.figures import house_edge, theoretical
 
 
 def _rows(nets: list[tuple[int, int]]) -> list[tuple[Any, dict[str, Any], int]]:
@@ -53,9 +53,9 @@ def test_an_actual_win_outside_the_expected_range_is_flagged(app: Flask,
 
 
 def test_figures_stored_for_other_rules_are_not_used(session: Session) -> None:
-    """The figures live in the database (issue 25); a profile's are its own, and only while
+    """The figures live in the database; a profile's are its own, and only while
     they were computed for its current rules. The best strategy's figures kept with the code
-    (``lab.strategy_store``, issue 24) are merged in: Caribbean's ``best`` is kept there."""
+    (``lab.strategy_store``) are merged in: Caribbean's ``best`` is kept there."""
     house_edge.save(session, _figures(0.05))
     got = house_edge.stored(session, "caribbean-classic")
     assert got is not None and got["strategies"]["optimal"] == {"house_edge": 0.05}
@@ -66,7 +66,7 @@ def test_figures_stored_for_other_rules_are_not_used(session: Session) -> None:
     got = house_edge.stored(session, "caribbean-classic")
     assert got is None or "optimal" not in got["strategies"]  # only the kept 'best' is left
     # no figures at all (rules of a profile nobody computed): the section says what computes
-    # them (issue 35)
+    # them
     assert theoretical.section(_rows([(100, 0)] * 3), "oasis-classic", None, "best") == \
         {"available": False, "profile": "oasis-classic", "strategy": "best",
          "command": "flask --app dealer_assist lab best-strategy oasis-classic"}
@@ -75,7 +75,7 @@ def test_figures_stored_for_other_rules_are_not_used(session: Session) -> None:
 
 
 def test_the_tables_strategy_chooses_the_figure_and_is_named(session: Session) -> None:
-    # issue 24, item 5: a table assumes 'basic' or 'best'; the Caribbean exact count calls
+    # a table assumes 'basic' or 'best'; the Caribbean exact count calls
     # its best strategy 'optimal' and its basic one 'ak-or-better'
     house_edge.save(session, {"profile": "caribbean-classic",
                               "fingerprint": fingerprint(get_profile("caribbean-classic")),
@@ -92,7 +92,7 @@ def test_the_tables_strategy_chooses_the_figure_and_is_named(session: Session) -
 
 def test_every_shipped_profile_has_a_figure_for_every_strategy_a_table_can_choose(
         session: Session) -> None:
-    """Issue 35 item 2: "Every shipped profile must come with figures for every strategy a
+    """"Every shipped profile must come with figures for every strategy a
     table can choose (stored with the code like the best strategy's), the default must be one
     that has figures". A database nobody ran the lab on holds no figure at all."""
     from dealer_assist.cli.lab_best import GAMES
@@ -114,7 +114,7 @@ def test_every_shipped_profile_has_a_figure_for_every_strategy_a_table_can_choos
 
 
 def test_a_players_rating_reads_the_figures_kept_with_the_code(session: Session) -> None:
-    """Issue 35 item 2: "ratings and the rating-slip CSV have no theoretical win" on a database
+    """"ratings and the rating-slip CSV have no theoretical win" on a database
     nobody ran the lab on: the rating's house edge (``players.played.EdgeBook``) is the basic
     strategy's figure every shipped profile comes with."""
     from fractions import Fraction

@@ -112,7 +112,7 @@ def text(resp: TestResponse) -> str:
 
 
 def opening_form(app: Flask, **extra: Any) -> dict[str, Any]:
-    """The form that opens a shift (issue 10): the opening count chip by chip and both signers
+    """The form that opens a shift: the opening count chip by chip and both signers
     (the route reads the one who is not signed in). Makes croupier Carla and pit boss Olga if
     they do not exist yet (Olga: a name no other test signs in with)."""
     from sqlmodel import select
@@ -129,5 +129,5 @@ def opening_form(app: Flask, **extra: Any) -> dict[str, Any]:
     people = arrange(app, ids)
     return {"chips.100": "40", "chips.25": "80", "chips.5": "100",
             "croupier_id": people["carla"], "pit_boss_id": people["olga"],
-            # issue 28: the signer who is not signed in types his PIN (the route reads his)
+            # the signer who is not signed in types his PIN (the route reads his)
             "croupier_pin": PIN, "pit_boss_pin": PIN, **extra}

@@ -1,4 +1,4 @@
-"""Seeded random shifts played through the rounds API (issue 23's rating test).
+"""Seeded random shifts played through the rounds API (the rating test).
 
 Each shift is a new table of one of the four house games with its own shift (on one of three
 gaming days); one to three players sit at it, each with one to four boxes (a rated player by his

@@ -1,4 +1,4 @@
-"""The table screen's requests as ``static/round.js`` sends them (issue 37: one tap, one request).
+"""The table screen's requests as ``static/round.js`` sends them (one tap, one request).
 
 "Start round" posts the bets form (``ante_N``, ``bonus_N``, ``player_N``, the form's key) and a tap
 posts JSON ``{"type", "payload", "idempotency_key", "expected_seq", "label"}`` with the

@@ -1,5 +1,5 @@
 """The rounds API checks a body against its documented shape before anything is stored
-(issue 22): what the view's field reader refuses keeps its 422, as before; a body the reader
+: what the view's field reader refuses keeps its 422, as before; a body the reader
 took but that breaks the shape is a 400 naming the field, and the round is left as it was."""
 
 from __future__ import annotations

@@ -158,7 +158,7 @@ def test_signing_in_again_revokes_the_browsers_previous_session(browser: Browser
     assert browser.get("/").status_code == 302
 
 
-# --- issue 26 item 17: long passwords are judged, never a 500; every answer has Cache-Control --
+# --- long passwords are judged, never a 500; every answer has Cache-Control --
 
 def _long(length: int) -> str:
     """A password of ``length`` characters that no guesser would try (random words of letters)."""
@@ -196,7 +196,7 @@ def _signed_in_for(flow: str, app: Flask, browser: Browser, name: str) -> str:
 
 @pytest.mark.parametrize("flow", ["first sign-in", "change", "reset"])
 def test_a_long_new_password_is_judged_and_never_a_500(app: Flask, flow: str) -> None:
-    """Issue 26 item 17: "POST /password with a new password of 73-256 characters answers 500:
+    """"POST /password with a new password of 73-256 characters answers 500:
     ValueError: Password exceeds max length of 72 characters" (zxcvbn)."""
     for length in (73, 256, 10_000):
         browser = Browser(app.test_client())

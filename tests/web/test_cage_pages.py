@@ -1,4 +1,4 @@
-"""Issue 27's pages on SQLite and PostgreSQL: the table screen's buy-in (mid-round), fills on
+"""The pages on SQLite and PostgreSQL: the table screen's buy-in (mid-round), fills on
 numbered slips and a void, the soft count with two PINs, the slip's PDF, and the day/MTD/YTD
 hold report as PDF and CSV in both languages."""
 
@@ -28,7 +28,7 @@ def floor(app: Flask) -> dict[str, Any]:
         people = {n: make_user(session, n, r).id for n, r in (
             ("carla", "croupier"), ("pavel", "pit_boss"), ("maria", "shift_manager"),
             ("root", "admin"), ("audrey", "auditor"),
-            # issue 35: the count team and the cage
+            # the count team and the cage
             ("kira", "count_team"), ("kostya", "count_team"), ("cleo", "cage_cashier"))}
         table = make_table(session, name="RP 1")
         shift = shifts.open_shift(session, table_id=table.id, user_id=people["carla"])
@@ -69,7 +69,7 @@ def test_a_buy_in_mid_round_is_recorded_and_the_round_is_untouched(
 
 
 def _fill(app: Flask, browser: Browser, floor: dict[str, Any], amount: str) -> Any:
-    """The cage issues the fill (issue 35), the pit boss signed in on ``browser`` signs for
+    """The cage issues the fill, the pit boss signed in on ``browser`` signs for
     it with the croupier's PIN."""
     issued = arrange(app, lambda s: issues.issue(s, kind="fill", table_id=floor["table"],
                                                  amount=int(amount), actor_id=floor["cleo"]).id)
@@ -122,7 +122,7 @@ def test_the_soft_count_takes_two_pins_and_the_hold_report_prints_in_both_langua
     browser.login("pavel")
     _close(app, browser, floor)
     browser.post("/logout")
-    browser.login("kira")  # issue 35: the count team counts the drop
+    browser.login("kira")  # the count team counts the drop
     day = arrange(app, lambda s: s.exec(select(BuyIn)).one().gaming_date.isoformat())
     form = {"table": floor["table"], "counter_a": floor["kira"], "counter_b": floor["kostya"],
             "counter_a_pin": PIN, "counter_b_pin": "", "cash.5000": "4"}
@@ -198,7 +198,7 @@ def test_the_api_records_a_buy_in_and_answers_422_400_409_never_500(
 
 def test_a_hold_report_whose_holds_are_not_known_does_not_say_they_are_inside_the_band(
         browser: Browser, floor: dict[str, Any]) -> None:
-    """Issue 35 item 14: "Every table's hold is inside the band" while every hold was "–" (the
+    """"Every table's hold is inside the band" while every hold was "–" (the
     shift open, no drop counted): nothing was compared with the band."""
     browser.login("maria")
     page = text(browser.get("/cage/hold"))
@@ -211,7 +211,7 @@ def test_a_hold_report_whose_holds_are_not_known_does_not_say_they_are_inside_th
 
 def test_the_count_team_counts_the_drop_the_cage_issues_and_the_pit_signs_by_requests(
         app: Flask, browser: Browser, other_browser: Browser, floor: dict[str, Any]) -> None:
-    """Issue 35 item 7, by requests as each role sends them. RULES.md, "People at the
+    """By requests as each role sends them. RULES.md, "People at the
     table": "the drop box is counted by the count team, who are independent of the pit (no pit
     boss, shift manager or croupier counts the drop)"; "fill and credit slips are issued by the
     cage and signed at the table by the dealer and the pit"."""
@@ -263,7 +263,7 @@ def test_the_count_team_counts_the_drop_the_cage_issues_and_the_pit_signs_by_req
 
 def test_with_three_signers_set_the_soft_count_asks_a_third_pin(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
-    """Issue 35: "how many members sign is a casino setting, at least two" (COUNT_TEAM_SIGNERS)."""
+    """"how many members sign is a casino setting, at least two" (COUNT_TEAM_SIGNERS)."""
     app.config["COUNT_TEAM_SIGNERS"] = 3
     browser.login("pavel")
     _close(app, browser, floor)

@@ -45,7 +45,7 @@ def test_init_db_on_a_migrated_database_changes_nothing(runner: FlaskCliRunner) 
 
 
 def test_create_admin_names_the_address_the_app_is_served_on(runner: FlaskCliRunner) -> None:
-    """Issue 26 item 14: "The console says Log in at http://127.0.0.1:5000/ when serving on
+    """"The console says Log in at http://127.0.0.1:5000/ when serving on
     another PORT" (``make run PORT=8000`` passes its host and port; so does ``PORT=``)."""
     given = runner.invoke(args=["create-admin", "--if-none", "--port", "8000"])
     assert given.exit_code == 0, given.output

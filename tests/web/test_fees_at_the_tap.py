@@ -1,4 +1,4 @@
-"""Issue 26 items 1 and 2 on the table screen, on SQLite and PostgreSQL.
+"""On the table screen, on SQLite and PostgreSQL.
 
 Item 1, RULES.md "People at the table": "Fees are collected when they are incurred: the
 improvement fee (exchange, sixth card, Oasis replacement, Big/Small bought extra cards) when the

@@ -1,4 +1,4 @@
-"""Issue 28, ``/floor`` through the pages: a pit's tables as cards in both languages, the live
+"""``/floor`` through the pages: a pit's tables as cards in both languages, the live
 fragment answered 304 while nothing changed and 200 after a step, the pit's rotation interval,
 a dealer's page, and who may read it."""
 

@@ -1,4 +1,4 @@
-"""Issue 10 on the pit's pages (outside the table screen), on SQLite and PostgreSQL: the
+"""On the pit's pages (outside the table screen), on SQLite and PostgreSQL: the
 inventory inputs bring up the number pad, the Disputes page opens on what waits for the role
 with a count badge in the header, approvals name the table, the tables list flags a table
 frozen by a pending void."""
@@ -55,7 +55,7 @@ def test_the_inventory_amount_inputs_ask_the_tablet_for_its_number_pad(
     page = text(browser.get(f"/reports/shifts/{floor['shift']}/inventory"))
     assert "&#34;" not in page
     found = inputs(page)
-    # the chips counted (the fill's or credit's amount is the cage's now: issue 35 item 7)
+    # the chips counted (the fill's or credit's amount is the cage's now)
     amounts = [name for name in found if name == "amount" or name.startswith("chips.")]
     assert "chips.25" in amounts
     assert {found[name].get("inputmode") for name in amounts} == {"numeric"}
@@ -65,7 +65,8 @@ def test_the_inventory_amount_inputs_ask_the_tablet_for_its_number_pad(
 def waiting(app: Flask) -> dict[str, Any]:
     """Three settled rounds on RP 1: a dispute escalated to the shift manager (round 1), an
     open one (round 2), and a pending void of round 3 (the table is frozen)."""
-    from dealer_assist.services.disputes import disputes, voids
+    from dealer_assist.services.disputes import disputes
+    from dealer_assist.services.rounds import voids
     from tests.services.conftest_reports import make_floor, play_shift
 
     def build(session: Any) -> dict[str, Any]:

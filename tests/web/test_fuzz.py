@@ -1,4 +1,4 @@
-"""5,000 fuzzed requests (issue 12), none answered >= 500.
+"""5,000 fuzzed requests, none answered >= 500.
 
 Hypothesis draws batches of requests over every route of ``app.url_map``, every method it
 allows, as every role (and anonymous): path parameters from small real ids to ids beyond 64
@@ -22,8 +22,8 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.services.disputes import disputes, voids
-from dealer_assist.services.rounds import live
+from dealer_assist.services.disputes import disputes
+from dealer_assist.services.rounds import live, voids
 from dealer_assist.services.shifts import shifts
 from tests.factories import make_table, make_user, pay_round, record_step, start_round
 from tests.services.test_disputes import STEPS

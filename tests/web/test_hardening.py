@@ -1,4 +1,4 @@
-"""Issue 12 (hardening, ASVS L2) and issue 10 defects 1-2, one test per finding: each failed
+"""(hardening, ASVS L2) and defects 1-2, one test per finding: each failed
 before the fix. The findings are quoted in the docstrings."""
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ def _entries(app: Flask, where: str = "1=1") -> list[dict[str, Any]]:
         return [dict(r._mapping) for r in rows]
 
 
-# --- issue 10: one user loader, one CSRF check, one error mapping ----------------------------
+# --- one user loader, one CSRF check, one error mapping ----------------------------
 
 def test_a_round_recorded_through_the_api_names_the_croupier_in_the_audit_log(
         app: Flask, api: Api, table: Any, croupier: Any) -> None:
-    """Issue 10 defect 1: "A round started or stepped through the JSON rounds API is chained as
+    """Defect 1: "A round started or stepped through the JSON rounds API is chained as
     actor=anonymous, actor_id null"."""
     assert create(api, table).status_code == 201
     events = _entries(app, "action LIKE 'round_event.%' OR action = 'round.created'")
@@ -51,7 +51,7 @@ def test_a_round_recorded_through_the_api_names_the_croupier_in_the_audit_log(
 @pytest.mark.off_the_document("a Conflict injected into a read that cannot conflict")
 def test_a_service_error_has_one_status_on_pages_and_both_apis(
         app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 10 defect 2: "api/audit.py maps by class-name string, so the same error is 409
+    """Defect 2: "api/audit.py maps by class-name string, so the same error is 409
     on one route and 422 on another". Every path now goes through ``edge.status.STATUS``."""
     from dealer_assist.services.disputes import disputes
     from dealer_assist.services.errors import Conflict

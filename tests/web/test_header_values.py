@@ -1,4 +1,4 @@
-"""Issue 35 item 5: a value a user chose never breaks a response header. A pit named "Зал 1"
+"""A value a user chose never breaks a response header. A pit named "Зал 1"
 (an administrator may create it) went into the floor's ETag and waitress could not encode it
 (``UnicodeEncodeError: 'latin-1'``); a CR/LF in a pit or a ``next`` made Werkzeug refuse the
 header (``ValueError``): every ``GET /floor/cards`` answered 500. Every header value a view

@@ -8,12 +8,12 @@ import pytest
 from flask import Flask
 
 from dealer_assist import db
-from dealer_assist.services.reports import house_edge as store
+from dealer_assist.services.figures import house_edge as store
 from tests.web.conftest import Browser, text
 
 
 def stored(app: Flask) -> dict[str, Any]:
-    """The lab's figures in the database (issue 25): profile name -> figures."""
+    """The lab's figures in the database: profile name -> figures."""
     with db.session_scope(app, write=False) as session:
         return store.load_all(session)
 
@@ -31,9 +31,9 @@ def test_the_profile_page_shows_stored_figures_of_the_current_rules_only(
     browser.login("root")
     page = text(browser.get("/admin/profiles"))
     edge = f"{figures['strategies']['basic']['house_edge'] * 100:.3f} %"
-    # named (issue 24), and once: oasis-classic's own, never the stale copy under oasis-per-card
+    # named, and once: oasis-classic's own, never the stale copy under oasis-per-card
     assert page.count(f"basic strategy: {edge}") == 1
-    # oasis-per-card shows the figures kept with the code for its rules (issue 35: the basic
+    # oasis-per-card shows the figures kept with the code for its rules (the basic
     # strategy's too)
     from dealer_assist.lab import strategy_store
     from dealer_assist.rules.profiles import get_profile
@@ -57,9 +57,9 @@ def test_the_profile_page_shows_russian_poker_and_big_small_figures_with_the_ant
     page = text(browser.get("/admin/profiles"))
     for name in ("russian-classic", "split-classic"):
         edge = f"{figures[name]['strategies']['basic']['house_edge'] * 100:.3f} %"
-        assert f"basic strategy: {edge}" in page  # named (issue 24)
+        assert f"basic strategy: {edge}" in page  # named
     assert "maximum payout applied to an ANTE of 10" in page
-    # issue 35: every shipped profile comes with its figures (russian-pair-game's basic
+    # every shipped profile comes with its figures (russian-pair-game's basic
     # strategy is not in the database, but kept with the code)
     assert "lab house-edge russian-pair-game" not in page
     from dealer_assist.lab import strategy_store
@@ -72,9 +72,10 @@ def test_the_profile_page_shows_russian_poker_and_big_small_figures_with_the_ant
 
 def test_a_profile_without_figures_names_the_exact_command_that_computes_them(
         browser: Browser, admin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 35 item 2: "a missing figure must say exactly what computes it" (the page said
+    """"a missing figure must say exactly what computes it" (the page said
     "flask lab house-edge", which does not run without --app)."""
-    monkeypatch.setattr(store, "_kept", lambda profile: None)  # rules nobody computed
+    # rules nobody computed
+    monkeypatch.setattr(store.strategy_store, "figures", lambda profile: None)
     browser.login("root")
     page = text(browser.get("/admin/profiles"))
     assert "flask --app dealer_assist lab house-edge russian-pair-game" in page

@@ -1,4 +1,4 @@
-"""``POST /api/v1/lab/advise`` (issue 24): staff only, every option ranked, errors as problems."""
+"""``POST /api/v1/lab/advise``: staff only, every option ranked, errors as problems."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The croupier's language (issue 13): catalogs complete, the locale per user and from the
+"""The croupier's language: catalogs complete, the locale per user and from the
 browser, hand names and reasons said at the edge, and a Russian croupier's round, dispute and a
 Russian manager's shift report."""
 

@@ -133,8 +133,8 @@ def test_the_admin_menu_reaches_every_administration_page_with_large_targets(
     page.click("h1")  # a tap elsewhere closes the menu
     closed = page.evaluate("document.querySelectorAll('details.menu[open]').length")
     page.close()
-    # "/parlour": the parlour board game (issue 16) sits in the admin menu for administrators;
-    # "/floor": the pit's live floor (issue 28), a pit boss's first link, an admin's in the menu
+    # "/parlour": the parlour board game sits in the admin menu for administrators;
+    # "/floor": the pit's live floor, a pit boss's first link, an admin's in the menu
     assert {path for path, _h in links} == {"/admin/users", "/admin/tables", "/admin/profiles",
                                             "/audit", "/parlour", "/floor"}
     assert all(h >= 44 for _p, h in links), links

@@ -1,7 +1,7 @@
 """Double taps through the rounds API, on SQLite and PostgreSQL: real threads, one client each.
 
 The twins share one signed-in session (the same tablet) and send the same request with the same
-idempotency key at the same moment. Issue 11: a double tap is never answered 201 twice, a resend
+idempotency key at the same moment. A double tap is never answered 201 twice, a resend
 is a 200 with the same round, one key never starts two rounds, a resent ``undo`` without
 ``cancels`` is a 200 (not "key already used for a different step").
 """

@@ -1,4 +1,4 @@
-"""The table screen through the Flask test client (issue 37: one tap, one request): steps,
+"""The table screen through the Flask test client (one tap, one request): steps,
 refusals (a problem naming the box and the field, nothing changed), a redeal waiting for a pit
 boss, and the way from a paid round to its dispute page."""
 
@@ -12,8 +12,7 @@ from flask import Flask
 
 from dealer_assist import db
 from dealer_assist.rules.settlement import at_showdown
-from dealer_assist.services.disputes import voids
-from dealer_assist.services.rounds import live
+from dealer_assist.services.rounds import live, voids
 from tests.factories import make_user
 from tests.web import taps
 from tests.web.conftest import Browser, arrange, opening_form, text
@@ -173,7 +172,7 @@ def test_an_ante_outside_the_limits_is_refused_and_starts_nothing(browser: Brows
 
 def test_a_refused_bonus_is_named_and_marked_on_its_own_box_not_on_an_equal_one(
         browser: Browser, app: Flask, screen: str, table: Any) -> None:
-    """Issue 26 item 3: "Box 2 ANTE 20 with bonus 50: the message 'Box 1: the bonus bet may be
+    """"Box 2 ANTE 20 with bonus 50: the message 'Box 1: the bonus bet may be
     at most 50 % of the ANTE (10), got 50' sits under Box 1 (a valid 100/50)"."""
     resp = start(browser, table, ante_1="100", bonus_1="50", ante_2="20", bonus_2="50")
     assert resp.status_code == 422

@@ -1,4 +1,4 @@
-"""The parlour page over HTTP (issue 16): a croupier starts a game and records hands (the last
+"""The parlour page over HTTP: a croupier starts a game and records hands (the last
 hand left empty takes the remaining cards), a refused hand names the box and stores nothing,
 and only croupiers and administrators reach the page."""
 

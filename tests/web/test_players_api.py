@@ -1,4 +1,4 @@
-"""Issue 23 through the edge: who plays a box at ``place`` (the rounds API and the table screen),
+"""Through the edge: who plays a box at ``place`` (the rounds API and the table screen),
 seed 001's rules for a player's boxes refused with their field, player cards, and the ratings API
 with its roles. Both databases."""
 
@@ -179,7 +179,7 @@ def test_the_csv_of_a_days_slips_keeps_formulas_out(app: Flask, browser: Browser
 
 def test_a_buy_in_recorded_with_his_card_is_in_his_rating_slip_and_total(
         app: Flask, api: Api, croupier: Any, table: Any) -> None:
-    """Issues 23 and 27: the cash a rated player exchanged at the table, recorded with his card
+    """The cash a rated player exchanged at the table, recorded with his card
     (once before the round, once mid-round), is his slip's and his total's ``buy_ins``; a buy-in
     with another card or none is not his."""
     from tests.web.test_live_api import STEPS

@@ -34,7 +34,7 @@ def api(app: Flask, browser: Browser, croupier: Any) -> Api:
 
 @pytest.fixture
 def opening(app: Flask, croupier: Any) -> dict[str, Any]:
-    """The opening count and co-signer (issue 10): a shift opens with its float counted."""
+    """The opening count and co-signer: a shift opens with its float counted."""
     return opening_form(app)
 
 

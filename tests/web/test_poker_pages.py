@@ -145,7 +145,7 @@ def test_the_readme_walks_a_dealer_through_a_poker_table_with_labels_the_screens
 
 def test_the_dealer_files_a_dispute_on_a_pot_and_a_pit_boss_reviews_the_replay_and_denies_it(
         app: Flask, browser: Browser, other_browser: Browser, croupier: Any) -> None:
-    """Issue 15, records and review, through the pages the house games use."""
+    """Records and review, through the pages the house games use."""
     from dealer_assist.services.rounds import poker_hands
     from dealer_assist.services.shifts import shifts
     from tests.factories import make_user

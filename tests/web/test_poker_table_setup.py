@@ -1,4 +1,4 @@
-"""Issue 35 item 4: "Edit" on a poker table opened the house-game form, preselected "Russian
+""""Edit" on a poker table opened the house-game form, preselected "Russian
 poker", refused to save ("no profile 'americana-limit' for this game"), and with the profile
 cleared silently turned the poker table into a Russian poker table. A poker table's name, pit
 and stakes are edited on its own form; the setup list shows its own figures (its game's title,

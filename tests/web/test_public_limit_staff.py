@@ -1,4 +1,4 @@
-"""Issue 25: the public rate limit is for anonymous callers. A casino floor is one address
+"""The public rate limit is for anonymous callers. A casino floor is one address
 behind its router: after the public has used the address's quota, a signed-in pit boss at the
 same address still gets his answers, and fetching the OpenAPI document is never counted."""
 

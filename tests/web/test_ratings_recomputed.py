@@ -1,4 +1,4 @@
-"""Issue 23: 200 seeded random shifts through the rounds API, and every rating figure recomputed
+"""200 seeded random shifts through the rounds API, and every rating figure recomputed
 independently from the stored rounds.
 
 The shifts (``random_shifts.py``): all four house games, one to three players with one to four
@@ -31,7 +31,7 @@ from sqlalchemy import text
 from dealer_assist import db
 from dealer_assist.lab.version import fingerprint
 from dealer_assist.rules.profiles import get_profile
-from dealer_assist.services.reports import house_edge
+from dealer_assist.services.figures import house_edge
 from tests.factories import make_user
 from tests.web.conftest import Browser, arrange
 from tests.web.random_shifts import play_shifts
@@ -47,7 +47,7 @@ def _store_edges(app: Flask) -> None:
         for name, edge in EDGES.items():
             house_edge.save(session, {"profile": name,
                                       "fingerprint": fingerprint(get_profile(name)),
-                                      # issue 24: the tables assume "basic" (their default);
+                                      # the tables assume "basic" (their default);
                                       # a rating that read the default ("best") would differ
                                       "default_strategy": "best",
                                       "strategies": {"basic": {"house_edge": float(edge)},
@@ -201,7 +201,7 @@ def pit(app: Flask, browser: Browser) -> int:
 
 def test_every_rating_figure_equals_an_independent_recomputation_from_the_stored_rounds(
         app: Flask, browser: Browser, pit: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    # issue 35 ships every profile's figures with the code: hidden here, so the database's
+    # ships every profile's figures with the code: hidden here, so the database's
     # (EDGES) are the only ones and Caribbean stud's rounds still have none
     monkeypatch.setattr(house_edge, "_kept", lambda profile: None)
     _store_edges(app)

@@ -1,4 +1,4 @@
-"""Issue 10, defect 16: the README walks each role through opening and closing a shift, the
+"""Defect 16: the README walks each role through opening and closing a shift, the
 inventory, approvals and reports, step by step, and every button and page it names exists."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 ROLE_TITLES = " ".join(str(title) for title in users.ROLE_TITLES.values())
 #: the pages' words: the templates, and the table screen's round, which static/round.js draws
-#: from the words web/live_screen.py and web/live.py say (issue 37)
+#: from the words web/live_screen.py and web/live.py say
 TEMPLATES = " ".join(p.read_text(encoding="utf-8") for p in [
     *(ROOT / "templates").rglob("*.html"), ROOT / "dealer_assist" / "web" / "live_screen.py",
     ROOT / "dealer_assist" / "tablet" / "screen.py",
@@ -36,7 +36,7 @@ def test_every_button_and_page_the_readme_names_exists_in_the_templates() -> Non
     named = ["Open shift with this count", "Inventory, fills and credits", "Close shift",
              "The count is final", "Waiting for you", "Approvals", "Disputes", "Review",
              "Frozen", "Record", "Download PDF",
-             # issue 28: the relief and the table device
+             # the relief and the table device
              "Relieve dealer", "Take the table", "Make this tablet the table's device"]
     for label in named:
         assert label in README, label
@@ -48,7 +48,7 @@ def test_the_first_round_walk_through_is_still_there() -> None:
 
 
 def test_the_players_walk_through_names_what_the_screens_show() -> None:
-    """Issue 23: the README's players part names the table screen's and the pages' labels."""
+    """The README's players part names the table screen's and the pages' labels."""
     steps = re.findall(r"^\d+\. ", _section("**Players at the boxes and their ratings"), re.M)
     assert len(steps) >= 3
     for label in ("Same player as box", "Rated player sits down", "Rated players at this table",
@@ -57,7 +57,7 @@ def test_the_players_walk_through_names_what_the_screens_show() -> None:
 
 
 def test_the_readme_walks_the_cage_the_count_team_the_void_and_the_hold_report() -> None:
-    """Issue 35 item 30: "README: the drop box and soft count, the hold report, voiding a slip
+    """"README: the drop box and soft count, the hold report, voiding a slip
     and the new roles are missing; 'add the slip number as a note' is obsolete (slips are
     numbered); Profiles shows no pay tables although the README sends people there"."""
     assert "add the slip number as a note" not in README

@@ -1,4 +1,4 @@
-"""Issue 28 through the pages: a tablet bound to a table, a relief with a name (or a badge) and a
+"""Through the pages: a tablet bound to a table, a relief with a name (or a badge) and a
 PIN, a mid-round relief with a pit boss's PIN, the PIN throttled, the device fenced in, revoked,
 and one's own PIN set with the password. SQLite and PostgreSQL."""
 

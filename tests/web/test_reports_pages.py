@@ -66,7 +66,7 @@ def test_a_pit_boss_counts_fills_and_closes_the_shift_through_the_pages(
         app: Flask, browser: Browser, floor: dict[str, Any]) -> None:
     browser.login("pavel")
     assert _opening(browser, floor).status_code == 302
-    issued = arrange(app, lambda s: cage_issue(s, floor["shift"], "fill", 25_000))  # issue 35
+    issued = arrange(app, lambda s: cage_issue(s, floor["shift"], "fill", 25_000))
     resp = browser.post(f"/reports/shifts/{floor['shift']}/transfers",
                         {"issue_id": issued, "kind": "fill", "amount": "25,000",
                          "croupier_id": floor["carla"], "croupier_pin": PIN})
@@ -118,7 +118,7 @@ def test_a_shift_manager_downloads_the_pdf_with_its_sha256(
     assert resp.status_code == 200 and resp.mimetype == "application/pdf"
     assert resp.data.startswith(b"%PDF")
     assert 'filename="shift-1-RP-b-1-b-' in resp.headers["Content-Disposition"]
-    # the lab's figures are read from the same database (issue 25), as the request did
+    # the lab's figures are read from the same database, as the request did
     with app.app_context(), db.session_scope(app, write=False) as session:
         expected = reports.digest(reports.build_shift_report(
             session, floor["shift"], zone_name=_zone_name(app)))

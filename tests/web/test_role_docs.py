@@ -1,4 +1,4 @@
-"""Issue 35 item 26: "Docs contradict the declared roles ... One source of truth, tested." The
+""""Docs contradict the declared roles ... One source of truth, tested." The
 docs' role tables are made from the roles every view declares (``edge.role_tables``); these
 tests fail when a table says anything else, when a page or API family has no such table, or
 when a hand-written role table comes back beside them."""

@@ -1,4 +1,4 @@
-"""Issue 35 item 15: an Oasis round's history showed its "Deal dealer" step without the card
+"""An Oasis round's history showed its "Deal dealer" step without the card
 dealt face up (the step's payload is ``{"up": [card]}`` in dealing order)."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_the_deal_dealer_step_of_an_oasis_round_shows_the_up_card(
 
 def test_an_oasis_bet_won_is_said_to_be_the_bet_paid_not_a_raise(
         app: Flask, browser: Browser, oasis: Any) -> None:
-    """Issue 35 item 21: Oasis showed "BET ... raise paid 7:1": the wager is the BET. The
+    """Oasis showed "BET ... raise paid 7:1": the wager is the BET. The
     engine's stored English stays as stored (the replay invariant); the page says "BET paid",
     for a stored settlement too."""
     browser.login("carla")

@@ -20,12 +20,12 @@ from tests.web.conftest import Browser, arrange
 EXPECTED_PUBLIC = {"static", "auth.login", "auth.logout", "auth.set_language", "api.settle",
                    "api.split_suggest",
                    "api.poker_hand", "api.parlour_hand", "api.parlour_end", "api.openapi",
-                   # issue 34: the tablet's offline runtime, public static assets
+                   # the tablet's offline runtime, public static assets
                    "tablet.pyodide", "tablet.engine_zip", "tablet.engine_meta", "tablet.worker",
                    "tablet.service_worker"}
 STAFF = frozenset({"croupier", "pit_boss", "shift_manager"})
 AUDITORS = frozenset({"auditor", "pit_boss", "shift_manager", "admin"})
-#: who sees rated players' ratings and names (issue 23): pit and management
+#: who sees rated players' ratings and names: pit and management
 PIT_AND_MANAGEMENT = frozenset({"pit_boss", "shift_manager", "admin"})
 #: what the read-only auditor may open (GET only): rounds, disputes, voids and corrections,
 #: the audit log, reports, the tables overview, and their own password
@@ -33,9 +33,9 @@ AUDITOR_PAGES = {"web.home", "tables.detail", "disputes.rounds_page", "disputes.
                  "disputes.queue", "disputes.review", "disputes.changes_page",
                  "disputes.audit_page", "reports.index", "reports.preview", "reports.download",
                  "auth.change_password",
-                 # issue 28: the pit's live floor and a dealer's figures, read-only
+                 # the pit's live floor and a dealer's figures, read-only
                  "floor.page", "floor.cards", "floor.data", "floor.dealer",
-                 # issue 27: the hold report and the slips, read-only
+                 # the hold report and the slips, read-only
                  "cage.hold_page", "cage.hold_pdf", "cage.hold_csv", "cage.slip_page",
                  "cage.slip_pdf"}
 #: every JSON API endpoint and the roles it declares (a new endpoint must be added here)
@@ -53,14 +53,13 @@ API_ROLES = {
     "api.poker_current_hand": STAFF, "api.poker_get_hand": STAFF, "api.poker_act": STAFF,
     "api.poker_undo": STAFF,
     "api.parlour_hand": frozenset({PUBLIC}), "api.parlour_end": frozenset({PUBLIC}),
-    # issue 27
     "api.create_buy_in": STAFF, "api.get_slip": AUDITORS, "api.hold_report": AUDITORS,
-    # the game-math lab's advisor (issue 24): staff and the admin; the auditor never posts
+    # the game-math lab's advisor: staff and the admin; the auditor never posts
     "api.lab_advise": STAFF | {"admin"},
     "api.player_ratings": PIT_AND_MANAGEMENT,
 }
 DUMMY = {"int": 1, "path": "app.css", "default": "russian"}
-#: issue 35: what the count team and the cage cashier reach beyond every account's own pages
+#: what the count team and the cage cashier reach beyond every account's own pages
 #: (the tables overview, a table's page, their password and PIN, the device home that sends
 #: them to the overview): the soft count; the cage's fills and credits and the slips it issued
 OWN_PAGES = {"web.home", "tables.detail", "auth.change_password", "relief.set_pin",
@@ -162,7 +161,7 @@ def test_every_api_endpoint_declares_its_own_roles(app: Flask) -> None:
 def test_a_croupier_is_refused_by_the_auditor_api_and_a_pit_boss_is_let_in(
         app: Flask, browser: Browser, other_browser: Browser, croupier: Any) -> None:
     auditor_only = [(e, m, u) for e, m, u in _api_routes(app) if API_ROLES[e] == AUDITORS]
-    # issue 6 (7) and issue 27 (a slip, the hold report)
+    # (7) and (a slip, the hold report)
     assert len(auditor_only) == 9 and all(m == "GET" for _, m, _ in auditor_only)
     arrange(app, make_user, "pavel", "pit_boss")
     assert browser.login("carla").status_code == 302
@@ -187,7 +186,7 @@ def test_the_rounds_api_lets_table_staff_in_but_not_an_administrator(
 
 def test_the_auditor_reads_every_audit_page_and_is_refused_every_write(
         app: Flask, browser: Browser) -> None:
-    """Issue 12: "No read-only auditor role: every account that can read the audit API can also
+    """"No read-only auditor role: every account that can read the audit API can also
     write." The auditor reaches exactly :data:`AUDITOR_PAGES` and the auditor API, all by GET;
     every other route and every write is a 403 (``/password``, the auditor's own password, and
     logout, which is public, aside)."""
@@ -217,7 +216,7 @@ def test_the_auditor_reads_every_audit_page_and_is_refused_every_write(
 
 def test_a_pin_session_on_a_table_device_reaches_no_page_outside_the_device(
         app: Flask, browser: Browser) -> None:
-    """Issue 28: a PIN authenticates one person for one act and opens no session beyond the
+    """A PIN authenticates one person for one act and opens no session beyond the
     table device. A pit boss binds the tablet, a pit boss (Petra: the role with the most pages)
     takes the table with her PIN; walking every route, the tablet reaches only its own table's
     screen and steps and the relief (``edge.device``): every other page sends it to its home,
@@ -267,7 +266,7 @@ def test_a_pin_session_on_a_table_device_reaches_no_page_outside_the_device(
 @pytest.mark.parametrize("role", sorted(NEW_ROLES))
 def test_the_count_team_and_the_cage_reach_their_own_pages_and_nothing_else(
         app: Flask, browser: Browser, role: str) -> None:
-    """Issue 35 item 7: the count team counts the drop and the cage issues fills and credits;
+    """The count team counts the drop and the cage issues fills and credits;
     neither reaches the pit's pages, the floor, the reports, the administration or the API, and
     the pit reaches neither of theirs. Walking every route as that role sends it."""
     arrange(app, make_user, "nina", role)

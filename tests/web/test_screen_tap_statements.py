@@ -1,4 +1,4 @@
-"""Issue 37: a table screen tap costs no more SQL than the JSON API's step, and reads before it
+"""A table screen tap costs no more SQL than the JSON API's step, and reads before it
 locks. The statements are counted as ``benchmarks/profile_step.py --sql`` counts them: a
 SQLAlchemy ``before_cursor_execute`` listener on the real app's engine (SQLite, the production
 pragmas), around one request each. The same step (box 1's BET, after the deal with nothing face
@@ -85,7 +85,7 @@ def taps(browser: Browser, app: Flask, croupier: Any, table: Any) -> dict[str, l
 
 def test_a_screen_tap_sends_no_more_sql_statements_than_the_same_api_step(
         taps: dict[str, list[str]]) -> None:
-    # issue 37: "A tap: 1 request, 1 read of the round, 1 write transaction, at most the API
+    # "A tap: 1 request, 1 read of the round, 1 write transaction, at most the API
     # step's statement count"
     screen, api = (len([s for s in taps[k] if s != "COMMIT"]) for k in ("screen", "api"))
     assert screen <= api, (taps["screen"], taps["api"])
@@ -93,7 +93,7 @@ def test_a_screen_tap_sends_no_more_sql_statements_than_the_same_api_step(
 
 def test_a_screen_tap_reads_the_round_once_then_begins_its_one_write_transaction(
         taps: dict[str, list[str]]) -> None:
-    # issue 37: "1 read of the round, 1 write transaction, ... no BEGIN IMMEDIATE before the
+    # "1 read of the round, 1 write transaction, ... no BEGIN IMMEDIATE before the
     # read"
     sent = taps["screen"]
     assert len([s for s in sent if s.startswith("SELECT round_event.")]) == 1, sent

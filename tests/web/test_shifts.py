@@ -1,5 +1,5 @@
 """Opening a shift from the dashboard and the table page: with its opening count, chip by
-chip, signed by the croupier and the pit boss (issue 10)."""
+chip, signed by the croupier and the pit boss."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 10 on the table screen in dealing order (defects 6-10, 13), through the test client.
+"""On the table screen in dealing order (defects 6-10, 13), through the test client.
 
 Each test failed on main before the fix it covers (see the branch's report); the browser tests
 in tests/browser/test_table_screen_floor.py tap the same things in Chromium.
@@ -55,7 +55,7 @@ def refusal(resp: Any, status: int = 422) -> dict[str, Any]:
     return body
 
 
-# --- defect 9 (issue 37): a refusal is an answer, never a page; a resend stores nothing -------
+# --- defect 9: a refusal is an answer, never a page; a resend stores nothing -------
 
 def test_a_refused_step_answers_a_problem_and_sending_it_again_stores_nothing(
         browser: Browser, app: Flask, rp: Any) -> None:

@@ -1,4 +1,4 @@
-"""Issue 34: the tablet's runtime is served by the app itself (``web/tablet.py``): Pyodide's core
+"""The tablet's runtime is served by the app itself (``web/tablet.py``): Pyodide's core
 files only, the engine bundle and its hash, the worker (the one answer allowed to compile
 WebAssembly) and the service worker at ``/sw.js``; public static assets a bound table device
 fetches like anyone (its dealer on ``g.user`` does not make them ``no-store``)."""

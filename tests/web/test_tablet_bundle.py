@@ -1,4 +1,4 @@
-"""Issue 34: the engine bundle a tablet runs offline is this checkout's pure Python, exactly
+"""The engine bundle a tablet runs offline is this checkout's pure Python, exactly
 (``dealer_assist/__init__.py``, the rules engine, the tablet's package and the compiled
 catalogs: nothing more, nothing less), and the same files always make the same bytes."""
 

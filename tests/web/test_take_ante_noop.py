@@ -1,6 +1,6 @@
-"""Issue 35 item 27: an explicit ``take_ante`` where the reveal already took the ANTE (Caribbean
+"""An explicit ``take_ante`` where the reveal already took the ANTE (Caribbean
 stud, Oasis: no game can be bought, so taking the ANTE is the only outcome and nobody taps it,
-issue 10) answered 422 "box 1 has already chosen": a client written to the earlier contract,
+) answered 422 "box 1 has already chosen": a client written to the earlier contract,
 which sent it, broke. It is now answered as a no-op: 200, the round as it is, nothing stored
 (docs/api.md)."""
 

@@ -1,4 +1,4 @@
-"""Issue 27: a buy-in at the table, a numbered slip, the hold report."""
+"""A buy-in at the table, a numbered slip, the hold report."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ class Slip(Shape):
     pit_boss: str
     signed: list[Obj] | Absent = None
     void: SlipVoid | None = None
-    #: issue 35: the cage cashier who issued a fill or credit ("" on a count's slip)
+    #: the cage cashier who issued a fill or credit ("" on a count's slip)
     cashier: str | Absent = None
 
 

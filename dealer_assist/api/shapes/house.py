@@ -50,7 +50,7 @@ class SplitHands(Shape):
 
 
 class BoxPlayer(Shape):
-    """Who plays the box (issue 23): exactly one of a seat letter (an anonymous player) or a
+    """Who plays the box: exactly one of a seat letter (an anonymous player) or a
     player card (a rated player, registered when he sat down). A player's boxes follow seed
     001's rules in Russian poker: at most 4, one ANTE, the dark course after the first."""
 

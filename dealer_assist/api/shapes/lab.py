@@ -1,4 +1,4 @@
-"""The game-math lab's advisor: ``POST /api/v1/lab/advise`` (issue 24, ``api/lab.py``).
+"""The game-math lab's advisor: ``POST /api/v1/lab/advise`` (``api/lab.py``).
 
 Shapes only: the view reads the same body with the engine's field readers (a broken rule, an
 unknown card or stage is a 422 naming the field); these classes document it and check the rest.

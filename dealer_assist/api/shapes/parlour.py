@@ -1,4 +1,4 @@
-"""Parlour Americana: ``POST /api/v1/parlour/hand`` and ``/parlour/end`` (issue 16)."""
+"""Parlour Americana: ``POST /api/v1/parlour/hand`` and ``/parlour/end``."""
 
 from __future__ import annotations
 

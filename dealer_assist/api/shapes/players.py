@@ -1,4 +1,4 @@
-"""Rated players' ratings (issue 23): ``GET /api/v1/players/{card}/ratings``."""
+"""Rated players' ratings: ``GET /api/v1/players/{card}/ratings``."""
 
 from __future__ import annotations
 

@@ -133,7 +133,7 @@ class PokerHand(Shape):
     net: ChipsBySeat | Absent = None
 
 
-# --- the poker tables and hands (issue 15) --------------------------------------------------
+# --- the poker tables and hands --------------------------------------------------
 #: a field the view passes on whole; the engine or the service checks what is inside it (a 422
 #: naming the field), so here it is only an object, documented as the shape named
 def checked_later(name: str) -> Any:

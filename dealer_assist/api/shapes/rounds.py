@@ -1,4 +1,4 @@
-"""The live rounds API (issue 5) and the auditors' read-only API (issue 6)."""
+"""The live rounds API and the auditors' read-only API."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class NewBox(Shape):
 
 
 class Tapped(Shape):
-    """Issue 34: a step recorded on the tablet while the server could not be reached."""
+    """A step recorded on the tablet while the server could not be reached."""
 
     tapped_at: When | None = Field(default=None, description=(
         "when the croupier tapped, by the tablet's clock (ISO 8601 with a zone); at most 5 "

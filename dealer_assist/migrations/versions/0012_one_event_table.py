@@ -16,7 +16,12 @@ Revises: 0011
 Create Date: 2026-11-26
 """
 
+import hashlib
+import hmac
+import json
 from collections.abc import Sequence
+from datetime import UTC, date, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -82,16 +87,14 @@ def _audit_moved(bind: sa.Connection, moved: list[tuple[int, int]]) -> None:
     """One ``round_event.moved`` entry per moved row: its snapshot and where it came from."""
     if not moved:
         return
-    from dealer_assist.audit import capture, chain
-
     events = sa.Table("round_event", sa.MetaData(), autoload_with=bind)  # typed, as the log
-    changes = []
+    changes: list[Change] = []
     for old_id, new_id in moved:
         row = bind.execute(sa.select(events).where(events.c.id == new_id)).mappings().one()
-        snapshot = capture.snapshot("round_event", dict(row))
+        snapshot = _snapshot("round_event", dict(row))
         snapshot["moved_from"] = f"parlour_event {old_id}"
-        changes.append(chain.Change("round_event.moved", "round_event", str(new_id), snapshot))
-    chain.append(bind, changes, default_actor=chain.Actor.system())
+        changes.append(("round_event.moved", "round_event", str(new_id), snapshot, None))
+    _append(bind, changes)
 
 
 def upgrade() -> None:
@@ -140,3 +143,87 @@ def downgrade() -> None:
         _triggers("round_event", create=True)
     _alter_round_event(upgrade=False)
     _triggers("parlour_event", create=True)
+
+
+# --- the audit chain as this revision writes it (frozen from audit/chain.py and
+# audit/capture.py: a migration depends on nothing of the application that can change after
+# it; ``audit verify`` reads these entries like any other) ---------------------------------
+
+GENESIS = hashlib.sha256(b"dealer_assist audit log genesis").hexdigest()
+ADVISORY_LOCK_KEY = 0x61756474  # serialises appends on PostgreSQL ("audt")
+KEY_ATTRIBUTE = "dealer_assist_audit_key"  # the engine dialect's chain key (capture.install)
+UNKEYED, KEYED = 1, 2
+SECRET_COLUMNS = frozenset({"password_hash", "pin_hash", "token_hash"})
+SEALED = {"pin_hash": "pin_seal"}
+JSON_COLUMNS = frozenset({("round_event", "payload"), ("round_settlement", "settlement")})
+#: (action, entity, entity_id, payload, table_id): one entry, attributed to the system
+Change = tuple[str, str, str | None, Any, int | None]
+AUDIT_ENTRY = sa.table(
+    "audit_entry", *(sa.column(c) for c in (
+        "seq", "actor_id", "actor", "role", "table_id", "action", "entity", "entity_id",
+        "payload", "prev_hash", "hash", "chain")), sa.column("at", sa.DateTime(timezone=True)))
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        moment = value if value.tzinfo else value.replace(tzinfo=UTC)
+        return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if isinstance(value, date):
+        return value.isoformat()
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    return str(value)
+
+
+def _shown(tablename: str, column: str, value: Any) -> Any:
+    if (tablename, column) in JSON_COLUMNS and isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return _plain(value)
+
+
+def _snapshot(tablename: str, values: dict[str, Any]) -> dict[str, Any]:
+    out = {k: _shown(tablename, k, v) for k, v in values.items() if k not in SECRET_COLUMNS}
+    if "password_hash" in values:
+        out["password"] = "set"
+    out.update({SEALED[k]: None if v is None else hashlib.sha256(str(v).encode()).hexdigest()
+                for k, v in values.items() if k in SEALED})
+    return out
+
+
+def _append(conn: sa.Connection, changes: list[Change]) -> None:
+    """Each change as the next entry of the chain (SHA-256, or HMAC-SHA-256 with the key)."""
+    if not changes:
+        return
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": ADVISORY_LOCK_KEY})
+    head = conn.execute(sa.text("SELECT seq, hash FROM audit_entry ORDER BY seq DESC "
+                                "LIMIT 1")).first()
+    seq, prev = (head[0], head[1]) if head else (0, GENESIS)
+    key = getattr(conn.engine.dialect, KEY_ATTRIBUTE, None)
+    version = UNKEYED if key is None else KEYED
+    now = datetime.now(UTC)
+    rows = []
+    for action, entity, entity_id, payload, table_id in changes:
+        seq += 1
+        row = {"seq": seq, "at": now, "actor_id": None, "actor": "system", "role": "system",
+               "table_id": table_id, "action": action[:40], "entity": entity[:40],
+               "entity_id": entity_id, "payload": _canonical(payload), "prev_hash": prev,
+               "chain": version}
+        content = {k: _plain(v) if k == "at" else v for k, v in row.items() if k != "chain"}
+        if version != UNKEYED:
+            content["chain"] = version
+        data = (prev + _canonical(content)).encode("utf-8")
+        row["hash"] = prev = hashlib.sha256(data).hexdigest() if key is None else \
+            hmac.new(key, data, hashlib.sha256).hexdigest()
+        if conn.dialect.name == "sqlite":  # stored as naive UTC there (models.UTCDateTime)
+            row["at"] = now.replace(tzinfo=None)
+        rows.append(row)
+    conn.execute(AUDIT_ENTRY.insert(), rows)

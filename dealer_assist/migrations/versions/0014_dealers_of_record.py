@@ -19,7 +19,12 @@ Revises: 0013
 Create Date: 2026-11-25
 """
 
+import hashlib
+import hmac
+import json
 from collections.abc import Sequence
+from datetime import UTC, date, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -165,8 +170,6 @@ def _tables() -> None:
 def _backfill() -> None:
     """The shift's croupier becomes the dealer of record of its rounds and deals one stint from
     its opening; the audit log gets an entry for each row written and one naming the rule."""
-    from dealer_assist.audit import capture, chain
-
     bind = op.get_bind()
     shift = sa.table("shift", sa.column("id", sa.Integer()), sa.column("table_id", sa.Integer()),
                      sa.column("opened_at", sa.DateTime(timezone=True)),
@@ -186,7 +189,7 @@ def _backfill() -> None:
                       sa.column("dealer_id", sa.Integer()),
                       sa.column("started_at", sa.DateTime(timezone=True)),
                       sa.column("kind", sa.String()))
-    changes: list[chain.Change] = []
+    changes: list[Change] = []
     rounds = 0
     for shift_id, table_id, opened_at, croupier in shifts:
         values = {"table_id": table_id, "shift_id": shift_id, "dealer_id": croupier,
@@ -195,22 +198,21 @@ def _backfill() -> None:
                               .returning(stints.c.id)).scalar_one()
         row = {"id": new_id, **values, "parlour_game_id": None, "authorized_by": None,
                "round_id": None, "device_id": None}
-        changes.append(chain.Change("stint.migrated", "dealer_stint", str(new_id),
-                                    capture.snapshot("dealer_stint", row), table_id))
+        changes.append(("stint.migrated", "dealer_stint", str(new_id),
+                        _snapshot("dealer_stint", row), table_id))
         ids = bind.execute(sa.text("SELECT id FROM game_round WHERE shift_id = :s "
                                    "AND dealer_id IS NULL ORDER BY id"), {"s": shift_id})
         for (round_id,) in ids.all():
-            changes.append(chain.Change(
+            changes.append((
                 "round.dealer_of_record", "game_round", str(round_id),
                 {"id": round_id, "changes": {"dealer_id": {"from": None, "to": croupier}}},
                 table_id))
             rounds += 1
         bind.execute(sa.text("UPDATE game_round SET dealer_id = :d WHERE shift_id = :s "
                              "AND dealer_id IS NULL"), {"d": croupier, "s": shift_id})
-    changes.append(chain.Change("dealer_of_record.migrated", "migration", "0014",
-                                {"issue": 28, "rule": RULE, "shifts": len(shifts),
-                                 "rounds": rounds}))
-    chain.append(bind, changes, default_actor=chain.Actor.system())
+    changes.append(("dealer_of_record.migrated", "migration", "0014",
+                    {"issue": 28, "rule": RULE, "shifts": len(shifts), "rounds": rounds}, None))
+    _append(bind, changes)
 
 
 def upgrade() -> None:
@@ -242,3 +244,87 @@ def downgrade() -> None:
                           ("user_account", "badge"), ("user_account", "pin_set_at"),
                           ("user_account", "pin_hash")):
         op.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+
+
+# --- the audit chain as this revision writes it (frozen from audit/chain.py and
+# audit/capture.py: a migration depends on nothing of the application that can change after
+# it; ``audit verify`` reads these entries like any other) ---------------------------------
+
+GENESIS = hashlib.sha256(b"dealer_assist audit log genesis").hexdigest()
+ADVISORY_LOCK_KEY = 0x61756474  # serialises appends on PostgreSQL ("audt")
+KEY_ATTRIBUTE = "dealer_assist_audit_key"  # the engine dialect's chain key (capture.install)
+UNKEYED, KEYED = 1, 2
+SECRET_COLUMNS = frozenset({"password_hash", "pin_hash", "token_hash"})
+SEALED = {"pin_hash": "pin_seal"}
+JSON_COLUMNS = frozenset({("round_event", "payload"), ("round_settlement", "settlement")})
+#: (action, entity, entity_id, payload, table_id): one entry, attributed to the system
+Change = tuple[str, str, str | None, Any, int | None]
+AUDIT_ENTRY = sa.table(
+    "audit_entry", *(sa.column(c) for c in (
+        "seq", "actor_id", "actor", "role", "table_id", "action", "entity", "entity_id",
+        "payload", "prev_hash", "hash", "chain")), sa.column("at", sa.DateTime(timezone=True)))
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        moment = value if value.tzinfo else value.replace(tzinfo=UTC)
+        return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if isinstance(value, date):
+        return value.isoformat()
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    return str(value)
+
+
+def _shown(tablename: str, column: str, value: Any) -> Any:
+    if (tablename, column) in JSON_COLUMNS and isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return _plain(value)
+
+
+def _snapshot(tablename: str, values: dict[str, Any]) -> dict[str, Any]:
+    out = {k: _shown(tablename, k, v) for k, v in values.items() if k not in SECRET_COLUMNS}
+    if "password_hash" in values:
+        out["password"] = "set"
+    out.update({SEALED[k]: None if v is None else hashlib.sha256(str(v).encode()).hexdigest()
+                for k, v in values.items() if k in SEALED})
+    return out
+
+
+def _append(conn: sa.Connection, changes: list[Change]) -> None:
+    """Each change as the next entry of the chain (SHA-256, or HMAC-SHA-256 with the key)."""
+    if not changes:
+        return
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": ADVISORY_LOCK_KEY})
+    head = conn.execute(sa.text("SELECT seq, hash FROM audit_entry ORDER BY seq DESC "
+                                "LIMIT 1")).first()
+    seq, prev = (head[0], head[1]) if head else (0, GENESIS)
+    key = getattr(conn.engine.dialect, KEY_ATTRIBUTE, None)
+    version = UNKEYED if key is None else KEYED
+    now = datetime.now(UTC)
+    rows = []
+    for action, entity, entity_id, payload, table_id in changes:
+        seq += 1
+        row = {"seq": seq, "at": now, "actor_id": None, "actor": "system", "role": "system",
+               "table_id": table_id, "action": action[:40], "entity": entity[:40],
+               "entity_id": entity_id, "payload": _canonical(payload), "prev_hash": prev,
+               "chain": version}
+        content = {k: _plain(v) if k == "at" else v for k, v in row.items() if k != "chain"}
+        if version != UNKEYED:
+            content["chain"] = version
+        data = (prev + _canonical(content)).encode("utf-8")
+        row["hash"] = prev = hashlib.sha256(data).hexdigest() if key is None else \
+            hmac.new(key, data, hashlib.sha256).hexdigest()
+        if conn.dialect.name == "sqlite":  # stored as naive UTC there (models.UTCDateTime)
+            row["at"] = now.replace(tzinfo=None)
+        rows.append(row)
+    conn.execute(AUDIT_ENTRY.insert(), rows)

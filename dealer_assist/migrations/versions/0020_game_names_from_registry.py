@@ -2,7 +2,7 @@
 ``game_table.game`` no longer lists the games (a list here was a second registry that every new
 house game had to extend with a migration); it keeps the name's shape (not empty, lower case,
 no surrounding blanks), and ``services.tables`` admits only a registered game
-(``rules.registry``).
+(``rules.games.registry``).
 
 The CHECK is replaced as revisions 0005 and 0018 did it (PostgreSQL: drop and add; SQLite: the
 constraint's text rewritten under ``writable_schema``, then ``integrity_check``). Everything

@@ -6,11 +6,12 @@
 * ``poker/``: the poker room's player-versus-player games, Americana stud and 32-card draw;
 * ``parlour/``: the parlour Americana board game.
 
-Importing this package registers each game's :class:`~dealer_assist.rules.registry.GameSpec`.
+Importing this package registers each game's :class:`~dealer_assist.rules.games.registry.GameSpec`.
 """
 
 from ..phrase import Phrase
-from ..registry import (
+from . import parlour, poker, russian, stud
+from .registry import (
                   GAMES,
                   HOUSE_REPORT,
                   PARLOUR,
@@ -22,7 +23,6 @@ from ..registry import (
                   get_game,
                   register,
 )
-from . import parlour, poker, russian, stud
 
 register(GameSpec("russian", RUSSIAN, Phrase("Russian poker"), russian.RUSSIAN_CLASSIC.name,
                   russian.RUSSIAN, russian.settle_request, lab="russian", report=HOUSE_REPORT))

@@ -1,4 +1,4 @@
-"""Buy-ins at the table (issue 27): cash exchanged for chips, recorded by the croupier in one step.
+"""Buy-ins at the table: cash exchanged for chips, recorded by the croupier in one step.
 
 The cash goes through the slot into the table's drop box and the chips leave the tray, so the
 shift's tray change is the settlements' win minus the chips sold: without the buy-ins every
@@ -19,7 +19,7 @@ from sqlmodel import Session, col, func, select
 
 from ...models import GameTable, Role, Round, RoundStatus, Shift, ShiftStatus, User, utcnow
 from ...models.cage import BuyIn
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
 

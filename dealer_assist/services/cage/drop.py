@@ -1,7 +1,7 @@
-"""The drop box and the soft count (issue 27).
+"""The drop box and the soft count.
 
 Per table and gaming date one drop box collects the cash of every buy-in. At the soft count two
-members of the count team (issue 35: independent of the pit; no pit boss, shift manager or
+members of the count team (independent of the pit; no pit boss, shift manager or
 administrator counts) -- each authenticated: his PIN, or his own signed-in session -- enter the
 cash by denomination; the amount is the exact sum. The drop variance is the counted cash minus
 the buy-ins recorded at the table for that day; above the casino's threshold (a setting,
@@ -26,7 +26,7 @@ from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import cosign
 from . import buyins
 
-#: issue 35: the count team only -- independent of the table games department (every MICS:
+#: the count team only -- independent of the table games department (every MICS:
 #: no pit boss, shift manager, croupier or administrator counts the drop)
 COUNTERS = frozenset({Role.COUNT_TEAM.value})
 #: the notes of a currency (its smallest unit), largest first; a casino sets CASH_DENOMINATIONS

@@ -1,4 +1,4 @@
-"""The cage issues fills and credits (issue 35); the table signs for them.
+"""The cage issues fills and credits; the table signs for them.
 
 Every table-games MICS (Nevada, New Jersey, Maryland) has fill and credit slips issued by the
 cage, not written by the pit: RULES.md, "People at the table": "fill and credit slips are issued

@@ -1,4 +1,4 @@
-"""Investigation notes on a hold outside the casino's band (issue 27): a shift manager writes
+"""Investigation notes on a hold outside the casino's band: a shift manager writes
 why a table's hold for a day or a month left its band; the note is kept with the report
 (``hold_note``, append-only: a later note adds to the earlier one, never replaces it)."""
 

@@ -1,4 +1,4 @@
-"""Numbered slips (issue 27): fills, credits and the table inventory slips (opener, closer).
+"""Numbered slips: fills, credits and the table inventory slips (opener, closer).
 
 Every slip carries a number issued by :func:`next_number`: the one ``slip_counter`` row is
 locked (PostgreSQL ``SELECT ... FOR UPDATE``; SQLite writes are ``BEGIN IMMEDIATE`` and queue
@@ -67,7 +67,7 @@ class SlipView:
     transfer_id: int | None = None
     count_id: int | None = None
     extra: Mapping[str, str] = field(default_factory=dict)
-    #: issue 35: the cage cashier who issued the fill or credit ("" for a count's slip)
+    #: the cage cashier who issued the fill or credit ("" for a count's slip)
     cashier: str = ""
 
 

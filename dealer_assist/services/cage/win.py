@@ -1,4 +1,4 @@
-"""Win the way the cage computes it (issue 27), beside what the settlements say.
+"""Win the way the cage computes it, beside what the settlements say.
 
 Per shift: the tray's change is closing - opening + credits - fills (void slips do not count);
 the cash side is the drop. The table's win is tray + drop, and the **hold** is win / drop -- the

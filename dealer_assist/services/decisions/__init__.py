@@ -1,15 +1,15 @@
-"""Recorded decisions judged against the best strategy (issue 24): per round, per player, per
+"""Recorded decisions judged against the best strategy: per round, per player, per
 shift.
 
 * :func:`round_decisions` -- every judgeable decision of one stored round (the round's page,
   the dispute review);
 * :func:`alerts.player_figures` -- one player's decisions that differ, EV given up, and the
-  advantage-play test (issue 23's ratings and issue 28's floor page call it with the judged
+  advantage-play test (the ratings and the floor page call it with the judged
   decisions of that player's boxes);
 * :func:`shift_section` -- the shift report's win split (expected win under the players' actual
   decisions, luck, the gap to the best strategy) and its advantage-play alerts.
 
-A round is replayed from its own stored rules and events (``rules.registry.start_rules``),
+A round is replayed from its own stored rules and events (``rules.games.registry.start_rules``),
 never from a table's current settings; a game the lab does not cover (the poker room) has no
 judgements.
 """
@@ -28,11 +28,12 @@ from sqlmodel import Session, col, select
 from ...models import Round, RoundSettlement
 from ...rules.engine import Event
 from ...rules.errors import RulesError
-from ...rules.registry import start_rules
+from ...rules.games.registry import start_rules
 from ..rounds import poker_hands
 from ..rounds import store as rounds
 from .alerts import PlayerFigures, by_player, player_figures
-from .judge import Judged, judge_state
+from .judge import judge_state
+from .judged import Judged
 
 __all__ = ["Judged", "PlayerFigures", "box_decisions", "by_player", "differing_decisions",
            "judge_round", "judge_stored", "player_figures", "player_judge", "round_decisions",
@@ -56,7 +57,7 @@ def judge_stored(rules: dict[str, Any], events: list[Any],
 #: rules, events and settlement, so the key is their digest: the same stored round always finds
 #: its judgement, a corrected one (a new settlement) or another database's round never finds a
 #: stale one. Without the memo every shift report and round page ran the advisor again on every
-#: round. Bounded (oldest dropped first); correct without it (issue 25: no state lives only in
+#: round. Bounded (oldest dropped first); correct without it (no state lives only in
 #: one process except such caches).
 _MEMO: OrderedDict[str, list[Judged]] = OrderedDict()
 #: the server's threads share the memo (as ``services.rounds.memo``'s lock, for the same reason)
@@ -106,12 +107,12 @@ def box_decisions(session: Session, round_id: int, boxes: Iterable[str]) -> list
 
 def differing_decisions(session: Session, round_id: int, boxes: Iterable[str]) -> int:
     """How many recorded decisions of the boxes ``boxes`` of the stored round ``round_id``
-    differ from the best strategy's option (issue 23's "decisions that differ")."""
+    differ from the best strategy's option (the "decisions that differ")."""
     return sum(j.differs for j in box_decisions(session, round_id, boxes))
 
 
 def player_judge(session: Session) -> Callable[[Any], int]:
-    """Issue 23's ``Judge``: ``judge(played)`` -> the number of decisions of a player's boxes
+    """The ``Judge``: ``judge(played)`` -> the number of decisions of a player's boxes
     in one round that differ from the best strategy. ``played`` is anything with
     ``round_id`` and ``boxes`` (the player's boxes of the stored settlement: mappings with a
     ``box`` label), as ``services.players.ratings.PlayedRound``. Each round is judged once

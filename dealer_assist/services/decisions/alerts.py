@@ -11,7 +11,7 @@ zero (one-sided p < 0.0014) over at least ``MINIMUM`` such decisions *and* the d
 returned more than the best options would have been expected to: the player beat the best
 strategy's expectation, which no honest deviation does on average.
 
-Until players are recorded (issue 23) a player is a seat of the shift's table.
+Until players are recorded a player is a seat of the shift's table.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .judge import Judged
+from .judged import Judged
 
 Z_LIMIT = 3.0
 MINIMUM = 5
@@ -60,7 +60,7 @@ class PlayerFigures:
 
 
 def player_figures(seat: str, judged: list[Judged]) -> PlayerFigures:
-    """The figures of one player's judged decisions (issue 23 calls this per player)."""
+    """The figures of one player's judged decisions (calls this per player)."""
     differing = [j for j in judged if j.differs]
     tested = [(j, j.realized, j.variance) for j in differing
               if j.realized is not None and j.variance is not None]

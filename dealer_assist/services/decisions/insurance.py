@@ -13,15 +13,15 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
+import numpy as np
+
+from ...lab.russian_best import valuer
 from ...rules.games.russian import RussianProfile
-from .judge import Judged, indices, names_player, player_of, seen_cards
+from .judged import Judged, indices, names_player, player_of, seen_cards
 
 
 def judge_insurance(profile: RussianProfile, state: Any, box: Any,
                     net: dict[str, Any] | None) -> Judged | None:
-    import numpy as np
-
-    from ...lab.russian_best import valuer
     v = valuer(profile)
     final = np.array([sorted(indices(box.hand_cards))])
     k, totals = v.classes_and_totals(final)

@@ -1,4 +1,4 @@
-"""Every recorded decision of a round judged against the lab's best option (issue 24).
+"""Every recorded decision of a round judged against the lab's best option.
 
 For each box whose cards were shown, the decisions the record makes visible are valued by the
 decision advisor (``lab.advice``) with exactly what the player knew then:
@@ -20,78 +20,21 @@ state and its settlement in, judgements out (``services.decisions`` loads them f
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from ...lab.advice import advise
+from ...lab.batch import rank_keys
+from ...lab.options import Advice, Option
+from ...lab.russian_best import valuer
+from ...lab.strategy_lookup import table_choice
+from ...rules.games.registry import get_game
 from ...rules.games.russian import RussianProfile
 from ...rules.games.stud import CaribbeanProfile, SplitProfile
 from ...rules.profiles import HouseProfile
-from ...rules.registry import get_game
-
-#: two options whose values differ by less than this (ANTEs) are the same decision
-TIE = 1e-6
-
-
-@dataclass(frozen=True, slots=True)
-class Judged:
-    """One decision of one box, valued in ANTEs (``ev_*``) for a box of ANTE ``ante``."""
-
-    box: str
-    seat: str
-    stage: str
-    chosen: tuple[str, tuple[int, ...]]
-    best: tuple[str, tuple[int, ...]]
-    ev_chosen: float
-    ev_best: float
-    ante: int
-    method: str
-    #: what the chosen option returned (ANTEs) and its variance given what the player knew;
-    #: None where the record does not separate the decision's own result
-    realized: float | None = None
-    variance: float | None = None
-    #: ``seat`` names a player (his card or seat letter); False: the box stands for its own
-    #: (issue 35: the report called box numbers players)
-    named: bool = True
-
-    @property
-    def ev_lost(self) -> float:
-        return max(0.0, self.ev_best - self.ev_chosen)
-
-    @property
-    def ev_lost_chips(self) -> float:
-        return self.ev_lost * self.ante
-
-    @property
-    def differs(self) -> bool:
-        return self.chosen != self.best and self.ev_lost > TIE
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"box": self.box, "seat": self.seat, "stage": self.stage,
-                "chosen": {"action": self.chosen[0], "cards": list(self.chosen[1])},
-                "best": {"action": self.best[0], "cards": list(self.best[1])},
-                "ev_chosen": round(self.ev_chosen, 5), "ev_best": round(self.ev_best, 5),
-                "ev_lost_chips": round(self.ev_lost_chips, 2), "differs": self.differs,
-                "method": self.method, "realized": self.realized}
-
-
-def indices(cards: Any) -> list[int]:
-    """Card indices of engine cards."""
-    return [c.index for c in cards]
-
-
-def player_of(box: Any) -> str:
-    """Who played the box, as the report names him (issue 23): his card number, else the seat
-    letter the croupier gave him, else the box's seat (rounds that name no player)."""
-    player = getattr(box, "player", None)
-    if player is not None:
-        return str(player.card or player.seat)
-    return str(box.seat)
-
-
-def names_player(box: Any) -> bool:
-    """Whether :func:`player_of` names a player: a player recorded on the box, or a seat
-    letter other than the box's own label (``place`` defaults the seat to the box)."""
-    return getattr(box, "player", None) is not None or str(box.seat) != str(box.box)
+from .insurance import judge_insurance
+from .judged import TIE, Judged, indices, names_player, player_of, seen_cards
 
 
 def _judged(box: Any, stage: str, advice: Any, chosen: tuple[str, tuple[int, ...]],
@@ -159,8 +102,6 @@ def _deal(profile: RussianProfile, box: Any, first: list[int],
           choice: tuple[str, tuple[int, ...]]) -> Judged | None:
     """The deal decision: when the box did what the stored table says, its value is the
     table's (no advisor run); otherwise the advisor values every option."""
-    from ...lab.advice import advise
-    from ...lab.strategy_lookup import table_choice
     table = table_choice(profile, first)
     if table is not None and table[0][0] == choice[0] \
             and sorted(table[0][1]) == sorted(choice[1]):
@@ -169,20 +110,8 @@ def _deal(profile: RussianProfile, box: Any, first: list[int],
     return _judged(box, "deal", advise(profile, "deal", first, ante=box.ante), choice)
 
 
-def seen_cards(box: Any) -> list[int]:
-    """Every card the box saw: dealt, discarded, drawn and its final hand."""
-    cards = set(indices(box.cards)) | set(indices(box.hand_cards))
-    if box.improvement is not None:
-        cards |= set(indices(box.improvement.discard)) | set(indices(box.improvement.cards))
-    return sorted(cards)
-
-
 def _after_improvement(profile: RussianProfile, box: Any) -> Judged | None:
     """Bet or fold with the final hand (exact: the dealer avoids every card the box saw)."""
-    import numpy as np
-
-    from ...lab.advice import Advice, Option
-    from ...lab.russian_best import valuer
     v = valuer(profile)
     final = np.array(sorted(indices(box.hand_cards)))
     value = float(v.values(final[None, :], np.array([seen_cards(box)]))[0])
@@ -193,23 +122,18 @@ def _after_improvement(profile: RussianProfile, box: Any) -> Judged | None:
 
 
 def _dealer_qualified(profile: HouseProfile, state: Any) -> bool:
-    import numpy as np
-
-    from ...lab.batch import rank_keys
     key = rank_keys(np.array([indices(state.dealer)]), profile.ranking)[0]
     return bool((key >> 24) >= profile.ranking.strength(profile.qualifier))
 
 
 def _insurance(profile: RussianProfile, state: Any, box: Any,
                net: dict[str, Any] | None) -> Judged | None:
-    from .insurance import judge_insurance
     return judge_insurance(profile, state, box, net)
 
 
 def _no_game(profile: HouseProfile, state: Any, box: Any, net: dict[str, Any],
              split: bool = False) -> Judged | None:
     """Take the ANTE or buy a game; ``split``: the box's Big Hand plays (Big/Small)."""
-    from ...lab.advice import advise
     kwargs: dict[str, Any] = {"dealer": indices(state.dealer), "ante": box.ante}
     if split:
         cards, seen = indices(box.big or box.hand_cards), indices(box.cards) + indices(box.small)
@@ -227,7 +151,6 @@ def _no_game(profile: HouseProfile, state: Any, box: Any, net: dict[str, Any],
 
 
 def _stud(profile: CaribbeanProfile, state: Any, box: Any) -> list[Judged | None]:
-    from ...lab.advice import advise
     up = _dealer_up(state)
     if up is None:
         return []
@@ -244,7 +167,6 @@ def _stud(profile: CaribbeanProfile, state: Any, box: Any) -> list[Judged | None
 
 def _split(profile: SplitProfile, state: Any, box: Any,
            net: dict[str, Any] | None) -> list[Judged | None]:
-    from ...lab.advice import advise
     up = _dealer_up(state)
     out: list[Judged | None] = []
     first = box.first_five

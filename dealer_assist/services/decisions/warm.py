@@ -1,4 +1,4 @@
-"""The lab's per-process tables, built before the first request (issue 35 item 29).
+"""The lab's per-process tables, built before the first request.
 
 Judging a round's decisions runs the lab's advisor, whose look-up tables (the dealer-hand
 counts by strength, the pay tables, the hand classes: about 11 s of CPU for Russian poker)
@@ -13,7 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...lab.advice import advise
+from ...lab.russian_best import valuer
 from ...rules.errors import RulesError
+from ...rules.games.registry import get_game
+from ...rules.profiles import profiles
 
 #: a dealt hand and a dealer's up card to run each advisor once
 SAMPLE, UP, DEALER = "2h 7c 9d js kh", "ac", "3c 5d 8h td qs"
@@ -21,15 +25,12 @@ SAMPLE, UP, DEALER = "2h 7c 9d js kh", "ac", "3c 5d 8h td qs"
 
 def _russian(profile: Any) -> None:
     """Russian poker shows no up card; its judge also uses the no-game stage and the valuer."""
-    from ...lab.advice import advise
-    from ...lab.russian_best import valuer
     advise(profile, "deal", SAMPLE.split())
     advise(profile, "no_game", SAMPLE.split(), dealer=DEALER.split())
     valuer(profile)
 
 
 def _dealt(profile: Any) -> None:
-    from ...lab.advice import advise
     advise(profile, "deal", SAMPLE.split(), up=UP)
 
 
@@ -40,8 +41,6 @@ _WARM: dict[str, Callable[[Any], None]] = {"russian": _russian, "stud": _dealt, 
 def warm_up() -> list[str]:
     """Run the advisor once per stage the judge uses for every lab profile at its table
     minimum; the names of the profiles warmed."""
-    from ...rules.profiles import profiles
-    from ...rules.registry import get_game
     done = []
     for profile in profiles():
         warm = _WARM.get(get_game(profile.game).lab or "")

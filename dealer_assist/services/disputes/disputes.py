@@ -37,14 +37,18 @@ from ...models.audit import (
 from ...rules.phrase import Phrase
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
-from . import review as replay
+from ..rounds import review as replay
+from ..rounds import voids
 
-FILERS = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
-RESOLVERS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
+#: who files a dispute and who resolves one: the people who ask for and approve a void
+FILERS = voids.REQUESTERS
+RESOLVERS = voids.APPROVERS
+#: the largest disputed amount (a correction's too)
+AMOUNT_MAX = voids.AMOUNT_MAX
+
 ESCALATION = frozenset({Role.SHIFT_MANAGER.value})
 OPEN = "open"
 STATUSES = (OPEN, *(o.value for o in Outcome))
-AMOUNT_MAX = 10**15
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +139,7 @@ def file_dispute(session: Session, *, round_id: int, box: str, claim: str, claim
     rnd = session.get(Round, round_id)
     if rnd is None:
         raise NotFound("No round with id %(round_id)s.", round_id=round_id)
-    duties.check_round_act(session, user=user, rnd=rnd)  # issue 35
+    duties.check_round_act(session, user=user, rnd=rnd)
     if rnd.status != RoundStatus.SETTLED.value:
         raise Conflict("Round %(number)s is %(status)s; only a settled round is disputed.",
                        number=rnd.number, status=rnd.status)

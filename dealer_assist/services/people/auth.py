@@ -185,7 +185,7 @@ def _expired(row: Any, now: datetime, idle_timeout: timedelta,
         lifetime is not None and now - row.created_at > lifetime)
 
 
-#: the login session and its account in one statement, built once (issue 25: a request reads
+#: the login session and its account in one statement, built once (a request reads
 #: who is asking in one round trip; ``TOUCH_EVERY`` keeps it a read)
 _SESSIONS = AuthSession.__table__  # type: ignore[attr-defined]
 _USERS = User.__table__  # type: ignore[attr-defined]
@@ -203,7 +203,7 @@ def resolve(session: Session | Connection, token: str, *, idle_timeout: timedelt
     """Who holds this token, or None if it is unknown, revoked, idle too long, older than the
     absolute ``lifetime`` or the account is disabled. Read-only: the caller calls
     :func:`touch` when ``needs_touch`` and :func:`revoke` for an expired session. ``session``
-    may be a Core connection (issue 25: every request asks, and a Session costs more than the
+    may be a Core connection (every request asks, and a Session costs more than the
     read itself)."""
     conn = session if isinstance(session, Connection) else session.connection()
     now = now or utcnow()

@@ -1,4 +1,4 @@
-"""Two people means two authentications (issue 28): one reusable way to sign an act.
+"""Two people means two authentications: one reusable way to sign an act.
 
 RULES.md, "People at the table": "Two-person acts (opening and closing counts, fills, credits, a
 poker float) are signed by two people, each authenticated; a name picked from a list is not a
@@ -14,7 +14,7 @@ anything, and :func:`record` once per signer after its own row exists:
 A missing PIN is a :class:`ValidationError` naming the field; a wrong one an
 :class:`AuthenticationFailed` after the failure is recorded (throttled per account and device,
 :mod:`.pins`): the caller commits the failure and stores nothing else. The drop box's soft count
-(issue 27) signs its two counters with the same two calls.
+ signs its two counters with the same two calls.
 """
 
 from __future__ import annotations

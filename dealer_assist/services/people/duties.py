@@ -1,9 +1,9 @@
 """Separation of duties: one declared policy, checked by every service that decides or records.
 
-The rules (issue 12), each a function below and a row of ``tests/services/test_duties.py``:
+The rules, each a function below and a row of ``tests/services/test_duties.py``:
 
 1. **Nobody decides a dispute they filed or dealt** (:func:`check_dispute_decider`): not the
-   person who filed it, not its round's dealer of record (issue 28), not whoever took the round
+   person who filed it, not its round's dealer of record, not whoever took the round
    over mid-round, not anyone who recorded an event of it (:func:`dealt_by`).
 2. **Escalation sticks**: once a dispute has been escalated, or decided by a shift manager,
    only a shift manager decides it again (a pit boss cannot override a shift manager).
@@ -13,12 +13,12 @@ The rules (issue 12), each a function below and a row of ``tests/services/test_d
    dispute adjustment or a correction moves at most the table's maximum payout plus its
    maximum stake per box (a wager returned and the capped win), in either direction.
 5. **Croupiers act only at their own table** (:func:`check_recorder`): a croupier records steps
-   only while he deals there (issue 28: his stint is the table's current one; before anyone
+   only while he deals there (his stint is the table's current one; before anyone
    tapped in, on a shift he opened or co-signed a count or transfer of). Pit bosses and shift
    managers supervise every table. His other acts at a table -- a buy-in, a poker seat's
    chips, a rated player seated or leaving, a void or correction asked for, a dispute filed, a
    relief asked for from a signed-in browser -- are the same check on the table's open shift
-   (:func:`check_at_table`, :func:`check_round_act`, :func:`check_relief_asker`, issue 35).
+   (:func:`check_at_table`, :func:`check_round_act`, :func:`check_relief_asker`).
 6. **A closed shift does not change** (:func:`check_shift_open`): no void, no round step, no
    count after close. The one exception is money: an approved correction request or an
    upheld dispute decision writes a ``round_correction`` row (documented: a reason or note,
@@ -44,7 +44,8 @@ from ...models import (
     User,
 )
 from ...models.inventory import ChipTransfer, InventoryCount
-from ...rules.registry import get_game
+from ...models.poker import PokerSeat
+from ...rules.games.registry import get_game
 from ..errors import Conflict, PermissionDenied, ValidationError
 from . import cosign, stints
 
@@ -53,7 +54,7 @@ ESCALATION = frozenset({Role.SHIFT_MANAGER.value})
 
 
 def dealt_by(session: Session, round_id: int) -> frozenset[int]:
-    """Who dealt the round: its dealer of record (issue 28), whoever took it over mid-round,
+    """Who dealt the round: its dealer of record, whoever took it over mid-round,
     and everyone who recorded one of its events (anyone who stepped in)."""
     query = select(RoundEvent.actor_id).where(RoundEvent.round_id == round_id).distinct()
     people = set(session.exec(query).all())
@@ -98,10 +99,8 @@ def amount_limit(table: GameTable) -> int:
 
 
 def poker_limit(session: Session, table_id: int) -> int:
-    """A poker table (issue 15) has no payout cap: a pot holds what the players bought in, so
+    """A poker table has no payout cap: a pot holds what the players bought in, so
     no award can move more than every chip ever bought in at the table."""
-    from ...models.poker import PokerSeat
-
     total = session.exec(select(func.coalesce(func.sum(PokerSeat.bought_in), 0))
                          .where(PokerSeat.table_id == table_id)).one()
     return int(total)
@@ -143,10 +142,10 @@ def check_recorder_at(session: Session, *, user_id: int, role: str, shift_id: in
                       opened_by: int, dealer_id: int | None | Unread = UNREAD) -> None:
     """Rule 5 with the shift's opener already read (the record path reads it with the round):
     a croupier records at a table while he is its dealer (his stint is the shift's current
-    one, issue 28). A shift nobody has tapped in at yet (from before stints): the croupier who
+    one). A shift nobody has tapped in at yet (from before stints): the croupier who
     opened it or co-signed one of its chip counts or transfers as its croupier, as before.
     ``dealer_id``: the table's current dealer as the caller's read found it (None: nobody
-    tapped in; issue 25: the record path reads him with the round)."""
+    tapped in; the record path reads him with the round)."""
     if role != Role.CROUPIER.value:
         return
     dealer = stints.current_dealer_id(session, shift_id) if isinstance(dealer_id, Unread) \
@@ -168,7 +167,7 @@ def check_recorder_at(session: Session, *, user_id: int, role: str, shift_id: in
 
 
 def check_at_table(session: Session, *, user: User, table_id: int) -> None:
-    """Rule 5 for an act at a table outside a round's steps (issue 35): a croupier acts only at
+    """Rule 5 for an act at a table outside a round's steps: a croupier acts only at
     the table he deals now, its open shift as :func:`check_recorder_at` sees it; the pit
     (and any other role the act admits) anywhere."""
     if user.role != Role.CROUPIER.value:
@@ -183,7 +182,7 @@ def check_at_table(session: Session, *, user: User, table_id: int) -> None:
 
 def check_round_act(session: Session, *, user: User, rnd: Round) -> None:
     """Rule 5 for an act on a round outside its steps (a void or correction asked for, a
-    dispute filed; issue 35): a croupier at the table he deals now (:func:`check_at_table`);
+    dispute filed): a croupier at the table he deals now (:func:`check_at_table`);
     a round of a closed shift also by whoever dealt it (:func:`dealt_by`: a correction asked
     for after close)."""
     if user.role != Role.CROUPIER.value:
@@ -196,7 +195,7 @@ def check_round_act(session: Session, *, user: User, rnd: Round) -> None:
 
 
 def check_relief_asker(session: Session, *, credential: cosign.Credential, shift: Shift) -> None:
-    """Rule 5 for a relief (issue 35), by where it is asked for: on the table's own device, or
+    """Rule 5 for a relief, by where it is asked for: on the table's own device, or
     in the signed-in browser of someone who may act at this table -- a croupier only at the
     table he deals (handing it over), the pit anywhere. A croupier signed in elsewhere takes no
     table, with or without his PIN: he takes it on its tablet."""

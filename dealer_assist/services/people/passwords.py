@@ -78,7 +78,7 @@ def check_policy(password: str, *, username: str, min_length: int,
     (its bundled frequency lists: passwords, English words, names, keyboard patterns; no
     network) estimates how many guesses it takes, with the username, display name and the
     casino's words as context. At most 256 characters; the strength of a longer one than
-    zxcvbn takes is judged on its first :data:`ESTIMATE_LENGTH` (issue 26 item 17)."""
+    zxcvbn takes is judged on its first :data:`ESTIMATE_LENGTH`."""
     if len(password) < min_length:
         raise ValidationError("The new password needs at least %(min_length)s characters.",
                               min_length=min_length,

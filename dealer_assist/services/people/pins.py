@@ -1,4 +1,4 @@
-"""PINs and badges (issue 28): how one person proves who he is for one act.
+"""PINs and badges: how one person proves who he is for one act.
 
 A PIN is 4 to 8 digits, set by its owner at a full sign-in (with his password), stored hashed
 like a password (Argon2id, :mod:`.passwords`). It authenticates one person for one act -- a

@@ -1,4 +1,4 @@
-"""Dealers' stints (issue 28): a shift is the table's, a stint is the dealer's.
+"""Dealers' stints: a shift is the table's, a stint is the dealer's.
 
 A table's shift runs from the opening count to the closing count; dealers relieve each other
 during it. A stint (``dealer_stint``, append-only, audited) is one dealer at one table from a
@@ -13,7 +13,7 @@ newest stint; every round or poker hand records him as its dealer of record when
   and his PIN (:mod:`.cosign`). Between rounds that is all; while a round (or hand) is open only
   with a pit boss's PIN too (illness, an emergency): the stint is ``mid_round``, names the pit
   boss and the round handed over, and the round keeps its dealer of record. Where it is asked
-  for is duties rule 5 (issue 35, ``duties.check_relief_asker``): the table's own device, or the
+  for is duties rule 5 (``duties.check_relief_asker``): the table's own device, or the
   signed-in browser of the dealer handing over or of the pit -- never a croupier's own sign-in
   at another table.
 * A dealer deals at one table at a time: he is relieved where he deals before he takes another
@@ -133,7 +133,7 @@ def of_shift(session: Session, shift_id: int) -> list[StintView]:
 
 def current(session: Session, shift_id: int) -> StintView | None:
     """The dealer at the table now: the newest stint of the shift, if the shift is open and
-    its dealer has not started at another open table since (issue 35: he moved)."""
+    its dealer has not started at another open table since (he moved)."""
     shift = session.get(Shift, shift_id)
     if shift is None or shift.status != ShiftStatus.OPEN.value:
         return None
@@ -162,7 +162,7 @@ def current_dealer() -> Any:
     """The dealer at the table now as a scalar subquery of a statement that reads the
     ``shift`` row: the dealer of that shift's newest stint, NULL when nobody is tapped in, the
     shift is not open or the dealer has started at another open table since (:func:`current`'s
-    rule, in SQL). The record path reads it with its round (issue 25: one round trip)."""
+    rule, in SQL). The record path reads it with its round (one round trip)."""
     moved = (core_select(_LATER.c.id)
              .where(_LATER.c.dealer_id == _STINT.c.dealer_id, _LATER.c.id > _STINT.c.id,
                     _LATER.c.shift_id == _LATER_SHIFT.c.id,
@@ -173,7 +173,7 @@ def current_dealer() -> Any:
             .order_by(_STINT.c.id.desc()).limit(1).scalar_subquery())
 
 
-#: the dealer at an open shift's table now, one statement built once (issue 25)
+#: the dealer at an open shift's table now, one statement built once
 _CURRENT_DEALER = core_select(current_dealer()).where(_SHIFT.c.id == bindparam("sid"))
 
 
@@ -236,7 +236,7 @@ def dealer_for_round(session: Session, *, shift_id: int, actor_id: int,
                      now: datetime | None = None) -> int:
     """The dealer of record of a round starting now: the table's current dealer; nobody tapped
     in, the person starting it deals (a ``start`` stint records it). A dealer deals at one table
-    at a time (issue 35 item 19: one pit boss was shown dealing three tables): if he deals at
+    at a time (one pit boss was shown dealing three tables): if he deals at
     another table, he leaves it (nobody is tapped in there any more) -- refused while a round
     of his is being dealt there."""
     found = current_dealer_id(session, shift_id)
@@ -294,7 +294,8 @@ def relieve(session: Session, *, table_id: int, relief: Relief,
     if shift is None or shift.id is None:
         raise Conflict("Table %(name)s has no open shift: the pit opens it first.",
                        name=table.name)
-    from .duties import check_relief_asker  # duties reads the current dealer from here
+    # late: duties reads the current dealer from here (stints <-> duties, one package)
+    from .duties import check_relief_asker
 
     check_relief_asker(session, credential=relief.credential, shift=shift)
     dealer = cosign.authenticate(session, user_id=relief.dealer_id, act=RELIEF,

@@ -19,7 +19,7 @@ from ..errors import AuthenticationFailed, Conflict, NotFound, ValidationError
 from . import auth, passwords
 
 USERNAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{1,31}$")
-#: message ids (issue 35: the users page said "Croupier" on the Russian screen)
+#: message ids (the users page said "Croupier" on the Russian screen)
 ROLE_TITLES = {
     Role.CROUPIER: Phrase("Croupier"),
     Role.PIT_BOSS: Phrase("Pit boss"),
@@ -40,7 +40,7 @@ class UserView:
     active: bool
     must_change_password: bool
     created_at: datetime
-    #: issue 28: the badge number, and whether a PIN is set (never the PIN)
+    #: the badge number, and whether a PIN is set (never the PIN)
     badge: str | None = None
     has_pin: bool = False
 
@@ -64,7 +64,7 @@ def view(user: User) -> UserView:
                     user.pin_hash is not None)
 
 
-#: the roles that take tables and co-sign counts: they need a PIN (issue 28)
+#: the roles that take tables and co-sign counts: they need a PIN
 PIN_ROLES = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 
 

@@ -1,2 +1,2 @@
-"""Rated players (issue 23): their cards and visits (:mod:`.cards`) and their ratings
+"""Rated players: their cards and visits (:mod:`.cards`) and their ratings
 (:mod:`.ratings`, computed from the stored rounds read by :mod:`.played`)."""

@@ -1,4 +1,4 @@
-"""Player cards (issue 23): a rated player is a card number and, optionally, a name.
+"""Player cards: a rated player is a card number and, optionally, a name.
 
 * :func:`sit_down` -- the table screen's one step when a rated player sits down: his card is
   found or created (a pit or management role may give his name) and his visit at the table
@@ -6,15 +6,15 @@
 * :func:`leave` -- his leave, tapped: the visit ends (the rating's time played then runs from
   sit-down to leave);
 * :func:`seated` -- the rated players sitting at a table now (the bets form offers their cards);
-* :func:`check_cards` -- every card a ``place`` names is a registered card (422 naming
-  ``boxes[i].player.card`` otherwise);
+* a card a ``place`` names must be a registered one: the record path checks it
+  (``services.rounds.player_cards``);
 * :func:`view` -- a card as a reader may see it: only pit and management roles see the name
   (:data:`NAME_READERS`); the croupier sees the card number.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,7 +22,6 @@ from sqlmodel import Session, col, select
 
 from ...models import PlayerCard, PlayerVisit, Role, User, utcnow
 from ...models.players import NAME_MAX
-from ...rules.games.stud.actions import PlaceBox
 from ...rules.games.stud.players import CARD, normal_card
 from ..errors import NotFound, PermissionDenied, ValidationError
 from ..people import duties
@@ -87,7 +86,7 @@ def sit_down(session: Session, *, table_id: int, card: str, actor_id: int,
     actor = session.get(User, actor_id)
     assert actor is not None
     tables.get_table(session, table_id)  # NotFound
-    duties.check_at_table(session, user=actor, table_id=table_id)  # issue 35
+    duties.check_at_table(session, user=actor, table_id=table_id)
     number = card_number(card)
     name = (name or "").strip() or None
     if name is not None and not may_see_names(actor.role):
@@ -118,7 +117,7 @@ def leave(session: Session, *, table_id: int, card: str, actor_id: int,
     """His leave is tapped: his visit at the table ends."""
     actor = session.get(User, actor_id)
     assert actor is not None
-    duties.check_at_table(session, user=actor, table_id=table_id)  # issue 35
+    duties.check_at_table(session, user=actor, table_id=table_id)
     row = find(session, card)
     visits = [v for v in _open_visits(session, row.id) if v.table_id == table_id] \
         if row is not None and row.id is not None else []
@@ -146,20 +145,6 @@ def seated(session: Session, table_id: int, reader_role: str | None = None) -> l
              .order_by(col(PlayerVisit.sat_at), col(PlayerVisit.id)))
     return [SeatedView(card, sat_at, name if names else None)
             for card, sat_at, name in session.exec(query).all()]
-
-
-def check_cards(session: Session, places: Iterable[PlaceBox]) -> None:
-    """Every card a ``place`` names is a registered player card (the n-th box's field)."""
-    named = [(i, p.player.card) for i, p in enumerate(places)
-             if p.player is not None and p.player.card]
-    if not named:
-        return
-    known = set(session.exec(select(PlayerCard.card).where(
-        col(PlayerCard.card).in_(sorted({c for _i, c in named})))).all())
-    for i, card in named:
-        if card not in known:
-            raise ValidationError("No player card %(card)s: seat the rated player first.",
-                                  card=card, field=f"boxes[{i}].player.card")
 
 
 def recent(session: Session, reader_role: str | None, limit: int = 100) -> list[CardView]:

@@ -1,4 +1,4 @@
-"""What a rating reads from the database (issue 23): each settled round a rated player played a
+"""What a rating reads from the database: each settled round a rated player played a
 box in, with his boxes of its stored settlement, and his visits (:mod:`.ratings` computes).
 
 A round's boxes name their player in ``place`` and the stored settlement carries it on each box
@@ -34,8 +34,8 @@ from ...models import (
 )
 from ...rules.errors import RulesError
 from ...rules.profiles import load_profile
-from ..reports import house_edge
-from ..reports.theoretical import strategy_named
+from ..figures import house_edge
+from ..figures.theoretical import strategy_named
 from ..rounds import store
 from .ratings import BuyIn, Edge, PlayedRound, Visit
 
@@ -44,12 +44,12 @@ class EdgeBook:
     """The lab's house edge per ANTE for a round's own profile: the figure stored under the
     profile's name (the database's, or kept with the code) when it was computed for the same
     rules (the lab's fingerprint of the round's stored profile), under the players' strategy
-    its table assumes (``basic`` or ``best``, issue 24; None: the figures' default); None
+    its table assumes (``basic`` or ``best``, None: the figures' default); None
     otherwise."""
 
     def __init__(self, session: Session) -> None:
         # the database's figures, and every profile's current ones with the figures kept with
-        # the code merged in (issue 35: a database nobody ran the lab on gave no rating a
+        # the code merged in (a database nobody ran the lab on gave no rating a
         # theoretical win, though every shipped profile comes with its figures)
         self.entries = {**house_edge.load_all(session), **house_edge.stored_edges(session)}
         self.found: dict[tuple[str, str | None], Edge | None] = {}
@@ -136,7 +136,7 @@ def visits(session: Session, cards: Iterable[str]) -> dict[str, list[Visit]]:
 
 
 def buy_ins(session: Session, cards: Iterable[str]) -> dict[str, list[BuyIn]]:
-    """Each card's buy-ins at the tables (issue 27: the croupier records the card when the player
+    """Each card's buy-ins at the tables (the croupier records the card when the player
     shows one), in time order; a card without any has an empty list."""
     wanted = sorted(set(cards))
     out: dict[str, list[BuyIn]] = {c: [] for c in wanted}

@@ -1,4 +1,4 @@
-"""Ratings as the pages, the API, the CSV export and the shift report ask for them (issue 23).
+"""Ratings as the pages, the API, the CSV export and the shift report ask for them.
 
 * :func:`player_ratings` -- one player: every gaming day (or one) with its slips, and his total;
 * :func:`day_slips` -- every rating slip of a gaming day (the CSV export for a casino's
@@ -6,9 +6,9 @@
 * :func:`top_players` -- the top rated players of a shift (the shift report), by theoretical
   win, then by amount wagered.
 
-The number of a player's decisions that differ from the lab's strategy would come from issue 24's
+The number of a player's decisions that differ from the lab's strategy would come from the
 judging service through :func:`decision_judge`, the one hook for it (not wired: see there); his
-buy-ins at the tables from issue 27's records (``played.buy_ins``).
+buy-ins at the tables from the records (``played.buy_ins``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ TOP = 10
 
 
 def decision_judge(session: Session) -> Judge | None:
-    """Issue 24's judging service, the one hook for a rating's "decisions that differ".
+    """The judging service, the one hook for a rating's "decisions that differ".
 
     Not wired: ``services.decisions.player_judge(session)`` fits the hook, but it runs the
     lab's advisor on every round of the player each time a rating is read (no judgement is

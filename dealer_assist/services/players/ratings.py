@@ -1,4 +1,4 @@
-"""A rated player's rating (issue 23; RULES.md "People at the table", "Rating (player
+"""A rated player's rating (RULES.md "People at the table", "Rating (player
 tracking)"): per table session, per gaming day and over all his play.
 
 Pure: plain values in (his settled rounds with his boxes of their stored settlements, his visits,
@@ -19,9 +19,9 @@ Definitions (``docs/rules/player-ratings.md`` records each reading with its line
   round's own profile (the edge covers the whole hand: ANTE, BET and fees); the side bets have
   no lab figure and are left out; None when a round's profile has no figure (``no_figure``
   names them); summed exactly, rounded half up once;
-* **decisions differing** from the lab's strategy: counted by issue 24's judging service through
+* **decisions differing** from the lab's strategy: counted by the judging service through
   the ``judge`` hook; None while no judge is given (the figure is not known);
-* **buy-ins** (issue 27): the amounts given as ``buy_ins`` (None when none are recorded).
+* **buy-ins**: the amounts given as ``buy_ins`` (None when none are recorded).
 """
 
 from __future__ import annotations
@@ -76,14 +76,14 @@ class Visit:
 
 @dataclass(frozen=True, slots=True)
 class BuyIn:
-    """Chips a player bought at a table (issue 27 records them with his card)."""
+    """Chips a player bought at a table (records them with his card)."""
 
     table_id: int
     at: datetime
     amount: int
 
 
-#: issue 24's judging service: how many of the player's decisions in a round differ from the
+#: the judging service: how many of the player's decisions in a round differ from the
 #: lab's best strategy (its judged boxes of that round)
 Judge = Callable[[PlayedRound], int]
 

@@ -1,4 +1,4 @@
-"""The shift report's corrections, voids and dispute counts (issue 7), as plain data.
+"""The shift report's corrections, voids and dispute counts, as plain data.
 
 Read through the services that wrote them (``disputes.corrections``, ``disputes.queue``,
 ``voids.changes``), so the report names the same people the review pages do.
@@ -28,8 +28,9 @@ from sqlmodel import Session, col, select
 from ...models import Round, RoundEvent, RoundStatus, User
 from ...models.audit import ChangeKind, CorrectionSource
 from ...rules.phrase import Phrase
-from ..disputes import disputes, voids
+from ..disputes import disputes
 from ..people import duties
+from ..rounds import voids
 
 LIMIT = 1_000_000  # every row of one shift (the services' default limit is for pages)
 SOURCE_TITLES = {CorrectionSource.DISPUTE.value: Phrase("Dispute upheld"),

@@ -1,4 +1,4 @@
-"""Per-dealer figures (issue 28, item 7): the shift report's dealers section and a dealer's page.
+"""Per-dealer figures: the shift report's dealers section and a dealer's page.
 
 For each dealer of a shift: his stints (from, to), the minutes he dealt, the rounds (or poker
 hands) whose dealer of record he is, settled and voided, rounds per hour, the corrections asked

@@ -1,16 +1,16 @@
-"""The pit's live floor (issue 28, item 6): every table of a pit at a glance, as plain data.
+"""The pit's live floor: every table of a pit at a glance, as plain data.
 
 Per table: the game and limits, who deals and for how long, the round's stage (placing, deciding,
 reveal, showdown, paid; a poker hand: its betting round and pot), rounds per hour over the last
 hour, the shift's money (the card shows the win and hold after corrections, the report's final
-figures: issue 35) and the theoretical figures, and the alerts. The money is the shift
+figures) and the theoretical figures, and the alerts. The money is the shift
 report's own figures, from the same functions over the same stored settlements (``sections``,
 ``house``, ``theoretical``, ``changes``; a poker table: chips sold at the table and the rake), so
 the floor and the report cannot disagree; a test holds them together. Those sums are cached per
 shift until one of its rounds settles again (:func:`_money`), so a page polled every two seconds
 does not re-read every settlement of a long shift.
 
-A house table's drop is the buy-ins recorded at it in the shift (issue 27; the drop box is
+A house table's drop is the buy-ins recorded at it in the shift (the drop box is
 counted per gaming day at the soft count); a poker table's drop is the chips sold at the table.
 
 Alerts (each a code and its figures; the page words them): ``payout`` (a box paid at or over the
@@ -18,7 +18,7 @@ threshold within the alert window), ``frozen`` (a void waits for a pit boss), ``
 open or escalated dispute of the shift), ``hold`` (the shift's win outside the 95 % range),
 ``rotation`` (the dealer past the table's interval) and ``idle`` (no round for N minutes).
 
-Issue 34 (:mod:`.floor_tablets`): each card's ``tablet`` (offline since when, the steps queued
+(:mod:`.floor_tablets`): each card's ``tablet`` (offline since when, the steps queued
 on a returning tablet) and ``refusals`` (queued steps the server refused, until marked seen).
 """
 
@@ -45,24 +45,16 @@ from ...models import (
     Shift,
     ShiftStatus,
 )
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
+from ...rules.games.stud import PHASES
 from ..cage import buyins
+from ..figures import house_edge, theoretical
 from ..people import stints
 from ..rounds import live, poker_hands
 from ..tables import poker as poker_tables
 from ..tables import tables
 from . import changes as report_changes
-from . import floor_tablets, house, house_edge, sections, theoretical
-
-#: the steps that say what the table is doing, in the order ``rules.games.flow.phase`` reads them
-STAGES = (
-    ({"deal_box", "deal_dealer", "place"}, "placing"),
-    ({"reveal"}, "reveal"),
-    ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
-     "deciding"),
-    ({"buy_game", "take_ante", "dealer_draw", "dealer_small"}, "reveal"),
-    ({"show"}, "showdown"),
-)
+from . import floor_tablets, house, sections
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +75,7 @@ def version(session: Session) -> int:
 def stage_of(steps: set[str], *, frozen: bool, settled: bool) -> str:
     if frozen:
         return "frozen"
-    for names, stage in STAGES:
+    for names, _title, stage in PHASES:  # the table screen's own heading reads the same table
         if steps & names:
             return stage
     return "showdown" if settled else "placing"
@@ -106,7 +98,7 @@ CACHE_SIZE = 256
 
 
 def _with_drop(session: Session, shift_id: int, figures: dict[str, Any]) -> dict[str, Any]:
-    """Issue 27: a house table's drop so far is the buy-ins recorded at it (one query, outside
+    """A house table's drop so far is the buy-ins recorded at it (one query, outside
     the cache: a buy-in settles no round)."""
     if figures.get("kind") != "house":
         return figures
@@ -295,7 +287,7 @@ def floor(session: Session, *, pit: str | None, now: datetime,
         cards.append(table_card(session, table, shift,
                                 dealers.get(shift.id) if shift and shift.id else None, now,
                                 settings))
-    floor_tablets.add_to_cards(session, cards, now)  # issue 34: offline tablets, refusals
+    floor_tablets.add_to_cards(session, cards, now)  # offline tablets, refusals
     breaks = stints.on_break(session, now=now, window=settings.break_window)
     names = {t.id: t.name for t in tables.list_tables(session)}
     return {"pit": pit, "pits": tables.pits(session), "at": now.isoformat(),

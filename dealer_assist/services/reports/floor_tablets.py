@@ -1,4 +1,4 @@
-"""The floor's view of the tables' tablets (issue 34): offline since when, the steps waiting in
+"""The floor's view of the tables' tablets: offline since when, the steps waiting in
 a returning tablet's queue, and the queued steps the server refused.
 
 A table whose bound device has not been heard from for ``heard.OFFLINE_AFTER`` (10 s) is

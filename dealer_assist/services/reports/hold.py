@@ -1,4 +1,4 @@
-"""The hold report (issue 27): per table and per game, win, drop and hold = win / drop for a
+"""The hold report: per table and per game, win, drop and hold = win / drop for a
 gaming day, month-to-date and year-to-date, the settlements' win beside it with the variance
 by cause, the fluctuations outside the casino's band with their investigation notes, and the
 accounting of every slip number. Plain data (canonical JSON, a SHA-256) like the shift report;
@@ -25,7 +25,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ...models import GameTable
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
 from ..cage import notes as hold_notes
 from ..cage import slips, win
 from .sections import percent, ratio
@@ -105,7 +105,7 @@ def build_hold_report(session: Session, day: date, *, band: Band) -> dict[str, A
                                 "title": get_game(table.game).title}
         for period in PERIODS:
             figures = _period([m for m in mine if m.gaming_date >= starts[period]])
-            # every period is compared with the band (issue 35: the YTD row was not); notes
+            # every period is compared with the band (the YTD row was not); notes
             # are kept per day and per month
             figures["outside"] = band.outside(table.game, figures["win"], figures["drop"])
             figures["notes"] = []

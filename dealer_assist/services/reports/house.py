@@ -65,7 +65,7 @@ def hands_paid(rows: list[tuple[Round, dict[str, Any], int]]) -> list[dict[str, 
     are taken off; the table screen's showdown PAY is the wagers alone); ``gross`` is the bet's
     win before the fees, labelled so; ``other`` the wins of the box's other wagers (bonus,
     insurance, ANTE) and ``taken`` what it lost (fees, lost side bets), so that
-    paid = gross + other - taken (issue 35: the bonus was in ``paid`` and nowhere beside it).
+    paid = gross + other - taken (the bonus was in ``paid`` and nowhere beside it).
     """
     by: dict[str, dict[str, int]] = {}
     for _r, s, _v in rows:
@@ -107,7 +107,7 @@ def _box_gross(box: dict[str, Any]) -> int:
 
 def hand_value(hand: dict[str, Any]) -> dict[str, Any] | None:
     """A stored hand as codes (category and cards), for the reader's language: the label is
-    the engine's English (issue 26 item 13)."""
+    the engine's English."""
     if not hand.get("category") or not hand.get("cards"):
         return None
     return {"category": hand["category"], "cards": list(hand["cards"])}
@@ -126,7 +126,7 @@ def _box_line(rnd: Round, box: dict[str, Any], zone: tzinfo | None) -> dict[str,
 #: maximum payout 50000"; the number after "maximum payout" is the cap that wager met
 _CAP_NOTE = re.compile(r"capped at .*?maximum payout (\d+)(?P<shared> for [^)]*)?")
 #: what a shared cap covers, as the engine's note says it: a message id, so the PDF says it in
-#: the reader's language (issue 35 item 10: "общий предел: combination plus insurance")
+#: the reader's language ("общий предел: combination plus insurance")
 SHARED_CAPS = {"combination plus insurance": Phrase("combination plus insurance")}
 
 
@@ -170,7 +170,7 @@ def payouts(rows: list[tuple[Round, dict[str, Any], int]], table_cap: int,
 
 
 def cumulative_rounds(rows: list[tuple[Round, dict[str, Any], int]]) -> list[int]:
-    """The number of each settled round :func:`cumulative` adds up (issue 35: a voided round
+    """The number of each settled round :func:`cumulative` adds up (a voided round
     leaves a gap, so the chart's last point is not "round <count>")."""
     return [r.number for r, _s, _v in rows]
 

@@ -1,4 +1,4 @@
-"""The shift report's steps recorded offline (issue 34): each step that waited in a table
+"""The shift report's steps recorded offline: each step that waited in a table
 tablet's queue (round, step, tapped time against received time) and each queued step the
 server refused when it was sent (with the reason), so the report says what the record is.
 

@@ -1,4 +1,4 @@
-"""The end-of-shift report of a poker table (issue 15, part 4), as plain data like the house
+"""The end-of-shift report of a poker table (part 4), as plain data like the house
 games' report (:mod:`.shift`: deterministic, canonical JSON, a stated SHA-256).
 
 At a poker table the players play one another: the house takes no side of a pot. Its win is the
@@ -24,7 +24,6 @@ from sqlmodel import Session, col, select
 
 from ...models import GameTable, Round, Shift
 from ...models.poker import PokerSeat
-from ...rules.phrase import Phrase
 from ...rules.ranking import Category
 from ..rounds import store
 from ..tables import poker as poker_tables
@@ -34,10 +33,6 @@ from . import dealers, sections
 SCHEMA = "dealer_assist/poker-shift-report/1"
 #: message ids (the report's data keeps the English; the PDF says them in the reader's language)
 CATEGORIES = frozenset(c.value for c in Category)
-#: the stakes in the order the report lists them, as message ids
-STAKE_NAMES = {"ante": Phrase("ante"), "bring_in": Phrase("bring-in"),
-               "small_blind": Phrase("small blind"), "big_blind": Phrase("big blind"),
-               "over_blind": Phrase("over blind")}
 TOP_POTS = 10
 SOLD = ("buy_in", "rebuy")
 
@@ -52,7 +47,7 @@ def _players(session: Session, shift: Shift, seats: list[PokerSeat],
              rows: list[tuple[Round, dict[str, Any], int]],
              zone: tzinfo | None) -> list[dict[str, Any]]:
     """Each player seated in the shift: chips bought and cashed out here, hands played, net, and
-    the time he played (issue 23, the rating's definition: first to last hand, or sit-down to
+    the time he played (the rating's definition: first to last hand, or sit-down to
     leave when they were tapped in this shift)."""
     assert shift.id is not None
     out: dict[tuple[str, str], dict[str, Any]] = {}

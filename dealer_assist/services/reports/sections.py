@@ -19,8 +19,8 @@ from sqlmodel import Session, col, func, select
 from ... import audit
 from ...models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus, Shift, User
 from ...models.audit import AuditEntry, Dispute, DisputeDecision
+from ...rules.games.registry import get_game
 from ...rules.phrase import Phrase
-from ...rules.registry import get_game
 from ..shifts import inventory
 from . import changes as report_changes
 
@@ -99,7 +99,7 @@ def inventory_section(session: Session, shift_id: int, win: int, corrected: int,
                       zone: tzinfo | None, buy_ins: int = 0) -> dict[str, Any]:
     """The counts, the transfers (with their slip numbers; a void slip counts not) and the
     reconciliation: ``tray`` = closing - opening + credits - fills, ``win`` = tray + the buy-ins
-    recorded at the table (issue 27: the chips sold for cash left the tray; a poker table's
+    recorded at the table (the chips sold for cash left the tray; a poker table's
     chips sold are its own section, so it passes none), the variances against ``win``."""
     inv = inventory.inventory_of(session, shift_id)
     roles = {uid: role for uid, (_n, role) in user_names(session, [

@@ -34,11 +34,16 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from ...models import GameTable, Round, Shift
-from ...rules.registry import POKER_REPORT, get_game
+from ...rules.games.registry import POKER_REPORT, get_game
 from ..cage import buyins
+from ..decisions import shift_section
 from ..errors import NotFound
+from ..figures import house_edge, theoretical
+from ..players import rated
+from ..players.played import EdgeBook
 from . import changes as report_changes
-from . import dealers, house, house_edge, offline_steps, sections, theoretical
+from . import dealers, house, offline_steps, sections
+from .poker import build_poker_report
 
 SCHEMA = "dealer_assist/shift-report/2"
 
@@ -53,11 +58,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
     table = session.get(GameTable, shift.table_id)
     assert table is not None
     if get_game(table.game).report == POKER_REPORT:  # chips, pots and rake, not wagers
-        from .poker import build_poker_report
-
         return build_poker_report(session, shift, table, zone=zone, zone_name=zone_name)
-    from ..players import rated  # late: the ratings read the lab's figures through reports
-    from ..players.played import EdgeBook
 
     rows = sections.settlements(session, shift_id)
     by_actor, undos = sections.event_stats(session, shift_id)
@@ -97,7 +98,7 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
         "paid_corrections": fixes,
         "resettled": [{"round": r.number, "settlements": v} for r, _s, v in rows if v > 1],
         "disputes": sections.disputes_section(session, shift_id, zone),
-        # issue 34: steps recorded on the tablet offline, and the queued steps refused
+        # steps recorded on the tablet offline, and the queued steps refused
         "offline": offline_steps.section(session, shift_id, zone),
         "audit_chain": sections.audit_section(session, shift),
         "cumulative": house.cumulative(rows),
@@ -108,9 +109,8 @@ def build_shift_report(session: Session, shift_id: int, *, zone: tzinfo | None =
 
 def _decisions(session: Session, rows: list[tuple[Round, dict[str, Any], int]],
                figures: dict[str, Any] | None) -> dict[str, Any]:
-    """Every recorded decision judged (issue 24): the win split against the best strategy and
+    """Every recorded decision judged: the win split against the best strategy and
     the advantage-play alerts."""
-    from ..decisions import shift_section
     found = theoretical.edge_of(figures, "best")
     return shift_section(session, rows, found[0] if found else None)
 

@@ -20,7 +20,7 @@ from ...models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus
 from ...models.audit import RoundChangeDecision, RoundChangeRequest
 from ...models.base import utcnow
 from ...rules.engine import Game
-from ...rules.registry import get_game, rules_flow
+from ...rules.games.registry import get_game, rules_flow
 from ...tablet import refusal
 from ..errors import N_, Conflict, NotFound, PermissionDenied
 from ..people import duties, stints
@@ -32,7 +32,7 @@ from .streams import Closed, Facts, Loaded, Locked, Wording
 
 #: who records rounds: the people who run a table
 RECORDERS = shifts.OPENERS
-#: a void request's status while no pit boss has decided (``disputes.voids.PENDING``)
+#: a void request's status while no pit boss has decided (``voids.PENDING``)
 PENDING = "pending"
 
 HOUSE_WORDING = Wording(closed=refusal.CLOSED, stale=refusal.STALE, frozen=refusal.FROZEN,
@@ -74,7 +74,7 @@ def _last_seq() -> Any:
             .scalar_subquery())
 
 
-#: issue 25: a step reads its round in one statement -- the round row, its table, its shift's
+#: a step reads its round in one statement -- the round row, its table, its shift's
 #: opener and status, whether any void was asked for, the role of whoever records (NULL:
 #: no such account, or disabled) and the dealer tapped in at the table (rule 5). Built once;
 #: SQLAlchemy compiles it once.
@@ -138,7 +138,7 @@ def void_request(session: Session, round_id: int, any_void: bool | None = None) 
             .where(_R.c.id == round_id)).scalar()
     if not any_void:
         return None
-    from ..disputes import voids  # late: the disputes' review reads rounds through here
+    from . import voids  # late: voids -> review -> poker_hands -> this module
 
     requests = voids.changes(session, kind="void", round_id=round_id)
     return requests[-1] if requests else None
@@ -260,7 +260,7 @@ class HouseStream:
         if got is None:
             raise NotFound("No round with id %(round_id)s.", round_id=stream_id)
         table = got.table
-        if get_game(table.game).poker_room:  # issue 15: a poker hand is read as a hand
+        if get_game(table.game).poker_room:  # a poker hand is read as a hand
             raise Conflict("Round %(number)s is a hand of the poker table %(name)s: read it at "
                            "/api/v1/poker/hands/%(round_id)s.", number=got.round.number,
                            name=table.name, round_id=stream_id)

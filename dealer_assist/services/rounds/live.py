@@ -14,7 +14,7 @@ meanwhile (another tablet), the step is refused with a Conflict instead of being
 round the croupier did not see. Undo is an ``undo`` event naming the step it cancels; "Paid"
 stores the settlement (``RoundSettlement``) and closes the round.
 
-A round is voided only with a pit boss's approval (issue 6). The croupier's *Redeal* (a box
+A round is voided only with a pit boss's approval. The croupier's *Redeal* (a box
 received a wrong number of cards: the engine's ``Redeal``, verified but not stored as an event)
 files a void request through :mod:`.voids` with the engine's reason; so does a misdeal asked for
 from the round's page. While a void request is pending the round is *frozen*: it stays open but
@@ -41,9 +41,8 @@ from ...rules.games.stud import phase
 from ...rules.phrase import Phrase
 from ...rules.settlement import Settlement
 from ...tablet.screen import closed_phase
-from ..disputes import voids
 from ..tables import tables
-from . import house
+from . import house, voids
 from . import store as rounds
 from .streams import Loaded
 
@@ -52,9 +51,6 @@ RECORDERS = house.RECORDERS
 #: the croupier's step that asks for a void (a box received a wrong number of cards)
 REDEAL = "redeal"
 FROZEN = Phrase("Void requested — waiting for a pit boss")
-
-
-ENGINE_VERSION = house.ENGINE_VERSION
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """A memo of folded rounds: the engine's replay of an event stream, kept by the stream's digest.
 
-Why (issue 11): every request on a round used to replay its events from the first, sometimes
+Why: every request on a round used to replay its events from the first, sometimes
 three times. Replay stays the truth -- this is only a memo of a pure function: the key is a
 digest of everything the fold depends on (game, profile, limits, and every event's sequence
 number, type and canonical payload), so a changed, tampered or different stream can never hit
@@ -13,7 +13,6 @@ of the transaction that made it (a rolled-back write leaves at worst an entry ne
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -21,18 +20,13 @@ from typing import Any
 
 from ...rules.engine import Event, Folded, Game
 from .store import EventView
+from .store import encode_payload as canonical  # what is stored: a text and its value agree
 
 #: rounds kept (a few kB each); a casino floor has far fewer open rounds than this
 SIZE = 1024
 
 _lock = threading.Lock()
 _memo: OrderedDict[str, Folded[Any]] = OrderedDict()
-
-
-def canonical(value: Any) -> str:
-    """The canonical JSON of rules or a payload: what ``store.encode_payload`` stores, so a
-    stored text and the value it was made from give the same key."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def digest(start: Sequence[Any], events: Iterable[tuple[int, str, Any]]) -> str:
@@ -73,7 +67,7 @@ def fold(key: str, replay: Callable[[], Folded[Any]]) -> Folded[Any]:
 def stream_key(rules: Mapping[str, Any], events: Sequence[EventView],
                rules_text: str | None = None) -> str:
     """What a fold depends on: the stream's own rules (canonically; ``rules_text``: as stored)
-    and its events (their stored payload texts, issue 25: no re-encoding per request). The
+    and its events (their stored payload texts, no re-encoding per request). The
     game is part of the rules (a house round names it; a poker hand's profile does)."""
     start = rules_text if rules_text is not None else canonical(rules)
     return digest((start,), ((e.seq, e.type, e.payload if e.payload_text is None

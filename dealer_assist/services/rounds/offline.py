@@ -1,4 +1,4 @@
-"""Steps recorded offline on a table's tablet (issue 34): the tapped time, and the refusals.
+"""Steps recorded offline on a table's tablet: the tapped time, and the refusals.
 
 RULES.md, "People at the table": "Offline at the table: only round steps may be recorded while
 the server cannot be reached; the server re-checks every queued step on reconnect and its stored

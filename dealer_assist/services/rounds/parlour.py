@@ -30,7 +30,7 @@ from ...rules.games.parlour.calculator import parse_board
 from ...rules.games.parlour.game import END, HAND
 from ...rules.games.parlour.hand import check_players
 from ...rules.games.parlour.profile import VARIANTS, get_parlour_profile
-from ...rules.registry import get_flow
+from ...rules.games.registry import get_flow
 from ..errors import N_, NotFound, PermissionDenied, ValidationError
 from ..people import stints
 from . import memo, txn
@@ -188,7 +188,7 @@ class ParlourStart:
         except IntegrityError:
             raise txn.Stale from None  # the unit is rolled back whole and reads again
         assert row.id is not None
-        stints.open_game(session, game_id=row.id, host_id=actor_id)  # issue 28: host's stint
+        stints.open_game(session, game_id=row.id, host_id=actor_id)  # host's stint
         return replace(empty, id=row.id, number=row.id)
 
 

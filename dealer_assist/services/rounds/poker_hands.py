@@ -1,4 +1,4 @@
-"""A poker hand as a round of the table's shift (issue 15), on the house games' round model.
+"""A poker hand as a round of the table's shift, on the house games' round model.
 
 The hand's start (profile, stakes, button, seats dealt in with stacks and missed blinds) is the
 round's own ``rules``; each dealer action is one ``action`` event whose payload is the action in
@@ -26,7 +26,7 @@ from ...models import Round, RoundStatus, ShiftStatus
 from ...rules.engine import UNDO, Game
 from ...rules.games.poker import HandState, get_poker_profile, hand_to_dict, parse_hand
 from ...rules.games.poker import shown_hands as shown_hands
-from ...rules.registry import get_flow
+from ...rules.games.registry import get_flow
 from ..errors import N_, Conflict, NotFound
 from ..people import stints
 from ..shifts import shifts
@@ -64,7 +64,7 @@ class PokerHand:
     def to_dict(self) -> dict[str, Any]:
         r = self.round
         return {"id": r.id, "table_id": r.table_id, "shift_id": r.shift_id, "number": r.number,
-                "status": r.status, "dealer_id": r.dealer_id,  # issue 28: dealer of record
+                "status": r.status, "dealer_id": r.dealer_id,  # dealer of record
                 "last_seq": self.last_seq, "undoable": self.undoable,
                 "rules": self.rules,
                 "actions": self.actions, "hand": hand_to_dict(self.state)}
@@ -212,7 +212,7 @@ class PokerStart:
         if self.keyed:
             start["idempotency_key"] = key
         parse_hand(start)  # the engine checks the start before anything is stored
-        # issue 28: the dealer of record is the one tapped in at the table when the hand starts
+        # the dealer of record is the one tapped in at the table when the hand starts
         dealer = stints.dealer_for_round(session, shift_id=shift_id, actor_id=actor_id)
         rnd = starting.insert_round(session, table_id=table_id, shift_id=shift_id,
                                     number=locked.last_number + 1, rules=start,
@@ -265,7 +265,7 @@ def _record(session: Session, round_id: int, type: str, payload: Mapping[str, An
 
 
 def void_pending(session: Session, round_id: int) -> bool:
-    """A void of the hand waits for a pit boss (issue 6's freeze): nothing is recorded."""
+    """A void of the hand waits for a pit boss (the freeze): nothing is recorded."""
     return pending(void_request(session, round_id))
 
 

@@ -1,4 +1,4 @@
-"""A round's start in few round trips (issue 25): the statements of a start at a table
+"""A round's start in few round trips: the statements of a start at a table
 (:class:`.steps.HouseStart`; :class:`.poker_hands.PokerStart` compares and inserts with them).
 
 A start used to read the actor, the table, the open shift, the key and the open round with the

@@ -19,14 +19,12 @@ from sqlmodel import Session
 
 from ...models import Round, ShiftStatus
 from ...rules.fields import need_mapping
+from ...rules.games.registry import rules_flow
 from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
-from ...rules.registry import rules_flow
-from ..disputes import voids
 from ..errors import Conflict, NotFound
 from ..people import duties, stints
-from ..players import cards
-from . import live, memo, starting, streams, txn
+from . import live, memo, player_cards, starting, streams, txn, voids
 from . import record as path
 from . import store as rounds
 from .house import HOUSE, RECORDERS
@@ -74,7 +72,7 @@ class HouseStart:
     def read(self, session: Session, scope_id: int | None, actor_id: int,
              key: str) -> Opening:
         assert scope_id is not None
-        got = starting.read(session, scope_id, actor_id, key)  # one statement (issue 25)
+        got = starting.read(session, scope_id, actor_id, key)  # one statement
         if got is None or got.actor_role not in RECORDERS:
             live.check_actor(session, actor_id)  # who may record is refused first, as it says
             raise NotFound("No table with id %(table_id)s.", table_id=scope_id)
@@ -95,11 +93,11 @@ class HouseStart:
                                  shift_id=got.shift_id, opened_by=got.shift_opened_by,
                                  dealer_id=got.dealer_id)
         duties.check_status_open(got.shift_status, "recording a step")
-        rules = rounds.table_rules(table)  # made once per table setting (rules.registry)
+        rules = rounds.table_rules(table)  # made once per table setting (rules.games.registry)
         flow = rules_flow(rules)
         empty = memo.replay(flow, rules, [])  # the empty round, memoised like any fold
-        # issue 23: a box's player card is a registered one
-        cards.check_cards(session, flow.decode(empty.state, PLACE, payload))
+        # a box's player card is a registered one
+        player_cards.check_cards(session, flow.decode(empty.state, PLACE, payload))
         if got.open_round is not None:
             _refuse_second_round(session, got.open_round)
         return Loaded(0, 0, OPEN, got.shift_id, rules, flow, [], empty,
@@ -120,7 +118,7 @@ class HouseStart:
                empty: Loaded | None, actor_id: int, key: str) -> Loaded:
         got: starting.StartRead = opening.found
         assert empty is not None and got.shift_id is not None
-        # issue 28: the dealer of record is the one tapped in at the table when the round
+        # the dealer of record is the one tapped in at the table when the round
         # starts (nobody tapped in: whoever starts it deals, and a ``start`` stint says so)
         dealer = locked.dealer_id if locked.dealer_id is not None else stints.dealer_for_round(
             session, shift_id=got.shift_id, actor_id=actor_id)
@@ -155,7 +153,8 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
     engine then records by itself (``Step.auto``), in the same write."""
     redeal = None
     if type == PLACE:  # boxes placed later: their player cards too are registered ones
-        cards.check_cards(session, decode_place(None, need_mapping(payload or {}, "payload")))
+        places = decode_place(None, need_mapping(payload or {}, "payload"))
+        player_cards.check_cards(session, places)
     if type == live.REDEAL:
         def redeal(loaded: Loaded) -> streams.Recorded | Callable[[], streams.Recorded]:
             return _redeal(session, loaded, actor_id, dict(payload or {}))

@@ -23,7 +23,7 @@ from sqlmodel import Session, col, func, select
 
 from ...audit import capture
 from ...models import Round, RoundEvent, utcnow
-from ...rules.registry import get_game, round_rules
+from ...rules.games.registry import get_game, round_rules
 from ..errors import Conflict, ValidationError
 from ..tables import tables
 from .txn import Stale
@@ -39,7 +39,7 @@ class RoundView:
     number: int
     status: str
     opened_at: datetime
-    #: issue 28: the dealer of record (None only for a round stored without one)
+    #: the dealer of record (None only for a round stored without one)
     dealer_id: int | None = None
 
 
@@ -59,9 +59,9 @@ class EventView:
     game_id: int | None = None
     #: the payload as stored (canonical JSON: :func:`encode_payload`), for the replay memo's key
     payload_text: str | None = field(default=None, compare=False, repr=False)
-    #: issue 34: when the croupier tapped it (the tablet's clock; ``created_at``: received)
+    #: when the croupier tapped it (the tablet's clock; ``created_at``: received)
     tapped_at: datetime | None = None
-    #: issue 34: it waited in the tablet's offline queue
+    #: it waited in the tablet's offline queue
     offline: bool = False
 
 
@@ -75,7 +75,7 @@ def encode_payload(payload: Mapping[str, Any]) -> str:
 
 
 _EVENT = RoundEvent.__table__  # type: ignore[attr-defined]
-#: a stream's events in order, one statement built once per stream column (issue 25: Core, no
+#: a stream's events in order, one statement built once per stream column (Core, no
 #: ORM objects: the hot path reads rows, not entities)
 _EVENTS = {column: core_select(_EVENT).where(_EVENT.c[column] == bindparam("sid"))
            .order_by(_EVENT.c.seq) for column in ("round_id", "game_id")}
@@ -116,7 +116,7 @@ def insert_event(session: Session, column: str, stream_id: int, seq: int, type: 
 
     One Core INSERT and its audit entry (``table_id``: the round's table, which the entry
     names), in the caller's transaction: what the ORM's flush and the audit hook did in five
-    statements. ``tapped_at``/``offline`` (issue 34): when the croupier tapped it and whether
+    statements. ``tapped_at``/``offline``: when the croupier tapped it and whether
     it waited in the tablet's offline queue."""
     body = encode_payload(payload)
     values: dict[str, Any] = {"round_id": None, "game_id": None, "seq": seq, "type": type,
@@ -149,8 +149,8 @@ _TABLE_OF_ROUND = core_select(_ROUND.c.table_id).where(_ROUND.c.id == bindparam(
 
 def table_rules(table: tables.TableView) -> dict[str, Any]:
     """The rules a round starting now at ``table`` stores as its own: game, the full profile as
-    data with its hash, the limits in force (``rules.registry.round_rules``). A poker table
-    (issue 15) deals its hands through ``services.rounds.poker_hands``, never as a house round."""
+    data with its hash, the limits in force (``rules.games.registry.round_rules``). A poker table
+    deals its hands through ``services.rounds.poker_hands``, never as a house round."""
     if get_game(table.game).poker_room:
         raise Conflict("%(name)s is a poker table: deal its hands on the poker screen or "
                        "through /api/v1/poker/tables/{id}/hands.",
@@ -176,7 +176,7 @@ def rules_from(stored: str | None, table: Callable[[], tables.TableView]) -> dic
 
 def round_ends(session: Session, round_ids: list[int]) -> dict[int, datetime]:
     """Each round's last event (a house round's ``paid``, a poker hand's last action): when it
-    ended (issue 23: a player's time played runs to his last round's end)."""
+    ended (a player's time played runs to his last round's end)."""
     out: dict[int, datetime] = {}
     for start in range(0, len(round_ids), 500):
         query = (select(RoundEvent.round_id, RoundEvent.created_at)

@@ -38,7 +38,7 @@ class Facts:
     """What a stream's one read found besides the stream, for the checks: the table (the audit
     entries name it), the role of ``actor_id`` (None: no such account, or disabled) and the
     shift's status and opener (duties rules 5 and 6) and the dealer of its newest stint
-    (rule 5 since issue 28; ``duties.UNREAD``: not read, the check reads it)."""
+    (rule 5 since ``duties.UNREAD``: not read, the check reads it)."""
 
     table_id: int | None
     actor_role: str | None = None

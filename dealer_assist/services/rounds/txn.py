@@ -1,11 +1,11 @@
 """Short write transactions with bounded retries: the shape every live-round write takes.
 
-Why (issue 11): a step used to hold the write lock from its first query to its commit and replay
+Why: a step used to hold the write lock from its first query to its commit and replay
 the round three times inside it, so tablets queued behind one another and SQLite's unfair busy
 handler answered some of them "database is locked" (a 500) after five seconds. Now a write is
 two phases on the caller's session and one connection:
 
-1. :func:`begin_read` -- a *read* that takes no lock (issue 25: SQLite without BEGIN, no
+1. :func:`begin_read` -- a *read* that takes no lock (SQLite without BEGIN, no
    BEGIN/COMMIT round trips; PostgreSQL in READ COMMITTED, where each statement reads
    afresh). The service reads the round's events, folds them once and lets the engine verify
    the step here, outside any lock.
@@ -78,7 +78,7 @@ def _sqlite(session: Session) -> bool:
 
 
 def begin_read(session: Session) -> None:
-    """End whatever the session had open and read without a lock (issue 25): each statement
+    """End whatever the session had open and read without a lock: each statement
     of the read sees what was committed when it ran (SQLite: no BEGIN at all, no BEGIN/COMMIT
     round trips; PostgreSQL: READ COMMITTED, which reads each statement afresh and takes no
     row lock for a plain SELECT). The read need not be one snapshot: the write compares what
@@ -103,7 +103,7 @@ def begin_write(session: Session) -> None:
     busy handler polls with growing sleeps, so under load a waiter could sleep through many
     turns (seconds); a mutex wakes the next writer the moment the last one commits. Writers in
     other processes (CLI commands) still meet the busy timeout. After :func:`begin_read` the
-    write begins on the read's own connection (issue 25: no second checkout from the pool,
+    write begins on the read's own connection (no second checkout from the pool,
     which on PostgreSQL is also a ping): on SQLite the read held no transaction, so ``BEGIN
     IMMEDIATE`` there starts the write; the session's commit or rollback ends it."""
     reading = session.info.pop(_READING, False)

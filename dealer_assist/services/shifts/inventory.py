@@ -1,10 +1,10 @@
 """Table inventory and closing a shift: opening and closing chip counts, fills and credits.
 
-Who signs: a fill or credit is issued by the cage (issue 35, :mod:`..cage.issues`) and signed
+Who signs: a fill or credit is issued by the cage (:mod:`..cage.issues`) and signed
 for at the table. Every count and transfer names the croupier and a pit boss (a pit boss or
 shift manager account; never the croupier's own account) and is recorded by that pit boss,
 signed in: the pit terminal is the pit boss's. At the opening either of the two records it. Two
-signatures are two authentications (issue 28): the one who records signs by his own session, the
+signatures are two authentications: the one who records signs by his own session, the
 other by his PIN typed on the same device (``credential``, :mod:`..people.cosign`); without it
 the act is refused naming the field (``croupier_pin`` or ``pit_boss_pin``) and nothing is
 stored. Each signature is stored (``act_signature``) beside the row. The printed shift report
@@ -38,7 +38,7 @@ from ...rules.phrase import Phrase
 from ..cage import issues, slips
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import cosign
-from . import chips as chip_sets
+from ..tables import chips as chip_sets
 from . import shifts
 from .inventory_view import (
     CROUPIERS,
@@ -233,8 +233,8 @@ def record_transfer(session: Session, *, shift_id: int, issue_id: int | None,
                     chips: Mapping[Any, Any] | None = None,
                     at: datetime | None = None, now: datetime | None = None) -> TransferView:
     """The table signs for a fill (chips brought to the table) or a credit (chips sent back to
-    the cage) that the cage issued (``issue_id``, issue 35: :mod:`..cage.issues`): the pit boss
-    (his session) and the croupier (his PIN) sign, on a numbered slip (issue 27), by
+    the cage) that the cage issued (``issue_id``, :mod:`..cage.issues`): the pit boss
+    (his session) and the croupier (his PIN) sign, on a numbered slip, by
     denomination when ``chips`` are given (their sum must be the issued amount). ``kind`` and
     ``amount``, when given, must be the issue's."""
     if kind is not None and kind not in {k.value for k in TransferKind}:

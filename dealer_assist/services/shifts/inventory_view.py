@@ -17,7 +17,7 @@ from ...models import Role, Shift, User
 from ...models.inventory import ChipTransfer, CountKind, InventoryCount, TransferKind
 from ..cage import slips
 from ..errors import NotFound
-from . import chips as chip_sets
+from ..tables import chips as chip_sets
 
 PIT_BOSSES = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 CROUPIERS = frozenset({Role.CROUPIER.value})
@@ -55,7 +55,7 @@ class TransferView:
     at: datetime
     signed: Signed
     note: str
-    #: issue 27: the transfer's slip number, and whether the slip is void (then it counts not)
+    #: the transfer's slip number, and whether the slip is void (then it counts not)
     slip: int | None = None
     void: bool = False
 

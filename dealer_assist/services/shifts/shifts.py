@@ -63,7 +63,7 @@ def open_shift(session: Session, *, table_id: int, user_id: int, gaming_date: da
                dealer_id: int | None = None) -> ShiftView:
     """Open a shift on a table for ``gaming_date`` (default: the current gaming date).
 
-    Issue 28: ``dealer_id`` (default: the opener, when he is a croupier) deals first: his
+    ``dealer_id`` (default: the opener, when he is a croupier) deals first: his
     stint opens with the shift. A pit boss opening alone taps nobody in."""
     now = now or utcnow()
     user = session.get(User, user_id)

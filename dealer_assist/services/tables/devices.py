@@ -1,4 +1,4 @@
-"""Table devices (issue 28): a tablet bound to one table.
+"""Table devices: a tablet bound to one table.
 
 A pit boss, shift manager or administrator binds the tablet in front of him to a table. The
 browser then holds a random token (its own cookie, never the login session's); only the token's

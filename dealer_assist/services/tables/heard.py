@@ -1,4 +1,4 @@
-"""When a table's tablet was last heard from (issue 34), for the floor page.
+"""When a table's tablet was last heard from, for the floor page.
 
 The tablet calls its table's ping every 3 s (with its offline queue's figures) and any request
 of a bound device counts too. Writing the database on every request would put a write (and,

@@ -1,4 +1,4 @@
-"""Poker tables (issue 15): seats, buy-ins, stacks carried hand to hand, the moving button.
+"""Poker tables: seats, buy-ins, stacks carried hand to hand, the moving button.
 
 The engine (``rules.games.poker``) plays one hand from its start (button, seats dealt in with their
 stacks and missed blinds); this module keeps what lies between hands: who sits where with how
@@ -16,11 +16,13 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ...models import GameTable, User, utcnow
+from ...models import GameTable, Shift, ShiftStatus, User, utcnow
 from ...models.poker import PokerChipMove, PokerSeat, PokerTable
-from ...rules.games.poker import SeatEntry, get_poker_profile, make_stakes
+from ...rules.games.poker import get_poker_profile, make_stakes
 from ...rules.games.poker.setup import blind_seats
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
+from ..people import duties
+from . import tables
 
 PLAYING, SITTING_OUT, LEFT = "playing", "sitting_out", "left"
 
@@ -100,7 +102,7 @@ def _limits(stakes: Mapping[str, int]) -> tuple[int, int]:
 
 def update_table(session: Session, table_id: int, *, name: str,
                  stakes: Mapping[str, Any]) -> PokerTableView:
-    """An administrator renames a poker table or changes its stakes (issue 35 item 4); its
+    """An administrator renames a poker table or changes its stakes; its
     game and profile stay. The stakes change between hands only: a hand plays under the stakes
     it started with (they are in its stored rules)."""
     view = get(session, table_id)
@@ -121,7 +123,7 @@ def update_table(session: Session, table_id: int, *, name: str,
 
 def stakes_by_table(session: Session) -> dict[int, dict[str, Any]]:
     """Every poker table's stakes and betting structure (one query), for the tables list:
-    "Ante 10 / bring-in 20", "Blinds 5/10/20" (issue 26 item 9)."""
+    "Ante 10 / bring-in 20", "Blinds 5/10/20"."""
     return {row.table_id: {"stakes": json.loads(row.stakes),
                            "structure": get_poker_profile(row.profile).structure}
             for row in session.exec(select(PokerTable))}
@@ -149,10 +151,8 @@ def seat_order(seat: str) -> tuple[int, str]:
 
 
 def _check_actor(session: Session, table_id: int, actor_id: int | None) -> None:
-    """Duties rule 5 (issue 35): a croupier sells chips to a seat, records a rebuy or a leave
+    """Duties rule 5: a croupier sells chips to a seat, records a rebuy or a leave
     only at the table he deals; the pit at any. ``actor_id`` None: no person (a script)."""
-    from ..people import duties
-
     if actor_id is None:
         return
     user = session.get(User, actor_id)
@@ -183,11 +183,11 @@ def seat_player(session: Session, table_id: int, *, seat: str, player: str,
 
 
 def _shift_for_chips(session: Session, table_id: int) -> int:
-    """Chips are sold from (and cashed out against) a counted tray: the table's open shift."""
-    from ..shifts import shifts
-
-    shift = shifts.open_shift_of(session, table_id)
-    if shift is None:
+    """Chips are sold from (and cashed out against) a counted tray: the table's open shift
+    (read here: the shifts' service reads the tables')."""
+    shift = session.exec(select(Shift).where(Shift.table_id == table_id,
+                                             Shift.status == ShiftStatus.OPEN.value)).first()
+    if shift is None or shift.id is None:
         raise Conflict("No shift is open at this table: open it with the opening count first "
                        "(chips are sold from the counted tray).", field="shift")
     return shift.id
@@ -241,15 +241,13 @@ def set_status(session: Session, table_id: int, seat: str, status: str,
         _move(session, _shift_for_chips(session, table_id), row, "cash_out", row.stack)
         row.cashed_out += row.stack
         row.stack = 0
-        row.left_at = utcnow()  # issue 23: his time played runs to his leave
+        row.left_at = utcnow()  # his time played runs to his leave
     row.status = status
     session.flush()
     return _seat_view(row)
 
 
 def _no_hand_running(session: Session, table_id: int) -> None:
-    from . import tables
-
     if tables.has_open_round(session, table_id):
         raise Conflict("A hand is being dealt at this table; wait for it to end.")
 
@@ -321,7 +319,3 @@ def finish_hand(session: Session, table_id: int, button: str, stacks: Mapping[st
     poker.button = button
     poker.hands_dealt += 1
     session.flush()
-
-
-def seat_entries(rules: Mapping[str, Any]) -> list[SeatEntry]:
-    return [SeatEntry(s["seat"], s["stack"], s.get("missed")) for s in rules["seats"]]

@@ -9,7 +9,7 @@ from ...rules.phrase import Phrase
 from ...rules.profiles import profiles
 from ...rules.ranking import Category
 
-#: the profile's tables that pay by hand category, and what the page calls each (issue 35)
+#: the profile's tables that pay by hand category, and what the page calls each
 PAY_TABLES = (("pay_table", Phrase("Pay table (n:1)")), ("bonus_table", Phrase("Bonus (n:1)")))
 
 
@@ -27,7 +27,7 @@ class ProfileInfo:
     min_ante: int
     max_ante: int
     max_payout: int
-    #: issue 35 item 30: (title, ((category, n), ...)) of each pay table, best hand first; the
+    #: (title, ((category, n), ...)) of each pay table, best hand first; the
     #: poker room's profiles pay nothing by category (players win each other's chips)
     pays: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
 

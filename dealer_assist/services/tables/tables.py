@@ -16,15 +16,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ...models import POKER_GAMES, GameTable, Round, RoundStatus, Shift, ShiftStatus
-from ...rules.registry import games
+from ...rules.games.registry import games
 from ..errors import Conflict, NotFound, ValidationError
-from ..shifts import chips
-from . import profiles
+from . import chips, profiles
 
 NAME_MAX = 64
 PIT_MAX = 40
 MAX_BOXES = 9
-#: the rotation interval the pit may set, in minutes (issue 28; default 40)
+#: the rotation interval the pit may set, in minutes (default 40)
 ROTATION_RANGE = (5, 240)
 #: the largest amount a column holds on both databases (BigInteger)
 MONEY_MAX = 2**63 - 1
@@ -45,10 +44,10 @@ class TableView:
     chip_set: str = chips.DEFAULT_CHIP_SET
     #: ISO 4217 code; None: the configuration's DEFAULT_CURRENCY (``i18n.table_currency``)
     currency: str | None = None
-    #: issue 28: the pit it belongs to (the floor page), and its dealers' rotation interval
+    #: the pit it belongs to (the floor page), and its dealers' rotation interval
     pit: str | None = None
     rotation_minutes: int = 40
-    #: the players' strategy the theoretical hold assumes (issue 24)
+    #: the players' strategy the theoretical hold assumes
     strategy: str = "basic"
 
 
@@ -150,7 +149,7 @@ def create_table(session: Session, spec: TableSpec) -> TableView:
 
 def update_table(session: Session, table_id: int, spec: TableSpec) -> TableView:
     table = _load(session, table_id)
-    if table.game in POKER_GAMES:  # issue 35 item 4: it became a Russian poker table
+    if table.game in POKER_GAMES:  # it became a Russian poker table
         raise Conflict("%(name)s is a poker table: its name, pit and stakes are edited on its "
                        "own form.", name=table.name, field="game")
     spec = validate(spec)

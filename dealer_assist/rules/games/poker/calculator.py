@@ -1,6 +1,6 @@
 """The calculator's JSON: a hand so far in (``parse_hand``), its state out (``hand_to_dict``).
 
-Field names are the contract of issue 18 (``docs/api.md``). Every malformed field is a
+Field names are the contract (``docs/api.md``). Every malformed field is a
 ``RulesError`` naming its path (``actions[3].to``); an action the rules refuse names
 ``actions[3]``.
 """
@@ -77,7 +77,7 @@ def _up(body: Mapping[str, Any], path: str) -> dict[str, Card]:
 
 
 def hand_to_dict(state: HandState) -> dict[str, Any]:
-    """The response body: the contract of issue 18, plus nothing a client must parse."""
+    """The response body: the contract of plus nothing a client must parse."""
     out: dict[str, Any] = {
         "status": state.status, "round": state.round, "pot": state.pot,
         "posted": [p.to_dict() for p in state.posted],

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import HouseRulesError, StakeError
+from ...phrase import Phrase
 from ...profiles import check_int
 from ...ranking import AMERICANA, DRAW32, Ranking
 
@@ -62,6 +63,12 @@ class PokerProfile:
         """The house's share of a finished pot (integer percent, rounded down, capped)."""
         rake = pot * self.rake_percent // 100
         return min(rake, self.rake_cap) if self.rake_cap else rake
+
+
+#: the stakes by name in the order a report lists them, as message ids
+STAKE_NAMES = {"ante": Phrase("ante"), "bring_in": Phrase("bring-in"),
+               "small_blind": Phrase("small blind"), "big_blind": Phrase("big blind"),
+               "over_blind": Phrase("over blind")}
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from ...errors import IllegalActionError
 from ...evaluator import rank_key
-from ...pots import Pot, build_pots
+from ...pots import Pot, award_pot, build_pots
 from .draw import HAND_SIZE
 from .state import Action, HandState, PotResult
 from .stud import check_new_cards, stud_show
@@ -97,7 +97,7 @@ def layered_pots(state: HandState) -> tuple[Pot, ...]:
 def pots_to_award(state: HandState) -> tuple[Pot, ...]:
     """The main and side pots as they will be pushed: the rake (profile data) taken from the
     main pot first. Known once the betting is over: the dealer stacks them at the showdown,
-    before the hands are shown (issue 26 item 10)."""
+    before the hands are shown."""
     pots = layered_pots(state)
     owed, out = state.profile.rake(sum(p.amount for p in pots)), []
     for pot in pots:
@@ -118,19 +118,10 @@ def settle(state: HandState, keys: Mapping[str, int] | None) -> HandState:
     results, won = [], dict.fromkeys(state.seats, 0)
     order = state.from_button
     for pot in pots:
-        amount = pot.amount
-        if keys is None:
-            winners = list(pot.eligible)
-        else:
-            shown = [p for p in pot.eligible if p in keys]
-            best = max((keys[p] for p in shown), default=None)
-            winners = [p for p in shown if keys[p] == best] or list(pot.eligible)
-        winners.sort(key=order.index)
-        share, odd = divmod(amount, len(winners))
-        awards = {p: share + (1 if i < odd else 0) for i, p in enumerate(winners)}
+        awards = award_pot(pot, keys, order)
         for p, a in awards.items():
             won[p] += a
-        results.append(PotResult(amount, pot.eligible, tuple(winners), awards))
+        results.append(PotResult(pot.amount, pot.eligible, tuple(awards), awards))
     stacks = {s: state.stacks[s] + won[s] for s in state.seats}
     return state.but(status="complete", to_act=None, pots=tuple(results), rake=rake, won=won,
                      stacks=stacks)

@@ -34,15 +34,13 @@ from ... import inputs as ask
 from ...cards import Card
 from ...engine import Decoder, Step, StepRule, passes
 from ...errors import RulesError
-from ...evaluator import evaluate
 from ...fields import RequestError, get_cards, get_int
 from ...settlement import Settlement
 from ..stud.actions import PlaceBox
-from ..stud.codec import SHARED_DECODERS, box_of, codes, value_of
+from ..stud.codec import SHARED_DECODERS, box_of, codes
 from ..stud.deal import place_box
 from ..stud.dealer import bought_summary, buy_game
-from ..stud.game import HouseGame, collected_fees, exchange_inputs
-from ..stud.players import summary_of
+from ..stud.game import HouseGame, box_summary, dealer_summary, exchange_inputs, round_summary
 from ..stud.state import BoxState, evolve
 from ..stud.steps import SHARED
 from .actions import Exchange, Insure, Redeal, SixthCard
@@ -158,7 +156,7 @@ class RussianGame(HouseGame):
     def insure_step(self, state: RoundState, box: str, cards: Any) -> Step:
         """The insurance step for the hand the player shows (``cards``), its limit known: the
         box's presumptive payout for that hand (capped by the maximum payout), so the form says
-        it before the croupier types the amount (issue 35 item 22). A hand that cannot be
+        it before the croupier types the amount. A hand that cannot be
         insured raises the refusal recording it would."""
         shown = get_cards({"cards": cards}, "cards")
         verify_insure(state, Insure(box, state.table.min_ante, shown))
@@ -182,20 +180,13 @@ class RussianGame(HouseGame):
 
     def summary(self, state: RoundState) -> dict[str, Any]:
         s = state
-        dealer: dict[str, Any] = {"cards": codes(s.dealer), "up": codes(s.up),
-                                  "revealed": s.revealed, "draw": codes(s.draw)}
-        if s.revealed:
-            hand = s.dealer_hand
-            dealer.update(hand=hand.label, hand_value=value_of(hand),
-                          qualified=dealer_has_game(s), bought=_bought(s))
-        return {"game": self.name, "profile": s.profile.name, "table": s.table.to_dict(),
-                "voided": s.voided, "dealer": dealer, "dealt": s.dealt,
-                "boxes": [_box_summary(b, s) for b in s.boxes],
-                "used": sorted(c.code for c in s.used)}
+        dealer = dealer_summary(s, lambda: dealer_has_game(s), lambda: _bought(s))
+        return round_summary(self.name, s, dealer, [_box_summary(b, s) for b in s.boxes],
+                             s.voided)
 
 
 def _bought(s: RoundState) -> dict[str, Any] | None:
-    """The dealer's new hand once he has drawn for a bought game (issue 26 item 2)."""
+    """The dealer's new hand once he has drawn for a bought game."""
     if not s.draw or dealer_has_game(s):
         return None
     p = s.profile
@@ -207,19 +198,12 @@ def _bought(s: RoundState) -> dict[str, Any] | None:
 
 
 def _box_summary(b: BoxState, s: RoundState) -> dict[str, Any]:
-    hand = b.hand_cards
-    value = evaluate(hand, s.profile.ranking) if b.hand_known else None
-    return {
-        "box": b.box, "seat": b.seat, "ante": b.ante, "bonus": b.bonus,
-        "cards": codes(b.cards), "discarded": codes(b.discarded), "drawn": codes(b.drawn),
-        "sixth": b.sixth.code if b.sixth else None, "improvement": b.improvement_kind,
-        "exchanged": b.exchange_count, "shown": codes(b.shown),
-        "hand_cards": codes(hand) if b.hand_known else [],
-        "hand": value.label if value else None, "hand_value": value_of(value),
-        "decision": b.decision, "bet": b.bet, "insurance": b.insurance, "no_game": b.no_game,
-        "collected": collected_fees(b),
-        **summary_of(s.boxes, b, s.profile.open_boxes),
-    }
+    """The stud games' box (``stud.game.box_summary``) with Russian poker's own fields."""
+    return box_summary(b, s, s.profile.open_boxes, bonus=b.bonus,
+                       discarded=codes(b.discarded), drawn=codes(b.drawn),
+                       sixth=b.sixth.code if b.sixth else None,
+                       improvement=b.improvement_kind, exchanged=b.exchange_count,
+                       insurance=b.insurance)
 
 
 RUSSIAN = RussianGame()

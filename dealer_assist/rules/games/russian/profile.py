@@ -74,7 +74,7 @@ class RussianProfile(HouseProfile):
     #: the dealer's cards dealt face up (entered at the deal); seed 001 deals all five down
     dealer_up_cards: int = 0
 
-    #: rounds stored before issue 23 were played with every box open
+    #: rounds stored before were played with every box open
     STORED_WITHOUT = {"open_boxes": None}
     CONDUCT = frozenset({"max_boxes_per_seat", "equal_antes", "open_boxes"})
 

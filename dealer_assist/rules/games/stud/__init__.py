@@ -44,7 +44,7 @@ from .deal import (
     verify_fold,
     verify_place_box,
 )
-from .game import HouseGame, StudGame, phase
+from .game import PHASES, HouseGame, StudGame, phase
 from .oasis import OASIS, OASIS_CLASSIC, OASIS_ONE_CARD, OASIS_PER_CARD
 from .profile import StudProfile
 from .showdown import (
@@ -75,7 +75,7 @@ def new_round(profile: StudProfile, table: Table) -> State:
 __all__ = [
     "BET", "BUY_GAME", "CARIBBEAN", "CARIBBEAN_CLASSIC", "FOLD", "OASIS", "OASIS_CLASSIC",
     "OASIS_ONE_CARD", "OASIS_PER_CARD", "SHARED", "SPLIT", "SPLIT_CLASSIC", "TAKE_ANTE", "Bet",
-    "BoxState", "BuyGame", "CaribbeanProfile", "ChooseSplit", "DealBox", "DealDealer",
+    "PHASES", "BoxState", "BuyGame", "CaribbeanProfile", "ChooseSplit", "DealBox", "DealDealer",
     "DealExtra", "DealUp", "DealerDraw", "DealerSmall", "Fold", "HouseGame", "Improvement",
     "PlaceBox", "Replace", "RevealDealer", "RoundState", "SharedStep", "Show", "SplitProfile",
     "State", "StudGame", "StudProfile", "StudStep", "Table", "TakeAnte", "can_bet",

@@ -121,7 +121,7 @@ def encode_shared(a: Any, *, bonus: bool) -> dict[str, Any] | None:
         out: dict[str, Any] = {"box": a.box, "seat": a.seat, "ante": a.ante}
         if bonus:
             out["bonus"] = a.bonus
-        if a.player is not None:  # issue 23: absent from what older rounds stored
+        if a.player is not None:  # absent from what older rounds stored
             out["player"] = a.player.to_dict()
         return out
     if isinstance(a, DealBox):

@@ -101,7 +101,7 @@ def draw_needed(cards: Sequence[Card], draw: Sequence[Card], ranking: Ranking,
 
 
 def bought_summary(bought: BoughtGame | None) -> dict[str, Any] | None:
-    """The dealer's bought game as the screen announces it the moment he draws (issue 26 item
+    """The dealer's bought game as the screen announces it the moment he draws (item
     2): the cards replaced and drawn, the new hand and whether it is a game (``None``: nothing
     bought, or the draw not complete)."""
     if bought is None:

@@ -9,7 +9,7 @@ is ``russian/game.py``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ... import inputs as ask
@@ -53,7 +53,7 @@ class HouseGame(Game[State]):
 
     def needless(self, state: State, actions: tuple[Any, ...]) -> bool:
         """A ``take_ante`` for a box whose ANTE the reveal already took (no game can be bought:
-        Caribbean, Oasis): clients written before issue 10 still send it (issue 35 item 27)."""
+        Caribbean, Oasis): clients written before still send it."""
         return bool(actions) and all(isinstance(a, TakeAnte) and ante_taken(state, a.box)
                                      for a in actions)
 
@@ -199,20 +199,47 @@ class StudGame(HouseGame):
 
     def summary(self, state: State) -> dict[str, Any]:
         s = state
-        dealer: dict[str, Any] = {"cards": codes(s.dealer), "up": codes(s.up),
-                                  "revealed": s.revealed,
-                                  "draw": codes(s.draw), "small": codes(s.dealer_small)}
-        if s.revealed:
-            dealer.update(hand=s.dealer_hand.label, hand_value=value_of(s.dealer_hand),
-                          qualified=s.dealer_qualified, bought=_bought(s))
-        return {"game": self.name, "profile": s.profile.name, "table": s.table.to_dict(),
-                "voided": None, "dealer": dealer, "dealt": s.dealt,
-                "boxes": [_box_summary(b, s) for b in s.boxes],
-                "used": sorted(c.code for c in s.used)}
+        dealer = dealer_summary(s, lambda: s.dealer_qualified, lambda: _bought(s),
+                                small=codes(s.dealer_small))
+        return round_summary(self.name, s, dealer, [_box_summary(b, s) for b in s.boxes])
+
+
+def round_summary(game: str, s: Any, dealer: dict[str, Any], boxes: list[dict[str, Any]],
+                  voided: Any = None) -> dict[str, Any]:
+    """A house round's summary (``Game.summary``): what every house game shows the same way,
+    with the dealer's and each box's own (:func:`dealer_summary`, :func:`box_summary`)."""
+    return {"game": game, "profile": s.profile.name, "table": s.table.to_dict(),
+            "voided": voided, "dealer": dealer, "dealt": s.dealt, "boxes": boxes,
+            "used": sorted(c.code for c in s.used)}
+
+
+def dealer_summary(s: Any, qualified: Callable[[], bool], bought: Callable[[], Any],
+                   **own: Any) -> dict[str, Any]:
+    """The dealer's cards, and once revealed his hand, whether it qualifies and what a bought
+    game gave him (``qualified``, ``bought``: each game's own reading); ``own``: the game's."""
+    dealer: dict[str, Any] = {"cards": codes(s.dealer), "up": codes(s.up),
+                              "revealed": s.revealed, "draw": codes(s.draw), **own}
+    if s.revealed:
+        dealer.update(hand=s.dealer_hand.label, hand_value=value_of(s.dealer_hand),
+                      qualified=qualified(), bought=bought())
+    return dealer
+
+
+def box_summary(b: Any, s: Any, open_boxes: int | None, **own: Any) -> dict[str, Any]:
+    """What every house game shows of a box; ``own``: the game's own fields."""
+    hand = b.hand_cards
+    value = evaluate(hand, s.profile.ranking) if b.hand_known else None
+    return {
+        "box": b.box, "seat": b.seat, "ante": b.ante, "cards": codes(b.cards), **own,
+        "shown": codes(b.shown), "hand_cards": codes(hand) if b.hand_known else [],
+        "hand": value.label if value else None, "hand_value": value_of(value),
+        "decision": b.decision, "bet": b.bet, "no_game": b.no_game,
+        "collected": collected_fees(b), **summary_of(s.boxes, b, open_boxes),
+    }
 
 
 def _bought(s: State) -> dict[str, Any] | None:
-    """The dealer's new hand once he has drawn for a bought game (issue 26 item 2)."""
+    """The dealer's new hand once he has drawn for a bought game."""
     if not s.draw:
         return None
     try:
@@ -223,23 +250,16 @@ def _bought(s: State) -> dict[str, Any] | None:
 
 def _box_summary(b: BoxState, s: State) -> dict[str, Any]:
     imp = b.improvement
-    hand = b.hand_cards
-    value = evaluate(hand, s.profile.ranking) if b.hand_known else None
     small = evaluate_small(b.small) if b.small else None
-    return {
-        "box": b.box, "seat": b.seat, "ante": b.ante, "cards": codes(b.cards),
-        "improvement": None if imp is None else {
+    return box_summary(
+        b, s, s.profile.terms().open_boxes,
+        improvement=None if imp is None else {
             "kind": imp.kind, "fee": imp.fee, "discard": codes(imp.discard),
             "cards": codes(imp.cards), "forces_bet": imp.forces_bet,
             "count": imp.replaced},
-        "big": codes(b.big), "small": codes(b.small), "shown": codes(b.shown),
-        "hand_cards": codes(hand) if b.hand_known else [],
-        "hand": value.label if value else None, "hand_value": value_of(value),
-        "small_hand": small.label if small else None, "small_hand_value": value_of(small),
-        "decision": b.decision, "bet": b.bet, "no_game": b.no_game, "buy_fee": b.buy_fee,
-        "collected": collected_fees(b),
-        **summary_of(s.boxes, b, s.profile.terms().open_boxes),
-    }
+        big=codes(b.big), small=codes(b.small),
+        small_hand=small.label if small else None, small_hand_value=value_of(small),
+        buy_fee=b.buy_fee)
 
 
 def collected_fees(b: BoxState) -> int:
@@ -248,25 +268,30 @@ def collected_fees(b: BoxState) -> int:
     return b.improvement_fee + (b.buy_fee if b.no_game == BUY_GAME else 0)
 
 
+#: what the table is doing, read from the steps offered, first match wins: (the step types,
+#: the table screen's heading, the pit floor's stage code). Dealing first: more boxes may still
+#: be placed until a card is dealt, but once bets are down the croupier's job is the deal; the
+#: reveal is offered once every box has bet or folded (insurance may still be placed).
+PHASES: tuple[tuple[frozenset[str], str, str], ...] = (
+    (frozenset({"deal_box"}), Phrase("Deal: enter the cards"), "placing"),
+    (frozenset({"deal_dealer"}), Phrase("Deal the cards"), "placing"),
+    (frozenset({"place"}), Phrase("Place the bets"), "placing"),
+    (frozenset({"reveal"}), Phrase("Reveal the dealer's hand"), "reveal"),
+    (frozenset({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"}),
+     Phrase("Players decide"), "deciding"),
+    (frozenset({"buy_game"}), Phrase("Dealer has no game: take the ANTE or buy a game"),
+     "reveal"),
+    (frozenset({"take_ante"}), Phrase("Dealer has no game: take the ANTE"), "reveal"),
+    (frozenset({"dealer_draw"}), Phrase("Dealer draws for the bought game"), "reveal"),
+    (frozenset({"dealer_small"}), Phrase("Dealer's Small Hand"), "reveal"),
+    (frozenset({"show"}), Phrase("Showdown: turn the hands over box by box"), "showdown"),
+)
+
+
 def phase(steps: Iterable[Step], settled: bool) -> str:
     """A one-line heading for the table screen: what the croupier does now."""
     kinds = {s.type for s in steps}
-    for names, title in (
-        # dealing first: more boxes may still be placed until a card is dealt, but once bets are
-        # down the croupier's job is the deal
-        ({"deal_box"}, Phrase("Deal: enter the cards")),
-        ({"deal_dealer"}, Phrase("Deal the cards")),
-        ({"place"}, Phrase("Place the bets")),
-        # offered once every box has bet or folded (insurance may still be placed)
-        ({"reveal"}, Phrase("Reveal the dealer's hand")),
-        ({"exchange", "sixth_card", "replace", "extra", "split", "bet", "fold", "insure"},
-         Phrase("Players decide")),
-        ({"buy_game"}, Phrase("Dealer has no game: take the ANTE or buy a game")),
-        ({"take_ante"}, Phrase("Dealer has no game: take the ANTE")),
-        ({"dealer_draw"}, Phrase("Dealer draws for the bought game")),
-        ({"dealer_small"}, Phrase("Dealer's Small Hand")),
-        ({"show"}, Phrase("Showdown: turn the hands over box by box")),
-    ):
+    for names, title, _stage in PHASES:
         if kinds & names:
             return title
     if "void" in kinds:

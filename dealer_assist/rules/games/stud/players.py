@@ -1,9 +1,9 @@
-"""Who plays a box, and seed 001's rules for a player's boxes (issue 23).
+"""Who plays a box, and seed 001's rules for a player's boxes.
 
 At ``place`` a box may name its player (``player``): ``{"seat": "A"}``, an anonymous player known
 by the seat letter the croupier gives him, or ``{"card": "100234"}``, a rated player by his
 player card. A box that names none is played by its ``seat`` (default: the box itself), as
-rounds stored before issue 23 were: the same key, so ``"seat": "A"`` and ``{"seat": "A"}`` are
+rounds stored before were: the same key, so ``"seat": "A"`` and ``{"seat": "A"}`` are
 one player.
 
 The rules, read from the profile's :class:`~dealer_assist.rules.profiles.RoundTerms` (Russian
@@ -182,7 +182,7 @@ def waiting_for(boxes: Sequence[Any], box: Any, open_boxes: int | None) -> list[
 
 def summary_of(boxes: Sequence[Any], box: Any, open_boxes: int | None) -> dict[str, Any]:
     """What a box's summary says of its player (only what there is: a round stored before
-    issue 23 shows exactly what it showed): ``player``, and for a dark box ``course`` 2 with
+    shows exactly what it showed): ``player``, and for a dark box ``course`` 2 with
     the first-course boxes it ``waits_for``."""
     out: dict[str, Any] = {}
     if box.player is not None:

@@ -60,7 +60,7 @@ def reveal_dealer(state: State, a: RevealDealer) -> State:
 
 def _only_outcome(state: State) -> State:
     """After the reveal: when the dealer has no game and buying one is not allowed, every
-    betting box takes the ANTE; it is the only possible outcome, so nobody taps it (issue 10)."""
+    betting box takes the ANTE; it is the only possible outcome, so nobody taps it."""
     if state.profile.terms().buy_game or state.dealer_qualified:
         return state
     boxes = tuple(evolve(b, no_game=TAKE_ANTE) if b.betting and b.no_game is None else b
@@ -100,7 +100,7 @@ def _choosing(state: State, box: str, choice: str) -> tuple[int, BoxState]:
 def ante_taken(state: State, box: str) -> bool:
     """The ANTE was taken by itself at the reveal (no game could be bought): a ``take_ante``
     stored when it was still tapped changes nothing, and one sent now is answered without
-    being stored (``HouseGame.needless``, issue 35 item 27)."""
+    being stored (``HouseGame.needless``)."""
     _, b = state.find(box)
     return state.revealed and not state.profile.terms().buy_game and b.no_game == TAKE_ANTE
 
@@ -171,7 +171,7 @@ def verify_dealer_draw(state: State, a: DealerDraw) -> None:
 
 
 def verify_new_dealer_draw(state: State, a: DealerDraw) -> None:
-    """A draw recorded now takes exactly the cards the bought game uses (issue 10): a surplus
+    """A draw recorded now takes exactly the cards the bought game uses: a surplus
     card goes back to the deck."""
     need = draw_needed(state, a.cards)
     if len(a.cards) > need:

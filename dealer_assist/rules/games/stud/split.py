@@ -40,6 +40,7 @@ from .settle import resolve_dealer
 from .split_profile import BOUGHT, FREE, SPLIT_CLASSIC, SplitProfile
 from .split_profile import CLASSIC_COEFFICIENTS as CLASSIC_COEFFICIENTS
 from .split_settle import settle
+from .split_suggest import suggest_split
 from .state import BoxState, Improvement, evolve
 from .steps import SHARED
 
@@ -287,8 +288,6 @@ def suggest(state: State, box: str, samples: int = 4000,
     ``shown``: the seven cards as the player shows them to split (dealing order, where the
     box's cards were never entered); else the box's dealt and extra cards.
     """
-    from .split_suggest import suggest_split
-
     _, b = state.find(box)
     if b.improvement is None:
         raise IllegalActionError("box %(box)s has no extra cards to split", box=box, field="split")

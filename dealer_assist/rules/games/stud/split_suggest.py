@@ -38,6 +38,7 @@ from ...decks import check_unique_across
 from ...errors import CardCountError, RulesError
 from ...evaluator import HandValue, SmallHandValue, evaluate, evaluate_small, rank_key
 from ...ranking import Category, Ranking
+from .split_profile import SPLIT_CLASSIC
 
 #: default number of sampled dealer deals; SE of one split's EV is about 2 / sqrt(samples)
 DEFAULT_SAMPLES = 20_000
@@ -165,8 +166,6 @@ def suggest_split(
     ``known`` are other cards already seen on the table (they cannot be in the dealer's hand).
     """
     if profile is None:
-        from .split_profile import SPLIT_CLASSIC  # the default profile; imported late (no cycle)
-
         profile = SPLIT_CLASSIC
     cards = tuple(cards)
     if len(cards) != 7:
@@ -195,8 +194,6 @@ def score_splits(
     sampler: ``suggest_split`` is this function over a seeded sample.
     """
     if profile is None:
-        from .split_profile import SPLIT_CLASSIC
-
         profile = SPLIT_CLASSIC
     cards = tuple(cards)
     if len(cards) != 7:

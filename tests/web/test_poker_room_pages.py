@@ -1,4 +1,4 @@
-"""Issue 26, "The poker room" (items 4-10), through the pages and the API, on SQLite and
+""""The poker room" (items 4-10), through the pages and the API, on SQLite and
 PostgreSQL. One Americana limit hand: ante 10, bring-in 20; seat 2 is all in for 30, so the
 showdown has a main pot (120, all four) and a side pot (60, seats 1, 3 and 4)."""
 

@@ -1,4 +1,4 @@
-"""Issue 35 on the table screen in real Chromium, landscape 1024x768 and portrait 768x1024, in
+"""On the table screen in real Chromium, landscape 1024x768 and portrait 768x1024, in
 English and Russian, photographed (``test-artifacts/browser/<test name>/``).
 
 Item 17: **Start round** with six boxes and **Paid ✓** after a five-box showdown are on the
@@ -20,7 +20,7 @@ from dealer_assist import db
 from dealer_assist.models import User
 from dealer_assist.services.shifts import shifts
 from tests.browser.conftest import Server, Shots, login
-from tests.browser.test_issue26_screens import no_clipped_words, speak
+from tests.browser.test_floor_screens import no_clipped_words, speak
 from tests.factories import PASSWORD, make_table, make_user
 
 pytestmark = pytest.mark.browser

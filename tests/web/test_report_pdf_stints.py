@@ -1,4 +1,4 @@
-"""Issue 35 item 17: "the Russian PDF's dealer stints column squeezed to 8 lines". The shift
+""""the Russian PDF's dealer stints column squeezed to 8 lines". The shift
 report of a table where two dealers relieved each other, printed in Russian: every stint
 (``08:00–08:30``) stays on one line and the column takes no more lines than the stints."""
 

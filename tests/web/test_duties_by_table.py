@@ -1,4 +1,4 @@
-"""Issue 35, the security probe: a croupier's acts belong to the table he deals, sent as a
+"""The security probe: a croupier's acts belong to the table he deals, sent as a
 croupier of another table would send them (pages and API), and the table's own device seats and
 unseats a rated player like any other step. SQLite and PostgreSQL.
 

@@ -1,4 +1,4 @@
-"""Issue 34: the shift report (HTML and the WeasyPrint PDF, en and ru) lists the steps recorded
+"""The shift report (HTML and the WeasyPrint PDF, en and ru) lists the steps recorded
 offline -- round, step, tapped time against received time -- and the refused ones with why.
 
 RULES.md, "People at the table": "Offline at the table: only round steps may be recorded while

@@ -1,8 +1,8 @@
-"""Issue 26 item 13 ("Russian") through the pages, on SQLite and PostgreSQL: a Russian croupier
+"""("Russian") through the pages, on SQLite and PostgreSQL: a Russian croupier
 plays a Caribbean round with a fold and asks for a redeal at Russian poker, files a dispute, a
 Russian pit boss approves the void and reads the shift report; on every page every word a
 person reads is Russian, or a name, a typed note or a code (the allowed Latin words are listed).
-The table screen's layout at both sizes is checked in tests/browser/test_issue26_screens.py.
+The table screen's layout at both sizes is checked in tests/browser/test_floor_screens.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 35, the security probe (items 23 and 24), sent as a guesser or a forged link would send
+"""The security probe (items 23 and 24), sent as a guesser or a forged link would send
 them: ``/pin`` throttles password guesses as ``/password`` does, and the device revoke form
 redirects only to paths of this site. SQLite and PostgreSQL."""
 
@@ -22,7 +22,7 @@ def _pin_form(password: str) -> dict[str, str]:
 
 def test_wrong_passwords_on_the_pin_page_are_throttled_like_the_password_page(
         app: Flask, browser: Browser) -> None:
-    """Issue 35 item 23: "/pin does not throttle password guesses (12 wrong passwords, 0
+    """"/pin does not throttle password guesses (12 wrong passwords, 0
     throttle rows; /password locks)". Each wrong password counts like a failed login; after
     LOGIN_MAX_FAILURES the page is locked (429), the right password included, and the PIN is
     not set."""
@@ -73,7 +73,7 @@ def device(app: Flask, browser: Browser) -> int:
                                     " //evil.example", "javascript:alert(1)"])
 def test_the_revoke_form_redirects_only_to_a_path_of_this_site(
         browser: Browser, device: int, target: str) -> None:
-    """Issue 35 item 24: ``next=/%09/evil.example`` answered ``Location: //evil.example``."""
+    """``next=/%09/evil.example`` answered ``Location: //evil.example``."""
     resp = browser.post(f"/devices/{device}/revoke", {"next": target})
     assert resp.status_code == 303
     assert resp.headers["Location"] == "/floor", resp.headers["Location"]
@@ -89,7 +89,7 @@ def test_the_revoke_form_keeps_a_same_site_next(browser: Browser, device: int) -
     ("//evil.example/", "/floor")])
 def test_a_refused_revoke_goes_back_only_to_a_page_of_this_site(
         browser: Browser, device: int, referer: str, location: str) -> None:
-    """Issue 35 item 24: a refusal redirected to whatever the Referer named."""
+    """A refusal redirected to whatever the Referer named."""
     resp = browser.post(f"/devices/{device + 99}/revoke", {"next": "/floor"},
                         headers={"Referer": referer})
     assert resp.status_code == 302 and resp.headers["Location"] == location

@@ -1,4 +1,4 @@
-"""Issue 35 item 13: the fill slip of a pit boss who is a woman said she was authenticated "by
+"""The fill slip of a pit boss who is a woman said she was authenticated "by
 his own session". The people who sign are named, and the words around their names fit anyone."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def test_a_slip_signed_in_session_by_a_woman_names_her_in_neutral_words(
         make_user(session, "olga", "pit_boss")
         table = make_table(session, name="RP 1")
         shift = shifts.open_shift(session, table_id=table.id, user_id=carla).id
-        # the cage issues the fill (issue 35 item 7); the table signs for it
+        # the cage issues the fill; the table signs for it
         return {"carla": carla, "shift": shift,
                 "issue": cage_issue(session, shift, "fill", 5000)}
 

@@ -1,4 +1,4 @@
-"""Issue 26: every other screen it changed, in real Chromium at 1024x768 and 768x1024, in English
+"""Every other screen it changed, in real Chromium at 1024x768 and 768x1024, in English
 and Russian, looked at as the person who uses it: the tables list (poker tables read as the floor
 says them), Table setup's way to a poker table, the new poker table form, a stud showdown (pots
 with a colon, Muck only where allowed), a round's page (fees COLLECTED, the history's card
@@ -17,15 +17,15 @@ from sqlmodel import select
 
 from dealer_assist import db
 from dealer_assist.models import User
-from dealer_assist.services.disputes import disputes, voids
-from dealer_assist.services.rounds import live, poker_hands
+from dealer_assist.services.disputes import disputes
+from dealer_assist.services.rounds import live, poker_hands, voids
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_disputes import JUDGING, NO_SCROLL, sign_in
-from tests.browser.test_issue26_screens import CLIPPED
+from tests.browser.test_floor_screens import CLIPPED
 from tests.factories import make_user, record_step, start_round
-from tests.web.test_poker_room_issue26 import TO_SHOWDOWN
+from tests.web.test_poker_room_pages import TO_SHOWDOWN
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +68,7 @@ def _floor(server: Server, lang: str) -> dict[str, int]:
         poker_tables.open_table(dbs, name="DR 1", profile="draw32-pot-limit",
                                 stakes={"small_blind": 5}, seat_count=5)
         # Dora deals the poker table: Carla's round at RP 1 waits for its void, and a dealer
-        # deals one round at a time (issue 35 item 19)
+        # deals one round at a time
         shifts.open_shift(dbs, table_id=stud.id, user_id=ids["dora"])
         for seat, (name, chips) in zip("1234", (("Ann", 1000), ("Masha", 30), ("Cy", 1000),
                                                 ("Dee", 1000)), strict=True):

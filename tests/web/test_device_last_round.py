@@ -1,4 +1,4 @@
-"""Issue 35 item 8 through the pages: on a table device, after **Paid ✓** the bets screen links
+"""Through the pages: on a table device, after **Paid ✓** the bets screen links
 to the round just paid ("Last round · Dispute", as the README promises), and the dealing croupier
 files a dispute from there; the round pages stay fenced to the device's own table."""
 

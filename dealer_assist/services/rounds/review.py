@@ -19,13 +19,13 @@ from sqlmodel import Session, col, select
 from ...models import Round, RoundSettlement, User
 from ...rules.engine import UNDO, Event
 from ...rules.errors import RulesError
+from ...rules.games.registry import start_rules
 from ...rules.phrase import Amount, Phrase
-from ...rules.registry import start_rules
 from ..errors import NotFound
 from ..people import stints
-from ..rounds import poker_hands
-from ..rounds import store as rounds
 from ..tables import tables
+from . import poker_hands
+from . import store as rounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ class Replayed:
     recomputed: dict[str, Any] | None
     error: str | None
     differences: tuple[str, ...]
-    #: issue 28: the dealer of record, and each mid-round handover (who took over, when, and
+    #: the dealer of record, and each mid-round handover (who took over, when, and
     #: the pit boss who allowed it)
     dealer: str | None = None
     handovers: tuple[tuple[str, datetime, str | None], ...] = ()
@@ -99,7 +99,7 @@ def replay_round(session: Session, round_id: int) -> Replayed:
     row = _stored_row(session, round_id)
     stored = json.loads(row.settlement) if row else None
     rules = rounds.rules_of(session, rnd)
-    if poker_hands.is_poker(rules):  # a poker hand (issue 15): the poker engine recomputes it
+    if poker_hands.is_poker(rules):  # a poker hand: the poker engine recomputes it
         profile = str(rules["profile"])
         recomputed, error = poker_hands.recompute(session, round_id)
     else:

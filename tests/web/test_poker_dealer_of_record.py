@@ -1,4 +1,4 @@
-"""Issue 35 item 20: "The poker screen right after the opening count says 'Nobody is tapped in
+""""The poker screen right after the opening count says 'Nobody is tapped in
 at this table.'" The croupier who counted the float deals first (RULES.md, People at the table:
 a round or hand is dealt by the dealer at the table when it started), on a poker table as on a
 house table."""

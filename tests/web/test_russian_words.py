@@ -1,4 +1,4 @@
-"""Issue 35 item 10: the Russian pages and PDFs said one concept in two words, left English
+"""The Russian pages and PDFs said one concept in two words, left English
 inside Russian sentences, mixed decimal separators and ISO dates with dd.mm.yyyy, and broke
 agreement. One term per concept (docs/glossary.md, "One term per concept"), numbers and dates
 by the reader's locale."""

@@ -2,10 +2,10 @@
 
 The figures take seconds to minutes to compute, so pages never compute them: the CLI
 (``flask lab house-edge PROFILE``) computes and stores them in the database (``lab_figure``,
-one row per profile: issue 25, every app process and machine reads the same figures; they were
+one row per profile: every app process and machine reads the same figures; they were
 a JSON file in one machine's instance folder), keyed by profile name; an entry whose
 fingerprint no longer matches the profile (its rules changed) is treated as missing. The best
-strategies' figures (issue 24) are kept with the code (``lab.strategy_store``) and merged in.
+strategies' figures are kept with the code (``lab.strategy_store``) and merged in.
 :func:`stored` is the one way to read a profile's figures, :func:`save` the one way to write
 them; :func:`import_file` brings in a file the old store left behind (``flask lab
 import-figures``).
@@ -19,10 +19,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from ...lab import strategy_store
 from ...lab.version import fingerprint
 from ...models import LabFigures, utcnow
 from ...rules.errors import HouseRulesError
-from ...rules.profiles import get_profile
+from ...rules.profiles import get_profile, profiles
 
 
 def load_all(session: Session) -> dict[str, Any]:
@@ -33,8 +34,8 @@ def load_all(session: Session) -> dict[str, Any]:
 
 def stored(session: Session, profile_name: str) -> dict[str, Any] | None:
     """The stored figures of ``profile_name`` if they were computed for its current rules:
-    the database's (``lab house-edge``, issue 25) and the package's (``lab best-strategy``, kept
-    with the code: ``lab.strategy_store``, issue 24), strategies merged (the database's win)."""
+    the database's (``lab house-edge``) and the package's (``lab best-strategy``, kept
+    with the code: ``lab.strategy_store``), strategies merged (the database's win)."""
     row = session.get(LabFigures, profile_name)
     try:
         profile = get_profile(profile_name)
@@ -45,7 +46,7 @@ def stored(session: Session, profile_name: str) -> dict[str, Any] | None:
     entry: dict[str, Any] | None = json.loads(row.figures) if row is not None else None
     if entry is not None and entry.get("fingerprint") != fingerprint(profile):
         entry = None
-    kept = _kept(profile)
+    kept = strategy_store.figures(profile)
     if kept is None or not kept.get("strategies"):
         return entry
     first = next(iter(kept["strategies"].values()))
@@ -55,11 +56,6 @@ def stored(session: Session, profile_name: str) -> dict[str, Any] | None:
         "default_strategy": next(iter(kept["strategies"])), "strategies": {}}
     base["strategies"] = {**kept["strategies"], **base["strategies"]}
     return base
-
-
-def _kept(profile: Any) -> dict[str, Any] | None:
-    from ...lab.strategy_store import figures
-    return figures(profile)
 
 
 def save(session: Session, figures: dict[str, Any]) -> None:
@@ -78,7 +74,6 @@ def save(session: Session, figures: dict[str, Any]) -> None:
 
 def stored_edges(session: Session) -> dict[str, dict[str, Any]]:
     """profile name -> its current stored figures (stale entries left out)."""
-    from ...rules.profiles import profiles
     out = {}
     for name in sorted({*load_all(session), *(p.name for p in profiles())}):
         try:

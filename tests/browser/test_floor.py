@@ -1,4 +1,4 @@
-"""Issue 34 on the floor page in real Chromium: a table whose tablet fell silent says OFFLINE
+"""On the floor page in real Chromium: a table whose tablet fell silent says OFFLINE
 since when, a returning tablet its queued steps, and a refused queued step waits there until
 the pit boss taps Seen. Photographed at 1024x768 and 768x1024 in both languages
 (``test-artifacts/browser/<test>/``).

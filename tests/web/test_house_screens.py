@@ -1,4 +1,4 @@
-"""Issue 26, "House games" (items 11 and 12), through the pages, on SQLite and PostgreSQL (the
+""""House games" (items 11 and 12), through the pages, on SQLite and PostgreSQL (the
 chip total and the insurance form's place on the screen are in tests/browser)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from flask import Flask
 
 from dealer_assist import db
 from dealer_assist.services.disputes import disputes
-from dealer_assist.services.reports import house_edge
+from dealer_assist.services.figures import house_edge
 from dealer_assist.services.reports import shift as shift_report
 from dealer_assist.services.rounds import live
 from tests.factories import make_user
@@ -99,7 +99,7 @@ def _escalated(app: Flask) -> tuple[int, int]:
     def build(session: Any) -> tuple[int, int]:
         import random
 
-        from dealer_assist.rules.registry import start as start_flow
+        from dealer_assist.rules.games.registry import start as start_flow
 
         floor = make_floor(session)
         flow, empty = start_flow("russian", floor.profile, *floor.limits)
@@ -142,7 +142,7 @@ def test_a_shift_manager_deciding_an_escalated_dispute_is_not_offered_escalation
 def test_the_shift_report_shows_no_developer_command(app: Flask, browser: Browser,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 12: "the report shows a developer command ('flask lab house-edge…') to a shift
-    manager". A missing figure (issue 35: every shipped profile's come with the code, hidden
+    manager". A missing figure (every shipped profile's come with the code, hidden
     here) names the command to an administrator only."""
     monkeypatch.setattr(house_edge, "_kept", lambda profile: None)
     _dispute, shift_id = _escalated(app)

@@ -1,4 +1,4 @@
-"""Issue 34: when a table's tablet was last heard from, written without a write per request,
+"""When a table's tablet was last heard from, written without a write per request,
 and the tapped time a queued step carries."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 35's wording and layout items in real Chromium, landscape 1024x768 and portrait
+"""The wording and layout items in real Chromium, landscape 1024x768 and portrait
 768x1024, in English and Russian, photographed into ``test-artifacts/browser/<test name>/``:
 
 * item 21: the dealer's free second card ("the first is kept" said the opposite), Oasis's BET
@@ -20,7 +20,7 @@ from dealer_assist import db
 from dealer_assist.services.rounds import live
 from dealer_assist.services.tables import poker as poker_tables
 from tests.browser.conftest import Server, Shots
-from tests.browser.test_issue26_screens import LANGS, SIZES, no_clipped_words, speak
+from tests.browser.test_floor_screens import LANGS, SIZES, no_clipped_words, speak
 from tests.browser.test_live_round import Table
 from tests.factories import PASSWORD, make_user, pay_round, record_step, start_round
 
@@ -97,8 +97,8 @@ def look(page: Any, shots: Shots, label: str) -> str:
 
 @SIZES
 @LANGS
-def test_issue_35_wording_and_layout(page: Any, server: Server, shots: Shots,
-                                     lang: str) -> None:
+def test_the_wording_and_layout_items_read_right_in_both_languages(
+        page: Any, server: Server, shots: Shots, lang: str) -> None:
     w = WORDS[lang]
     ids = _arrange(server, lang)
     # item 21: the free second card, on the table screen

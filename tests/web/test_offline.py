@@ -1,4 +1,4 @@
-"""Issue 34, the server side: steps recorded on the tablet while the network was down.
+"""The server side: steps recorded on the tablet while the network was down.
 
 RULES.md, "People at the table": "Offline at the table: only round steps may be recorded while
 the server cannot be reached; the server re-checks every queued step on reconnect and its stored
@@ -15,8 +15,7 @@ from sqlmodel import select
 
 from dealer_assist import db
 from dealer_assist.models import OfflineRefusal, TableDevice, utcnow
-from dealer_assist.services.disputes import voids
-from dealer_assist.services.rounds import store
+from dealer_assist.services.rounds import store, voids
 from tests.factories import make_user
 from tests.web.conftest import Browser, arrange, text
 from tests.web.test_relief_pages import _bind, floor  # noqa: F401 (the fixture)

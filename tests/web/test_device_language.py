@@ -1,4 +1,4 @@
-"""Issue 35 item 16: "The language button on a table device changes the dealing croupier's own
+""""The language button on a table device changes the dealing croupier's own
 account language; the report preview page has no header (no language button)."
 """
 

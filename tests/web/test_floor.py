@@ -1,4 +1,4 @@
-"""Issue 34 on the floor page: a silent tablet is OFFLINE, a returning one shows its queue, and
+"""On the floor page: a silent tablet is OFFLINE, a returning one shows its queue, and
 each refused queued step is shown until a pit boss marks it seen.
 
 RULES.md, "People at the table": "Offline at the table: only round steps may be recorded while

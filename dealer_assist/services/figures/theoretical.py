@@ -1,6 +1,6 @@
 """Theoretical win against actual win for a shift report (the lab's stored house edge).
 
-Theoretical win = house edge (per ANTE, under the strategy the table assumes, issue 24) x the
+Theoretical win = house edge (per ANTE, under the strategy the table assumes) x the
 ANTEs wagered on the shift's settled boxes. The house edge covers the whole hand (ANTE, raise and
 fees together: the raise is the player's choice, so it has no edge of its own), so the game allows
 no split per wager type and the report gives one line. Side bets the lab's strategies never place
@@ -9,7 +9,7 @@ no split per wager type and the report gives one line. Side bets the lab's strat
 results x sqrt(boxes); actual win outside it is flagged for an explanation (regulators ask for
 one). Figures are whole currency units (expectations, rounded), percentages three-decimal
 strings: the report's JSON holds no floats. The caller hands over the profile's stored figures
-(``house_edge.stored``: the database, issue 25): this module reads nothing itself.
+(``house_edge.stored``: the database): this module reads nothing itself.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ SIDE_WAGERS = ("insurance", "bonus")
 
 def strategy_named(figures: Mapping[str, Any], strategy: str | None) -> str | None:
     """The name under which ``figures`` (a profile's stored figures) keep the players' strategy
-    a table assumes (``basic`` or ``best``: issue 24; None: the figures' default), or None when
+    a table assumes (``basic`` or ``best``: None: the figures' default), or None when
     it was not computed. The Caribbean exact count names its best strategy ``optimal`` and its
     basic one ``ak-or-better``."""
     names = figures["strategies"]
@@ -38,7 +38,7 @@ def strategy_named(figures: Mapping[str, Any], strategy: str | None) -> str | No
 
 def command_for(profile: str, strategy: str | None) -> str:
     """The exact command that computes a profile's missing figure for the players' strategy a
-    table assumes (issue 35: "a missing figure must say exactly what computes it"): the best
+    table assumes ("a missing figure must say exactly what computes it"): the best
     strategy's table and figures (kept with the code), else the basic strategy's house edge
     (stored in the database every app process reads)."""
     if strategy == "best":
@@ -51,7 +51,7 @@ def edge_of(figures: Mapping[str, Any] | None,
     """(house edge per ANTE, strategy) in a profile's stored figures (``house_edge.stored``)
     under the players' strategy the table assumes (:func:`strategy_named`), if computed. What
     a cached figure depends on besides the settlements (the floor page keys its cache by it,
-    issue 28)."""
+    )."""
     if figures is None:
         return None
     name = strategy_named(figures, strategy)

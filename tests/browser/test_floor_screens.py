@@ -1,5 +1,5 @@
-"""Issue 26 in real Chromium, landscape 1024x768 and portrait 768x1024, in English and Russian:
-the screens it changed, tapped as the floor taps them, checked for sideways scroll and clipped
+"""The floor's screens in real Chromium, landscape 1024x768 and portrait 768x1024, in English
+and Russian, tapped as the floor taps them, checked for sideways scroll and clipped
 words, and photographed (``test-artifacts/browser/<test name>/``).
 
 Item 1 and 2: COLLECT at the tap, the bought game on the dealer bar at once, the showdown's

@@ -17,7 +17,7 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ...models import GameTable, Round, RoundStatus, User, utcnow
+from ...models import GameTable, Role, Round, RoundStatus, User, utcnow
 from ...models.audit import (
     TEXT_MAX,
     ChangeKind,
@@ -26,14 +26,17 @@ from ...models.audit import (
     RoundChangeRequest,
     RoundCorrection,
 )
-from ...rules.registry import get_game
+from ...rules.games.registry import get_game
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
 from ..people import duties
 from . import review as round_review
-from .disputes import AMOUNT_MAX, FILERS, RESOLVERS
 
-REQUESTERS = FILERS
-APPROVERS = RESOLVERS
+#: who asks for a void or a correction (the same people file a dispute: ``disputes.FILERS``)
+REQUESTERS = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
+#: who approves one (the same people resolve a dispute: ``disputes.RESOLVERS``)
+APPROVERS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
+#: the largest correction, as a disputed amount (``disputes.AMOUNT_MAX``)
+AMOUNT_MAX = 10**15
 PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
 STATUSES = (PENDING, APPROVED, REJECTED)
 
@@ -90,7 +93,7 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
     rnd = session.get(Round, round_id)
     if rnd is None:
         raise NotFound("No round with id %(round_id)s.", round_id=round_id)
-    duties.check_round_act(session, user=user, rnd=rnd)  # issue 35
+    duties.check_round_act(session, user=user, rnd=rnd)
     if rnd.status == RoundStatus.VOIDED.value:
         raise Conflict("Round %(number)s is already voided.", number=rnd.number)
     reason = _reason(reason, "A reason", "reason")
@@ -125,7 +128,7 @@ def request_change(session: Session, *, round_id: int, kind: str, reason: str, a
 
 
 def _poker_void(session: Session, rnd: Round) -> None:
-    """A poker hand (issue 15) is voided while it is dealt (a misdeal: the chips in the pot go
+    """A poker hand is voided while it is dealt (a misdeal: the chips in the pot go
     back, the stacks are those before the hand, the button stays). A finished hand's pots were
     pushed and its stacks carried into the next hands: it is disputed or corrected instead."""
     table = session.get(GameTable, rnd.table_id)

@@ -1,4 +1,4 @@
-"""Issue 35, the shift report's wording over a real shift (SQLite and PostgreSQL): item 12,
+"""The shift report's wording over a real shift (SQLite and PostgreSQL): item 12,
 "Decisions against the best strategy" named box numbers as players ("1", "2", "5")."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def test_a_box_that_names_no_player_is_called_a_box_not_a_player(
 
 def test_hands_paid_by_category_reconcile_paid_with_the_bet_other_wins_and_what_was_taken(
         session: Session, floor: Floor) -> None:  # noqa: F811
-    """Issue 35 item 21: "Hands paid by category" counted the bonus in Paid but not in Gross
+    """"Hands paid by category" counted the bonus in Paid but not in Gross
     bet win, so the two columns could not be reconciled. The line now has the other wagers'
     wins (bonus, insurance, ANTE) and what the boxes lost (fees, lost side bets) beside the
     bet's win: Paid = Gross bet win + other wins - taken."""

@@ -7,7 +7,8 @@ section.
 The services and pages ask the spec instead of testing a game's name
 (``if game in POKER_GAMES``) or keeping their own table of titles.
 
-``rules/games/__init__.py`` registers every game; :func:`get_game` imports it on first use.
+``rules/games/__init__.py`` registers every game, and importing this module imports that
+package first: whoever reaches the registry finds every game in it.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .engine import Game
-from .errors import RulesError
-from .fields import get_str, need_mapping
-from .profiles import get_profile, profile_data, profile_hash
+from ..engine import Game
+from ..errors import RulesError
+from ..fields import get_str, need_mapping
+from ..profiles import get_profile, profile_data, profile_hash
+from .stud.table import Table
 
 #: the families (packages of ``rules/games``)
 RUSSIAN, STUD, POKER, PARLOUR = "russian", "stud", "poker", "parlour"
@@ -67,13 +69,7 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
-def _load() -> None:
-    """Import the games (they register themselves); late, to avoid an import cycle."""
-    from . import games  # noqa: F401
-
-
 def get_game(name: str) -> GameSpec:
-    _load()
     try:
         return GAMES[name]
     except KeyError:
@@ -83,7 +79,6 @@ def get_game(name: str) -> GameSpec:
 
 def games(family: str | None = None) -> tuple[GameSpec, ...]:
     """Every registered game (of one family), in registration order."""
-    _load()
     return tuple(s for s in GAMES.values() if family is None or s.family == family)
 
 
@@ -96,7 +91,6 @@ def get_flow(game: str) -> Game[Any]:
 def house_flow(game: str) -> Game[Any]:
     """The flow of a house (banked) game: a house round's stored rules name one of these; a
     poker hand or a parlour evening stores other rules and starts its own way."""
-    _load()
     spec = GAMES.get(game)
     if spec is None or not spec.banked:
         raise RulesError("no live table for game '%(game)s' (known: %(v)s)", game=game,
@@ -113,8 +107,8 @@ def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
     profile as data with its hash, and the table limits in force. Replay reads only this.
 
     A pure function of registered profiles (one name, one profile, for the life of the
-    process), so it is made once per table setting and handed out as a fresh copy (issue 25:
-    making it took longer than the rest of a round's start)."""
+    process), so it is made once per table setting and handed out as a fresh copy (making it
+    took longer than the rest of a round's start)."""
     rules: dict[str, Any] = json.loads(_round_rules_text(game, profile, min_ante, max_ante,
                                                          max_payout))
     return rules
@@ -123,8 +117,6 @@ def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
 @lru_cache(maxsize=512)
 def _round_rules_text(game: str, profile: str, min_ante: int, max_ante: int,
                       max_payout: int) -> str:
-    from .games.stud.table import Table
-
     house_flow(game)
     data = profile_data(get_profile(profile, game))
     limits = Table(min_ante, max_ante, max_payout).to_dict()
