@@ -25,10 +25,11 @@ from flask import Flask
 from dealer_assist.lab import advice, house_edge
 from dealer_assist.lab.games import NoLab
 from dealer_assist.rules import inputs as ask
-from dealer_assist.rules import profiles, registry
+from dealer_assist.rules import profiles
 from dealer_assist.rules.engine import Step, StepRule
 from dealer_assist.rules.errors import StakeError
 from dealer_assist.rules.fields import get_int, get_str
+from dealer_assist.rules.games import registry
 from dealer_assist.rules.games.stud import caribbean
 from dealer_assist.rules.games.stud.calculator import round_from_request
 from dealer_assist.rules.games.stud.caribbean import CaribbeanGame, CaribbeanProfile
