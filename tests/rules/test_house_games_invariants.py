@@ -50,8 +50,13 @@ def rounds(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
                                "cards": codes(hand),
                                "decision": draw(st.sampled_from(["bet", "bet", "fold"]))}
         forced = False
-        if game == "oasis" and draw(st.booleans()):
-            k = draw(st.sampled_from(REPLACE_COUNTS[profile]))
+        # one deck: the new cards come from what is left, the later boxes' hands and the
+        # dealer's draw and Small Hand (3 cards) kept back (5 boxes replacing 5 cards each
+        # would need 55 cards)
+        spare = len(rest) - 5 * (n - i - 1) - 3
+        counts = [c for c in REPLACE_COUNTS.get(profile, []) if c <= spare]
+        if game == "oasis" and counts and draw(st.booleans()):
+            k = draw(st.sampled_from(counts))
             discard = draw(st.permutations(hand))[:k]
             new, rest = rest[:k], rest[k:]
             out["improvement"] = {"replace": {"discard": codes(discard), "draw": codes(new)}}
