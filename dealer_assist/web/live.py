@@ -38,8 +38,7 @@ from ..rules.errors import RulesError
 from ..rules.fields import RequestError, get_int, get_str, need_mapping
 from ..rules.games.registry import get_game
 from ..services.errors import ServiceError, ValidationError
-from ..services.rounds import live, offline, steps
-from ..services.rounds import store as rounds
+from ..services.rounds import live, offline, steps, store
 from ..services.rounds.txn import Busy
 from ..services.shifts import shifts
 from ..services.tables import heard, tables
@@ -107,7 +106,7 @@ def _data(value: Any) -> str:
 def _engine(table: Any, rnd: live.LiveRound | None) -> dict[str, Any]:
     """What the tablet's own engine needs to go on offline (``dealer_assist.tablet.offline``):
     the open round's rules and events, the rules a new round would start with, the language."""
-    out: dict[str, Any] = {"rules": rounds.table_rules(table), "lang": wording.words().language}
+    out: dict[str, Any] = {"rules": store.table_rules(table), "lang": wording.words().language}
     if rnd is not None:
         out["round"] = {"id": rnd.round.id, "number": rnd.round.number,
                         "status": rnd.round.status, "rules": rnd.rules,
@@ -115,7 +114,7 @@ def _engine(table: Any, rnd: live.LiveRound | None) -> dict[str, Any]:
     return out
 
 
-def _events(events: list[rounds.EventView], since: int) -> list[dict[str, Any]]:
+def _events(events: list[store.EventView], since: int) -> list[dict[str, Any]]:
     """The round's events after ``since``, as the tablet's mirror keeps them."""
     return [{"seq": e.seq, "type": e.type, "payload": e.payload, "key": e.idempotency_key}
             for e in events if e.seq > since]
@@ -157,7 +156,7 @@ def _start_defaults(table_id: int) -> dict[str, dict[str, Any]]:
     last = live.last_round_id(dbs, table_id)
     if last is None:
         return {}
-    events = rounds.events(dbs, last)
+    events = store.events(dbs, last)
     first = events[0].payload if events and events[0].type == "place" else {}
     return {str(b["box"]): b for b in first.get("boxes", [])}
 
@@ -341,7 +340,7 @@ def _ask_engine(round_id: int, answer: Any, hook: str) -> Any:
     return answer(found)
 
 
-def _answer(done: steps.Recorded, status: int | None = None, since: int = 0) -> Any:
+def _answer(done: steps.RoundRecorded, status: int | None = None, since: int = 0) -> Any:
     """The round as the screen draws it next, and the events after ``since`` (the tablet's
     mirror of the round, for its engine to go on offline)."""
     rnd = done.live_round

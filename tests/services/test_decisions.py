@@ -205,8 +205,8 @@ def test_a_stored_round_is_judged_once_per_process_and_a_changed_record_again(
     monkeypatch.setattr(decisions, "judge_stored", counted)
     first = decisions.round_decisions(session, rid)
     assert first and decisions.round_decisions(session, rid) == first and len(calls) == 1
-    rules = decisions.rounds.rules_of(session, session.get(decisions.Round, rid))
-    events = decisions.rounds.events(session, rid)
+    rules = decisions.store.rules_of(session, session.get(decisions.Round, rid))
+    events = decisions.store.events(session, rid)
     settled = decisions._settlement(session, rid)
     assert settled is not None
     decisions.judge_round(rules, events, {**settled, "boxes": settled["boxes"][:1]})

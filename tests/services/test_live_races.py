@@ -61,7 +61,7 @@ def fresh_table(session: Session, carla: int, n: int) -> int:
     return table.id
 
 
-def start(session: Session, table_id: int, carla: int, key: str) -> steps.Recorded:
+def start(session: Session, table_id: int, carla: int, key: str) -> steps.RoundRecorded:
     return steps.begin(session, table_id=table_id, actor_id=carla, boxes=BOXES,
                        idempotency_key=key)
 

@@ -29,8 +29,7 @@ from ...models import Round, RoundSettlement
 from ...rules.engine import Event
 from ...rules.errors import RulesError
 from ...rules.games.registry import start_rules
-from ..rounds import poker_hands
-from ..rounds import store as rounds
+from ..rounds import poker_hands, store
 from .alerts import PlayerFigures, by_player, player_figures
 from .judge import judge_state
 from .judged import Judged
@@ -95,7 +94,7 @@ def round_decisions(session: Session, round_id: int) -> list[Judged]:
     rnd = session.get(Round, round_id)
     if rnd is None:
         return []
-    return judge_round(rounds.rules_of(session, rnd), rounds.events(session, round_id),
+    return judge_round(store.rules_of(session, rnd), store.events(session, round_id),
                        _settlement(session, round_id))
 
 
@@ -142,7 +141,7 @@ def shift_section(session: Session, rows: list[tuple[Round, dict[str, Any], int]
     for rnd, settlement, _v in rows:
         if rnd.id is None:
             continue
-        judged += judge_round(rounds.rules_of(session, rnd), rounds.events(session, rnd.id),
+        judged += judge_round(store.rules_of(session, rnd), store.events(session, rnd.id),
                               settlement)
     main = [j for j in judged if j.stage != "insurance"]
     antes = sum(int(b["wagers"].get("ante", {}).get("stake", 0))

@@ -26,8 +26,7 @@ from ..errors import N_, Conflict, NotFound, PermissionDenied
 from ..people import duties, stints
 from ..shifts import shifts
 from ..tables import tables
-from . import memo, txn
-from . import store as rounds
+from . import memo, store, txn
 from .streams import Closed, Facts, Loaded, Locked, Wording
 
 #: who records rounds: the people who run a table
@@ -107,7 +106,7 @@ _ROW_LOCK = (core_select(_R.c.id).where(_R.c.id == bindparam("rid"))
 class RoundRead:
     """A game_round stream's row as one statement reads it (:data:`_HEAD`)."""
 
-    round: rounds.RoundView
+    round: store.RoundView
     table: tables.TableView
     rules_text: str | None
     any_void: bool
@@ -122,7 +121,7 @@ def read_round(session: Session, round_id: int, actor_id: int | None = None) -> 
     if row is None:
         return None
     m = row._mapping
-    view = rounds.RoundView(**{f.name: m[f"r_{f.name}"] for f in fields(rounds.RoundView)})
+    view = store.RoundView(**{f.name: m[f"r_{f.name}"] for f in fields(store.RoundView)})
     table = tables.TableView(**{f.name: m[f"t_{f.name}"] for f in fields(tables.TableView)})
     return RoundRead(view, table, m["r_rules"], bool(m["any_void"]),
                      Facts(table.id, m["actor_role"], m["shift_status"], m["shift_opened_by"],
@@ -176,12 +175,12 @@ def store_round_settlement(session: Session, loaded: Loaded, seq: int, body: dic
                            *, engine: str, profile: str, version: str) -> Closed:
     """The settlement row of a complete round; the round is settled. Two Core statements and
     their audit entries (as the flush hook writes them: the settlement, then the round)."""
-    text_ = rounds.encode_payload(body)
+    text_ = store.encode_payload(body)
     values: dict[str, Any] = {"round_id": loaded.id, "through_seq": seq, "settlement": text_,
                               "engine_version": engine, "profile": profile,
                               "profile_version": version, "created_at": utcnow()}
     conn = session.connection()
-    values["id"] = rounds.new_id(conn.execute(_INSERT_SETTLEMENT, values))
+    values["id"] = store.new_id(conn.execute(_INSERT_SETTLEMENT, values))
     settled = RoundStatus.SETTLED.value
     if conn.execute(_SETTLE.values(status=settled), {"rid": loaded.id}).rowcount != 1:
         raise txn.Stale  # not open any more (the lock said it was: a bug, never a half-write)
@@ -237,7 +236,7 @@ def loaded_round(session: Session, got: RoundRead, flow: Game[Any], rules: dict[
     (the memo), its void request looked up only if one was ever asked for; ``stored``: a
     closed round's stored settlement too."""
     r = got.round
-    events = rounds.events(session, r.id)
+    events = store.events(session, r.id)
     request = void_request(session, r.id, got.any_void)
     is_open = r.status == RoundStatus.OPEN.value
     return Loaded(r.id, r.number, r.status, r.shift_id, rules, flow, events,
@@ -264,7 +263,7 @@ class HouseStream:
             raise Conflict("Round %(number)s is a hand of the poker table %(name)s: read it at "
                            "/api/v1/poker/hands/%(round_id)s.", number=got.round.number,
                            name=table.name, round_id=stream_id)
-        rules = rounds.rules_from(got.rules_text, lambda: table)
+        rules = store.rules_from(got.rules_text, lambda: table)
         return loaded_round(session, got, rules_flow(rules), rules,
                             lambda request: (got.round, table, request))
 

@@ -42,8 +42,7 @@ from ...rules.phrase import Phrase
 from ...rules.settlement import Settlement
 from ...tablet.screen import closed_phase
 from ..tables import tables
-from . import house, voids
-from . import store as rounds
+from . import house, store, voids
 from .streams import Loaded
 
 #: who records rounds: the people who run a table
@@ -77,9 +76,9 @@ class BoxStake:
 class LiveRound:
     """A round as the table screen and the API show it: replayed from its events."""
 
-    round: rounds.RoundView
+    round: store.RoundView
     table: tables.TableView
-    events: list[rounds.EventView]
+    events: list[store.EventView]
     flow: GameFlow[Any]
     state: Any
     steps: tuple[Step, ...]

@@ -34,7 +34,7 @@ from ...rules.games.registry import get_flow
 from ..errors import N_, NotFound, PermissionDenied, ValidationError
 from ..people import stints
 from . import memo, txn
-from . import record as path
+from . import record as record_path
 from .store import encode_payload, events, last_seq
 from .streams import OPEN, Closed, Loaded, Locked, Opening, Wording
 
@@ -128,7 +128,7 @@ def create_game(session: Session, *, name: str, players: Sequence[str], actor_id
     evening again answers the evening it created (without: every request creates one)."""
     start = {"name": name, "players": list(players), "variant": variant, "profile": profile,
              "board": dict(board or {})}
-    return path.start(session, PARLOUR_START, None, actor_id=actor_id, payload=start,
+    return record_path.start(session, PARLOUR_START, None, actor_id=actor_id, payload=start,
                       idempotency_key=idempotency_key or uuid.uuid4().hex).loaded.id
 
 
@@ -216,7 +216,7 @@ def load(session: Session, game_id: int) -> GameView:
 
 def _record(session: Session, game_id: int, actor_id: int, type: str,
             payload: Mapping[str, Any], key: str, expected_seq: int | None) -> GameView:
-    return view(path.record(session, PARLOUR_STREAM, game_id, actor_id=actor_id, type=type,
+    return view(record_path.record(session, PARLOUR_STREAM, game_id, actor_id=actor_id, type=type,
                             payload=payload, idempotency_key=key,
                             expected_seq=expected_seq).loaded)
 

@@ -31,9 +31,8 @@ from ..errors import N_, Conflict, NotFound
 from ..people import stints
 from ..shifts import shifts
 from ..tables import poker as poker_tables
-from . import memo, starting, txn
-from . import record as path
-from . import store as rounds
+from . import memo, starting, store, txn
+from . import record as record_path
 from .house import (
     check_recorder,
     loaded_round,
@@ -53,7 +52,7 @@ ENGINE_VERSION = "dealer_assist poker 1"
 class PokerHand:
     """A hand as the screen and the API show it, replayed from its events."""
 
-    round: rounds.RoundView
+    round: store.RoundView
     rules: dict[str, Any]
     actions: list[dict[str, Any]]
     state: HandState
@@ -118,7 +117,7 @@ class PokerStream:
         closed = store_round_settlement(session, loaded, seq, settlement.to_dict(),
                                         engine=ENGINE_VERSION, profile=state.profile.name,
                                         version=state.profile.structure)
-        head: rounds.RoundView = loaded.head
+        head: store.RoundView = loaded.head
         poker_tables.finish_hand(session, head.table_id, loaded.rules["button"], state.stacks)
         session.flush()
         return closed
@@ -129,7 +128,7 @@ POKER = PokerStream()
 
 def view(loaded: Loaded) -> PokerHand:
     """The hand as the screen shows it, from the stream as read or as just recorded."""
-    head: rounds.RoundView = loaded.head
+    head: store.RoundView = loaded.head
     if head.status != loaded.status:
         head = replace(head, status=loaded.status)
     effective = set(loaded.effective)
@@ -151,7 +150,7 @@ def deal(session: Session, *, table_id: int, user_id: int,
     this request dealt it (201) or its key had dealt it already (200). Without a key every
     request deals a hand of its own."""
     key = idempotency_key if idempotency_key and idempotency_key.strip() else None
-    done = path.start(session, PokerStart(keyed=key is not None), table_id, actor_id=user_id,
+    done = record_path.start(session, PokerStart(keyed=key is not None), table_id, actor_id=user_id,
                       payload={}, idempotency_key=key or uuid.uuid4().hex)
     return view(done.loaded), done.created
 
@@ -259,7 +258,7 @@ def undo(session: Session, *, round_id: int, user_id: int, idempotency_key: str,
 
 def _record(session: Session, round_id: int, type: str, payload: Mapping[str, Any],
             user_id: int, key: str, expected_seq: int | None) -> Recorded:
-    return path.record(session, POKER, round_id, actor_id=user_id, type=type,
+    return record_path.record(session, POKER, round_id, actor_id=user_id, type=type,
                        payload={k: v for k, v in payload.items() if v is not None},
                        idempotency_key=key, expected_seq=expected_seq)
 

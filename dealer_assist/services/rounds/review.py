@@ -24,8 +24,7 @@ from ...rules.phrase import Amount, Phrase
 from ..errors import NotFound
 from ..people import stints
 from ..tables import tables
-from . import poker_hands
-from . import store as rounds
+from . import poker_hands, store
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +87,7 @@ def replay_round(session: Session, round_id: int) -> Replayed:
     if rnd is None:
         raise NotFound("No round with id %(round_id)s.", round_id=round_id)
     table = tables.get_table(session, rnd.table_id)
-    events = rounds.events(session, round_id)
+    events = store.events(session, round_id)
     names = dict(session.exec(select(User.id, User.display_name).where(
         col(User.id).in_({e.actor_id for e in events} or {0}))).all())
     undone = {int(e.payload.get("cancels", e.payload.get("seq", 0))): e.seq  # poker: "seq"
@@ -98,7 +97,7 @@ def replay_round(session: Session, round_id: int) -> Replayed:
                      for e in events)
     row = _stored_row(session, round_id)
     stored = json.loads(row.settlement) if row else None
-    rules = rounds.rules_of(session, rnd)
+    rules = store.rules_of(session, rnd)
     if poker_hands.is_poker(rules):  # a poker hand: the poker engine recomputes it
         profile = str(rules["profile"])
         recomputed, error = poker_hands.recompute(session, round_id)
@@ -119,7 +118,7 @@ def replay_round(session: Session, round_id: int) -> Replayed:
 
 
 def _recompute(rules: dict[str, Any],
-               events: list[rounds.EventView]) -> tuple[dict[str, Any] | None, str | None]:
+               events: list[store.EventView]) -> tuple[dict[str, Any] | None, str | None]:
     recomputed: dict[str, Any] | None = None
     error: str | None = None
     try:

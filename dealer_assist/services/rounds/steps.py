@@ -24,9 +24,8 @@ from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
 from ..errors import Conflict, NotFound
 from ..people import duties, stints
-from . import live, memo, player_cards, starting, streams, txn, voids
-from . import record as path
-from . import store as rounds
+from . import live, memo, player_cards, starting, store, streams, txn, voids
+from . import record as record_path
 from .house import HOUSE, RECORDERS
 from .streams import OPEN, Facts, Loaded, Opening
 
@@ -34,7 +33,7 @@ PLACE = "place"
 
 
 @dataclass(frozen=True, slots=True)
-class Recorded:
+class RoundRecorded:
     """The round after a request, and whether this request stored something (201 vs 200)."""
 
     live_round: live.LiveRound
@@ -47,18 +46,18 @@ class Recorded:
 
 def begin(session: Session, *, table_id: int, actor_id: int, boxes: Sequence[live.BoxStake],
           idempotency_key: str, follow: bool = False, tapped_at: datetime | None = None,
-          offline: bool = False) -> Recorded:
+          offline: bool = False) -> RoundRecorded:
     """Start a round with its bets (``place``), or answer the round this key already started:
     the one start path (:func:`.record.start`).
 
     ``follow``: also record what the engine records by itself after the bets (a deal with
     nothing face up), in the same write (the table screen's one tap). ``tapped_at``/``offline``:
     stored on its events (when it was tapped; whether it waited in the tablet's queue)."""
-    done = path.start(session, HOUSE_START, table_id, actor_id=actor_id,
+    done = record_path.start(session, HOUSE_START, table_id, actor_id=actor_id,
                       payload={"boxes": [b.payload() for b in boxes]},
                       idempotency_key=idempotency_key, follow=follow, tapped_at=tapped_at,
                       offline=offline)
-    return Recorded(live.view(done.loaded), done.created)
+    return RoundRecorded(live.view(done.loaded), done.created)
 
 
 class HouseStart:
@@ -93,7 +92,7 @@ class HouseStart:
                                  shift_id=got.shift_id, opened_by=got.shift_opened_by,
                                  dealer_id=got.dealer_id)
         duties.check_status_open(got.shift_status, "recording a step")
-        rules = rounds.table_rules(table)  # made once per table setting (rules.games.registry)
+        rules = store.table_rules(table)  # made once per table setting (rules.games.registry)
         flow = rules_flow(rules)
         empty = memo.replay(flow, rules, [])  # the empty round, memoised like any fold
         # a box's player card is a registered one
@@ -146,7 +145,7 @@ def _refuse_second_round(session: Session, current: int) -> None:
 def record(session: Session, *, round_id: int, actor_id: int, type: str,
            payload: Mapping[str, Any] | None, idempotency_key: str,
            expected_seq: int | None = None, follow: bool = False,
-           tapped_at: datetime | None = None, offline: bool = False) -> Recorded:
+           tapped_at: datetime | None = None, offline: bool = False) -> RoundRecorded:
     """Record one step (``undo``, ``paid`` and ``redeal`` included) or answer the resend.
 
     The one entry of the table screen and the JSON API. ``follow``: also record the steps the
@@ -158,11 +157,11 @@ def record(session: Session, *, round_id: int, actor_id: int, type: str,
     if type == live.REDEAL:
         def redeal(loaded: Loaded) -> streams.Recorded | Callable[[], streams.Recorded]:
             return _redeal(session, loaded, actor_id, dict(payload or {}))
-    done = path.record(session, HOUSE, round_id, actor_id=actor_id, type=type,
+    done = record_path.record(session, HOUSE, round_id, actor_id=actor_id, type=type,
                          payload=payload, idempotency_key=idempotency_key,
                          expected_seq=expected_seq, before=redeal, follow=follow,
                          tapped_at=tapped_at, offline=offline)
-    return Recorded(live.view(done.loaded), done.created, done.before)
+    return RoundRecorded(live.view(done.loaded), done.created, done.before)
 
 
 def _redeal(session: Session, loaded: Loaded, actor_id: int,
