@@ -341,7 +341,7 @@ def deals(server: Server, table: int, username: str) -> None:
 
 #: the WCAG contrast ratio of an element's text against its nearest painted background
 CONTRAST = """(el) => {
-  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 4).map(Number);
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).slice(0, 4).map(Number);
   const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255;
     return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
     .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
@@ -356,5 +356,9 @@ CONTRAST = """(el) => {
 
 def readable(page: Any, selector: str) -> None:
     """``selector``'s words stand out from what is behind them (WCAG AA: 4.5:1)."""
+    # the screen may be drawn again meanwhile (the refused step's banner, then the reload):
+    # the colours are read once the element is on a loaded page
+    page.wait_for_load_state("load")
+    page.wait_for_selector(selector, state="visible")
     ratio = page.eval_on_selector(selector, CONTRAST)
     assert ratio >= 4.5, f"{selector}: contrast {ratio:.2f}:1"

@@ -95,10 +95,10 @@ def test_every_shipped_profile_has_a_figure_for_every_strategy_a_table_can_choos
     """"Every shipped profile must come with figures for every strategy a
     table can choose (stored with the code like the best strategy's), the default must be one
     that has figures". A database nobody ran the lab on holds no figure at all."""
-    from dealer_assist.cli.lab_best import GAMES
+    from dealer_assist.lab.games import lab_games
     from dealer_assist.models.tables import GameTable
     from dealer_assist.rules.profiles import profiles
-    shipped = [p.name for p in profiles() if p.game in GAMES]
+    shipped = [p.name for p in profiles() if p.game in lab_games()]
     assert len(shipped) >= 7
     default = GameTable.model_fields["strategy"].default
     assert default == "basic"
