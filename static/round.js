@@ -480,8 +480,9 @@
       if (live) { misdeal.href = misdeal.dataset.href.replace("/0", "/" + r.id); }
     }
     root.textContent = "";
-    if (!live) {
+    if (!live) {  /* the bets form is the screen between rounds: drawn too */
       if (S.error && bets && !bets.hidden) { betError(); }
+      performance.mark("drawn");
       return;
     }
     var kids = [];
