@@ -184,10 +184,9 @@ def server_screen(server: Server, round_id: int, upto: int, before_seq: int | No
                 Event(e.seq, e.type, e.payload) for e in events if e.seq <= last])
 
         status = "settled" if events and events[-1].type == PAID else "open"
-        row, table, _request = loaded.head
         truncated = dataclasses.replace(
             loaded, events=events, folded=fold(upto), status=status,
-            head=(dataclasses.replace(row, status=status), table, None))
+            row=dataclasses.replace(loaded.row, status=status), void_request=None)
         before = fold(before_seq).state if before_seq is not None else None
         return live_screen.screen(live.view(truncated), before=before)
 

@@ -6,7 +6,6 @@ row, the pending void that freezes it, the stored settlement.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, fields
 from importlib import metadata
 from typing import Any
@@ -231,10 +230,11 @@ def profile_version(rules: dict[str, Any]) -> str:
 
 
 def loaded_round(session: Session, got: RoundRead, flow: Game[Any], rules: dict[str, Any],
-                 head: Callable[[Any], Any], *, stored: bool = True) -> Loaded:
+                 *, table: bool = True, stored: bool = True) -> Loaded:
     """A game_round stream (a house round or a poker hand) from its read: its events folded
-    (the memo), its void request looked up only if one was ever asked for; ``stored``: a
-    closed round's stored settlement too."""
+    (the memo), its void request looked up only if one was ever asked for; ``table``: its table
+    kept with it (a house round's view shows it); ``stored``: a closed round's stored
+    settlement too."""
     r = got.round
     events = store.events(session, r.id)
     request = void_request(session, r.id, got.any_void)
@@ -242,7 +242,8 @@ def loaded_round(session: Session, got: RoundRead, flow: Game[Any], rules: dict[
     return Loaded(r.id, r.number, r.status, r.shift_id, rules, flow, events,
                   memo.replay(flow, rules, events, got.rules_text),
                   void_pending=is_open and pending(request),
-                  head=head(request), facts=got.facts, rules_text=got.rules_text,
+                  row=r, table=got.table if table else None, void_request=request,
+                  facts=got.facts, rules_text=got.rules_text,
                   read_seq=got.last_seq,
                   stored=None if is_open or not stored else stored_settlement(session, r.id))
 
@@ -264,8 +265,7 @@ class HouseStream:
                            "/api/v1/poker/hands/%(round_id)s.", number=got.round.number,
                            name=table.name, round_id=stream_id)
         rules = store.rules_from(got.rules_text, lambda: table)
-        return loaded_round(session, got, rules_flow(rules), rules,
-                            lambda request: (got.round, table, request))
+        return loaded_round(session, got, rules_flow(rules), rules)
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
         check_round_recorder(session, actor_id, loaded.shift_id if loaded else None,

@@ -152,7 +152,7 @@ def load(session: Session, round_id: int) -> LiveRound:
 
 def view(loaded: Loaded) -> LiveRound:
     """A :class:`LiveRound` from a stream as read (or as the step just recorded left it)."""
-    row, table, request = loaded.head
+    row, table, request = loaded.row, loaded.table, loaded.void_request
     if loaded.status != row.status:
         row = replace(row, status=loaded.status)
     flow, state = loaded.flow, loaded.folded.state

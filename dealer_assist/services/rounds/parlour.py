@@ -101,7 +101,7 @@ class ParlourStream:
         folded = memo.replay(flow, rules, found)
         status = ENDED if folded.state.ended is not None else OPEN
         return Loaded(stream_id, stream_id, status, None, rules, flow, found, folded,
-                      head=row.name)
+                      name=row.name)
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
         _check_actor(session, actor_id)
@@ -162,14 +162,14 @@ class ParlourStart:
             ParlourGame.created_by == actor_id, ParlourGame.start_key == key)).first())
 
     def same(self, session: Session, loaded: Loaded, payload: Mapping[str, Any]) -> bool:
-        return _start_of(payload) == (loaded.head, loaded.rules)
+        return _start_of(payload) == (loaded.name, loaded.rules)
 
     def check(self, session: Session, opening: Opening, actor_id: int,
               payload: Mapping[str, Any]) -> Loaded:
         name, rules = _start_of(payload)
         flow = get_flow("parlour")
         return Loaded(0, 0, OPEN, None, rules, flow, [], memo.replay(flow, rules, []),
-                      head=name)
+                      name=name)
 
     def lock(self, session: Session, opening: Opening, key: str) -> bool:
         return True  # a twin's row breaks the unique index (below): read again
@@ -178,7 +178,7 @@ class ParlourStart:
                actor_id: int, key: str) -> Loaded:
         assert empty is not None
         rules = empty.rules
-        row = ParlourGame(name=empty.head, profile=rules["profile"], variant=rules["variant"],
+        row = ParlourGame(name=empty.name or "", profile=rules["profile"], variant=rules["variant"],
                           players=encode_payload({"players": rules["players"]}),
                           board=encode_payload(rules["board"]), created_by=actor_id,
                           created_at=utcnow(), start_key=key)
@@ -204,7 +204,7 @@ def view(loaded: Loaded) -> GameView:
     hands = [HandView(e.seq, n, e.payload, result.to_dict(), e.created_at)
              for n, (e, (_hand, result)) in enumerate(zip(played, state.hands, strict=True),
                                                       start=1)]
-    return GameView(loaded.id, loaded.head, rules["profile"], rules["variant"],
+    return GameView(loaded.id, loaded.name or "", rules["profile"], rules["variant"],
                     tuple(rules["players"]), state.board.to_dict(), tuple(state.seating), hands,
                     dict(state.totals), state.ended.to_dict() if state.ended else None,
                     loaded.last_seq)

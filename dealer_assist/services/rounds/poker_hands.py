@@ -98,7 +98,7 @@ class PokerStream:
         rules: dict[str, Any] = json.loads(got.rules_text) if got and got.rules_text else {}
         if got is None or not is_poker(rules):
             raise NotFound("No poker hand with id %(round_id)s.", round_id=stream_id)
-        return loaded_round(session, got, flow_of(rules), rules, lambda _request: got.round,
+        return loaded_round(session, got, flow_of(rules), rules, table=False,
                             stored=False)
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
@@ -117,8 +117,8 @@ class PokerStream:
         closed = store_round_settlement(session, loaded, seq, settlement.to_dict(),
                                         engine=ENGINE_VERSION, profile=state.profile.name,
                                         version=state.profile.structure)
-        head: store.RoundView = loaded.head
-        poker_tables.finish_hand(session, head.table_id, loaded.rules["button"], state.stacks)
+        row: store.RoundView = loaded.row
+        poker_tables.finish_hand(session, row.table_id, loaded.rules["button"], state.stacks)
         session.flush()
         return closed
 
@@ -128,7 +128,7 @@ POKER = PokerStream()
 
 def view(loaded: Loaded) -> PokerHand:
     """The hand as the screen shows it, from the stream as read or as just recorded."""
-    head: store.RoundView = loaded.head
+    head: store.RoundView = loaded.row
     if head.status != loaded.status:
         head = replace(head, status=loaded.status)
     effective = set(loaded.effective)
@@ -218,7 +218,7 @@ class PokerStart:
                                     start_key=key, dealer_id=dealer)
         flow = flow_of(start)
         return Loaded(rnd.id, rnd.number, rnd.status, shift_id, start, flow, [],
-                      memo.replay(flow, start, []), head=rnd, facts=Facts(table_id))
+                      memo.replay(flow, start, []), row=rnd, facts=Facts(table_id))
 
 
 def current_hand_id(session: Session, table_id: int) -> int | None:

@@ -125,7 +125,7 @@ class HouseStart:
                                     number=locked.last_number + 1, rules=empty.rules,
                                     start_key=key, dealer_id=dealer)
         return replace(empty, id=rnd.id, number=rnd.number, status=rnd.status,
-                       head=(rnd, got.table, None))
+                       row=rnd, table=got.table, void_request=None)
 
 
 HOUSE_START = HouseStart()
@@ -173,7 +173,7 @@ def _redeal(session: Session, loaded: Loaded, actor_id: int,
     flow = loaded.flow
     voided = flow.voided(flow.step(loaded.folded.state, live.REDEAL, payload))  # RulesError
     reason = Phrase("redeal: %(v)s", v=voided or "wrong number of cards")
-    _view, _table, request = loaded.head
+    request = loaded.void_request
     if loaded.void_pending:
         if request.requested_by == actor_id and request.reason == reason:
             return streams.Recorded(loaded, False)

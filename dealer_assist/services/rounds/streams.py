@@ -78,8 +78,13 @@ class Loaded:
     events: list[store.EventView]
     folded: Folded[Any]
     void_pending: bool = False
-    #: what the stream's own view needs besides (its round row, its table...)
-    head: Any = None
+    #: the stream's row as read (a house round's or a poker hand's ``game_round``)
+    row: Any = None
+    #: a house round's table, and its newest void request (``voids.ChangeView``), if any
+    table: Any = None
+    void_request: Any = None
+    #: a parlour evening's name
+    name: str | None = None
     #: the settlement stored by the step just recorded, if it completed the stream
     stored: dict[str, Any] | None = None
     #: what the same read found for the checks (None: the stream reads them when asked)
