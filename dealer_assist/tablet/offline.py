@@ -16,6 +16,9 @@ its stored events are the record (RULES.md, "Offline at the table").
   round from the bets form (its number is the server's once it accepts it);
 * ``step``: ``{ref, type, payload, idempotency_key, expected_seq, label, lang}`` -> ``{round,
   created, events}`` (``events``: what the server will store for it) or ``{problem}``;
+* ``refine``/``suggest``: ``{ref, type, payload, lang}`` -> the step as the engine offers it
+  knowing what was entered so far / its suggested entry (as the server's answers);
+* ``warm``: ``{rules, lang}`` -> what a first offline tap would load, loaded;
 * ``ping`` -> the engine's Python version.
 
 Nothing here reads a clock, a file but the catalogs, or the network.
@@ -26,7 +29,7 @@ from __future__ import annotations
 import gettext
 import json
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -250,19 +253,6 @@ def _no_suggestion(w: Words) -> dict[str, Any]:
             "detail": w.gettext("The engine has no suggestion here.")}
 
 
-def _forget(args: dict[str, Any]) -> dict[str, Any]:
-    _rounds.pop(str(args["ref"]), None)
-    return {"ok": True}
-
-
-def _rename(args: dict[str, Any]) -> dict[str, Any]:
-    """A provisional round the server accepted: its id and number are the server's now."""
-    m = _rounds.pop(str(args["ref"]))
-    _rounds[str(args["to"])] = replace(m, id=args.get("id", m.id),
-                                       number=args.get("number", m.number))
-    return {"ok": True}
-
-
 def _warm(args: dict[str, Any]) -> dict[str, Any]:
     """Everything a first offline tap would load, loaded now (while the server still answers):
     the table's game, its catalog, a round started and drawn, then forgotten."""
@@ -279,7 +269,7 @@ def _ping(args: dict[str, Any]) -> dict[str, Any]:
 
 
 OPS = {"open": _open, "start": _start, "step": _step, "refine": _refine, "suggest": _suggest,
-       "forget": _forget, "rename": _rename, "warm": _warm, "ping": _ping}
+       "warm": _warm, "ping": _ping}
 
 
 def handle(op: str, args_json: str) -> str:
