@@ -224,6 +224,7 @@
         if (!drained) { return; }
         if (state.refused.length) {
           write(MIRROR, null);  /* the server's round is the record: show it as it is */
+          write(SINCE, null);  /* and it answered: online again */
           location.reload();
           return;
         }
