@@ -115,6 +115,8 @@ def test_buy_in_mid_round_soft_count_with_two_pins_slip_pdf_and_hold_report(
         shots("buy-in-form-mid-round")
         page.click("[data-record-buy-in]")
         page.wait_for_selector("text=Buy-in 20,000")
+        # the round goes on: its title is drawn by the page's renderer once its scripts ran
+        page.wait_for_selector("[data-round-title]:has-text('Round 1')")
         assert "Round 1" in page.inner_text("h1")
         _fits(page)
         shots("buy-in-recorded-round-goes-on")

@@ -55,7 +55,8 @@ def _shift_of(server: Server, game: str) -> int:
 def test_a_missing_figure_names_the_command_that_computes_it(
         page: Any, server: Server, shots: Shots, lang: str, role: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(house_edge, "_kept", lambda profile: None)  # nobody computed them
+    # nobody computed them
+    monkeypatch.setattr(house_edge.strategy_store, "figures", lambda profile: None)
     with db.session_scope(server.app) as dbs:
         make_user(dbs, "ada", role)
     _login(page, server, "ada")

@@ -144,7 +144,7 @@ def test_the_shift_report_shows_no_developer_command(app: Flask, browser: Browse
     """Item 12: "the report shows a developer command ('flask lab house-edge…') to a shift
     manager". A missing figure (every shipped profile's come with the code, hidden
     here) names the command to an administrator only."""
-    monkeypatch.setattr(house_edge, "_kept", lambda profile: None)
+    monkeypatch.setattr(house_edge.strategy_store, "figures", lambda profile: None)
     _dispute, shift_id = _escalated(app)
     with db.session_scope(app) as dbs:
         data = shift_report.build_shift_report(dbs, shift_id)

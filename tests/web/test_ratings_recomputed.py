@@ -203,7 +203,7 @@ def test_every_rating_figure_equals_an_independent_recomputation_from_the_stored
         app: Flask, browser: Browser, pit: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # ships every profile's figures with the code: hidden here, so the database's
     # (EDGES) are the only ones and Caribbean stud's rounds still have none
-    monkeypatch.setattr(house_edge, "_kept", lambda profile: None)
+    monkeypatch.setattr(house_edge.strategy_store, "figures", lambda profile: None)
     _store_edges(app)
     played = play_shifts(app, browser, pit, seed=23, count=SHIFTS)
     assert played.shifts == SHIFTS and played.rounds >= SHIFTS and played.dark_refusals > 0

@@ -20,7 +20,7 @@ from dealer_assist import db
 from dealer_assist.models import Shift
 from dealer_assist.services.reports import build_shift_report
 from tests.web.conftest import Browser, text
-from tests.web.test_issue34_offline import start, step, tapped_ago, void
+from tests.web.test_offline import start, step, tapped_ago, void
 from tests.web.test_relief_pages import _bind, floor  # noqa: F401 (the fixture)
 
 CLOCK = r"\d\d:\d\d:\d\d"
