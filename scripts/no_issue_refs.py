@@ -5,9 +5,9 @@
 
 Looked at: the comments and docstrings of the Python files of ``dealer_assist/``, ``tests/``,
 ``scripts/`` and ``benchmarks/`` (migrations left out: a revision does not change), the comments
-of ``static/*.js`` and ``static/*.css``, the names of test files (``test_issue35_x.py``) and of
-test functions (``test_x_of_issue_6``). A string that is data (a message, a stored payload) is
-not a comment and is left alone.
+of ``static/*.js`` and ``static/*.css``, the Jinja comments of ``templates/``, the names of
+test files (``test_issue35_x.py``) and of test functions (``test_x_of_issue_6``). A string
+that is data (a message, a stored payload) is not a comment and is left alone.
 
 ``--fix`` drops the reference and keeps the sentence: ``(issue 25)`` goes, ``(issue 28: the
 cookie)`` becomes ``(the cookie)``, ``issue 12: revision 0005 ...`` becomes ``revision 0005
@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PY_DIRS = ("dealer_assist", "tests", "scripts", "benchmarks")
 WEB_GLOBS = ("static/*.js", "static/*.css")
+TEMPLATE_GLOB = "templates/**/*.html"
 SELF = Path(__file__).resolve()
 NUMS = r"\d+(?:[ \t]*(?:,|and|-|–|to)[ \t]*\d+)*"
 REF = (rf"[Ii]ssues?[ \t]+#?{NUMS}(?:'s)?(?:[ \t]*,?[ \t]+items?[ \t]+{NUMS})?"
@@ -111,12 +112,21 @@ def web_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in WEB_COMMENT.finditer(text)]
 
 
+JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.S)
+
+
+def template_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in JINJA_COMMENT.finditer(text)]
+
+
 def files() -> Iterator[tuple[Path, Callable[[str], list[tuple[int, int]]]]]:
     for path in python_files():
         yield path, python_spans
     for pattern in WEB_GLOBS:
         for path in sorted(ROOT.glob(pattern)):
             yield path, web_spans
+    for path in sorted(ROOT.glob(TEMPLATE_GLOB)):
+        yield path, template_spans
 
 
 def shown(path: Path) -> str:

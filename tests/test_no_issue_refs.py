@@ -60,3 +60,15 @@ def test_a_test_file_named_after_an_issue_is_renamed_without_it() -> None:
     assert refs.renamed(path).name == "test_language.py"
     assert refs.renamed(ROOT / "tests" / "web" / "test_house_screens_issue26.py").name == \
         "test_house_screens.py"
+
+
+def test_a_reference_in_a_template_comment_is_found_but_not_one_in_its_text(
+        tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text('{#- issue 28: the relief -#}\n<p>{{ _("issue 3 is words") }}</p>\n'
+                    '{# a slip (issue 27) #}\n')
+    found = refs.references(page, refs.template_spans)
+    assert [f.split(": ", 1)[1] for f in found] == ["issue 28", "issue 27"]
+    assert refs.fix_file(page, refs.template_spans)
+    assert page.read_text() == ('{#- the relief -#}\n<p>{{ _("issue 3 is words") }}</p>\n'
+                                '{# a slip #}\n')
