@@ -154,30 +154,20 @@
       return items;
     });
   }
-  function post(url, body, json) {
-    var headers = {"X-CSRF-Token": root.dataset.csrf, "Accept": "application/json"};
-    if (json) { headers["Content-Type"] = "application/json"; }
-    return fetch(url, {method: "POST", headers: headers, credentials: "same-origin",
-                       body: json ? JSON.stringify(body) : body})
-      .then(function (r) {
-        return r.json().then(function (j) { return {status: r.status, body: j}; },
-                             function () { return {status: r.status, body: null}; });
-      }, function () { return {status: 0, body: null}; });
-  }
   function sendItem(item, ids) {
     if (item.kind === "start") {
       var form = new URLSearchParams();
       item.form.forEach(function (pair) { form.append(pair[0], pair[1]); });
       form.set("tapped_at", item.tapped_at);
       form.set("offline", "1");
-      return post(document.querySelector("[data-bets]").action, form, false);
+      return window.tablePost(document.querySelector("[data-bets]").action, form);
     }
     var id = ids[item.round_ref] || (/^\d+$/.test(item.round_ref) ? item.round_ref : null);
     if (!id) { return Promise.resolve({status: 409, body: {detail: W["needs the server"]}}); }
-    return post(root.dataset.steps.replace("/0/", "/" + id + "/"),
-                {type: item.type, payload: item.payload, idempotency_key: item.key,
-                 expected_seq: item.expected_seq, label: item.label, tapped_at: item.tapped_at,
-                 offline: true}, true);
+    return window.tablePost(root.dataset.steps.replace("/0/", "/" + id + "/"),
+                            {type: item.type, payload: item.payload, idempotency_key: item.key,
+                             expected_seq: item.expected_seq, label: item.label,
+                             tapped_at: item.tapped_at, offline: true});
   }
   function sync() {
     if (state.syncing) { return Promise.resolve(); }
@@ -288,7 +278,7 @@
   }
   function ping() {
     var body = {queued_steps: state.queued, queued_rounds: state.rounds, offline_since: state.since};
-    return post(root.dataset.ping, body, true).then(function (res) {
+    return window.tablePost(root.dataset.ping, body).then(function (res) {
       if (!res.status || res.status >= 500) { offline(); return; }
       if (state.queued) { return sync(); }
       online();

@@ -134,20 +134,9 @@
       draw();
     };
     if (route && off.active()) { off.tap(route, url, body).then(finish); return; }
-    var headers = {"X-CSRF-Token": root.dataset.csrf, "Accept": "application/json"};
-    var data = body;
-    if (!(body instanceof URLSearchParams)) {
-      headers["Content-Type"] = "application/json";
-      data = JSON.stringify(body);
-    }
     var abort = route && off.usable() && window.AbortController ? new AbortController() : null;
     var timer = abort ? setTimeout(function () { abort.abort(); }, off.timeout) : null;
-    fetch(url, {method: "POST", headers: headers, body: data, credentials: "same-origin",
-                signal: abort ? abort.signal : undefined})
-      .then(function (r) {
-        return r.json().then(function (j) { return {status: r.status, body: j}; },
-                             function () { return {status: r.status, body: null}; });
-      }, function () { return {status: 0, body: null}; })
+    window.tablePost(url, body, abort ? abort.signal : undefined)
       .then(function (res) {
         if (timer) { clearTimeout(timer); }
         if (route && off.usable() && (!res.status || res.status === 503)) {
@@ -225,11 +214,11 @@
   function ask(kind, body) {
     var off = window.TableOffline;
     if (off && off.active()) { return off.ask(kind, body); }
-    return fetch(root.dataset[kind].replace("/0/", "/" + S.round.id + "/"), {
-      method: "POST", credentials: "same-origin",
-      headers: {"X-CSRF-Token": root.dataset.csrf, "Content-Type": "application/json"},
-      body: JSON.stringify(body)
-    }).then(function (r) { return r.json(); });
+    return window.tablePost(root.dataset[kind].replace("/0/", "/" + S.round.id + "/"), body)
+      .then(function (res) {
+        if (!res.body) { throw new Error("no answer"); }  /* the server away: said as offline */
+        return res.body;
+      });
   }
   /* Paid: the bets form comes back for the next round, with the link to the round just paid */
   function closed(body) {
