@@ -103,7 +103,7 @@ class HouseTable(FloorTable):
         super().__init__(plan, seed)
         self.chooser = chooser  # load_tablet.Tablet: its engine-driven choice of a step
         self.route = chooser.route  # the floor's path (routes.py)
-        self.flow: Any = None
+        self.engine: Any = None
         self.state: Any = None
         self.deck: list[Any] = []
         self.chosen: Any = None
@@ -113,26 +113,26 @@ class HouseTable(FloorTable):
         key, route = uuid.uuid4().hex, self.route
         if self.stream is None:
             p = self.plan
-            self.flow, self.state = start(p["game"], p["profile"], p["min_ante"], p["max_ante"],
+            self.engine, self.state = start(p["game"], p["profile"], p["min_ante"], p["max_ante"],
                                           p["max_payout"])
             self.deck = list(ALL_CARDS)
             self.rng.shuffle(self.deck)
             boxes = [{"box": str(b), "ante": 10 * self.rng.randint(1, 20)}
                      for b in range(1, self.rng.randint(1, 3) + 1)]
-            follows, self.chosen = route.follow(self.flow, self.flow.step(
+            follows, self.chosen = route.follow(self.engine, self.engine.step(
                 self.state, "place", {"boxes": boxes}))
             self.seq = 0
             return of_call(route.start(p["id"], boxes, key, self.csrf), ("event", "place"),
                            follows)
-        if self.flow.can_settle(self.state):
+        if self.engine.can_settle(self.state):
             self.chosen = None
             return of_call(route.step(self.stream, "paid", None, key, self.seq),
                            ("event", "paid"))
-        choice = self.chooser.choose(self.flow, self.state, self.deck)
+        choice = self.chooser.choose(self.engine, self.state, self.deck)
         if choice is None:
             raise RuntimeError(f"{self.plan['game']}: no step the engine accepts")
         type, payload, chosen = choice
-        follows, self.chosen = route.follow(self.flow, chosen)
+        follows, self.chosen = route.follow(self.engine, chosen)
         return of_call(route.step(self.stream, type, payload, key, self.seq), ("event", type),
                        follows)
 

@@ -67,10 +67,10 @@ def build(url: str, n_tables: int, n_rounds: int) -> list[int]:
             tables.set_pit(session, table.id, "A")
             shift = shifts.open_shift(session, table_id=table.id, user_id=croupier,
                                       now=T0)
-            flow, empty = start("russian", table.profile, 10, 500, 50_000)
+            game_engine, empty = start("russian", table.profile, 10, 500, 50_000)
             gap = timedelta(hours=8) / max(n_rounds, 1)
             for i in range(n_rounds):
-                played = play_round(rng, flow, empty, (10, 500, 50_000), void_rate=0.0)
+                played = play_round(rng, game_engine, empty, (10, 500, 50_000), void_rate=0.0)
                 at = T0 + timedelta(minutes=1) + gap * i
                 rnd = Round(table_id=table.id, shift_id=shift.id, number=i + 1,
                             status="settled", opened_at=at, dealer_id=croupier)

@@ -56,7 +56,7 @@ from tests.services.conftest_reports import Floor, make_floor, play_round  # noq
 FIRST = date(2026, 1, 5)
 
 
-def _day(session: Session, f: Floor, rng: random.Random, flow: Any, empty: Any, day: date,
+def _day(session: Session, f: Floor, rng: random.Random, game_engine: Any, empty: Any, day: date,
          n: int) -> None:
     at = datetime(day.year, day.month, day.day, 16, tzinfo=UTC)
     shift = Shift(table_id=f.table_id, gaming_date=day, status="closed",
@@ -66,7 +66,7 @@ def _day(session: Session, f: Floor, rng: random.Random, flow: Any, empty: Any, 
     session.flush()
     won = 0
     for i in range(n):
-        played = play_round(rng, flow, empty, f.limits, void_rate=0.0)
+        played = play_round(rng, game_engine, empty, f.limits, void_rate=0.0)
         rnd = Round(table_id=f.table_id, shift_id=shift.id, number=i + 1,
                     status="settled", opened_at=at + timedelta(minutes=i))
         session.add(rnd)
@@ -99,9 +99,9 @@ def build(url: str, days: int, n: int) -> date:
     rng = random.Random(27)
     with Session(engine, expire_on_commit=False) as session:
         floor = make_floor(session)
-        flow, empty = start("russian", floor.profile, *floor.limits)
+        game_engine, empty = start("russian", floor.profile, *floor.limits)
         for d in range(days):
-            _day(session, floor, rng, flow, empty, FIRST + timedelta(days=d), n)
+            _day(session, floor, rng, game_engine, empty, FIRST + timedelta(days=d), n)
     engine.dispose()
     return FIRST + timedelta(days=days - 1)
 

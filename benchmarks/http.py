@@ -68,23 +68,23 @@ def round_steps(rng: random.Random) -> list[tuple[str, dict[str, str]]]:
     """One round's steps after "Start round" (which records the deal: Russian poker deals no
     card face up), in dealing order as the tablet sends them: both boxes bet, the dealer's
     cards at the reveal, the no-game choices when needed, then each box's hand at the showdown.
-    The pure flow checks every step first, so a step the app refuses stops the benchmark."""
+    The pure engine checks every step first, so a step the app refuses stops the benchmark."""
     cards = [c.code for c in rng.sample(ALL_CARDS, 15)]
-    flow, state = start("russian", "russian-classic", 10, 500, 50000)
-    state = flow.step(state, "place", {"boxes": [{"box": "1", "ante": 100},
+    engine, state = start("russian", "russian-classic", 10, 500, 50000)
+    state = engine.step(state, "place", {"boxes": [{"box": "1", "ante": 100},
                                                  {"box": "2", "ante": 100}]})
-    state = flow.step(state, "deal_dealer", {"up": []})
+    state = engine.step(state, "deal_dealer", {"up": []})
     steps = [("bet", {"box": "1"}), ("bet", {"box": "2"}),
              ("reveal", {"cards": " ".join(cards[10:15])})]
     for type, payload in steps:
-        state = flow.step(state, type, payload)
-    if any(s.type == "take_ante" for s in flow.next_steps(state)):
+        state = engine.step(state, type, payload)
+    if any(s.type == "take_ante" for s in engine.next_steps(state)):
         steps += [("take_ante", {"box": "1"}), ("take_ante", {"box": "2"})]
     steps += [("show", {"box": "1", "cards": " ".join(cards[0:5])}),
               ("show", {"box": "2", "cards": " ".join(cards[5:10])})]
     for type, payload in steps[3:]:
-        state = flow.step(state, type, payload)
-    assert flow.can_settle(state), "the round did not reach its settlement"
+        state = engine.step(state, type, payload)
+    assert engine.can_settle(state), "the round did not reach its settlement"
     return steps
 
 

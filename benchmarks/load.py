@@ -314,8 +314,8 @@ def _rounds_consistent(conn: Any) -> list[str]:
         if status == "open":
             open_at[table_id] = open_at.get(table_id, 0) + 1
         if status == "settled" and table_id in tables_:
-            flow, empty = start(*tables_[table_id])
-            replayed = flow.settle(flow.replay(empty, evs).state).to_dict()
+            engine, empty = start(*tables_[table_id])
+            replayed = engine.settle(engine.replay(empty, evs).state).to_dict()
             if settled.get(rid) != json.loads(json.dumps(replayed)):
                 problems.append(f"round {rid}: stored settlement differs from the replay")
     problems += [f"table {t}: {n} open rounds" for t, n in open_at.items() if n > 1]

@@ -196,13 +196,13 @@ class Tablet(threading.Thread):
     # --- one round ----------------------------------------------------------------------
     def play_round(self) -> None:
         t, route = self.table, self.route
-        flow, state = start(t["game"], t["profile"], t["min_ante"], t["max_ante"],
+        engine, state = start(t["game"], t["profile"], t["min_ante"], t["max_ante"],
                             t["max_payout"])
         deck = list(ALL_CARDS)
         self.rng.shuffle(deck)
         boxes = [{"box": str(b), "ante": 10 * self.rng.randint(1, 20)}
                  for b in range(1, self.rng.randint(1, 3) + 1)]
-        follows, state = route.follow(flow, flow.step(state, "place", {"boxes": boxes}))
+        follows, state = route.follow(engine, engine.step(state, "place", {"boxes": boxes}))
         csrf = self.http.csrf if self.http else ""
         body = self.post(route.start(t["id"], boxes, new_key(), csrf), "place",
                          self.stats.start_ms, None, follows)
@@ -210,13 +210,13 @@ class Tablet(threading.Thread):
             return
         rid, seq = route.round_of(body)
         self.same_seq(rid, seq, 1 + len(follows))
-        while not flow.can_settle(state):
-            choice = self.choose(flow, state, deck)
+        while not engine.can_settle(state):
+            choice = self.choose(engine, state, deck)
             if choice is None:
                 raise RuntimeError(f"{t['game']}: no step the engine accepts; "
-                                   f"offered {[s.type for s in flow.next_steps(state)]}")
+                                   f"offered {[s.type for s in engine.next_steps(state)]}")
             type, payload, state = choice
-            follows, state = route.follow(flow, state)
+            follows, state = route.follow(engine, state)
             body = self.post(route.step(rid, type, payload, new_key(), seq), type,
                              self.stats.step_ms, rid, follows)
             if body is None:
@@ -234,15 +234,15 @@ class Tablet(threading.Thread):
                                f"fold {folded}")
         return answered
 
-    def choose(self, flow: Any, state: Any, deck: list[Any]) -> tuple[str, dict[str, Any],
+    def choose(self, engine: Any, state: Any, deck: list[Any]) -> tuple[str, dict[str, Any],
                                                                         Any] | None:
         """The first offered step, in :data:`PREFERENCE` order, that the engine accepts."""
-        offered = flow.next_steps(state)
+        offered = engine.next_steps(state)
         for type in PREFERENCE:
             for step in (s for s in offered if s.type == type):
                 for payload in self.payloads(step, deck):
                     try:
-                        after = flow.step(state, type, payload)
+                        after = engine.step(state, type, payload)
                     except RulesError:
                         continue
                     used = {c for v in payload.values() if isinstance(v, list) for c in v}

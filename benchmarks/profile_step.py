@@ -119,10 +119,10 @@ def main() -> None:
         # a reveal outside the profile builds them, so the profile shows the steady state
         from dealer_assist.rules.games.registry import start
 
-        flow, state = start("russian", "russian-classic", 10, 500, 50000)
+        engine, state = start("russian", "russian-classic", 10, 500, 50000)
         for type, payload in [("place", {"boxes": [{"box": "1", "ante": 100}]}), STEPS[0],
                               STEPS[2], STEPS[3], STEPS[5]]:
-            state = flow.step(state, type, payload)
+            state = engine.step(state, type, payload)
 
         def post(url: str, body: dict[str, Any], profiled: bool,
                  form: bool = False) -> dict[str, Any]:

@@ -56,10 +56,10 @@ def build(url: str, n: int) -> int:
     with Session(engine, expire_on_commit=False) as session:
         floor = make_floor(session)
         open_inventory(session, floor)
-        flow, empty = start("russian", floor.profile, *floor.limits)
+        game_engine, empty = start("russian", floor.profile, *floor.limits)
         gap = timedelta(hours=12) / n
         for i in range(n):
-            played = play_round(rng, flow, empty, floor.limits, void_rate=0.01)
+            played = play_round(rng, game_engine, empty, floor.limits, void_rate=0.01)
             at = T0 + timedelta(minutes=1) + gap * i
             rnd = Round(table_id=floor.table_id, shift_id=floor.shift_id, number=i + 1,
                         status="voided" if played.voided else "settled", opened_at=at)

@@ -55,7 +55,7 @@ class ApiRoute:
         """The round's id and last sequence number in an answer (the API's: no check)."""
         return int(answer["id"]), None
 
-    def follow(self, flow: Any, state: Any) -> tuple[list[str], Any]:
+    def follow(self, engine: Any, state: Any) -> tuple[list[str], Any]:
         return [], state
 
 
@@ -81,10 +81,10 @@ class ScreenRoute(ApiRoute):
     def round_of(self, answer: Any) -> tuple[int, int | None]:
         return int(answer["round"]["id"]), int(answer["round"]["last_seq"])
 
-    def follow(self, flow: Any, state: Any) -> tuple[list[str], Any]:
+    def follow(self, engine: Any, state: Any) -> tuple[list[str], Any]:
         """The steps the engine records by itself after ``state`` (the record path's
         ``rules.stream.follow_ups``), applied to the client's fold: their types and the state."""
-        more, folded = follow_ups(flow, Folded(state, ()))
+        more, folded = follow_ups(engine, Folded(state, ()))
         return [kind for kind, _ in more], folded.state
 
 

@@ -33,7 +33,7 @@ class Played:
     settlement: Any = None
 
 
-def play(flow: Game[Any], folded: Folded[Any], type: str, payload: Mapping[str, Any],
+def play(engine: Game[Any], folded: Folded[Any], type: str, payload: Mapping[str, Any],
          last_seq: int, *, undone: Callable[[int], Folded[Any]],
          settles_when_complete: bool = False) -> Played | None:
     """Verify and apply one new step to ``folded`` (the stream after its events up to
@@ -43,26 +43,26 @@ def play(flow: Game[Any], folded: Folded[Any], type: str, payload: Mapping[str, 
     asks (``Game.needless``): nothing to store. A ``RulesError`` refuses the step."""
     state, effective = folded.state, folded.steps
     if type == PAID and not settles_when_complete:
-        return Played({}, Folded(state, effective, PAID), flow.settle(state))  # incomplete: error
+        return Played({}, Folded(state, effective, PAID), engine.settle(state))  # incomplete: error
     if type == VOID:
         raise IllegalActionError("a round is voided only with a pit boss's approval: ask for a "
                                  "void (Redeal, or the round's page)", field="type", value=VOID)
     if type == UNDO:
-        cancels = {flow.undo_field: payload.get(flow.undo_field, effective[-1])}
-        flow.check_undo(effective, cancels)
+        cancels = {engine.undo_field: payload.get(engine.undo_field, effective[-1])}
+        engine.check_undo(effective, cancels)
         # undoing step s leaves the stream as the events before s left it (the engine's fold)
         before = undone(effective[-1])
         return Played(cancels, Folded(before.state, before.steps))
-    actions = flow.decode(state, type, payload)  # decoded once
-    if flow.needless(state, actions):
+    actions = engine.decode(state, type, payload)  # decoded once
+    if engine.needless(state, actions):
         return None
-    new = flow.play(state, actions, new=True, type=type)
-    settlement = flow.settle(new) if settles_when_complete and flow.can_settle(new) else None
-    return Played(flow.encode_event(type, actions), Folded(new, (*effective, last_seq + 1)),
+    new = engine.play(state, actions, new=True, type=type)
+    settlement = engine.settle(new) if settles_when_complete and engine.can_settle(new) else None
+    return Played(engine.encode_event(type, actions), Folded(new, (*effective, last_seq + 1)),
                   settlement)
 
 
-def follow_ups(flow: Game[Any], folded: Folded[Any]) -> tuple[list[tuple[str, dict[str, Any]]],
+def follow_ups(engine: Game[Any], folded: Folded[Any]) -> tuple[list[tuple[str, dict[str, Any]]],
                                                             Folded[Any]]:
     """The steps the engine records by itself after ``folded`` (``Step.auto``), each verified
     and applied like any step: their events (type, stored payload) and the fold after them."""
@@ -70,14 +70,14 @@ def follow_ups(flow: Game[Any], folded: Folded[Any]) -> tuple[list[tuple[str, di
     state, effective = folded.state, folded.steps
     last = effective[-1] if effective else 0
     for _ in range(MOST_FOLLOW_UPS):
-        auto = next((s for s in flow.next_steps(state) if s.auto), None)
+        auto = next((s for s in engine.next_steps(state) if s.auto), None)
         if auto is None:
             break
-        actions = flow.decode(state, auto.type, {"box": auto.box} if auto.box else {})
-        state = flow.play(state, actions, new=True, type=auto.type)
+        actions = engine.decode(state, auto.type, {"box": auto.box} if auto.box else {})
+        state = engine.play(state, actions, new=True, type=auto.type)
         last += 1
         effective = (*effective, last)
-        out.append((auto.type, flow.encode_event(auto.type, actions)))
+        out.append((auto.type, engine.encode_event(auto.type, actions)))
     return out, Folded(state, effective)
 
 

@@ -36,7 +36,7 @@ from typing import Any
 from ..rules.engine import PAID, UNDO, VOID, Event, Folded, Game
 from ..rules.errors import RulesError
 from ..rules.fields import RequestError
-from ..rules.games.registry import rules_flow
+from ..rules.games.registry import rules_engine
 from ..rules.games.stud import phase
 from ..rules.phrase import Phrase
 from ..rules.stream import META, follow_key, follow_ups, play
@@ -71,7 +71,7 @@ class Mirror:
     number: int | None
     status: str
     rules: dict[str, Any]
-    flow: Game[Any]
+    engine: Game[Any]
     events: list[Stored] = field(default_factory=list)
     folded: Folded[Any] | None = None
 
@@ -80,7 +80,7 @@ class Mirror:
         return self.events[-1].seq if self.events else 0
 
     def replay(self, events: list[Stored]) -> Folded[Any]:
-        return self.flow.replay(self.flow.start(self.rules),
+        return self.engine.replay(self.engine.start(self.rules),
                                 [Event(e.seq, e.type, e.payload) for e in events])
 
 
@@ -100,15 +100,15 @@ def words(lang: str) -> Words:
 
 def _shown(m: Mirror) -> Shown:
     assert m.folded is not None
-    flow, state, is_open = m.flow, m.folded.state, m.status == OPEN
-    settlement = flow.settle(state) if flow.can_settle(state) else None
-    steps = tuple(s for s in flow.next_steps(state) if s.type != VOID) if is_open else ()
+    engine, state, is_open = m.engine, m.folded.state, m.status == OPEN
+    settlement = engine.settle(state) if engine.can_settle(state) else None
+    steps = tuple(s for s in engine.next_steps(state) if s.type != VOID) if is_open else ()
     ready = settlement if settlement is not None else (
-        flow.settle_ready(state) if is_open else None)
+        engine.settle_ready(state) if is_open else None)
     return Shown(id=m.id, number=m.number, status=m.status, open=is_open, last_seq=m.last_seq,
                  frozen=False,
                  phase=phase(steps, settlement is not None) if is_open else closed_phase(m.status),
-                 flow=flow, state=state, steps=steps, settlement=settlement, ready=ready,
+                 engine=engine, state=state, steps=steps, settlement=settlement, ready=ready,
                  undo=last_effective(m.events, m.folded.last_step)
                  if is_open and m.folded.steps else None)
 
@@ -116,7 +116,7 @@ def _shown(m: Mirror) -> Shown:
 def _open(args: dict[str, Any]) -> dict[str, Any]:
     r = args["round"]
     rules = dict(r["rules"])
-    m = Mirror(r.get("id"), r.get("number"), r.get("status", OPEN), rules, rules_flow(rules),
+    m = Mirror(r.get("id"), r.get("number"), r.get("status", OPEN), rules, rules_engine(rules),
                [Stored(int(e["seq"]), e["type"], dict(e.get("payload") or {}), e.get("key"))
                 for e in r.get("events", [])])
     m.folded = m.replay(m.events)
@@ -129,12 +129,12 @@ def _start(args: dict[str, Any]) -> dict[str, Any]:
     (the engine checks the bets; what it then records by itself follows)."""
     w = words(args.get("lang", "en"))
     rules = dict(args["rules"])
-    m = Mirror(args["ref"], args.get("number"), OPEN, rules, rules_flow(rules))
+    m = Mirror(args["ref"], args.get("number"), OPEN, rules, rules_engine(rules))
     empty = m.replay([])
     try:
         boxes = bets.boxes(args.get("form") or [])
-        actions = m.flow.decode(empty.state, "place", {"boxes": boxes})
-        state = m.flow.play(empty.state, actions, new=True, type="place")
+        actions = m.engine.decode(empty.state, "place", {"boxes": boxes})
+        state = m.engine.play(empty.state, actions, new=True, type="place")
     except bets.BetsError as err:
         return {"problem": err.problem(w)}
     except (RulesError, RequestError) as err:
@@ -146,8 +146,8 @@ def _start(args: dict[str, Any]) -> dict[str, Any]:
         body.update(field=target, box=box, detail=refusal.detail(what, err.message, w))
         return {"problem": {k: v for k, v in body.items() if v is not None}}
     key = str(args["key"])
-    appended = [("place", m.flow.encode_event("place", actions))]
-    more, folded = follow_ups(m.flow, Folded(state, (1,)))
+    appended = [("place", m.engine.encode_event("place", actions))]
+    more, folded = follow_ups(m.engine, Folded(state, (1,)))
     m.events = _stored(appended + more, 0, key)
     m.folded = folded
     _rounds[str(args["ref"])] = m
@@ -178,7 +178,7 @@ def _step(args: dict[str, Any]) -> dict[str, Any]:
     assert m.folded is not None
     before = m.folded.state
     try:
-        played = play(m.flow, m.folded, type, payload, m.last_seq,
+        played = play(m.engine, m.folded, type, payload, m.last_seq,
                       undone=lambda seq: m.replay([e for e in m.events if e.seq < seq]))
     except (RulesError, RequestError) as err:
         return {"problem": refusal.rule_problem(err, payload, label, w)}
@@ -186,7 +186,7 @@ def _step(args: dict[str, Any]) -> dict[str, Any]:
         return {"round": screen(_shown(m), w), "created": False, "events": []}
     appended, folded = [(type, played.stored)], played.folded
     if type not in META:
-        more, folded = follow_ups(m.flow, folded)
+        more, folded = follow_ups(m.engine, folded)
         appended += more
     new = _stored(appended, m.last_seq, key)
     m.events += new
@@ -221,7 +221,7 @@ def _ask(args: dict[str, Any], hook: str) -> tuple[Any, Words] | dict[str, Any]:
     w = words(args.get("lang", "en"))
     assert m.folded is not None
     try:
-        return getattr(m.flow, hook)(m.folded.state, str(args["type"]),
+        return getattr(m.engine, hook)(m.folded.state, str(args["type"]),
                                      dict(args.get("payload") or {})), w
     except (RulesError, RequestError) as err:
         return {"problem": refusal.rule_problem(err, {}, "", w)}

@@ -47,7 +47,7 @@ class Shown:
     last_seq: int
     frozen: bool
     phase: str
-    flow: Game[Any]
+    engine: Game[Any]
     state: Any
     steps: tuple[Step, ...]
     #: the settlement once the round can settle, else None
@@ -61,7 +61,7 @@ class Shown:
 def screen(rnd: Shown, words: Words, *, before: Any = None) -> dict[str, Any]:
     """The round as the screen draws it (``before``: the engine's state this tap started
     from, to say the fee to collect or give back now)."""
-    summary = rnd.flow.summary(rnd.state)
+    summary = rnd.engine.summary(rnd.state)
     ready = rnd.ready if not rnd.frozen else None
     return {
         "id": rnd.id, "number": rnd.number, "status": rnd.status,
@@ -180,7 +180,7 @@ def _who(player: dict[str, Any] | None, words: Words) -> str:
 
 def _moved(after: Shown, summary: dict[str, Any], before: Any, words: Words) -> list[str]:
     """At the tap that incurs a fee: "Box 1: COLLECT 20"; an undone improvement gives it back."""
-    was, now = _collected(after.flow.summary(before)), _collected(summary)
+    was, now = _collected(after.engine.summary(before)), _collected(summary)
     out = []
     for box in sorted({*was, *now}, key=lambda b: (len(b), b)):
         moved = now.get(box, 0) - was.get(box, 0)

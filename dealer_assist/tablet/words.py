@@ -312,7 +312,7 @@ SHOWN_CODES = (
     N_("Sixth card"), N_("Bet"), N_("Fold"), N_("Insure"), N_("Take ante"), N_("Buy game"),
     N_("Dealer draw"), N_("Dealer small"), N_("Show"), N_("Paid"), N_("Undo"), N_("Redeal"),
     N_("Split"), N_("Replace"), N_("Extra"), N_("Improvement"),
-    # the engine's step labels (``flow.Step.label``), said on the table screen
+    # the engine's step labels (``engine.Step.label``), said on the table screen
     N_("6th card"), N_("Close the voided round"), N_("Deal"), N_("Dealer's Small Hand"),
     N_("Dealer's face-up card"), N_("Dealer's new card"), N_("Extra cards"),
     N_("Place the bets"), N_("Raise"), N_("Replace cards"), N_("Reveal the dealer"),

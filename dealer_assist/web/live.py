@@ -92,7 +92,7 @@ def screen(table_id: int) -> Any:
         "engine": _data(_engine(table, rnd) if shift else None),
         "words": _words(),
         # the bets form asks for a bonus bet where the game's bets carry one (its engine says)
-        "takes_bonus": bool(getattr(spec.flow, "bonus_field", False))}
+        "takes_bonus": bool(getattr(spec.engine, "bonus_field", False))}
     context.update(table_players.bets_context(dbs, table))  # the bets form's players
     return render_template("live/table.html", **context)
 
@@ -333,7 +333,7 @@ def _ask_engine(round_id: int, answer: Any, hook: str) -> Any:
         return error
     body = need_mapping(data, "")
     rnd = live.load(db.get_session(), round_id)
-    found = getattr(rnd.flow, hook)(rnd.state, get_str(body, "type"),
+    found = getattr(rnd.engine, hook)(rnd.state, get_str(body, "type"),
                                     need_mapping(body.get("payload", {}), "payload"))
     if found is None:
         return problem(422, "No suggestion", gettext("The engine has no suggestion here."))

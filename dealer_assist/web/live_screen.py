@@ -21,7 +21,7 @@ def shown(rnd: live.LiveRound) -> built.Shown:
     """The replayed round as the screen builder reads it."""
     return built.Shown(
         id=rnd.round.id, number=rnd.round.number, status=rnd.round.status, open=rnd.is_open,
-        last_seq=rnd.last_seq, frozen=rnd.void_pending, phase=rnd.phase, flow=rnd.flow,
+        last_seq=rnd.last_seq, frozen=rnd.void_pending, phase=rnd.phase, engine=rnd.engine,
         state=rnd.state, steps=rnd.steps, settlement=rnd.settlement, ready=rnd.ready,
         undo=built.last_effective(rnd.events, rnd.last_step) if rnd.can_undo else None)
 

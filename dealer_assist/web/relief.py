@@ -26,7 +26,7 @@ from ..i18n.wording import N_, say
 from ..models import Role, utcnow
 from ..rules.games.registry import get_game
 from ..services.errors import ServiceError
-from ..services.people import pins, stints
+from ..services.people import pins, reliefs, stints
 from ..services.rounds import parlour
 from ..services.shifts import shifts
 from ..services.tables import tables
@@ -104,9 +104,9 @@ def take(table_id: int) -> Any:
     def relieve(dbs: Any, who: Any) -> stints.StintView:
         boss = request.form.get("pit_boss", "").strip()
         boss_id = pins.find_person(dbs, boss, field="pit_boss").id if boss else None
-        relief = stints.Relief(who.id or 0, device.credential("pin"), boss_id,
-                               device.credential("pit_pin") if boss_id else None)
-        return stints.relieve(dbs, table_id=table_id, relief=relief, policy=pin_policy())
+        relief = reliefs.Relief(who.id or 0, device.credential("pin"), boss_id,
+                                device.credential("pit_pin") if boss_id else None)
+        return reliefs.relieve(dbs, table_id=table_id, relief=relief, policy=pin_policy())
 
     table = tables.get_table(db.get_session(), table_id)
     return _take(relieve, N_("%(name)s deals at this table now."), screen_url(table))
@@ -157,8 +157,8 @@ def host_page(game_id: int) -> Any:
 @role_required(*PARLOUR_HOSTS)
 def take_game(game_id: int) -> Any:
     def relieve(dbs: Any, who: Any) -> stints.StintView:
-        return stints.relieve_host(dbs, game_id=game_id, policy=pin_policy(),
-                                   relief=stints.Relief(who.id or 0, device.credential("pin")))
+        return reliefs.relieve_host(dbs, game_id=game_id, policy=pin_policy(),
+                                    relief=reliefs.Relief(who.id or 0, device.credential("pin")))
 
     return _take(relieve, N_("%(name)s hosts this game now."),
                  url_for("parlour.game", game_id=game_id))
@@ -166,7 +166,7 @@ def take_game(game_id: int) -> Any:
 
 def dealing_elsewhere(table_id: int) -> str | None:
     """The other table the signed-in person deals at now, if any: a croupier who counted this
-    table's float while dealing there is not tapped in here (``stints.open_table``), and the
+    table's float while dealing there is not tapped in here (``reliefs.open_table``), and the
     screen says so."""
     user = g.get("user")
     if user is None:

@@ -177,10 +177,10 @@ def server_screen(server: Server, round_id: int, upto: int, before_seq: int | No
         with db.session_scope(server.app) as dbs:
             loaded = house.HOUSE.load(dbs, round_id)
         events = [e for e in loaded.events if e.seq <= upto]
-        flow = loaded.flow
+        engine = loaded.engine
 
         def fold(last: int) -> Any:
-            return flow.replay(flow.start(loaded.rules), [
+            return engine.replay(engine.start(loaded.rules), [
                 Event(e.seq, e.type, e.payload) for e in events if e.seq <= last])
 
         status = "settled" if events and events[-1].type == PAID else "open"
@@ -329,13 +329,13 @@ def refusals(server: Server, round_id: int) -> list[Any]:
 def deals(server: Server, table: int, username: str) -> None:
     """``username`` (a croupier, made if missing) deals at ``table`` from now (a dealer deals
     at one table at a time: the server fixture's Carla deals RP 1)."""
-    from dealer_assist.services.people import stints
+    from dealer_assist.services.people import reliefs
     from dealer_assist.services.shifts import shifts
 
     with db.session_scope(server.app) as dbs:
         shift = shifts.open_shift_of(dbs, table)
         assert shift is not None
-        stints.open_table(dbs, shift_id=shift.id, dealer_id=user(dbs, username, "croupier"))
+        reliefs.open_table(dbs, shift_id=shift.id, dealer_id=user(dbs, username, "croupier"))
 
 
 #: the WCAG contrast ratio of an element's text against its nearest painted background

@@ -37,18 +37,18 @@ STEPS: list[tuple[str, dict[str, Any]]] = [
 
 
 def _record(server: Server) -> int:
-    flow, empty = start("russian", "russian-classic", 10, 1000, 50000)
+    engine, empty = start("russian", "russian-classic", 10, 1000, 50000)
     state, events = empty, []
     for kind, payload in STEPS:
-        events.append((kind, flow.normalize(state, kind, payload)))
-        state = flow.step(state, kind, payload)
+        events.append((kind, engine.normalize(state, kind, payload)))
+        state = engine.step(state, kind, payload)
     events.append(("paid", {}))
     with db.session_scope(server.app) as dbs:
         carla = dbs.exec(select(User).where(User.username == "carla")).one()
         table = dbs.get(GameTable, server.tables["russian"])
         shift = dbs.exec(select(Shift).where(Shift.table_id == table.id)).one()
         floor = Floor(carla.id, carla.id, 0, 0, 0, table.id, shift.id, table.profile)
-        rid = store_round(dbs, floor, Played(events, flow.settle(state).to_dict()),
+        rid = store_round(dbs, floor, Played(events, engine.settle(state).to_dict()),
                           actor_id=carla.id, at=T0)
         disputes.file_dispute(dbs, round_id=rid, box="2", claim="Says he should have folded",
                               claimed_amount=100, croupier_note="", actor_id=carla.id)

@@ -101,10 +101,10 @@ def face(code: str) -> str:
 
 
 def expected_settlement(game: str, profile: str, events: list[tuple[str, dict[str, Any]]]) -> Any:
-    flow, state = start(game, profile, 10, 500, 50000)
+    engine, state = start(game, profile, 10, 500, 50000)
     for type, payload in events:
-        state = flow.step(state, type, payload)
-    return flow.settle(state)
+        state = engine.step(state, type, payload)
+    return engine.settle(state)
 
 
 def assert_amounts_match(page: Any, settlement: Any) -> None:

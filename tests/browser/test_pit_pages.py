@@ -46,10 +46,10 @@ def _waiting_items(server: Server) -> None:
         floor = Floor(croupier, people["dimitri"], people["pavel"], people["maria"], 0,
                       table_id, shift.id, table.profile,
                       (table.min_ante, table.max_ante, table.max_payout))
-        flow, empty = start("russian", table.profile, *floor.limits)
+        engine, empty = start("russian", table.profile, *floor.limits)
         rng = random.Random(5)
         for i in range(3):
-            store_round(dbs, floor, play_round(rng, flow, empty, floor.limits, boxes=3,
+            store_round(dbs, floor, play_round(rng, engine, empty, floor.limits, boxes=3,
                                                void_rate=0.0, undo_rate=0.0),
                         actor_id=croupier, at=T0 + timedelta(minutes=5 * i))
         ids = list(dbs.exec(select(Round.id).where(Round.shift_id == shift.id)

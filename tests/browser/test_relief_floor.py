@@ -289,7 +289,7 @@ def _busy_floor(server: Server) -> None:
     from dealer_assist.models import utcnow
     from dealer_assist.rules.profiles import get_profile
     from dealer_assist.services.figures import house_edge
-    from dealer_assist.services.people import stints
+    from dealer_assist.services.people import reliefs
     from dealer_assist.services.rounds import live, poker_hands, voids
     from tests.services.test_disputes import Floor, play
 
@@ -306,8 +306,8 @@ def _busy_floor(server: Server) -> None:
         extra = {n: make_user(dbs, n, "croupier").id for n in ("olga", "ivan", "sasha")}
         rp1 = Floor(ids["carla"], ids["dimitri"], ids["pavel"], ids["petra"], ids["pavel"],
                     ids["RP 1"], shift.id)
-        stints.relieve(dbs, table_id=ids["RP 1"], relief=stints.Relief(ids["dimitri"], SIGNED))
-        stints.relieve(dbs, table_id=ids["RP 1"], relief=stints.Relief(ids["carla"], SIGNED))
+        reliefs.relieve(dbs, table_id=ids["RP 1"], relief=reliefs.Relief(ids["dimitri"], SIGNED))
+        reliefs.relieve(dbs, table_id=ids["RP 1"], relief=reliefs.Relief(ids["carla"], SIGNED))
         dbs.commit()
         rounds = [play(dbs, rp1, dealer=ids["carla"]) for _ in range(3)]
         disputes.file_dispute(dbs, round_id=rounds[1], box="2", claim="short paid",
@@ -318,8 +318,8 @@ def _busy_floor(server: Server) -> None:
                 pit_boss_id=ids["pavel"], chips={"100": 500}, credential=SIGNED,
                 now=now - timedelta(minutes=ago))
         tables.set_rotation(dbs, ids["CS 1"], 30)  # Ivan has dealt 35 minutes there
-        stints.relieve(dbs, table_id=ids["OP 1"], relief=stints.Relief(extra["sasha"], SIGNED))
-        stints.relieve(dbs, table_id=ids["OP 1"], relief=stints.Relief(extra["olga"], SIGNED))
+        reliefs.relieve(dbs, table_id=ids["OP 1"], relief=reliefs.Relief(extra["sasha"], SIGNED))
+        reliefs.relieve(dbs, table_id=ids["OP 1"], relief=reliefs.Relief(extra["olga"], SIGNED))
         dbs.commit()
         start_round(dbs, table_id=ids["OP 1"], actor_id=extra["olga"],
                          boxes=[live.BoxStake("1", 50), live.BoxStake("3", 100)],

@@ -77,7 +77,7 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The toy profile and game, registered for this test only (both taken back after)."""
     monkeypatch.setitem(profiles._PROFILES, TOY, CaribbeanProfile(name=TOY, game="caribbean"))
     spec = registry.get_game("caribbean")
-    monkeypatch.setitem(registry.GAMES, "caribbean", dataclasses.replace(spec, flow=ToyGame()))
+    monkeypatch.setitem(registry.GAMES, "caribbean", dataclasses.replace(spec, engine=ToyGame()))
     yield
 
 

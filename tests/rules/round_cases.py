@@ -2,7 +2,7 @@
 steps in both orders: all cards first (a card-reading shoe, the old shapes) and dealing order.
 
 ``case(seed)`` deals one round from one shuffled deck; ``play(case, order, post, steps_of)``
-drives any stateful surface (the pure flow, the HTTP API) through it: ``post(type, payload)``
+drives any stateful surface (the pure engine, the HTTP API) through it: ``post(type, payload)``
 records one step and returns the offered next steps (dicts as in ``next_steps``). Before the
 reveal it checks that no offered step asks for a card nobody at the table has seen.
 """

@@ -1,5 +1,5 @@
 """The one house-round engine reads a game's constants from its profile's terms, never from the
-game's name or a number of its own; and every game reaches its flow through the registry."""
+game's name or a number of its own; and every game reaches its engine through the registry."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from dealer_assist.rules import RulesError, parse_cards
 from dealer_assist.rules.errors import CardCountError
 from dealer_assist.rules.games import stud as hr
-from dealer_assist.rules.games.registry import games, get_flow, house_flow
+from dealer_assist.rules.games.registry import games, get_engine, house_engine
 from dealer_assist.rules.games.stud import caribbean as cb
 from dealer_assist.rules.games.stud.table import Table
 from dealer_assist.rules.profiles import RoundTerms, get_profile
@@ -53,11 +53,11 @@ def test_only_big_small_shows_a_small_hand_of_two_cards() -> None:
 
 def test_every_registered_game_reaches_its_flow_through_get_flow() -> None:
     for spec in games():
-        assert get_flow(spec.name) is spec.flow  # a poker hand and a parlour evening too
+        assert get_engine(spec.name) is spec.engine  # a poker hand and a parlour evening too
 
 
 def test_only_a_house_game_has_a_house_rounds_flow() -> None:
-    assert house_flow("caribbean") is get_flow("caribbean")
+    assert house_engine("caribbean") is get_engine("caribbean")
     for game in ("americana", "draw32", "parlour"):
         with pytest.raises(RulesError, match="no live table for game"):
-            house_flow(game)
+            house_engine(game)

@@ -34,8 +34,8 @@ def test_a_bonus_sent_to_a_stud_game_table_is_refused_by_the_engine_and_kept_for
     """RULES.md has a bonus side bet for Russian poker only; the shared place codec passes the
     bonus through and each engine decides."""
     place = {"boxes": [{"box": "1", "ante": 100, "bonus": 50}]}
-    flow, state = start("caribbean", "caribbean-classic", 10, 500, 50000)
+    engine, state = start("caribbean", "caribbean-classic", 10, 500, 50000)
     with pytest.raises(RulesError, match="no bonus bet"):
-        flow.step(state, "place", place)
-    flow, state = start("russian", "russian-classic", 10, 500, 50000)
-    assert flow.step(state, "place", place).boxes[0].bonus == 50
+        engine.step(state, "place", place)
+    engine, state = start("russian", "russian-classic", 10, 500, 50000)
+    assert engine.step(state, "place", place).boxes[0].bonus == 50

@@ -17,7 +17,7 @@ from dealer_assist.rules import IllegalActionError, StakeError
 from dealer_assist.rules.engine import Game
 from dealer_assist.rules.fields import RequestError
 from dealer_assist.rules.games import russian as R
-from dealer_assist.rules.games.registry import get_flow, start, start_rules
+from dealer_assist.rules.games.registry import get_engine, start, start_rules
 from dealer_assist.rules.games.stud.calculator import round_from_request
 from dealer_assist.rules.profiles import get_profile, load_profile, profile_data, profile_hash
 
@@ -55,17 +55,17 @@ def table(profile: str = "russian-classic") -> tuple[Game[Any], Any]:
 
 def placed(boxes: list[dict[str, Any]], profile: str = "russian-classic") -> tuple[Game[Any], Any]:
     """A live round with ``boxes`` placed and dealt (dealing order: nothing to enter)."""
-    flow, state = table(profile)
-    state = flow.step(state, "place", {"boxes": boxes}, new=True)
+    engine, state = table(profile)
+    state = engine.step(state, "place", {"boxes": boxes}, new=True)
     up = get_profile(profile).terms().dealer_up_cards  # type: ignore[attr-defined]
-    return flow, flow.step(state, "deal_dealer", {"up": ["Ac", "Qd", "Jh", "Ts"][:up]},
+    return engine, engine.step(state, "deal_dealer", {"up": ["Ac", "Qd", "Jh", "Ts"][:up]},
                            new=True)
 
 
-def live_refused(error: type[Exception], field: str, flow: Game[Any], state: Any, type: str,
+def live_refused(error: type[Exception], field: str, engine: Game[Any], state: Any, type: str,
                  payload: dict[str, Any]) -> Any:
     with pytest.raises(error) as info:
-        flow.step(state, type, payload, new=True)
+        engine.step(state, type, payload, new=True)
     assert info.value.field == field  # type: ignore[attr-defined]
     return info.value
 
@@ -83,19 +83,19 @@ def test_a_fifth_box_of_one_player_is_refused_naming_its_player_field() -> None:
     err = calc_refused(IllegalActionError, "boxes[4].player", boxes)
     assert "player A may play at most 4 boxes" in err.message
     assert len(settle(boxes[:4])["boxes"]) == 4
-    flow, state = table()
-    live_refused(IllegalActionError, "boxes[4].player", flow, state, "place",
+    engine, state = table()
+    live_refused(IllegalActionError, "boxes[4].player", engine, state, "place",
                  {"boxes": [*four(), {"box": "5", "ante": 100, "player": A}]})
     # another player's box is his own count
-    flow.step(state, "place", {"boxes": [*four(), {"box": "5", "ante": 100, "player": B}]},
+    engine.step(state, "place", {"boxes": [*four(), {"box": "5", "ante": 100, "player": B}]},
               new=True)
 
 
 def test_a_box_placed_later_counts_with_the_boxes_already_placed() -> None:
     # RULES.md: "at most 4 boxes per player" -- a fifth box placed in a second ``place``
-    flow, state = table()
-    state = flow.step(state, "place", {"boxes": four({"card": "100234"})}, new=True)
-    err = live_refused(IllegalActionError, "boxes[0].player", flow, state, "place",
+    engine, state = table()
+    state = engine.step(state, "place", {"boxes": four({"card": "100234"})}, new=True)
+    err = live_refused(IllegalActionError, "boxes[0].player", engine, state, "place",
                        {"boxes": [{"box": "5", "ante": 100, "player": {"card": "100234"}}]})
     assert "the player with card 100234 may play at most 4 boxes" in err.message
 
@@ -106,8 +106,8 @@ def test_unequal_antes_of_one_player_are_refused_naming_the_ante() -> None:
     boxes = [calc_box("1", HANDS[0], A), calc_box("2", HANDS[1], A, ante=200)]
     err = calc_refused(StakeError, "boxes[1].ante", boxes)
     assert err.value == 200 and "all his boxes must carry the same ANTE (100)" in err.message
-    flow, state = table()
-    live_refused(StakeError, "boxes[1].ante", flow, state, "place",
+    engine, state = table()
+    live_refused(StakeError, "boxes[1].ante", engine, state, "place",
                  {"boxes": [{"box": "1", "ante": 100, "player": A},
                             {"box": "2", "ante": 200, "player": A}]})
     # two players, two antes; and a bonus on one box only
@@ -129,61 +129,61 @@ def test_a_dark_box_decided_before_the_first_course_is_refused(
     # boxes) and the rest 'in the dark' (the second course): he may not look at a dark box until
     # every box of his first course has made its decision (improvement, bet or fold), so a
     # second-course decision recorded before that is refused."
-    flow, state = placed(four())
+    engine, state = placed(four())
     for dark in ("3", "4"):
-        err = live_refused(IllegalActionError, field, flow, state, step, {"box": dark, **payload})
+        err = live_refused(IllegalActionError, field, engine, state, step, {"box": dark, **payload})
         assert f"box {dark} plays in the dark" in err.message and err.value == dark
         assert "boxes 1, 2 have not decided yet" in err.message
-    state = flow.step(state, "bet", {"box": "1"}, new=True)
-    err = live_refused(IllegalActionError, field, flow, state, step, {"box": "3", **payload})
+    state = engine.step(state, "bet", {"box": "1"}, new=True)
+    err = live_refused(IllegalActionError, field, engine, state, step, {"box": "3", **payload})
     assert "box 2 has not decided yet" in err.message
-    state = flow.step(state, "exchange", {"box": "2", "count": 1}, new=True)  # an improvement
-    flow.step(state, step, {"box": "3", **payload}, new=True)  # is a decision: now allowed
+    state = engine.step(state, "exchange", {"box": "2", "count": 1}, new=True)  # an improvement
+    engine.step(state, step, {"box": "3", **payload}, new=True)  # is a decision: now allowed
 
 
 def test_the_screen_offers_the_dark_boxes_nothing_until_the_first_course_has_decided() -> None:
     # RULES.md: "the screen offers the second course's decisions only after every first-course
     # box has decided"; the offered steps are the engine's own checks
-    flow, state = placed(four())
+    engine, state = placed(four())
 
     def offered(s: Any) -> set[str | None]:
-        return {x.box for x in flow.next_steps(s) if x.type in ("bet", "fold", "exchange")}
+        return {x.box for x in engine.next_steps(s) if x.type in ("bet", "fold", "exchange")}
 
     assert offered(state) == {"1", "2"}
-    summary = {b["box"]: b for b in flow.summary(state)["boxes"]}
+    summary = {b["box"]: b for b in engine.summary(state)["boxes"]}
     assert summary["3"]["course"] == 2 and summary["3"]["waits_for"] == ["1", "2"]
     assert "course" not in summary["1"] and summary["1"]["player"] == A
-    state = flow.step(state, "fold", {"box": "2"}, new=True)
+    state = engine.step(state, "fold", {"box": "2"}, new=True)
     assert offered(state) == {"1"}
-    state = flow.step(state, "bet", {"box": "1"}, new=True)
+    state = engine.step(state, "bet", {"box": "1"}, new=True)
     assert offered(state) == {"3", "4"}
-    assert {b["box"]: b for b in flow.summary(state)["boxes"]}["4"]["waits_for"] == []
+    assert {b["box"]: b for b in engine.summary(state)["boxes"]}["4"]["waits_for"] == []
 
 
 def test_the_first_course_is_the_players_two_lowest_numbered_boxes() -> None:
     # RULES.md: "his first course: his two lowest-numbered boxes" (by number: 7 before 10)
     boxes = [{"box": b, "ante": 100, "player": A} for b in ("10", "7", "3")]
-    flow, state = placed(boxes)
-    live_refused(IllegalActionError, "decision", flow, state, "bet", {"box": "10"})
-    state = flow.step(state, "bet", {"box": "7"}, new=True)
-    state = flow.step(state, "bet", {"box": "3"}, new=True)
-    flow.step(state, "bet", {"box": "10"}, new=True)
+    engine, state = placed(boxes)
+    live_refused(IllegalActionError, "decision", engine, state, "bet", {"box": "10"})
+    state = engine.step(state, "bet", {"box": "7"}, new=True)
+    state = engine.step(state, "bet", {"box": "3"}, new=True)
+    engine.step(state, "bet", {"box": "10"}, new=True)
 
 
 def test_one_or_two_boxes_are_played_open() -> None:
     # RULES.md: "a player with 1 or 2 boxes plays them open"
-    flow, state = placed([{"box": "1", "ante": 100, "player": A},
+    engine, state = placed([{"box": "1", "ante": 100, "player": A},
                           {"box": "2", "ante": 100, "player": A}])
-    flow.step(state, "bet", {"box": "2"}, new=True)
-    assert all("course" not in b for b in flow.summary(state)["boxes"])
+    engine.step(state, "bet", {"box": "2"}, new=True)
+    assert all("course" not in b for b in engine.summary(state)["boxes"])
 
 
 def test_each_player_waits_only_for_his_own_first_course() -> None:
     # the dark course is one player's: B's open box decides whatever A has done
     boxes = [*four(), {"box": "5", "ante": 50, "player": B}]
-    flow, state = placed(boxes)
-    state = flow.step(state, "bet", {"box": "5"}, new=True)
-    live_refused(IllegalActionError, "decision", flow, state, "bet", {"box": "3"})
+    engine, state = placed(boxes)
+    state = engine.step(state, "bet", {"box": "5"}, new=True)
+    live_refused(IllegalActionError, "decision", engine, state, "bet", {"box": "3"})
 
 
 def test_the_calculator_decides_in_the_order_listed_and_refuses_a_dark_box_listed_first() -> None:
@@ -198,7 +198,7 @@ def test_the_calculator_decides_in_the_order_listed_and_refuses_a_dark_box_liste
     body = {"profile": "caribbean-classic", "dealer": {"cards": DEALER.split()},
             "boxes": [calc_box(str(n + 1), h, A, ante=10 * (n + 1))
                       for n, h in enumerate(HANDS)]}
-    state = round_from_request(body, get_flow("caribbean"), "caribbean-classic")
+    state = round_from_request(body, get_engine("caribbean"), "caribbean-classic")
     assert len(state.boxes) == 5
 
 
@@ -207,13 +207,13 @@ def test_insurance_and_the_bonus_follow_the_box() -> None:
     # with it; it insures once it has bet, after the first course.
     boxes = [*four()]
     boxes[3] = {**boxes[3], "bonus": 50}
-    flow, state = placed(boxes)
-    assert {b["box"]: b["bonus"] for b in flow.summary(state)["boxes"]}["4"] == 50
+    engine, state = placed(boxes)
+    assert {b["box"]: b["bonus"] for b in engine.summary(state)["boxes"]}["4"] == 50
     for box in ("1", "2", "4"):
-        state = flow.step(state, "bet", {"box": box}, new=True)
-    state = flow.step(state, "insure", {"box": "4", "amount": 100,
+        state = engine.step(state, "bet", {"box": box}, new=True)
+    state = engine.step(state, "insure", {"box": "4", "amount": 100,
                                         "cards": "Qs Qd Qc 2d 3h"}, new=True)
-    assert {b["box"]: b["insurance"] for b in flow.summary(state)["boxes"]}["4"] == 100
+    assert {b["box"]: b["insurance"] for b in engine.summary(state)["boxes"]}["4"] == 100
 
 
 # --- other house games, stored rounds, the field itself ----------------------------------------
@@ -221,15 +221,15 @@ def test_insurance_and_the_bonus_follow_the_box() -> None:
 def test_other_house_games_have_no_limit_by_default_and_a_profile_field_for_one() -> None:
     # RULES.md: "Other house games: no limit by default (profile field)."
     boxes = [{"box": str(n), "ante": 10 * n, "player": A} for n in range(1, 7)]
-    flow, state = placed(boxes, "oasis-classic")
-    flow.step(state, "bet", {"box": "6"}, new=True)  # every box open, any order, any antes
+    engine, state = placed(boxes, "oasis-classic")
+    engine.step(state, "bet", {"box": "6"}, new=True)  # every box open, any order, any antes
     strict = dataclasses.replace(get_profile("caribbean-classic"), name="caribbean-two",
                                  max_boxes_per_seat=2)
     data = profile_data(strict)
     rules = {"game": "caribbean", "profile": data, "profile_hash": profile_hash(data),
              "limits": {"min_ante": 10, "max_ante": 1000, "max_payout": 50000}}
-    flow, state = start_rules(rules)
-    live_refused(IllegalActionError, "boxes[2].player", flow, state, "place",
+    engine, state = start_rules(rules)
+    live_refused(IllegalActionError, "boxes[2].player", engine, state, "place",
                  {"boxes": boxes[:3]})
 
 
@@ -242,17 +242,17 @@ def test_a_round_stored_before_the_dark_course_replays_with_every_box_open() -> 
     assert load_profile(old).open_boxes is None  # type: ignore[attr-defined]
     rules = {"game": "russian", "profile": old, "profile_hash": profile_hash(old),
              "limits": {"min_ante": 10, "max_ante": 1000, "max_payout": 50000}}
-    flow, state = start_rules(rules)
-    state = flow.step(state, "place", {"boxes": four()})
-    state = flow.step(state, "deal_dealer", {"up": []})
-    flow.step(state, "bet", {"box": "4"})
+    engine, state = start_rules(rules)
+    state = engine.step(state, "place", {"boxes": four()})
+    state = engine.step(state, "deal_dealer", {"up": []})
+    engine.step(state, "bet", {"box": "4"})
 
 
 def test_seat_and_player_name_the_same_anonymous_player() -> None:
     # a box without ``player`` is played by its ``seat`` (older clients): seat "A" and player
     # {"seat": "A"} are one player, whose boxes carry one ANTE
-    flow, state = table()
-    live_refused(StakeError, "boxes[1].ante", flow, state, "place",
+    engine, state = table()
+    live_refused(StakeError, "boxes[1].ante", engine, state, "place",
                  {"boxes": [{"box": "1", "seat": "A", "ante": 100},
                             {"box": "2", "ante": 200, "player": {"seat": "a"}}]})
 
@@ -264,17 +264,17 @@ def test_seat_and_player_name_the_same_anonymous_player() -> None:
     ("A", "boxes[0].player"),
 ])
 def test_a_malformed_player_is_refused_naming_its_field(player: Any, field: str) -> None:
-    flow, state = table()
-    live_refused(RequestError, field, flow, state, "place",
+    engine, state = table()
+    live_refused(RequestError, field, engine, state, "place",
                  {"boxes": [{"box": "1", "ante": 100, "player": player}]})
     calc_refused(RequestError, field, [calc_box("1", HANDS[0], player)])
 
 
 def test_the_player_is_stored_upper_case_and_carried_to_the_settlement() -> None:
-    flow, state = table()
-    actions = flow.decode(state, "place", {"boxes": [{"box": "1", "ante": 100,
+    engine, state = table()
+    actions = engine.decode(state, "place", {"boxes": [{"box": "1", "ante": 100,
                                                       "player": {"card": " ab-12 "}}]})
-    assert flow.encode_event("place", actions)["boxes"][0]["player"] == {"card": "AB-12"}
+    assert engine.encode_event("place", actions)["boxes"][0]["player"] == {"card": "AB-12"}
     result = settle([calc_box("1", HANDS[0], {"card": "ab-12"})])
     assert result["boxes"][0]["player"] == {"card": "AB-12"}
     assert "player" not in settle([calc_box("1", HANDS[0])])["boxes"][0]

@@ -22,8 +22,7 @@ from sqlmodel import Session, func, select
 
 from dealer_assist.models import Round, RoundEvent, RoundSettlement, RoundStatus
 from dealer_assist.rules import ALL_CARDS, RulesError
-from dealer_assist.rules.engine import Game as GameFlow
-from dealer_assist.rules.engine import Step
+from dealer_assist.rules.engine import Game, Step
 from dealer_assist.rules.games.registry import start
 from dealer_assist.services.rounds import store as rounds
 from dealer_assist.services.shifts import inventory, shifts
@@ -111,7 +110,7 @@ def _payload(rng: random.Random, step: Step, deck: list[str]) -> dict[str, Any]:
     return box
 
 
-def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int, int, int],
+def play_round(rng: random.Random, engine: Game, empty: Any, limits: tuple[int, int, int],
                boxes: int = 6, *, void_rate: float = 0.01, undo_rate: float = 0.02) -> Played:
     """A random legal round as (type, payload) events, and its settlement."""
     deck = [c.code for c in ALL_CARDS]
@@ -119,16 +118,16 @@ def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int
     while True:
         place = _place(rng, limits, boxes)
         try:
-            state = flow.step(empty, "place", place)
+            state = engine.step(empty, "place", place)
             break
         except RulesError:  # e.g. a bonus the profile refuses: place again without it
             continue
-    events: list[tuple[str, dict[str, Any]]] = [("place", flow.normalize(empty, "place", place))]
+    events: list[tuple[str, dict[str, Any]]] = [("place", engine.normalize(empty, "place", place))]
     history: list[Any] = [empty]
     voiding = rng.random() < void_rate
     refused: set[tuple[str, str | None]] = set()  # steps the engine refused in this state
     for _ in range(400):
-        steps = [s for s in flow.next_steps(state) if (s.type in WEIGHTS or
+        steps = [s for s in engine.next_steps(state) if (s.type in WEIGHTS or
                  (voiding and s.type == "redeal")) and (s.type, s.box) not in refused]
         if not steps:
             break
@@ -145,22 +144,22 @@ def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int
         saved = list(deck)
         payload = _payload(rng, step, deck)
         try:
-            new = flow.step(state, step.type, payload)
+            new = engine.step(state, step.type, payload)
         except RulesError:
             deck[:] = saved  # the cards were not dealt
             refused.add((step.type, step.box))
             continue
         refused.clear()
-        events.append((step.type, flow.normalize(state, step.type, payload)))
+        events.append((step.type, engine.normalize(state, step.type, payload)))
         history.append(state)
         state = new
         if rng.random() < undo_rate and len(events) > 1:
             events.append(("undo", {"cancels": -1}))  # seq filled in when stored
             state = history.pop()
-    if not flow.can_settle(state):
+    if not engine.can_settle(state):
         raise AssertionError(f"a generated round did not finish: {events}")
     events.append(("paid", {}))
-    return Played(events, flow.settle(state).to_dict())
+    return Played(events, engine.settle(state).to_dict())
 
 
 # --- storing it through the services ----------------------------------------------------------
@@ -208,11 +207,11 @@ def play_shift(session: Session, floor: Floor, n: int, *, seed: int = 7,
                hours: float = 12.0, void_rate: float = 0.01) -> list[Played]:
     """``n`` rounds spread over ``hours``, the two croupiers taking turns every 40 rounds."""
     rng = random.Random(seed)
-    flow, empty = start("russian", floor.profile, *floor.limits)
+    engine, empty = start("russian", floor.profile, *floor.limits)
     gap = timedelta(hours=hours) / max(n, 1)
     out = []
     for i in range(n):
-        played = play_round(rng, flow, empty, floor.limits, void_rate=void_rate)
+        played = play_round(rng, engine, empty, floor.limits, void_rate=void_rate)
         actor = floor.croupier if (i // 40) % 2 == 0 else floor.croupier2
         store_round(session, floor, played, actor_id=actor, at=T0 + timedelta(minutes=1) + gap * i)
         out.append(played)

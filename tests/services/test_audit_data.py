@@ -28,7 +28,7 @@ from dealer_assist.audit import data as audit_data
 from dealer_assist.services.cage import buyins, drop, notes, slips
 from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import AuthenticationFailed
-from dealer_assist.services.people import auth, cosign, passwords, stints
+from dealer_assist.services.people import auth, cosign, passwords, reliefs
 from dealer_assist.services.players import cards as player_cards
 from dealer_assist.services.rounds import live, offline, parlour, voids
 from dealer_assist.services.shifts import inventory, shifts
@@ -115,7 +115,7 @@ def _populate(engine: Engine) -> None:
         s.commit()
         # a table device bound, a relief on it (stint, signature), then revoked
         device, _token = devices.bind(s, table_id=table.id, actor_id=pavel)
-        stints.relieve(s, table_id=table.id, relief=stints.Relief(
+        reliefs.relieve(s, table_id=table.id, relief=reliefs.Relief(
             petra, cosign.Credential(pin=PIN, device_id=device.id)))
         devices.revoke(s, device_id=device.id, actor_id=pavel)
         s.commit()

@@ -65,16 +65,16 @@ def _helps(hand: list[str], dealer: list[str], draw: list[str]) -> bool:
     knowledge): settle both ways and compare."""
     results = []
     for choice in ("buy_game", "take_ante"):
-        flow, empty = start("russian", PROFILE.name, 10, 500, 50000)
-        s = flow.step(empty, "place", {"boxes": [{"box": "1", "seat": "1", "ante": ANTE}]})
+        engine, empty = start("russian", PROFILE.name, 10, 500, 50000)
+        s = engine.step(empty, "place", {"boxes": [{"box": "1", "seat": "1", "ante": ANTE}]})
         for kind, payload in (("deal_dealer", {"up": []}),
                               ("exchange", {"box": "1", "count": 1}), ("bet", {"box": "1"}),
                               ("reveal", {"cards": dealer}),
                               ("show", {"box": "1", "cards": hand}), (choice, {"box": "1"})):
-            s = flow.step(s, kind, payload)
+            s = engine.step(s, kind, payload)
         if choice == "buy_game":
-            s = flow.step(s, "dealer_draw", {"cards": draw})
-        results.append(flow.settle(s).to_dict()["boxes"][0]["net"])
+            s = engine.step(s, "dealer_draw", {"cards": draw})
+        results.append(engine.settle(s).to_dict()["boxes"][0]["net"])
     return results[0] > results[1]
 
 
@@ -87,7 +87,7 @@ def _best(hand: list[str], dealer: list[str]) -> str:
 def _round(rng: random.Random, players: dict[str, str]) -> Played:
     """One round: each seat's box bets, the dealer has no game, each chooses by its kind."""
     hands, dealer, draw = _deal(rng, len(players))
-    flow, empty = start("russian", PROFILE.name, 10, 500, 50000)
+    engine, empty = start("russian", PROFILE.name, 10, 500, 50000)
     place = {"boxes": [{"box": seat, "seat": seat, "ante": ANTE} for seat in players]}
     steps: list[tuple[str, dict[str, Any]]] = [("place", place), ("deal_dealer", {"up": []})]
     for seat in players:
@@ -109,10 +109,10 @@ def _round(rng: random.Random, players: dict[str, str]) -> Played:
         steps.append(("dealer_draw", {"cards": draw}))
     state, events = empty, []
     for kind, payload in steps:
-        events.append((kind, flow.normalize(state, kind, payload)))
-        state = flow.step(state, kind, payload)
+        events.append((kind, engine.normalize(state, kind, payload)))
+        state = engine.step(state, kind, payload)
     events.append(("paid", {}))
-    return Played(events, flow.settle(state).to_dict())
+    return Played(events, engine.settle(state).to_dict())
 
 
 def _shift(session: Session, players: dict[str, str], rounds: int, seed: int) -> Any:

@@ -14,7 +14,7 @@ from dealer_assist import audit
 from dealer_assist.models import GameTable, Round
 from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import Conflict, PermissionDenied, ValidationError
-from dealer_assist.services.people import stints
+from dealer_assist.services.people import reliefs
 from dealer_assist.services.reports import changes as report_changes
 from dealer_assist.services.rounds import live, voids
 from dealer_assist.services.shifts import inventory, shifts
@@ -183,8 +183,8 @@ def test_a_relief_croupier_deals_after_his_relief_not_after_signing_a_fill(
         start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
                          boxes=[live.BoxStake("1", 100)], idempotency_key="too-early")
     session.rollback()
-    stints.relieve(session, table_id=floor.table_id,
-                   relief=stints.Relief(floor.croupier2, SIGNED))
+    reliefs.relieve(session, table_id=floor.table_id,
+                    relief=reliefs.Relief(floor.croupier2, SIGNED))
     session.commit()
     rnd = start_round(session, table_id=floor.table_id, actor_id=floor.croupier2,
                            boxes=[live.BoxStake("1", 100)], idempotency_key="relief")

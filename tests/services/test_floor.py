@@ -22,7 +22,7 @@ from dealer_assist.rules.profiles import get_profile
 from dealer_assist.services import reports
 from dealer_assist.services.disputes import disputes
 from dealer_assist.services.figures import house_edge
-from dealer_assist.services.people import stints
+from dealer_assist.services.people import reliefs, stints
 from dealer_assist.services.reports import floor as floor_service
 from dealer_assist.services.rounds import live, poker_hands, voids
 from dealer_assist.services.shifts import inventory
@@ -219,8 +219,8 @@ def test_no_round_for_n_minutes_raises_the_idle_alert(session: Session, floor: F
 
 
 def test_a_relieved_dealer_is_listed_on_break(session: Session, floor: Floor) -> None:
-    stints.relieve(session, table_id=floor.table_id,
-                   relief=stints.Relief(floor.croupier2, SIGNED))
+    reliefs.relieve(session, table_id=floor.table_id,
+                    relief=reliefs.Relief(floor.croupier2, SIGNED))
     session.commit()
     data = floor_service.floor(session, pit="A", now=utcnow() + timedelta(minutes=12),
                                settings=QUIET)

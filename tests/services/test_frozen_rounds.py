@@ -102,32 +102,32 @@ def _review(session: Session, rid: int) -> dict[str, Any]:
 
 
 def _prefix(rules: dict[str, Any], events: list[rounds.EventView]) -> dict[str, Any]:
-    flow, empty = start_rules(rules)
+    engine, empty = start_rules(rules)
     try:
-        folded = flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
+        folded = engine.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
     except RulesError as err:
         return {"error": str(err)}
     state = folded.state
-    steps = flow.next_steps(state)
-    settled = flow.settle(state).to_dict() if flow.can_settle(state) else None
-    ready = flow.settle_ready(state)
-    return {"summary": flow.summary(state), "steps": [s.to_dict() for s in steps],
+    steps = engine.next_steps(state)
+    settled = engine.settle(state).to_dict() if engine.can_settle(state) else None
+    ready = engine.settle_ready(state)
+    return {"summary": engine.summary(state), "steps": [s.to_dict() for s in steps],
             "phase": str(phase(steps, settled is not None)), "effective": list(folded.steps),
             "closed": folded.closed, "settlement": settled,
             "ready": ready.to_dict() if ready is not None else None,
-            "voided": flow.voided(state)}
+            "voided": engine.voided(state)}
 
 
 def _encodings(rules: dict[str, Any], events: list[rounds.EventView]) -> list[str]:
     """Every stored step decoded into actions and encoded again (what a step stores)."""
-    flow, empty = start_rules(rules)
+    engine, empty = start_rules(rules)
     out = []
     for k, e in enumerate(events):
         if e.type in META_EVENTS:
             out.append(rounds.encode_payload(e.payload))
             continue
-        state = flow.replay(empty, [Event(x.seq, x.type, x.payload) for x in events[:k]]).state
-        out.append(rounds.encode_payload(flow.normalize(state, e.type, e.payload)))
+        state = engine.replay(empty, [Event(x.seq, x.type, x.payload) for x in events[:k]]).state
+        out.append(rounds.encode_payload(engine.normalize(state, e.type, e.payload)))
     return out
 
 

@@ -102,8 +102,8 @@ def play(session: Session, table: Table, steps: list[tuple[str, dict[str, Any]]]
 def engine_replay(rnd: live.LiveRound) -> Any:
     """The engine's own fold of the stored events, from scratch."""
     t = rnd.table
-    flow, empty = start(t.game, t.profile, t.min_ante, t.max_ante, t.max_payout)
-    return flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in rnd.events]).state
+    engine, empty = start(t.game, t.profile, t.min_ante, t.max_ante, t.max_payout)
+    return engine.replay(empty, [Event(e.seq, e.type, e.payload) for e in rnd.events]).state
 
 
 def test_a_full_russian_round_is_played_paid_and_stored(session: Session, table: Table) -> None:
@@ -129,7 +129,7 @@ def test_the_stored_settlement_equals_settle_of_the_replayed_events(session: Ses
     stored = session.exec(select(RoundSettlement)
                           .where(RoundSettlement.round_id == rnd.round.id)).one()
     reloaded = live.load(session, rnd.round.id)
-    recomputed = reloaded.flow.settle(engine_replay(reloaded)).to_dict()
+    recomputed = reloaded.engine.settle(engine_replay(reloaded)).to_dict()
     assert json.loads(stored.settlement) == recomputed
     assert stored.through_seq == reloaded.last_seq and stored.profile == "russian-classic"
     assert stored.engine_version.startswith("dealer_assist")
@@ -211,17 +211,17 @@ def test_undo_cancels_the_last_step_with_an_event_and_deletes_nothing(session: S
                                                                      table: Table) -> None:
     rnd = begin(session, table)
     rnd = play(session, table, RUSSIAN_STEPS[:5], rnd.round.id)  # ... exchange on box 2
-    assert rnd.flow.summary(rnd.state)["boxes"][1]["improvement"] == "exchange"
+    assert rnd.engine.summary(rnd.state)["boxes"][1]["improvement"] == "exchange"
     undone = undo_step(session, round_id=rnd.round.id, actor_id=table.carla,
                        idempotency_key="u1")
     session.commit()
     assert [e.type for e in undone.events][-1] == "undo" and len(undone.events) == 7
     assert undone.events[-1].payload == {"cancels": 6}
-    assert undone.flow.summary(undone.state)["boxes"][1]["improvement"] is None
+    assert undone.engine.summary(undone.state)["boxes"][1]["improvement"] is None
     assert "exchange" in {s.type for s in undone.steps}
     # the exchange can be entered again, differently
     again = step(session, table, rnd.round.id, "sixth_card", {"box": "2", "card": "2d"}, "k9")
-    assert again.flow.summary(again.state)["boxes"][1]["improvement"] == "sixth_card"
+    assert again.engine.summary(again.state)["boxes"][1]["improvement"] == "sixth_card"
 
 
 def test_a_stale_undo_naming_an_older_step_is_refused(session: Session, table: Table) -> None:
@@ -426,7 +426,7 @@ def test_a_round_closed_by_a_void_event_before_approvals_existed_still_replays(
     session.commit()
     old = live.load(session, rnd.round.id)
     assert old.phase == "Round voided" and old.steps == ()
-    assert old.flow.voided(old.state) == "box 2 received 6 cards"
+    assert old.engine.voided(old.state) == "box 2 received 6 cards"
     assert engine_replay(old) == old.state
 
 

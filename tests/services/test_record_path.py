@@ -169,7 +169,7 @@ def test_undo_takes_the_last_step_back_with_an_event_and_a_resent_undo_records_o
     assert undone.created and not again.created
     assert undone.loaded.folded.state == before.folded.state
     assert undone.loaded.events[-1].type == "undo"
-    assert undone.loaded.events[-1].payload == {done.loaded.flow.undo_field:
+    assert undone.loaded.events[-1].payload == {done.loaded.engine.undo_field:
                                                 done.loaded.last_seq}
     assert _events(session, stream, sid) == done.loaded.last_seq + 1
     redone = _record(session, stream, sid, actor, game.first, "a2")

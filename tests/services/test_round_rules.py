@@ -91,9 +91,9 @@ def test_the_review_still_says_a_paid_round_was_paid_right_after_the_table_and_t
                                              "full_house": 3})
     monkeypatch.setitem(profile_registry._PROFILES, "russian-classic", changed)
     # replayed under today's table and code, the round would be settled differently ...
-    flow, empty = start("russian", "russian-classic", 10, 500, 300)
+    engine, empty = start("russian", "russian-classic", 10, 500, 300)
     from dealer_assist.rules.engine import Event
-    today = flow.settle(flow.replay(empty, [Event(e.seq, e.type, e.payload)
+    today = engine.settle(engine.replay(empty, [Event(e.seq, e.type, e.payload)
                                             for e in paid.events]).state)
     assert today.boxes[0].net != box["net"]
     # ... but the review reads the round's own rules and says it was paid right

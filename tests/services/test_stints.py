@@ -41,7 +41,7 @@ from dealer_assist.services.errors import (
     Throttled,
     ValidationError,
 )
-from dealer_assist.services.people import cosign, pins, stints
+from dealer_assist.services.people import cosign, pins, reliefs, stints
 from dealer_assist.services.rounds import live, poker_hands
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import poker as poker_tables
@@ -78,8 +78,8 @@ def floor(engine: Engine, session: Session) -> Floor:
 
 
 def relieve(session: Session, floor: Floor, dealer: int, **kw: Any) -> stints.StintView:
-    done = stints.relieve(session, table_id=floor.table_id,
-                          relief=stints.Relief(dealer, kw.pop("credential", SIGNED), **kw))
+    done = reliefs.relieve(session, table_id=floor.table_id,
+                           relief=reliefs.Relief(dealer, kw.pop("credential", SIGNED), **kw))
     session.commit()
     return done
 
@@ -167,13 +167,13 @@ def test_a_dealer_deals_at_one_table_at_a_time(session: Session, floor: Floor) -
     session.commit()
     relieve(session, floor, floor.croupier2)
     with pytest.raises(Conflict, match="Dimitri deals at RP 1 now: a relief there comes first"):
-        stints.relieve(session, table_id=other.id, relief=stints.Relief(floor.croupier2,
-                                                                        SIGNED))
+        reliefs.relieve(session, table_id=other.id, relief=reliefs.Relief(floor.croupier2,
+                                                                          SIGNED))
     session.rollback()
     with pytest.raises(Conflict, match="already deals at this table"):
         relieve(session, floor, floor.croupier2)
     session.rollback()
-    stints.relieve(session, table_id=other.id, relief=stints.Relief(floor.croupier, SIGNED))
+    reliefs.relieve(session, table_id=other.id, relief=reliefs.Relief(floor.croupier, SIGNED))
     assert stints.dealing_now(session, floor.croupier).table_id == other.id  # type: ignore[union-attr]
 
 
@@ -240,7 +240,7 @@ def test_a_hand_at_a_poker_table_names_the_dealer_tapped_in(session: Session,
         pit_boss_id=floor.pit_boss, chips={"100": 100}, credential=SIGNED)
     for n, name in enumerate(("Ann", "Bob")):
         poker_tables.seat_player(session, table.id, seat=str(n + 1), player=name, buy_in=500)
-    stints.relieve(session, table_id=table.id, relief=stints.Relief(floor.croupier2, SIGNED))
+    reliefs.relieve(session, table_id=table.id, relief=reliefs.Relief(floor.croupier2, SIGNED))
     hand = poker_hands.start_hand(session, table_id=table.id, user_id=floor.croupier2)
     session.commit()
     assert hand.round.dealer_id == floor.croupier2
@@ -248,8 +248,8 @@ def test_a_hand_at_a_poker_table_names_the_dealer_tapped_in(session: Session,
         poker_hands.start_hand(session, table_id=table.id, user_id=floor.croupier)
     session.rollback()
     with pytest.raises(ValidationError, match="needs a pit boss"):
-        stints.relieve(session, table_id=table.id, relief=stints.Relief(floor.croupier,
-                                                                        SIGNED))
+        reliefs.relieve(session, table_id=table.id, relief=reliefs.Relief(floor.croupier,
+                                                                          SIGNED))
     assert shift.id is not None
 
 
@@ -415,8 +415,8 @@ def test_each_dealers_stints_rounds_voids_corrections_and_disputes_are_his_own(
 
     opened = session.get(Shift, floor.shift_id).opened_at  # type: ignore[union-attr]
     carla = [play(session, floor, dealer=floor.croupier) for _ in range(2)]
-    stints.relieve(session, table_id=floor.table_id, now=opened + timedelta(minutes=30),
-                   relief=stints.Relief(floor.croupier2, SIGNED))
+    reliefs.relieve(session, table_id=floor.table_id, now=opened + timedelta(minutes=30),
+                    relief=reliefs.Relief(floor.croupier2, SIGNED))
     mine = [play(session, floor, dealer=floor.croupier2) for _ in range(2)]
     voided = play(session, floor, dealer=floor.croupier2, pay=False)
     asked = voids.request_change(session, round_id=voided, kind="void", reason="misdeal",
@@ -429,8 +429,8 @@ def test_each_dealers_stints_rounds_voids_corrections_and_disputes_are_his_own(
                                    claimed_amount=10, croupier_note="", actor_id=floor.croupier2)
     disputes.decide(session, dispute_id=upheld.id, outcome="upheld", adjustment=10, note="ok",
                     actor_id=floor.pit_boss)
-    stints.relieve(session, table_id=floor.table_id, now=opened + timedelta(minutes=90),
-                   relief=stints.Relief(floor.croupier, SIGNED))
+    reliefs.relieve(session, table_id=floor.table_id, now=opened + timedelta(minutes=90),
+                    relief=reliefs.Relief(floor.croupier, SIGNED))
     session.commit()
     lines = {d["name"]: d for d in reports.build_shift_report(session,
                                                               floor.shift_id)["dealers"]}

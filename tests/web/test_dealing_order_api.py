@@ -15,7 +15,7 @@ from tests.factories import make_table
 from tests.rules.round_cases import GAME_PROFILES, Case, calculator, case, money, play
 from tests.web.conftest import Browser, arrange, opening_form
 
-#: per game and order, on both databases: 4 x 15 x 2 x 2 = 240 rounds through HTTP (the pure flow
+#: per game and order, on both databases: 4 x 15 x 2 x 2 = 240 rounds through HTTP (the pure engine
 #: plays 800 more in tests/rules/test_dealing_order.py)
 SEEDS = range(15)
 KEYS = itertools.count()

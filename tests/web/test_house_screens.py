@@ -99,11 +99,11 @@ def _escalated(app: Flask) -> tuple[int, int]:
     def build(session: Any) -> tuple[int, int]:
         import random
 
-        from dealer_assist.rules.games.registry import start as start_flow
+        from dealer_assist.rules.games.registry import start as start_engine
 
         floor = make_floor(session)
-        flow, empty = start_flow("russian", floor.profile, *floor.limits)
-        store_round(session, floor, play_round(random.Random(3), flow, empty, floor.limits,
+        engine, empty = start_engine("russian", floor.profile, *floor.limits)
+        store_round(session, floor, play_round(random.Random(3), engine, empty, floor.limits,
                                                boxes=2, void_rate=0.0, undo_rate=0.0),
                     actor_id=floor.croupier, at=T0)
         rid = live.last_round_id(session, floor.table_id)

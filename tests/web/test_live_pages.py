@@ -208,7 +208,8 @@ def test_undo_from_the_screen_cancels_the_last_step(browser: Browser, app: Flask
     resp = step(browser, app, table, "undo")
     assert resp.status_code == 201
     rnd = round_of(app, table)
-    assert rnd.events[-1].type == "undo" and not rnd.flow.summary(rnd.state)["boxes"][0]["decision"]
+    assert rnd.events[-1].type == "undo"
+    assert not rnd.engine.summary(rnd.state)["boxes"][0]["decision"]
     assert taps.step_of(resp.get_json()["round"], "bet", "1") is not None  # offered again
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask
 
 from dealer_assist.models import Shift
-from dealer_assist.services.people import stints
+from dealer_assist.services.people import reliefs
 from dealer_assist.services.shifts import shifts
 from tests.factories import SIGNED, make_table, make_user
 from tests.web.conftest import Browser, arrange
@@ -31,8 +31,8 @@ def _relieved_shift(session: Any) -> int:
     shift = shifts.open_shift(session, table_id=table.id, user_id=carla.id)
     opened = session.get(Shift, shift.id).opened_at
     for n, who in enumerate((dimitri, carla, dimitri, carla), start=1):
-        stints.relieve(session, table_id=table.id, now=opened + timedelta(minutes=30 * n),
-                       relief=stints.Relief(who.id, SIGNED))
+        reliefs.relieve(session, table_id=table.id, now=opened + timedelta(minutes=30 * n),
+                        relief=reliefs.Relief(who.id, SIGNED))
     return int(shift.id)
 
 

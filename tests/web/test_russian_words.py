@@ -16,7 +16,7 @@ from flask import Flask
 from pypdf import PdfReader
 
 from dealer_assist.models import Shift
-from dealer_assist.services.people import stints
+from dealer_assist.services.people import reliefs
 from dealer_assist.services.shifts import shifts
 from dealer_assist.services.tables import poker as poker_tables
 from tests.factories import SIGNED, make_table, make_user
@@ -47,8 +47,8 @@ def _russian_floor(session: Any) -> dict[str, int]:
     table = make_table(session, name="RP 1")
     shift = shifts.open_shift(session, table_id=table.id, user_id=carla.id)
     opened = session.get(Shift, shift.id).opened_at
-    stints.relieve(session, table_id=table.id, now=opened + timedelta(minutes=45),
-                   relief=stints.Relief(dimitri.id, SIGNED))
+    reliefs.relieve(session, table_id=table.id, now=opened + timedelta(minutes=45),
+                    relief=reliefs.Relief(dimitri.id, SIGNED))
     poker = poker_tables.open_table(session, name="AS 1", profile="americana-limit",
                                     stakes={"ante": 10}, seat_count=6)
     poker_shift = shifts.open_shift(session, table_id=poker.id, user_id=carla.id)

@@ -41,7 +41,7 @@ class GameSpec:
     title: str
     default_profile: str
     #: how a round of the game is recorded and replayed (the one record path plays it)
-    flow: Game[Any]
+    engine: Game[Any]
     #: the stateless calculator: a complete round (request body) in, its result out
     settle_request: Callable[[Mapping[str, Any]], Any] | None = None
     #: the lab's engine for the game's figures, advice and decision review (``lab/games.py``
@@ -82,21 +82,21 @@ def games(family: str | None = None) -> tuple[GameSpec, ...]:
     return tuple(s for s in GAMES.values() if family is None or s.family == family)
 
 
-def get_flow(game: str) -> Game[Any]:
-    """The flow of any registered game (a house round, a poker hand, a parlour evening): how
+def get_engine(game: str) -> Game[Any]:
+    """The engine of any registered game (a house round, a poker hand, a parlour evening): how
     its streams are recorded and replayed."""
-    return get_game(game).flow
+    return get_game(game).engine
 
 
-def house_flow(game: str) -> Game[Any]:
-    """The flow of a house (banked) game: a house round's stored rules name one of these; a
+def house_engine(game: str) -> Game[Any]:
+    """The engine of a house (banked) game: a house round's stored rules name one of these; a
     poker hand or a parlour evening stores other rules and starts its own way."""
     spec = GAMES.get(game)
     if spec is None or not spec.banked:
         raise RulesError("no live table for game '%(game)s' (known: %(v)s)", game=game,
                          v=", ".join(s.name for s in games() if s.banked), field="game",
                          value=game)
-    return spec.flow
+    return spec.engine
 
 
 # --- a house round's start: its own rules ------------------------------------------------------
@@ -117,25 +117,25 @@ def round_rules(game: str, profile: str, min_ante: int, max_ante: int,
 @lru_cache(maxsize=512)
 def _round_rules_text(game: str, profile: str, min_ante: int, max_ante: int,
                       max_payout: int) -> str:
-    house_flow(game)
+    house_engine(game)
     data = profile_data(get_profile(profile, game))
     limits = Table(min_ante, max_ante, max_payout).to_dict()
     return json.dumps({"game": game, "profile": data, "profile_hash": profile_hash(data),
                        "limits": limits})
 
 
-def rules_flow(rules: Mapping[str, Any]) -> Game[Any]:
-    """The flow of a house round's own stored rules (``round_rules``), without starting it."""
-    return house_flow(get_str(need_mapping(rules, "rules"), "game"))
+def rules_engine(rules: Mapping[str, Any]) -> Game[Any]:
+    """The engine of a house round's own stored rules (``round_rules``), without starting it."""
+    return house_engine(get_str(need_mapping(rules, "rules"), "game"))
 
 
 def start_rules(rules: Mapping[str, Any]) -> tuple[Game[Any], Any]:
-    """The flow and the empty round of a house round's own stored rules (``round_rules``)."""
-    flow = rules_flow(rules)
-    return flow, flow.start(rules)
+    """The engine and the empty round of a house round's own stored rules (``round_rules``)."""
+    engine = rules_engine(rules)
+    return engine, engine.start(rules)
 
 
 def start(game: str, profile: str, min_ante: int, max_ante: int,
           max_payout: int) -> tuple[Game[Any], Any]:
-    """The flow and the empty round of a table: its game, house-rules profile and limits."""
+    """The engine and the empty round of a table: its game, house-rules profile and limits."""
     return start_rules(round_rules(game, profile, min_ante, max_ante, max_payout))

@@ -45,8 +45,8 @@ def judge_stored(rules: dict[str, Any], events: list[Any],
     if poker_hands.is_poker(rules):
         return []
     try:
-        flow, empty = start_rules(rules)
-        state = flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in events]).state
+        engine, empty = start_rules(rules)
+        state = engine.replay(empty, [Event(e.seq, e.type, e.payload) for e in events]).state
         return judge_state(state.profile, state, settlement)
     except (RulesError, NotImplementedError):
         return []

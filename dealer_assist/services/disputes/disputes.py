@@ -4,7 +4,7 @@ Filing: the croupier, a pit boss or a shift manager files on a box of a *settled
 the player claims (text and an amount), the croupier's note and an optional surveillance
 reference (camera and time). The review (:func:`review`) shows the round's events, the
 settlement as recorded and the engine's recomputation (the events replayed under the profile
-that settled the round, through the live flow's codec ``rules.engine``) with any
+that settled the round, through the live engine's codec ``rules.engine``) with any
 difference said in plain words.
 
 Deciding: a pit boss or shift manager upholds (with an adjustment), denies or escalates; a note

@@ -19,7 +19,7 @@ from ...models import GameTable, Round, RoundEvent, RoundSettlement, RoundStatus
 from ...models.audit import RoundChangeDecision, RoundChangeRequest
 from ...models.base import utcnow
 from ...rules.engine import Game
-from ...rules.games.registry import get_game, rules_flow
+from ...rules.games.registry import get_game, rules_engine
 from ...tablet import refusal
 from ..errors import N_, Conflict, NotFound, PermissionDenied
 from ..people import duties, stints
@@ -229,7 +229,7 @@ def profile_version(rules: dict[str, Any]) -> str:
     return str(rules["profile_hash"])[:16]
 
 
-def loaded_round(session: Session, got: RoundRead, flow: Game[Any], rules: dict[str, Any],
+def loaded_round(session: Session, got: RoundRead, engine: Game[Any], rules: dict[str, Any],
                  *, table: bool = True, stored: bool = True) -> Loaded:
     """A game_round stream (a house round or a poker hand) from its read: its events folded
     (the memo), its void request looked up only if one was ever asked for; ``table``: its table
@@ -239,8 +239,8 @@ def loaded_round(session: Session, got: RoundRead, flow: Game[Any], rules: dict[
     events = store.events(session, r.id)
     request = void_request(session, r.id, got.any_void)
     is_open = r.status == RoundStatus.OPEN.value
-    return Loaded(r.id, r.number, r.status, r.shift_id, rules, flow, events,
-                  memo.replay(flow, rules, events, got.rules_text),
+    return Loaded(r.id, r.number, r.status, r.shift_id, rules, engine, events,
+                  memo.replay(engine, rules, events, got.rules_text),
                   void_pending=is_open and pending(request),
                   row=r, table=got.table if table else None, void_request=request,
                   facts=got.facts, rules_text=got.rules_text,
@@ -265,7 +265,7 @@ class HouseStream:
                            "/api/v1/poker/hands/%(round_id)s.", number=got.round.number,
                            name=table.name, round_id=stream_id)
         rules = store.rules_from(got.rules_text, lambda: table)
-        return loaded_round(session, got, rules_flow(rules), rules)
+        return loaded_round(session, got, rules_engine(rules), rules)
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
         check_round_recorder(session, actor_id, loaded.shift_id if loaded else None,

@@ -1,6 +1,6 @@
 """The live round at a table as the screens and the API read it: replayed from its events.
 
-A round's state comes only from its stored events, replayed through the pure flow of its game
+A round's state comes only from its stored events, replayed through the pure engine of its game
 (``rules.engine``; memoised by content in :mod:`.memo`). Recording a step (:mod:`.steps`,
 a short transaction of its own) folds the events once, turns the step into engine actions and
 applies them before taking any lock; the engine verifies, and on a ``RulesError`` nothing is
@@ -20,7 +20,7 @@ files a void request through :mod:`.voids` with the engine's reason; so does a m
 from the round's page. While a void request is pending the round is *frozen*: it stays open but
 takes no step (no undo, no "Paid") and no new round starts at the table. An approval makes the
 round ``voided`` (a status set by the decision; the event stream is left as it was and still
-replays); a rejection returns it to play where it stopped. The ``void`` meta event of the flow
+replays); a rejection returns it to play where it stopped. The ``void`` meta event of the engine
 codec is only replayed (rounds voided before approvals existed); the service no longer writes it.
 """
 
@@ -34,8 +34,7 @@ from sqlmodel import Session, select
 
 from ...models import Round, RoundStatus, Shift, ShiftStatus
 from ...rules.cards import Card
-from ...rules.engine import VOID, Step
-from ...rules.engine import Game as GameFlow
+from ...rules.engine import VOID, Game, Step
 from ...rules.games.stud import draw_needed as cards_needed
 from ...rules.games.stud import phase
 from ...rules.phrase import Phrase
@@ -79,7 +78,7 @@ class LiveRound:
     round: store.RoundView
     table: tables.TableView
     events: list[store.EventView]
-    flow: GameFlow[Any]
+    engine: Game[Any]
     state: Any
     steps: tuple[Step, ...]
     #: sequence numbers of the effective (not undone) steps
@@ -96,7 +95,7 @@ class LiveRound:
         """The boxes settled so far at the showdown (all of them once the round settles)."""
         if self.settlement is not None:
             return self.settlement
-        return self.flow.settle_ready(self.state) if self.is_open else None
+        return self.engine.settle_ready(self.state) if self.is_open else None
 
     @property
     def last_seq(self) -> int:
@@ -136,7 +135,7 @@ class LiveRound:
 
     def summary(self) -> dict[str, Any]:
         """The JSON state summary (API): boxes, dealer, legal steps, settlement."""
-        out = self.flow.summary(self.state)
+        out = self.engine.summary(self.state)
         out.update(phase=self.phase, last_seq=self.last_seq,
                    undoable=self.last_step if self.can_undo else None,
                    next_steps=[s.to_dict() for s in self.steps] if self.is_open else [])
@@ -155,13 +154,13 @@ def view(loaded: Loaded) -> LiveRound:
     row, table, request = loaded.row, loaded.table, loaded.void_request
     if loaded.status != row.status:
         row = replace(row, status=loaded.status)
-    flow, state = loaded.flow, loaded.folded.state
-    settlement = flow.settle(state) if flow.can_settle(state) else None
+    engine, state = loaded.engine, loaded.folded.state
+    settlement = engine.settle(state) if engine.can_settle(state) else None
     steps: tuple[Step, ...] = ()
     if loaded.is_open and (request is None or request.status != voids.PENDING):
         # ``void`` closed a redealt round before voids needed an approval: never offered now
-        steps = tuple(s for s in flow.next_steps(state) if s.type != VOID)
-    return LiveRound(row, table, loaded.events, flow, state, steps, loaded.effective, settlement,
+        steps = tuple(s for s in engine.next_steps(state) if s.type != VOID)
+    return LiveRound(row, table, loaded.events, engine, state, steps, loaded.effective, settlement,
                      loaded.stored, request, loaded.rules)
 
 

@@ -30,7 +30,7 @@ _memo: OrderedDict[str, Folded[Any]] = OrderedDict()
 
 
 def digest(start: Sequence[Any], events: Iterable[tuple[int, str, Any]]) -> str:
-    """The key of a stream: the flow's start arguments and each (seq, type, payload); a
+    """The key of a stream: the engine's start arguments and each (seq, type, payload); a
     payload given as ``str`` is its canonical text already (as stored)."""
     h = hashlib.sha256(repr(tuple(start)).encode())
     for seq, type, payload in events:
@@ -74,12 +74,12 @@ def stream_key(rules: Mapping[str, Any], events: Sequence[EventView],
                               else e.payload_text) for e in events))
 
 
-def replay(flow: Game[Any], rules: Mapping[str, Any], events: Sequence[EventView],
+def replay(engine: Game[Any], rules: Mapping[str, Any], events: Sequence[EventView],
            rules_text: str | None = None) -> Folded[Any]:
     """The engine's replay of a stream from the empty round of its own ``rules``, memoised by
     content: replay stays the truth, a request replays at most once."""
-    return fold(stream_key(rules, events, rules_text), lambda: flow.replay(
-        flow.start(rules), [Event(e.seq, e.type, e.payload) for e in events]))
+    return fold(stream_key(rules, events, rules_text), lambda: engine.replay(
+        engine.start(rules), [Event(e.seq, e.type, e.payload) for e in events]))
 
 
 def remember(rules: Mapping[str, Any], events: Sequence[EventView], folded: Folded[Any],

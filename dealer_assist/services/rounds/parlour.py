@@ -30,9 +30,9 @@ from ...rules.games.parlour.calculator import parse_board
 from ...rules.games.parlour.game import END, HAND
 from ...rules.games.parlour.hand import check_players
 from ...rules.games.parlour.profile import VARIANTS, get_parlour_profile
-from ...rules.games.registry import get_flow
+from ...rules.games.registry import get_engine
 from ..errors import N_, NotFound, PermissionDenied, ValidationError
-from ..people import stints
+from ..people import reliefs
 from . import memo, txn
 from . import record as record_path
 from .store import encode_payload, events, last_seq
@@ -97,10 +97,10 @@ class ParlourStream:
         rules = {"profile": row.profile, "variant": row.variant,
                  "players": json.loads(row.players)["players"], "board": json.loads(row.board)}
         found = events(session, game_id=stream_id)
-        flow = get_flow("parlour")
-        folded = memo.replay(flow, rules, found)
+        engine = get_engine("parlour")
+        folded = memo.replay(engine, rules, found)
         status = ENDED if folded.state.ended is not None else OPEN
-        return Loaded(stream_id, stream_id, status, None, rules, flow, found, folded,
+        return Loaded(stream_id, stream_id, status, None, rules, engine, found, folded,
                       name=row.name)
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
@@ -167,8 +167,8 @@ class ParlourStart:
     def check(self, session: Session, opening: Opening, actor_id: int,
               payload: Mapping[str, Any]) -> Loaded:
         name, rules = _start_of(payload)
-        flow = get_flow("parlour")
-        return Loaded(0, 0, OPEN, None, rules, flow, [], memo.replay(flow, rules, []),
+        engine = get_engine("parlour")
+        return Loaded(0, 0, OPEN, None, rules, engine, [], memo.replay(engine, rules, []),
                       name=name)
 
     def lock(self, session: Session, opening: Opening, key: str) -> bool:
@@ -188,7 +188,7 @@ class ParlourStart:
         except IntegrityError:
             raise txn.Stale from None  # the unit is rolled back whole and reads again
         assert row.id is not None
-        stints.open_game(session, game_id=row.id, host_id=actor_id)  # host's stint
+        reliefs.open_game(session, game_id=row.id, host_id=actor_id)  # host's stint
         return replace(empty, id=row.id, number=row.id)
 
 

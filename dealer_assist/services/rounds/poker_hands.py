@@ -26,9 +26,9 @@ from ...models import Round, RoundStatus, ShiftStatus
 from ...rules.engine import UNDO, Game
 from ...rules.games.poker import HandState, get_poker_profile, hand_to_dict, parse_hand
 from ...rules.games.poker import shown_hands as shown_hands
-from ...rules.games.registry import get_flow
+from ...rules.games.registry import get_engine
 from ..errors import N_, Conflict, NotFound
-from ..people import stints
+from ..people import reliefs
 from ..shifts import shifts
 from ..tables import poker as poker_tables
 from . import memo, starting, store, txn
@@ -74,9 +74,9 @@ def is_poker(rules: Mapping[str, Any]) -> bool:
     return isinstance(rules.get("profile"), str) and "seats" in rules and "button" in rules
 
 
-def flow_of(rules: Mapping[str, Any]) -> Game[Any]:
+def engine_of(rules: Mapping[str, Any]) -> Game[Any]:
     """The poker game a hand's start names (by its profile)."""
-    return get_flow(get_poker_profile(str(rules["profile"])).game)
+    return get_engine(get_poker_profile(str(rules["profile"])).game)
 
 
 class PokerStream:
@@ -98,7 +98,7 @@ class PokerStream:
         rules: dict[str, Any] = json.loads(got.rules_text) if got and got.rules_text else {}
         if got is None or not is_poker(rules):
             raise NotFound("No poker hand with id %(round_id)s.", round_id=stream_id)
-        return loaded_round(session, got, flow_of(rules), rules, table=False,
+        return loaded_round(session, got, engine_of(rules), rules, table=False,
                             stored=False)
 
     def check_actor(self, session: Session, actor_id: int, loaded: Loaded | None) -> None:
@@ -212,13 +212,13 @@ class PokerStart:
             start["idempotency_key"] = key
         parse_hand(start)  # the engine checks the start before anything is stored
         # the dealer of record is the one tapped in at the table when the hand starts
-        dealer = stints.dealer_for_round(session, shift_id=shift_id, actor_id=actor_id)
+        dealer = reliefs.dealer_for_round(session, shift_id=shift_id, actor_id=actor_id)
         rnd = starting.insert_round(session, table_id=table_id, shift_id=shift_id,
                                     number=locked.last_number + 1, rules=start,
                                     start_key=key, dealer_id=dealer)
-        flow = flow_of(start)
-        return Loaded(rnd.id, rnd.number, rnd.status, shift_id, start, flow, [],
-                      memo.replay(flow, start, []), row=rnd, facts=Facts(table_id))
+        engine = engine_of(start)
+        return Loaded(rnd.id, rnd.number, rnd.status, shift_id, start, engine, [],
+                      memo.replay(engine, start, []), row=rnd, facts=Facts(table_id))
 
 
 def current_hand_id(session: Session, table_id: int) -> int | None:
@@ -279,4 +279,4 @@ def recompute(session: Session, round_id: int) -> tuple[dict[str, Any] | None, s
 def settlement_of(state: HandState) -> dict[str, Any]:
     """What a finished hand stores: the calculator's answer, plus each seat's net as a "box"
     line so the floor's round list shows a poker hand the way it shows a house round."""
-    return flow_of({"profile": state.profile.name}).settle(state).to_dict()  # type: ignore[no-any-return]
+    return engine_of({"profile": state.profile.name}).settle(state).to_dict()  # type: ignore[no-any-return]

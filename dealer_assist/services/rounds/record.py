@@ -93,7 +93,7 @@ def _start_once(session: Session, opener: Opener, scope_id: int | None, actor_id
         folded = played.folded
         appended.append((step, played.stored))
         if follow:
-            more, folded = stream_rules.follow_ups(empty.flow, folded)
+            more, folded = stream_rules.follow_ups(empty.engine, folded)
             appended += more
     txn.begin_write(session)
     locked = opener.lock(session, opening, key)
@@ -165,10 +165,10 @@ def _once(session: Session, stream: Stream, stream_id: int, actor_id: int, type:
     folded, settlement = played.folded, played.settlement
     appended = [(type, played.stored)]
     if follow and type not in stream_rules.META:
-        more, folded = stream_rules.follow_ups(loaded.flow, folded)
+        more, folded = stream_rules.follow_ups(loaded.engine, folded)
         appended += more
-        if more and stream.settles_when_complete and loaded.flow.can_settle(folded.state):
-            settlement = loaded.flow.settle(folded.state)
+        if more and stream.settles_when_complete and loaded.engine.can_settle(folded.state):
+            settlement = loaded.engine.settle(folded.state)
     compare(session, stream, loaded)
     return _append(session, stream, loaded, appended, folded, settlement, actor_id, key, tap)
 
@@ -232,8 +232,8 @@ def _play(stream: Stream, loaded: Loaded, type: str,
     if type == UNDO and not loaded.effective:
         raise Conflict(stream.wording.nothing, number=loaded.number)
     return stream_rules.play(
-        loaded.flow, loaded.folded, type, payload, loaded.last_seq,
-        undone=lambda seq: memo.replay(loaded.flow, loaded.rules,
+        loaded.engine, loaded.folded, type, payload, loaded.last_seq,
+        undone=lambda seq: memo.replay(loaded.engine, loaded.rules,
                                        [e for e in loaded.events if e.seq < seq],
                                        loaded.rules_text),
         settles_when_complete=stream.settles_when_complete)
@@ -252,15 +252,15 @@ def _check_resend(stream: Stream, loaded: Loaded, existing: store.EventView, typ
     if type in (PAID, VOID):
         return
     if type == UNDO:
-        field = loaded.flow.undo_field
+        field = loaded.engine.undo_field
         if field in payload and existing.payload.get(field) != payload[field]:
             raise reused
         return
-    flow = loaded.flow
-    earlier = memo.replay(flow, loaded.rules, [e for e in loaded.events if e.seq < existing.seq],
+    engine = loaded.engine
+    earlier = memo.replay(engine, loaded.rules, [e for e in loaded.events if e.seq < existing.seq],
                           loaded.rules_text)
     try:
-        again = flow.normalize(earlier.state, type, payload)
+        again = engine.normalize(earlier.state, type, payload)
     except (RulesError, RequestError):
         raise reused from None
     if json.loads(store.encode_payload(again)) != existing.payload:

@@ -1,7 +1,7 @@
 """A stored round replayed for review: its event timeline, the settlement as recorded, the
 engine's recomputation and the differences in plain words.
 
-The recomputation uses the live flow's own codec and replay (``rules.engine``: the same
+The recomputation uses the live engine's own codec and replay (``rules.engine``: the same
 code that recorded the round), under the round's own rules only: the game, house-rules profile
 and table limits it stored when it started (``game_round.rules``), never the table's current
 settings or the code's current profile.
@@ -122,10 +122,10 @@ def _recompute(rules: dict[str, Any],
     recomputed: dict[str, Any] | None = None
     error: str | None = None
     try:
-        flow, empty = start_rules(rules)
-        folded = flow.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
-        if flow.can_settle(folded.state):
-            recomputed = flow.settle(folded.state).to_dict()
+        engine, empty = start_rules(rules)
+        folded = engine.replay(empty, [Event(e.seq, e.type, e.payload) for e in events])
+        if engine.can_settle(folded.state):
+            recomputed = engine.settle(folded.state).to_dict()
         else:
             error = "the events do not make a complete round"
     except RulesError as err:

@@ -19,11 +19,11 @@ from sqlmodel import Session
 
 from ...models import Round, ShiftStatus
 from ...rules.fields import need_mapping
-from ...rules.games.registry import rules_flow
+from ...rules.games.registry import rules_engine
 from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
 from ..errors import Conflict, NotFound
-from ..people import duties, stints
+from ..people import duties, reliefs
 from . import live, memo, player_cards, starting, store, streams, txn, voids
 from . import record as record_path
 from .house import HOUSE, RECORDERS
@@ -93,13 +93,13 @@ class HouseStart:
                                  dealer_id=got.dealer_id)
         duties.check_status_open(got.shift_status, "recording a step")
         rules = store.table_rules(table)  # made once per table setting (rules.games.registry)
-        flow = rules_flow(rules)
-        empty = memo.replay(flow, rules, [])  # the empty round, memoised like any fold
+        engine = rules_engine(rules)
+        empty = memo.replay(engine, rules, [])  # the empty round, memoised like any fold
         # a box's player card is a registered one
-        player_cards.check_cards(session, flow.decode(empty.state, PLACE, payload))
+        player_cards.check_cards(session, engine.decode(empty.state, PLACE, payload))
         if got.open_round is not None:
             _refuse_second_round(session, got.open_round)
-        return Loaded(0, 0, OPEN, got.shift_id, rules, flow, [], empty,
+        return Loaded(0, 0, OPEN, got.shift_id, rules, engine, [], empty,
                       facts=Facts(table.id))
 
     def lock(self, session: Session, opening: Opening, key: str) -> starting.StartLocked | None:
@@ -119,7 +119,7 @@ class HouseStart:
         assert empty is not None and got.shift_id is not None
         # the dealer of record is the one tapped in at the table when the round
         # starts (nobody tapped in: whoever starts it deals, and a ``start`` stint says so)
-        dealer = locked.dealer_id if locked.dealer_id is not None else stints.dealer_for_round(
+        dealer = locked.dealer_id if locked.dealer_id is not None else reliefs.dealer_for_round(
             session, shift_id=got.shift_id, actor_id=actor_id)
         rnd = starting.insert_round(session, table_id=got.table.id, shift_id=got.shift_id,
                                     number=locked.last_number + 1, rules=empty.rules,
@@ -170,8 +170,8 @@ def _redeal(session: Session, loaded: Loaded, actor_id: int,
     under the record path's compare (the round as folded, else read again).
 
     A double tap (the same person, the same reason, still pending) files nothing more."""
-    flow = loaded.flow
-    voided = flow.voided(flow.step(loaded.folded.state, live.REDEAL, payload))  # RulesError
+    engine = loaded.engine
+    voided = engine.voided(engine.step(loaded.folded.state, live.REDEAL, payload))  # RulesError
     reason = Phrase("redeal: %(v)s", v=voided or "wrong number of cards")
     request = loaded.void_request
     if loaded.void_pending:

@@ -74,7 +74,7 @@ class Loaded:
     status: str
     shift_id: int | None
     rules: dict[str, Any]
-    flow: Game[Any]
+    engine: Game[Any]
     events: list[store.EventView]
     folded: Folded[Any]
     void_pending: bool = False

@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 
 from ...models import GameTable, Role, Shift, ShiftStatus, User, utcnow
 from ..errors import Conflict, NotFound, PermissionDenied, ValidationError
-from ..people import stints
+from ..people import reliefs
 from ..tables import tables
 
 OPENERS = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
@@ -95,7 +95,7 @@ def open_shift(session: Session, *, table_id: int, user_id: int, gaming_date: da
         dealer_id = user_id
     if dealer_id is not None:
         assert shift.id is not None
-        stints.open_table(session, shift_id=shift.id, dealer_id=dealer_id, now=now)
+        reliefs.open_table(session, shift_id=shift.id, dealer_id=dealer_id, now=now)
     return _view(shift, user)
 
 
