@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ...models import Round, RoundStatus, ShiftStatus
+from ...models import Round, RoundStatus
 from ...rules.engine import UNDO, Game
 from ...rules.games.poker import HandState, get_poker_profile, hand_to_dict, parse_hand
 from ...rules.games.poker import shown_hands as shown_hands
@@ -31,7 +31,7 @@ from ..errors import N_, Conflict, NotFound
 from ..people import reliefs
 from ..shifts import shifts
 from ..tables import poker as poker_tables
-from . import memo, starting, store, txn
+from . import memo, starting, store
 from . import record as record_path
 from .house import (
     check_recorder,
@@ -196,13 +196,7 @@ class PokerStart:
 
     def lock(self, session: Session, opening: Opening, key: str) -> starting.StartLocked | None:
         table_id, shift_id, _current = opening.found
-        txn.lock_table(session, table_id)  # one hand dealt at a time
-        locked = starting.compare(session, shift_id, key, by_start_key=True)
-        if locked.started is not None or locked.open_round is not None:
-            return None  # a twin got there first
-        if locked.status != ShiftStatus.OPEN.value:
-            raise Conflict("This shift is closed.")
-        return locked
+        return starting.lock(session, table_id, shift_id, key, by_start_key=True)
 
     def insert(self, session: Session, opening: Opening, locked: starting.StartLocked,
                empty: Loaded | None, actor_id: int, key: str) -> Loaded:

@@ -28,6 +28,7 @@ from sqlmodel import Session
 
 from ...audit import capture
 from ...models import GameTable, Round, RoundEvent, RoundStatus, Shift, ShiftStatus, User, utcnow
+from ..errors import Conflict
 from ..people import stints
 from ..tables import tables
 from . import store, txn
@@ -143,6 +144,20 @@ def compare(session: Session, shift_id: int, key: str, *,
         return StartLocked(None, None, None, None, 0)
     return StartLocked(row.status, row.dealer_id, row.open_round, row.started,
                        int(row.last_number or 0))
+
+
+def lock(session: Session, table_id: int, shift_id: int, key: str, *,
+         by_start_key: bool = False) -> StartLocked | None:
+    """A start's compare under the table's write lock (one round dealt at a time): None when a
+    twin got there first (the key's round, or another round, is open by now); a shift closed
+    meanwhile is refused."""
+    txn.lock_table(session, table_id)
+    locked = compare(session, shift_id, key, by_start_key=by_start_key)
+    if locked.started is not None or locked.open_round is not None:
+        return None
+    if locked.status != ShiftStatus.OPEN.value:
+        raise Conflict("This shift is closed.")
+    return locked
 
 
 def insert_round(session: Session, *, table_id: int, shift_id: int, number: int,

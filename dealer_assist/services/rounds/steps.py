@@ -17,14 +17,14 @@ from typing import Any
 
 from sqlmodel import Session
 
-from ...models import Round, ShiftStatus
+from ...models import Round
 from ...rules.fields import need_mapping
 from ...rules.games.registry import rules_engine
 from ...rules.games.stud.codec import decode_place
 from ...rules.phrase import Phrase
 from ..errors import Conflict, NotFound
 from ..people import duties, reliefs
-from . import live, memo, player_cards, starting, store, streams, txn, voids
+from . import live, memo, player_cards, starting, store, streams, voids
 from . import record as record_path
 from .house import HOUSE, RECORDERS
 from .streams import OPEN, Facts, Loaded, Opening
@@ -105,13 +105,7 @@ class HouseStart:
     def lock(self, session: Session, opening: Opening, key: str) -> starting.StartLocked | None:
         got: starting.StartRead = opening.found
         assert got.shift_id is not None
-        txn.lock_table(session, got.table.id)
-        locked = starting.compare(session, got.shift_id, key)
-        if locked.started is not None or locked.open_round is not None:
-            return None  # a twin got there first
-        if locked.status != ShiftStatus.OPEN.value:
-            raise Conflict("This shift is closed.")
-        return locked
+        return starting.lock(session, got.table.id, got.shift_id, key)
 
     def insert(self, session: Session, opening: Opening, locked: starting.StartLocked,
                empty: Loaded | None, actor_id: int, key: str) -> Loaded:
