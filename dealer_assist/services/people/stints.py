@@ -32,7 +32,7 @@ from ...models import DealerStint, Role, Round, RoundStatus, Shift, ShiftStatus,
 #: who may deal at a table (a pit boss or shift manager may step in)
 DEALERS = frozenset({Role.CROUPIER.value, Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
 SUPERVISORS = frozenset({Role.PIT_BOSS.value, Role.SHIFT_MANAGER.value})
-#: who hosts the parlour board game (``services.rounds.parlour.HOSTS``)
+#: who hosts the parlour board game (and relieves its host)
 HOSTS = frozenset({Role.CROUPIER.value, Role.ADMIN.value})
 
 

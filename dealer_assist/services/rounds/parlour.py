@@ -32,14 +32,14 @@ from ...rules.games.parlour.hand import check_players
 from ...rules.games.parlour.profile import VARIANTS, get_parlour_profile
 from ...rules.games.registry import get_engine
 from ..errors import N_, NotFound, PermissionDenied, ValidationError
-from ..people import reliefs
+from ..people import reliefs, stints
 from . import memo, txn
 from . import record as record_path
 from .store import encode_payload, events, last_seq
 from .streams import OPEN, Closed, Loaded, Locked, Opening, Wording
 
 #: who runs the parlour board: a host or club dealer (croupier) and administrators
-HOSTS = frozenset({"croupier", "admin"})
+HOSTS = stints.HOSTS
 ENDED = "ended"
 
 
