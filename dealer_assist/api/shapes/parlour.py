@@ -7,12 +7,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from ...rules.fields import need_mapping
-from ...rules.games.parlour.calculator import (
-    EndOfGame,
-    HandResult,
-    end_of_game_request,
-    settle_hand_request,
-)
+from ...rules.games.parlour.calculator import end_of_game_request, settle_hand_request
+from ...rules.games.parlour.hand import EndOfGame, HandResult
 from .base import (
     Absent,
     Card,
