@@ -27,16 +27,16 @@ from pydantic import (
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
-    ValidationError,
     ValidationInfo,
     model_validator,
 )
+from pydantic import ValidationError as DoesNotFit
 from pydantic.json_schema import SkipJsonSchema
 from werkzeug.exceptions import BadRequest
 
 from ...edge import json_body, problem
 from ...rules.phrase import Phrase
-from ...services.errors import ValidationError as Refused
+from ...services.errors import ValidationError
 
 #: an answer field that is left out when it does not apply (never ``null``)
 Absent = SkipJsonSchema[None]
@@ -88,7 +88,7 @@ def idempotency_key(body: Mapping[str, Any], header: str | None) -> str:
     """The ``Idempotency-Key`` header, else the body's ``idempotency_key`` (422 if neither)."""
     key = header or body.get("idempotency_key")
     if not isinstance(key, str) or not key.strip():
-        raise Refused("an Idempotency-Key header (or idempotency_key field) is required",
+        raise ValidationError("an Idempotency-Key header (or idempotency_key field) is required",
                       field="idempotency_key")
     return key
 
@@ -138,7 +138,7 @@ def parse(model: type[Q], data: Any, context: Context) -> Q:
     does not fit the shape; see the module's docstring)."""
     try:
         return model.model_validate(data, context=context)
-    except ValidationError as err:
+    except DoesNotFit as err:
         first = err.errors(include_url=False)[0]
         loc = tuple(p for p in first["loc"] if not _is_union_branch(p))
         field = field_path(loc)
