@@ -1,7 +1,7 @@
 """One source for the API's shapes (pydantic models in ``api/shapes``).
 
-The models check the request bodies and produce the OpenAPI document; the engine keeps its own
-readers. These tests prove the two agree where they must: the lists in the shapes are the
+The models read the request bodies (running the engine's own readers first) and produce the
+OpenAPI document. These tests prove the two agree where they must: the lists in the shapes are the
 engine's; the valid requests and the engine's real answers fit the shapes; and for any one
 field of a valid request replaced by anything (or removed), the API answers exactly what the
 engine says when the engine refuses it (422, its code, field and value: the shape check never

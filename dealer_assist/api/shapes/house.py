@@ -1,6 +1,8 @@
 """The house games' calculators: ``POST /api/v1/{game}/settle`` and ``/split/suggest``.
 
-Shapes only: the engine reads the same body and checks every rule (422 naming the field).
+A calculator's engine reads a body by settling it (every refusal a 422 naming its field), so
+``SettleRequest`` reads with the game's ``settle_request`` and holds the settlement it read;
+``SuggestRequest`` runs the engine's field readers and holds the cards and figures.
 """
 
 from __future__ import annotations
