@@ -23,10 +23,10 @@ compare-and-append under the lock); its ``created`` flag, not a count taken befo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
-from flask import g, request
+from flask import g
 
 from .. import db
 from ..edge import problem, role_required
@@ -91,30 +91,12 @@ def _answer(rnd: live.LiveRound, created: bool) -> Any:
     return round_json(rnd), 201 if created else 200
 
 
-def _key(body: Mapping[str, Any]) -> str:
-    return request.headers.get("Idempotency-Key") or str(body.get("idempotency_key") or "")
-
-
-def _start_step(body: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
-    """A refused start from a tablet's offline queue, as ``edge.offline.kept`` keeps it."""
-    return {"type": steps.PLACE, "payload": {"boxes": body.get("boxes")}, "key": _key(body),
-            "table_id": args.get("table_id")}
-
-
-def _event_step(body: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
-    """A refused event from a tablet's offline queue, as ``edge.offline.kept`` keeps it."""
-    payload = body.get("payload")
-    return {"type": str(body.get("type") or ""),
-            "payload": payload if isinstance(payload, dict) else {}, "key": _key(body),
-            "round_id": args.get("round_id")}
-
-
 @route("post", "/tables/<int:table_id>/rounds",
        "Start a round at a table (its first event is place)", tag="rounds", body=RoundCreate,
        answers=write_answers(Round), parameters=(TABLE, *WRITE),
        example={"boxes": [{"box": "1", "ante": 100, "bonus": 50, "seat": "A"}]})
 @staff
-@keeps_refusals(_start_step)
+@keeps_refusals(RoundCreate.refused)
 def create_round(table_id: int) -> Any:
     start = parsed(RoundCreate).got
     done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,  # commits
@@ -148,7 +130,7 @@ def get_round(round_id: int) -> Any:
                                                 "cards": ["As", "Kd", "Qh", "Jc", "9s"]},
                 "expected_seq": 1})
 @staff
-@keeps_refusals(_event_step)
+@keeps_refusals(EventCreate.refused)
 def append(round_id: int) -> Any:
     step = parsed(EventCreate).got
     done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id,

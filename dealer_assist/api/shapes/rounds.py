@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from flask import request
 from pydantic import ConfigDict, Field, WithJsonSchema
 
 from ...edge.offline import tap_of
 from ...rules.fields import get_int, get_list, get_str, need_mapping
-from ...services.rounds import live
+from ...services.rounds import live, steps
 from ...services.rounds.offline import Tap
 from .base import Absent, Context, Label, Money, Obj, Request, Shape, When, idempotency_key
 from .house import BoxPlayer, Settlement
@@ -57,6 +58,17 @@ class RoundCreate(Tapped, Request[Start]):
         boxes = _boxes(body)
         return Start(boxes, idempotency_key(body, context.get("key")), tap)
 
+    @staticmethod
+    def refused(body: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+        """A refused start from a tablet's offline queue, as ``edge.offline.kept`` keeps it."""
+        return {"type": steps.PLACE, "payload": {"boxes": body.get("boxes")},
+                "key": _key(body), "table_id": args.get("table_id")}
+
+
+def _key(body: Mapping[str, Any]) -> str:
+    """A refused step's key, as given (none: empty)."""
+    return request.headers.get("Idempotency-Key") or str(body.get("idempotency_key") or "")
+
 
 def _boxes(body: Mapping[str, Any]) -> list[live.BoxStake]:
     boxes = []
@@ -99,6 +111,14 @@ class EventCreate(Tapped, Request[Step]):
         type = get_str(body, "type")
         key = idempotency_key(body, context.get("key"))
         return Step(type, payload, expected, key, tap_of(body))
+
+    @staticmethod
+    def refused(body: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+        """A refused step from a tablet's offline queue, as ``edge.offline.kept`` keeps it."""
+        payload = body.get("payload")
+        return {"type": str(body.get("type") or ""),
+                "payload": payload if isinstance(payload, dict) else {}, "key": _key(body),
+                "round_id": args.get("round_id")}
 
 
 class Event(Shape):
