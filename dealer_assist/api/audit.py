@@ -13,14 +13,14 @@ import dataclasses
 from datetime import date, datetime
 from typing import Any
 
-from flask import jsonify, request
+from flask import request
 
 from .. import audit, db
 from ..edge import as_id, problem, role_required
 from ..models import Role
 from ..services.disputes import disputes
 from ..services.rounds import voids
-from .operations import READ_ERRORS, path_param, query, read_answers, route
+from .operations import READ_ERRORS, answer, path_param, query, read_answers, route
 from .shapes.rounds import (
     AuditHead,
     ChangeRequest,
@@ -80,7 +80,7 @@ def list_disputes() -> Any:
         found = disputes.queue(dbs, table_id=_arg("table_id"), shift_id=_arg("shift_id"),
                                round_id=_arg("round_id"),
                                status=request.args.get("status") or None)
-        return jsonify({"disputes": [_dispute(d) for d in found]})
+        return answer(DisputeList, {"disputes": [_dispute(d) for d in found]})
 
 
 @route("get", "/disputes/<int:dispute_id>",
@@ -99,7 +99,7 @@ def get_dispute(dispute_id: int) -> Any:
             "box_recomputed": rr.box(review.dispute.box, "recomputed"),
             "events": plain(rr.events)}
         out["corrections"] = plain(disputes.corrections(dbs, round_id=review.dispute.round_id))
-        return jsonify(out)
+        return answer(Dispute, out)
 
 
 def _change(c: voids.ChangeView) -> dict[str, Any]:
@@ -116,7 +116,7 @@ def list_voids() -> Any:
         found = voids.changes(dbs, kind="void", status=request.args.get("status") or None,
                               table_id=_arg("table_id"), shift_id=_arg("shift_id"),
                               round_id=_arg("round_id"))
-        return jsonify({"voids": [_change(c) for c in found]})
+        return answer(VoidList, {"voids": [_change(c) for c in found]})
 
 
 @route("get", "/voids/<int:request_id>", "One void request", tag="audit",
@@ -128,7 +128,7 @@ def get_void(request_id: int) -> Any:
         found = voids.get_change(dbs, request_id)
         if found.kind != "void":
             return problem(404, "NotFound", f"No void request with id {request_id}.")
-        return jsonify(_change(found))
+        return answer(ChangeRequest, _change(found))
 
 
 @route("get", "/correction-requests", "Correction requests", tag="audit",
@@ -141,7 +141,8 @@ def list_correction_requests() -> Any:
                               status=request.args.get("status") or None,
                               table_id=_arg("table_id"), shift_id=_arg("shift_id"),
                               round_id=_arg("round_id"))
-        return jsonify({"correction_requests": [_change(c) for c in found]})
+        return answer(CorrectionRequestList,
+                      {"correction_requests": [_change(c) for c in found]})
 
 
 @route("get", "/corrections", "Money moved after payment", tag="audit",
@@ -151,7 +152,8 @@ def list_corrections() -> Any:
     with db.session_scope(write=False) as dbs:
         found = disputes.corrections(dbs, shift_id=_arg("shift_id"), table_id=_arg("table_id"),
                                      round_id=_arg("round_id"))
-        return jsonify({"corrections": plain(found), "total": sum(c.amount for c in found)})
+        return answer(CorrectionList, {"corrections": plain(found),
+                                       "total": sum(c.amount for c in found)})
 
 
 @route("get", "/audit/head", "The audit chain's head", tag="audit",
@@ -160,5 +162,5 @@ def list_corrections() -> Any:
 def audit_head() -> Any:
     with db.session_scope(write=False) as dbs:
         head = audit.chain_head(dbs)
-        return jsonify({"seq": head.seq, "hash": head.hash,
-                        "at": head.at.isoformat() if head.at else None})
+        return answer(AuditHead, {"seq": head.seq, "hash": head.hash,
+                                  "at": head.at.isoformat() if head.at else None})

@@ -4,18 +4,25 @@ report (read-only: pit, managers, auditors). Same services as the pages (``web/c
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
 from flask import current_app, g, request
 
 from .. import db
-from ..edge import FLOOR_READERS, json_body, problem, role_required
-from ..rules.fields import get_int, need_mapping
+from ..edge import FLOOR_READERS, problem, role_required
 from ..services.cage import buyins, slips, win
 from ..services.reports import hold
-from .operations import WRITE, checked, path_param, query, read_answers, route, write_answers
+from .operations import (
+    WRITE,
+    answer,
+    parsed,
+    path_param,
+    query,
+    read_answers,
+    route,
+    write_answers,
+)
 from .shapes.cage import BuyIn, BuyInCreate, HoldReport, Slip
 
 READERS = FLOOR_READERS
@@ -33,11 +40,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _label(body: Mapping[str, Any], name: str) -> str | None:
-    value = body.get(name)
-    return None if value is None else str(value)
-
-
 @route("post", "/tables/<int:table_id>/buy-ins",
        "Record cash exchanged for chips at the table (any moment of a round)", tag="cage",
        body=BuyInCreate, answers=write_answers(BuyIn),
@@ -45,20 +47,13 @@ def _label(body: Mapping[str, Any], name: str) -> str | None:
        example={"amount": 5000, "seat": "2", "player": "C-1007"})
 @role_required(*sorted(buyins.RECORDERS))
 def create_buy_in(table_id: int) -> Any:
-    data, error = json_body()
-    if error is not None:
-        return error
-    body = need_mapping(data, "")
-    amount = get_int(body, "amount")
-    checked(data)
+    cash = parsed(BuyInCreate).got
     dbs = db.get_session()
-    done = buyins.record_buy_in(dbs, table_id=table_id, amount=amount, actor_id=g.user.id,
-                                seat=_label(body, "seat"), player=_label(body, "player"),
-                                key=request.headers.get("Idempotency-Key")
-                                or _label(body, "idempotency_key"))
+    done = buyins.record_buy_in(dbs, table_id=table_id, amount=cash.amount, actor_id=g.user.id,
+                                seat=cash.seat, player=cash.player, key=cash.key)
     out = _plain(done)
     del out["created"]
-    return out, 201 if done.created else 200
+    return answer(BuyIn, out), 201 if done.created else 200
 
 
 @route("get", "/slips/<int:number>", "A numbered slip (fill, credit, opener, closer)",
@@ -69,7 +64,7 @@ def get_slip(number: int) -> Any:
     out["signed"] = [{"name": n, "method": m} for n, m in out["signed"]]
     for key in ("id", "currency", "transfer_id", "count_id", "extra"):
         out.pop(key, None)
-    return out
+    return answer(Slip, out)
 
 
 @route("get", "/hold", "Win, drop and hold for a gaming day, month and year to date",
@@ -85,4 +80,4 @@ def hold_report() -> Any:
         return problem(400, "Bad request", "date: a gaming date like 2026-03-14",
                        field="date")
     band = hold.band_from(current_app.config.get("HOLD_BAND"))
-    return hold.build_hold_report(db.get_session(), day, band=band)
+    return answer(HoldReport, hold.build_hold_report(db.get_session(), day, band=band))

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..edge import json_body, problem, public
-from ..rules.fields import need_mapping
+from ..edge import problem, public
 from ..rules.games.registry import GameSpec, games
-from .operations import CALC_ERRORS, checked, path_param, route
+from .operations import CALC_ERRORS, answer, parsed, path_param, route
 from .shapes.house import Settlement, SettleRequest
 
 
@@ -38,9 +37,5 @@ def settle(game: str) -> Any:
     if spec is None or spec.settle_request is None:
         known = ", ".join(sorted(s.name for s in calculators())) or "none yet"
         return problem(404, "Unknown game", f"no calculator for '{game}' (known: {known})")
-    data, error = json_body()
-    if error is not None:
-        return error
-    settlement = spec.settle_request(need_mapping(data, ""))
-    checked(data)
-    return settlement.to_dict()
+    settlement = parsed(SettleRequest, settle=spec.settle_request).got
+    return answer(Settlement, settlement.to_dict())

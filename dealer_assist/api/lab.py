@@ -11,19 +11,16 @@ bounded. A game the lab does not cover is a 422 naming the profile.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app
 
-from ..edge import json_body, role_required
+from ..edge import role_required
 from ..i18n.decisions import option_label
-from ..lab.advice import STAGES, advise
+from ..lab.advice import advise
 from ..rules.cards import ALL_CARDS
 from ..rules.errors import IllegalActionError
-from ..rules.fields import RequestError, get_cards, get_int, get_str, need_mapping
-from ..rules.profiles import get_profile
-from .operations import READ_ERRORS, WRITE, checked, route
+from .operations import READ_ERRORS, WRITE, answer, parsed, route
 from .shapes.lab import MAX_PRECISE, Advice, AdviseRequest
 
 #: staff who may ask the advisor: every role but the auditor, who reads and never posts
@@ -32,10 +29,6 @@ LAB_ROLES = ("admin", "croupier", "pit_boss", "shift_manager")
 CODE = {c.index: c.code for c in ALL_CARDS}
 EXAMPLE = {"profile": "russian-classic", "stage": "deal",
            "cards": ["As", "Kd", "7h", "4c", "2s"], "ante": 100}
-
-
-def _optional_cards(body: Mapping[str, Any], name: str) -> list[Any] | None:
-    return list(get_cards(body, name)) if body.get(name) is not None else None
 
 
 @route("post", "/lab/advise",
@@ -47,34 +40,21 @@ def _optional_cards(body: Mapping[str, Any], name: str) -> list[Any] | None:
                    "the dealer's five cards). See docs/api.md, Game-math lab.")
 @role_required(*LAB_ROLES)
 def lab_advise() -> Any:
-    data, error = json_body()
-    if error is not None:
-        return error
-    body = need_mapping(data, "")
-    profile = get_profile(get_str(body, "profile"))
-    stage = get_str(body, "stage", default="deal", choices=STAGES)
-    cards = get_cards(body, "cards")
-    up = _optional_cards(body, "up")
-    ante = get_int(body, "ante", default=profile.min_ante, minimum=1)
-    bonus = get_int(body, "bonus", default=0, minimum=0)
-    precise = get_int(body, "precise", default=0, minimum=0)
     limit = int(current_app.config.get("LAB_MAX_PRECISE", MAX_PRECISE))
-    if precise > limit:
-        raise RequestError(f"precise must be at most {limit:,}", field="precise", value=precise)
-    checked(data)
+    asked = parsed(AdviseRequest, max_precise=limit).got
+    profile, ante = asked.profile, asked.ante
     try:
-        advice = advise(profile, stage, cards, up=up[0] if up else None,
-                        dealer=_optional_cards(body, "dealer"),
-                        seen=_optional_cards(body, "seen") or (), ante=ante, bonus=bonus,
-                        small=_optional_cards(body, "small"), precise=precise)
+        advice = advise(profile, asked.stage, asked.cards, up=asked.up[0] if asked.up else None,
+                        dealer=asked.dealer, seen=asked.seen or (), ante=ante,
+                        bonus=asked.bonus, small=asked.small, precise=asked.precise)
     except NotImplementedError as err:
         raise IllegalActionError("the lab has no advisor for profile %(name)s: %(why)s",
                                  name=profile.name, why=str(err), field="profile",
                                  value=profile.name) from None
-    return {"profile": advice.profile, "game": advice.game, "stage": advice.stage,
-            "ante": ante, "unit": "ANTE", "seconds": round(advice.seconds, 3),
-            "notes": advice.notes, "best": _option(advice.best, ante),
-            "options": [_option(o, ante) for o in advice.options]}
+    return answer(Advice, {
+        "profile": advice.profile, "game": advice.game, "stage": advice.stage, "ante": ante,
+        "unit": "ANTE", "seconds": round(advice.seconds, 3), "notes": advice.notes,
+        "best": _option(advice.best, ante), "options": [_option(o, ante) for o in advice.options]})
 
 
 def _option(o: Any, ante: int) -> dict[str, Any]:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import CoreSchema, core_schema
 
 from ..edge import public
-from .operations import OPERATIONS, Operation, route
+from .operations import OPERATIONS, Operation, answer, route
 from .shapes import Shape
 from .shapes.problems import RESPONSES, OpenApiDocument, Problem, RulesProblem
 
@@ -120,4 +119,4 @@ def document() -> dict[str, Any]:
        answers={"200": OpenApiDocument, "429": "TooManyRequests"})
 @public
 def openapi() -> Any:
-    return jsonify(document())
+    return answer(OpenApiDocument, document())

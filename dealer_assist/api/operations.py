@@ -3,9 +3,11 @@
 ``@route("post", "/split/suggest", "summary", tag=..., body=SuggestRequest, answers=...)``
 registers the view on the API blueprint *and* records its :class:`Operation`: the path, the
 method, the shape of the body and of each answer, the parameters and an example. The view
-checks its body against the shape its operation names (:func:`checked`), so the document and
-the check cannot drift apart. ``api/openapi.py`` assembles the document from
-:data:`OPERATIONS`.
+gets its body read by the shape its operation names (:func:`parsed`: malformed JSON is a 400,
+then the engine's readers' 422s in the order they read, then the shape's 400) and passes on
+what that model read; it builds its answer with the shape of the answer (:func:`answer`). So
+the document, the reader and the answer cannot drift apart. ``api/openapi.py`` assembles the
+document from :data:`OPERATIONS`.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from flask import request
 
 from ..edge import PUBLIC_ROLES
 from . import bp
-from .shapes import Shape, conform
+from .shapes import Request, Shape, read_body
 
 F = TypeVar("F", bound=Callable[..., Any])
+Q = TypeVar("Q", bound=Request[Any])
 #: an answer: a shape, or the name of a reusable problem answer (``shapes.problems.RESPONSES``)
 Answer = type[Shape] | str
 
@@ -67,13 +70,14 @@ def route(method: str, rule: str, summary: str, *, tag: str, answers: Mapping[st
     return decorate
 
 
-def checked(data: Any) -> None:
-    """Check a request body against the shape this endpoint's operation documents (400 naming
-    the field if it does not fit). Call it after the engine (or the view's field reader) has
-    read the body, so the engine's own refusals keep their 422 and field path."""
+def parsed(shape: type[Q], **context: Any) -> Q:
+    """The request's body read by ``shape``, the shape this endpoint's operation documents: a
+    400 for a body that is not JSON, then the shape's readers (the engine's 422s) and its check
+    (a 400 naming the field). ``context``: what the readers need beside the body (the
+    ``Idempotency-Key`` header is always there, as ``key``)."""
     operation = OPERATIONS[(request.endpoint or "").rsplit(".", 1)[-1]]
-    assert operation.body is not None, f"{operation.operation_id} documents no body"
-    conform(operation.body, data)
+    assert operation.body is shape, f"{operation.operation_id} documents {operation.body}"
+    return read_body(shape, {"key": request.headers.get("Idempotency-Key"), **context})
 
 
 def answer(shape: type[Shape], values: Mapping[str, Any]) -> dict[str, Any]:
@@ -84,10 +88,25 @@ def answer(shape: type[Shape], values: Mapping[str, Any]) -> dict[str, Any]:
     text = json.dumps(values)
     built = shape.model_validate_json(text)
     out: dict[str, Any] = built.model_dump(mode="json", exclude_unset=True, by_alias=True)
-    lost = _lost(json.loads(text), out)
+    given = json.loads(text)
+    lost = _lost(given, out)
     if lost:
         raise ValueError(f"{shape.__name__} does not document {', '.join(lost)}")
-    return out
+    kept: dict[str, Any] = _numbers_as_given(given, out)
+    return kept
+
+
+def _numbers_as_given(given: Any, kept: Any) -> Any:
+    """``kept`` with each whole number the values gave as such (a ``float`` field keeps ``-1``,
+    not ``-1.0``: the answer's bytes stay what the engine said)."""
+    if isinstance(given, dict) and isinstance(kept, dict):
+        return {k: _numbers_as_given(given.get(k), v) for k, v in kept.items()}
+    if isinstance(given, list) and isinstance(kept, list) and len(given) == len(kept):
+        return [_numbers_as_given(a, b) for a, b in zip(given, kept, strict=True)]
+    if (isinstance(kept, float) and isinstance(given, int) and not isinstance(given, bool)
+            and kept == given):
+        return given
+    return kept
 
 
 def _lost(given: Any, kept: Any, path: str = "") -> list[str]:

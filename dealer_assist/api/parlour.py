@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..edge import json_body, public
-from ..rules.fields import need_mapping
-from ..rules.games.parlour.calculator import end_of_game_request, settle_hand_request
-from .operations import CALC_ERRORS, checked, route
+from ..edge import public
+from .operations import CALC_ERRORS, answer, parsed, route
 from .shapes.parlour import ParlourEnd, ParlourEndRequest, ParlourHand, ParlourHandRequest
 
 HAND_EXAMPLE = {
@@ -37,12 +35,7 @@ END_EXAMPLE = {
                    "docs/api.md, Parlour Americana.")
 @public
 def parlour_hand() -> Any:
-    data, error = json_body()
-    if error is not None:
-        return error
-    result = settle_hand_request(need_mapping(data, ""))
-    checked(data)
-    return result.to_dict()
+    return answer(ParlourHand, parsed(ParlourHandRequest).got.to_dict())
 
 
 @route("post", "/parlour/end", "The end-of-game deal of Parlour Americana", tag="calculators",
@@ -51,9 +44,4 @@ def parlour_hand() -> Any:
                    "See docs/api.md, Parlour Americana.")
 @public
 def parlour_end() -> Any:
-    data, error = json_body()
-    if error is not None:
-        return error
-    result = end_of_game_request(need_mapping(data, ""))
-    checked(data)
-    return result.to_dict()
+    return answer(ParlourEnd, parsed(ParlourEndRequest).got.to_dict())

@@ -11,14 +11,14 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import g, jsonify, request
+from flask import g, request
 
 from .. import db
 from ..edge import role_required
 from ..services.errors import ValidationError
 from ..services.players import cards, rated
 from ..services.players.played import EdgeBook
-from .operations import path_param, query, read_answers, route
+from .operations import answer, path_param, query, read_answers, route
 from .shapes.players import PlayerRatings
 
 #: pit and management: who sees ratings and names
@@ -47,4 +47,5 @@ def player_ratings(card: str) -> Any:
         found = rated.player_ratings(
             dbs, card, reader_role=g.user.role, day=day,
             edges=EdgeBook(dbs))
-        return jsonify({"day": day.isoformat() if day else None, **found.to_dict()})
+        return answer(PlayerRatings,
+                      {"day": day.isoformat() if day else None, **found.to_dict()})

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..edge import json_body, public
-from ..rules.games.poker import hand_to_dict, parse_hand
-from .operations import CALC_ERRORS, checked, route
+from ..edge import public
+from ..rules.games.poker import hand_to_dict
+from .operations import CALC_ERRORS, answer, parsed, route
 from .shapes.poker import PokerHand, PokerHandRequest
 
 EXAMPLE = {"profile": "draw32-pot-limit", "stakes": {"small_blind": 1, "big_blind": 2,
@@ -31,9 +31,4 @@ EXAMPLE = {"profile": "draw32-pot-limit", "stakes": {"small_blind": 1, "big_blin
                    "which pot. See docs/api.md, Poker room.")
 @public
 def poker_hand() -> Any:
-    data, error = json_body()
-    if error is not None:
-        return error
-    state = parse_hand(data)
-    checked(data)
-    return hand_to_dict(state)
+    return answer(PokerHand, hand_to_dict(parsed(PokerHandRequest).got))

@@ -12,14 +12,12 @@ from typing import Any
 from flask import g
 
 from .. import db
-from ..edge import json_body, problem
-from ..rules.fields import get_int, get_str, need_mapping
+from ..edge import problem
 from ..rules.phrase import Phrase
-from ..services.errors import ValidationError
 from ..services.rounds import poker_hands
 from ..services.tables import poker as poker_tables
-from .operations import WRITE, checked, path_param, read_answers, route, write_answers
-from .rounds import idempotency_key_of, staff
+from .operations import WRITE, answer, parsed, path_param, read_answers, route, write_answers
+from .rounds import staff
 from .shapes.poker import (
     PokerActionCreate,
     PokerHandStart,
@@ -38,19 +36,18 @@ TAG = "poker tables"
 
 
 def table_json(view: poker_tables.PokerTableView) -> dict[str, Any]:
-    return {"id": view.id, "name": view.name, "profile": view.profile, "stakes": view.stakes,
-            "seat_count": view.seat_count, "button": view.button,
-            "hands_dealt": view.hands_dealt,
-            "seats": [{"seat": s.seat, "player": s.player, "stack": s.stack,
-                       "bought_in": s.bought_in, "cashed_out": s.cashed_out,
-                       "status": s.status, "missed": s.missed} for s in view.seated()]}
+    """The table, built by the :class:`~.shapes.poker.PokerTable` shape."""
+    return answer(PokerTable, {
+        "id": view.id, "name": view.name, "profile": view.profile, "stakes": view.stakes,
+        "seat_count": view.seat_count, "button": view.button, "hands_dealt": view.hands_dealt,
+        "seats": [{"seat": s.seat, "player": s.player, "stack": s.stack,
+                   "bought_in": s.bought_in, "cashed_out": s.cashed_out, "status": s.status,
+                   "missed": s.missed} for s in view.seated()]})
 
 
-def _body() -> tuple[dict[str, Any] | None, Any]:
-    data, error = json_body()
-    if error is not None:
-        return None, error
-    return dict(need_mapping(data, "")), None
+def hand_json(hand: poker_hands.PokerHand) -> dict[str, Any]:
+    """The hand, built by the :class:`~.shapes.poker.PokerTableHand` shape."""
+    return answer(PokerTableHand, hand.to_dict())
 
 
 @route("post", "/poker/tables", "Open a poker table", tag=TAG, body=PokerTableCreate,
@@ -59,15 +56,10 @@ def _body() -> tuple[dict[str, Any] | None, Any]:
                 "seat_count": 5})
 @staff
 def poker_open_table() -> Any:
-    body, error = _body()
-    if body is None:
-        return error
-    name, profile = get_str(body, "name"), get_str(body, "profile")
-    stakes, seat_count = need_mapping(body.get("stakes"), "stakes"), get_int(body, "seat_count")
-    checked(body)
+    new = parsed(PokerTableCreate).got
     dbs = db.get_session()
-    view = poker_tables.open_table(dbs, name=name, profile=profile, stakes=stakes,
-                                   seat_count=seat_count)
+    view = poker_tables.open_table(dbs, name=new.name, profile=new.profile, stakes=new.stakes,
+                                   seat_count=new.seat_count)
     return table_json(view), 201
 
 
@@ -83,15 +75,10 @@ def poker_get_table(table_id: int) -> Any:
        example={"seat": "3", "player": "Ann", "buy_in": 1000})
 @staff
 def poker_seat_player(table_id: int) -> Any:
-    body, error = _body()
-    if body is None:
-        return error
-    seat, player = get_str(body, "seat"), get_str(body, "player", default="")
-    buy_in = get_int(body, "buy_in")
-    checked(body)
+    new = parsed(PokerSeatCreate).got
     dbs = db.get_session()
-    poker_tables.seat_player(dbs, table_id, seat=seat, player=player, buy_in=buy_in,
-                             actor_id=g.user.id)
+    poker_tables.seat_player(dbs, table_id, seat=new.seat, player=new.player,
+                             buy_in=new.buy_in, actor_id=g.user.id)
     return table_json(poker_tables.get(dbs, table_id)), 201
 
 
@@ -103,17 +90,12 @@ def poker_seat_player(table_id: int) -> Any:
 def poker_change_seat(table_id: int, seat: str) -> Any:
     """``{"change": "rebuy", "amount": 500}`` or ``{"change": "sitting_out" | "playing" |
     "left"}``."""
-    body, error = _body()
-    if body is None:
-        return error
-    change = get_str(body, "change", choices=("rebuy", "playing", "sitting_out", "left"))
-    amount = get_int(body, "amount") if change == "rebuy" else 0
-    checked(body)
+    asked = parsed(PokerSeatChange).got
     dbs = db.get_session()
-    if change == "rebuy":
-        poker_tables.rebuy(dbs, table_id, seat, amount, g.user.id)
+    if asked.change == "rebuy":
+        poker_tables.rebuy(dbs, table_id, seat, asked.amount, g.user.id)
     else:
-        poker_tables.set_status(dbs, table_id, seat, change, g.user.id)
+        poker_tables.set_status(dbs, table_id, seat, asked.change, g.user.id)
     return table_json(poker_tables.get(dbs, table_id))
 
 
@@ -123,14 +105,10 @@ def poker_change_seat(table_id: int, seat: str) -> Any:
 @staff
 def poker_start_hand(table_id: int) -> Any:
     """Deal the next hand. The same idempotency key answers the hand it dealt again (200)."""
-    body, error = _body()
-    if body is None:
-        return error
-    key = idempotency_key_of(body)
-    checked(body)
+    key = parsed(PokerHandStart).got
     hand, created = poker_hands.deal(db.get_session(), table_id=table_id,  # commits
                                      user_id=g.user.id, idempotency_key=key)
-    return hand.to_dict(), 201 if created else 200
+    return hand_json(hand), 201 if created else 200
 
 
 @route("get", "/poker/tables/<int:table_id>/hands/current",
@@ -143,14 +121,14 @@ def poker_current_hand(table_id: int) -> Any:
     if current is None:
         return problem(404, "No hand", Phrase("table %(table)s has no hand in progress",
                                               table=table_id))
-    return poker_hands.load(dbs, current).to_dict()
+    return hand_json(poker_hands.load(dbs, current))
 
 
 @route("get", "/poker/hands/<int:round_id>", "A poker hand", tag=TAG,
        answers=read_answers(PokerTableHand), parameters=(HAND,))
 @staff
 def poker_get_hand(round_id: int) -> Any:
-    return poker_hands.load(db.get_session(), round_id).to_dict()
+    return hand_json(poker_hands.load(db.get_session(), round_id))
 
 
 @route("post", "/poker/hands/<int:round_id>/actions",
@@ -160,21 +138,11 @@ def poker_get_hand(round_id: int) -> Any:
 @staff
 def poker_act(round_id: int) -> Any:
     """``{"action": {...as in POST /poker/hand...}, "expected_seq": 3}`` + Idempotency-Key."""
-    body, error = _body()
-    if body is None:
-        return error
-    action = need_mapping(body.get("action"), "action")
-    expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq",
-                                                                      minimum=0)
-    if "type" not in action:
-        raise ValidationError("action.type is required", field="action.type")
     dbs = db.get_session()
-    before = poker_hands.load(dbs, round_id).last_seq  # an unknown hand: 404 first
-    key = idempotency_key_of(body)
-    checked(body)
-    hand = poker_hands.record(dbs, round_id=round_id, action=action,
-                              user_id=g.user.id, idempotency_key=key, expected_seq=expected)
-    return hand.to_dict(), 201 if hand.last_seq != before else 200
+    step = parsed(PokerActionCreate, hand=lambda: poker_hands.load(dbs, round_id).last_seq).got
+    hand = poker_hands.record(dbs, round_id=round_id, action=step.action, user_id=g.user.id,
+                              idempotency_key=step.key, expected_seq=step.expected_seq)
+    return hand_json(hand), 201 if hand.last_seq != step.last_seq else 200
 
 
 @route("post", "/poker/hands/<int:round_id>/undo", "Take back the last action in force",
@@ -183,15 +151,8 @@ def poker_act(round_id: int) -> Any:
 @staff
 def poker_undo(round_id: int) -> Any:
     """Take back the last action in force: ``{"expected_seq": 4}`` + Idempotency-Key."""
-    body, error = _body()
-    if body is None:
-        return error
-    expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq",
-                                                                      minimum=0)
     dbs = db.get_session()
-    before = poker_hands.load(dbs, round_id).last_seq  # an unknown hand: 404 first
-    key = idempotency_key_of(body)
-    checked(body)
-    hand = poker_hands.undo(dbs, round_id=round_id, user_id=g.user.id, idempotency_key=key,
-                            expected_seq=expected)
-    return hand.to_dict(), 201 if hand.last_seq != before else 200
+    step = parsed(PokerUndo, hand=lambda: poker_hands.load(dbs, round_id).last_seq).got
+    hand = poker_hands.undo(dbs, round_id=round_id, user_id=g.user.id,
+                            idempotency_key=step.key, expected_seq=step.expected_seq)
+    return hand_json(hand), 201 if hand.last_seq != step.last_seq else 200

@@ -23,21 +23,19 @@ compare-and-append under the lock); its ``created`` flag, not a count taken befo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
-from flask import g, request
+from flask import g
 
 from .. import db
-from ..edge import json_body, problem, role_required
-from ..edge.offline import keeps_refusals, tap_of
-from ..rules.fields import get_int, get_list, get_str, need_mapping
-from ..services.errors import ValidationError
+from ..edge import problem, role_required
+from ..edge.offline import keeps_refusals
 from ..services.rounds import live, steps
 from .operations import (
     WRITE,
     answer,
-    checked,
+    parsed,
     path_param,
     read_answers,
     route,
@@ -89,49 +87,8 @@ def _void_request(rnd: live.LiveRound) -> dict[str, Any] | None:
             "decided_at": c.decided_at.isoformat() if c.decided_at else None}
 
 
-def idempotency_key_of(body: Any) -> str:
-    key = request.headers.get("Idempotency-Key") or (
-        body.get("idempotency_key") if isinstance(body, dict) else None)
-    if not isinstance(key, str) or not key.strip():
-        raise ValidationError("an Idempotency-Key header (or idempotency_key field) is required",
-                              field="idempotency_key")
-    return key
-
-
 def _answer(rnd: live.LiveRound, created: bool) -> Any:
     return round_json(rnd), 201 if created else 200
-
-
-def _boxes(body: Any) -> list[live.BoxStake]:
-    boxes = []
-    for i, raw in enumerate(get_list(body, "boxes")):
-        d = need_mapping(raw, f"boxes[{i}]")
-        box = get_str(d, "box", f"boxes[{i}]")
-        player = d.get("player")  # the engine checks it (and the service the card)
-        boxes.append(live.BoxStake(box, get_int(d, "ante", f"boxes[{i}]"),
-                                   get_int(d, "bonus", f"boxes[{i}]", default=0),
-                                   get_str(d, "seat", f"boxes[{i}]", default=box),
-                                   None if player is None else need_mapping(
-                                       player, f"boxes[{i}].player")))
-    return boxes
-
-
-def _key(body: Mapping[str, Any]) -> str:
-    return request.headers.get("Idempotency-Key") or str(body.get("idempotency_key") or "")
-
-
-def _start_step(body: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
-    """A refused start from a tablet's offline queue, as ``edge.offline.kept`` keeps it."""
-    return {"type": steps.PLACE, "payload": {"boxes": body.get("boxes")}, "key": _key(body),
-            "table_id": args.get("table_id")}
-
-
-def _event_step(body: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
-    """A refused event from a tablet's offline queue, as ``edge.offline.kept`` keeps it."""
-    payload = body.get("payload")
-    return {"type": str(body.get("type") or ""),
-            "payload": payload if isinstance(payload, dict) else {}, "key": _key(body),
-            "round_id": args.get("round_id")}
 
 
 @route("post", "/tables/<int:table_id>/rounds",
@@ -139,18 +96,12 @@ def _event_step(body: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]
        answers=write_answers(Round), parameters=(TABLE, *WRITE),
        example={"boxes": [{"box": "1", "ante": 100, "bonus": 50, "seat": "A"}]})
 @staff
-@keeps_refusals(_start_step)
+@keeps_refusals(RoundCreate.refused)
 def create_round(table_id: int) -> Any:
-    data, error = json_body()
-    if error is not None:
-        return error
-    body = need_mapping(data, "")
-    tap = tap_of(body)
-    boxes, key = _boxes(body), idempotency_key_of(body)
-    checked(data)
+    start = parsed(RoundCreate).got
     done = steps.begin(db.get_session(), table_id=table_id, actor_id=g.user.id,  # commits
-                       boxes=boxes, idempotency_key=key,  # (short transaction)
-                       tapped_at=tap.tapped_at, offline=tap.offline)
+                       boxes=start.boxes, idempotency_key=start.key,  # (short transaction)
+                       tapped_at=start.tap.tapped_at, offline=start.tap.offline)
     return _answer(done.live_round, done.created)
 
 
@@ -179,24 +130,14 @@ def get_round(round_id: int) -> Any:
                                                 "cards": ["As", "Kd", "Qh", "Jc", "9s"]},
                 "expected_seq": 1})
 @staff
-@keeps_refusals(_event_step)
+@keeps_refusals(EventCreate.refused)
 def append(round_id: int) -> Any:
-    data, error = json_body()
-    if error is not None:
-        return error
-    body = need_mapping(data, "")
-    payload = need_mapping(body.get("payload", {}), "payload")
-    expected = body.get("expected_seq")
-    expected_seq = None if expected is None else get_int(body, "expected_seq")
-    type = get_str(body, "type")
-    key = idempotency_key_of(body)
-    tap = tap_of(body)
-    checked(data)
+    step = parsed(EventCreate).got
     done = steps.record(db.get_session(), round_id=round_id, actor_id=g.user.id,
-                        type=type, payload=payload, idempotency_key=key,
-                        expected_seq=expected_seq,  # commits (short transaction)
-                        tapped_at=tap.tapped_at, offline=tap.offline)
-    if type == live.REDEAL and done.created:
+                        type=step.type, payload=step.payload, idempotency_key=step.key,
+                        expected_seq=step.expected_seq,  # commits (short transaction)
+                        tapped_at=step.tap.tapped_at, offline=step.tap.offline)
+    if step.type == live.REDEAL and done.created:
         # a void asked for: nothing recorded until a pit boss decides
         return round_json(done.live_round), 202
     return _answer(done.live_round, done.created)

@@ -1,4 +1,4 @@
-"""What every shape of the API shares: the base model, the common field types, the check.
+"""What every shape of the API shares: the base model, the common field types, the reader.
 
 A :class:`Shape` is a pydantic model in strict mode: JSON's own types, no coercion (``"100"`` is
 not 100, ``true`` is not 1), as the engine reads them. Unknown keys are ignored, as the engine
@@ -6,22 +6,37 @@ ignores them. Optional request fields accept ``null`` (the engine reads ``null``
 given"); an optional *answer* field that is left out rather than null is typed
 ``X | Absent`` (:data:`Absent` keeps ``null`` out of the document).
 
-:func:`conform` checks a request body against its shape. The views call it after the engine (or
-the view's own field reader) has read the body, so whatever the engine refuses keeps its 422
-problem body with the engine's field path, exactly as before; a body the engine took but that
-does not fit the documented shape is a 400 naming the field.
+A :class:`Request` is the shape of a request body and its one reader (:func:`parse`, through
+the views' ``operations.parsed``). Parsing runs, in this order: the shape's :meth:`Request.read`
+(the engine's field readers over the raw body: whatever they refuse is the engine's 422 with
+its field path, code and value, in the order they read); then the shape's own check (a body
+the engine took but that does not fit the documented shape is a 400 naming the field); then
+:meth:`Request.then` (the readers whose refusals come after the shape's). What they read is the
+model's :attr:`Request.got`: the one thing the view passes on. A ``RulesError`` or
+``ServiceError`` raised by a reader is no ``ValueError``, so pydantic lets it through unchanged.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    ValidationInfo,
+    model_validator,
+)
+from pydantic import ValidationError as DoesNotFit
 from pydantic.json_schema import SkipJsonSchema
 from werkzeug.exceptions import BadRequest
 
-from ...edge import problem
+from ...edge import json_body, problem
 from ...rules.phrase import Phrase
+from ...services.errors import ValidationError
 
 #: an answer field that is left out when it does not apply (never ``null``)
 Absent = SkipJsonSchema[None]
@@ -31,6 +46,51 @@ class Shape(BaseModel):
     """Base of every request and answer shape."""
 
     model_config = ConfigDict(strict=True, populate_by_name=True)
+
+
+R = TypeVar("R")
+Context = Mapping[str, Any]
+
+
+class Request(Shape, Generic[R]):
+    """The shape of a request body, and its one reader (see the module's docstring)."""
+
+    _got: Any = PrivateAttr(default=None)
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> R:
+        """The engine's readers over the raw body, before the shape's check."""
+        raise NotImplementedError(cls.__name__)
+
+    @classmethod
+    def then(cls, body: Any, context: Context, got: R) -> R:
+        """The readers whose refusals come after the shape's check (none by default)."""
+        return got
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _engine_first(cls, data: Any, handler: ModelWrapValidatorHandler[Any],
+                      info: ValidationInfo) -> Any:
+        context: Context = info.context or {}
+        got = cls.read(data, context)
+        model = handler(data)
+        model._got = cls.then(data, context, got)
+        return model
+
+    @property
+    def got(self) -> R:
+        """What the readers read: the values the view passes on."""
+        value: R = self._got
+        return value
+
+
+def idempotency_key(body: Mapping[str, Any], header: str | None) -> str:
+    """The ``Idempotency-Key`` header, else the body's ``idempotency_key`` (422 if neither)."""
+    key = header or body.get("idempotency_key")
+    if not isinstance(key, str) or not key.strip():
+        raise ValidationError("an Idempotency-Key header (or idempotency_key field) is required",
+                      field="idempotency_key")
+    return key
 
 
 Card = Annotated[str, Field(description="a card: As, Kd, 10h, T♣ (either case)",
@@ -62,11 +122,23 @@ def field_path(loc: tuple[int | str, ...]) -> str:
     return path or "body"
 
 
-def conform(model: type[Shape], data: Any) -> None:
-    """Refuse (400, a problem body naming the field) a body that does not fit ``model``."""
+Q = TypeVar("Q", bound=Request[Any])
+
+
+def read_body(model: type[Q], context: Context) -> Q:
+    """The request's JSON body (a 400 if it is not JSON) read by ``model`` (:func:`parse`)."""
+    data, error = json_body()
+    if error is not None:
+        raise BadRequest(response=error)
+    return parse(model, data, context)
+
+
+def parse(model: type[Q], data: Any, context: Context) -> Q:
+    """``data`` read by ``model`` (its readers' 422 first, then a 400 naming the field that
+    does not fit the shape; see the module's docstring)."""
     try:
-        model.model_validate(data)
-    except ValidationError as err:
+        return model.model_validate(data, context=context)
+    except DoesNotFit as err:
         first = err.errors(include_url=False)[0]
         loc = tuple(p for p in first["loc"] if not _is_union_branch(p))
         field = field_path(loc)

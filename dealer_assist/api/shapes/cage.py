@@ -2,16 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 from pydantic import Field
 
-from .base import Absent, Label, Money, Obj, Shape, When
+from ...rules.fields import get_int, need_mapping
+from .base import Absent, Context, Label, Money, Obj, Request, Shape, When
 
 
-class BuyInCreate(Shape):
+@dataclass(frozen=True)
+class CashIn:
+    """A buy-in as read: the amount, who (a seat, a player: as given) and the key (if any)."""
+
+    amount: int
+    seat: str | None
+    player: str | None
+    key: str | None
+
+
+def _label(body: Mapping[str, Any], name: str) -> str | None:
+    value = body.get(name)
+    return None if value is None else str(value)
+
+
+class BuyInCreate(Request[CashIn]):
     amount: Money
     seat: Label | None = None
     player: str | None = None
     idempotency_key: str | None = None
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> CashIn:
+        body = need_mapping(body, "")
+        return CashIn(get_int(body, "amount"), _label(body, "seat"), _label(body, "player"),
+                      context.get("key") or _label(body, "idempotency_key"))
 
 
 class BuyIn(Shape):

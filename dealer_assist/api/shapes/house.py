@@ -1,15 +1,25 @@
 """The house games' calculators: ``POST /api/v1/{game}/settle`` and ``/split/suggest``.
 
-Shapes only: the engine reads the same body and checks every rule (422 naming the field).
+A calculator's engine reads a body by settling it (every refusal a 422 naming its field), so
+``SettleRequest`` reads with the game's ``settle_request`` and holds the settlement it read;
+``SuggestRequest`` runs the engine's field readers and holds the cards and figures.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from .base import Absent, Card, Cards, Label, Money, OptionalCards, Shape
+from ...rules.cards import Card as PlayingCard
+from ...rules.fields import RequestError, get_cards, get_int, get_str, need_mapping
+from ...rules.games.stud import SplitProfile
+from ...rules.games.stud.split_suggest import DEFAULT_SAMPLES
+from ...rules.profiles import get_profile
+from ...rules.settlement import Settlement as Settled
+from .base import Absent, Card, Cards, Context, Label, Money, OptionalCards, Request, Shape
 
 Opt = Money | None
 
@@ -83,13 +93,20 @@ class SettleDealer(Shape):
     small: OptionalCards = None
 
 
-class SettleRequest(Shape):
+class SettleRequest(Request[Settled]):
     """One complete round of a house game."""
 
     profile: Annotated[str | None, Field(examples=["russian-classic"])] = None
     table: Table | None = None
     dealer: SettleDealer
     boxes: Annotated[list[SettleBox], Field(min_length=1)]
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> Settled:
+        """The game's engine reads the round by settling it (``context["settle"]``: the
+        game's ``GameSpec.settle_request``; every refusal names its field)."""
+        settle: Callable[[Mapping[str, Any]], Settled] = context["settle"]
+        return settle(need_mapping(body, ""))
 
 
 class Hand(Shape):
@@ -160,7 +177,18 @@ class Settlement(Shape):
 MAX_SAMPLES = 50_000
 
 
-class SuggestRequest(Shape):
+@dataclass(frozen=True)
+class SplitAsked:
+    profile: SplitProfile
+    cards: tuple[PlayingCard, ...]
+    dealer_up: PlayingCard
+    known: tuple[PlayingCard, ...]
+    seed: int
+    samples: int
+    top: int
+
+
+class SuggestRequest(Request[SplitAsked]):
     profile: str | None = "split-classic"
     cards: Cards
     dealer_up: Cards
@@ -172,6 +200,25 @@ class SuggestRequest(Shape):
         ge=100, description="above the cap (SPLIT_MAX_SAMPLES) a 422 names it",
         json_schema_extra={"maximum": MAX_SAMPLES})] = None
     top: Annotated[int | None, Field(ge=1)] = None
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> SplitAsked:
+        """``context["max_samples"]``: the cap (``SPLIT_MAX_SAMPLES``)."""
+        body = need_mapping(body, "")
+        profile = get_profile(get_str(body, "profile", default="split-classic"), "split")
+        if not isinstance(profile, SplitProfile):  # get_profile(..., "split") promises it
+            raise TypeError(f"{profile.name} is no split profile")
+        cards = get_cards(body, "cards", count=7)
+        (up,) = get_cards(body, "dealer_up", count=1)
+        known = get_cards(body, "known", default=[])
+        seed = get_int(body, "seed", default=0)
+        samples = get_int(body, "samples", default=DEFAULT_SAMPLES, minimum=100)
+        cap = int(context.get("max_samples", MAX_SAMPLES))
+        if samples > cap:
+            raise RequestError(f"samples must be at most {cap:,}", field="samples",
+                               value=samples)
+        top = get_int(body, "top", default=3, minimum=1)
+        return SplitAsked(profile, cards, up, tuple(known), seed, samples, top)
 
 
 class SplitOption(Shape):

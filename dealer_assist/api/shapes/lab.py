@@ -1,16 +1,24 @@
 """The game-math lab's advisor: ``POST /api/v1/lab/advise`` (``api/lab.py``).
 
-Shapes only: the view reads the same body with the engine's field readers (a broken rule, an
-unknown card or stage is a 422 naming the field); these classes document it and check the rest.
+The request is read with the engine's field readers (a broken rule, an unknown card or stage is
+a 422 naming the field), then checked against its shape; the dealer's, the seen and the Small
+Hand's cards are read after that check, as they always were.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from .base import Card, Cards, OptionalCards, Shape
+from ...lab.advice import STAGES
+from ...rules.cards import Card as PlayingCard
+from ...rules.fields import RequestError, get_cards, get_int, get_str, need_mapping
+from ...rules.profiles import HouseProfile, get_profile
+from .base import Card, Cards, Context, OptionalCards, Request, Shape
 
 #: the default of LAB_MAX_PRECISE (a configured cap is applied by the view: a 422 naming it)
 MAX_PRECISE = 2000
@@ -20,7 +28,30 @@ Action = Literal["fold", "bet", "raise", "exchange", "sixth_card", "replace", "f
 Method = Literal["exact", "model", "model+monte-carlo", "monte-carlo"]
 
 
-class AdviseRequest(Shape):
+Cards_ = list[PlayingCard]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A box's cards at a stage, as read (the cards as the engine's readers gave them)."""
+
+    profile: HouseProfile
+    stage: str
+    cards: tuple[PlayingCard, ...]
+    up: Cards_ | None
+    ante: int
+    bonus: int
+    precise: int
+    dealer: Cards_ | None = None
+    seen: Cards_ | None = None
+    small: Cards_ | None = None
+
+
+def _optional_cards(body: Mapping[str, Any], name: str) -> Cards_ | None:
+    return list(get_cards(body, name)) if body.get(name) is not None else None
+
+
+class AdviseRequest(Request[Asked]):
     """A box's cards at one stage of a round, and the profile whose rules apply."""
 
     profile: Annotated[str, Field(examples=["russian-classic"])]
@@ -39,6 +70,29 @@ class AdviseRequest(Shape):
         ge=0, description="sampled draws per modelled option to correct and state the "
                           "model's error; above the cap (LAB_MAX_PRECISE) a 422 names it",
         json_schema_extra={"maximum": MAX_PRECISE})] = None
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> Asked:
+        """``context["max_precise"]``: the cap (``LAB_MAX_PRECISE``)."""
+        body = need_mapping(body, "")
+        profile = get_profile(get_str(body, "profile"))
+        stage = get_str(body, "stage", default="deal", choices=STAGES)
+        cards = get_cards(body, "cards")
+        up = _optional_cards(body, "up")
+        ante = get_int(body, "ante", default=profile.min_ante, minimum=1)
+        bonus = get_int(body, "bonus", default=0, minimum=0)
+        precise = get_int(body, "precise", default=0, minimum=0)
+        limit = int(context.get("max_precise", MAX_PRECISE))
+        if precise > limit:
+            raise RequestError(f"precise must be at most {limit:,}", field="precise",
+                               value=precise)
+        return Asked(profile, stage, cards, up, ante, bonus, precise)
+
+    @classmethod
+    def then(cls, body: Any, context: Context, got: Asked) -> Asked:
+        return dataclasses.replace(got, dealer=_optional_cards(body, "dealer"),
+                                   seen=_optional_cards(body, "seen"),
+                                   small=_optional_cards(body, "small"))
 
 
 class AdviceOption(Shape):

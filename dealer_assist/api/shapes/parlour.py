@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from .base import Absent, Card, Cards, ChipsBySeat, Money, Player, PlayerLabel, Shape
+from ...rules.fields import need_mapping
+from ...rules.games.parlour.calculator import end_of_game_request, settle_hand_request
+from ...rules.games.parlour.hand import EndOfGame, HandResult
+from .base import (
+    Absent,
+    Card,
+    Cards,
+    ChipsBySeat,
+    Context,
+    Money,
+    Player,
+    PlayerLabel,
+    Request,
+    Shape,
+)
 
 Players = list[Player]
 Hands = Annotated[dict[str, Cards], Field(description="player -> cards")]
@@ -34,7 +48,7 @@ class ParlourBet(Shape):
         description="bet and raise: chips added above the current bet")] = None
 
 
-class ParlourHandRequest(Shape):
+class ParlourHandRequest(Request[HandResult]):
     """One whole hand: the players, the board, the hands dealt, the extra hand, the betting."""
 
     profile: str | None = DEFAULT_PROFILE
@@ -45,6 +59,12 @@ class ParlourHandRequest(Shape):
     extra: Cards
     extra_hand: ExtraHand | None = None
     betting: list[ParlourBet] | None = None
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> HandResult:
+        """The engine reads the hand by playing it (every refusal names its field): the
+        result is what it read."""
+        return settle_hand_request(need_mapping(body, ""))
 
 
 class PoolResult(Shape):
@@ -93,13 +113,17 @@ class ParlourHand(Shape):
     net: ChipsBySeat
 
 
-class ParlourEndRequest(Shape):
+class ParlourEndRequest(Request[EndOfGame]):
     """The end-of-game deal: five cards face up each."""
 
     profile: str | None = DEFAULT_PROFILE
     players: Players
     board: ParlourBoard | None = None
     hands: Annotated[dict[str, Cards], Field(description="player -> five cards, face up")]
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> EndOfGame:
+        return end_of_game_request(need_mapping(body, ""))
 
 
 class ParlourEnd(Shape):

@@ -5,21 +5,29 @@ The lists of profiles, actions and statuses are the engine's (a test compares th
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, WithJsonSchema
 
+from ...rules.fields import get_int, get_str, need_mapping
+from ...rules.games.poker import HandState, parse_hand
+from ...services.errors import ValidationError
 from .base import (
     Absent,
     Card,
     ChipsBySeat,
+    Context,
     Label,
     Money,
     Obj,
     OptionalCards,
+    Request,
     Seat,
     SeatName,
     Shape,
+    idempotency_key,
 )
 
 PokerProfileName = Literal["americana-limit", "americana-pot-limit", "americana-no-limit",
@@ -62,7 +70,7 @@ class PokerAction(Shape):
     cards: OptionalCards = None
 
 
-class PokerHandRequest(Shape):
+class PokerHandRequest(Request[HandState]):
     """A hand so far: profile, stakes, button, seats clockwise and every action since the deal."""
 
     profile: PokerProfileName
@@ -71,6 +79,11 @@ class PokerHandRequest(Shape):
     seats: Annotated[list[PokerSeat], Field(description="clockwise")]
     actions: Annotated[list[PokerAction] | None, Field(
         description="everything since the deal, in order")] = None
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> HandState:
+        """The engine reads the hand by replaying it (every refusal names its field)."""
+        return parse_hand(body)
 
 
 class Posted(Shape):
@@ -140,11 +153,26 @@ def checked_later(name: str) -> Any:
     return WithJsonSchema({"allOf": [{"$ref": f"#/components/schemas/{name}"}]})
 
 
-class PokerTableCreate(Shape):
+@dataclass(frozen=True)
+class NewTable:
+    name: str
+    profile: str
+    stakes: Mapping[str, Any]
+    seat_count: int
+
+
+class PokerTableCreate(Request[NewTable]):
     name: Label
     profile: Label
     stakes: Annotated[Obj, checked_later("PokerStakes")]
     seat_count: Annotated[int, Field(json_schema_extra={"minimum": 2, "maximum": 6})]
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> NewTable:
+        body = need_mapping(body, "")
+        name, profile = get_str(body, "name"), get_str(body, "profile")
+        stakes = need_mapping(body.get("stakes"), "stakes")
+        return NewTable(name, profile, stakes, get_int(body, "seat_count"))
 
 
 class TableSeat(Shape):
@@ -168,31 +196,102 @@ class PokerTable(Shape):
     seats: list[TableSeat]
 
 
-class PokerSeatCreate(Shape):
+@dataclass(frozen=True)
+class NewSeat:
+    seat: str
+    player: str
+    buy_in: int
+
+
+class PokerSeatCreate(Request[NewSeat]):
     seat: Seat
     player: Label | None = None
     buy_in: Money
 
+    @classmethod
+    def read(cls, body: Any, context: Context) -> NewSeat:
+        body = need_mapping(body, "")
+        seat, player = get_str(body, "seat"), get_str(body, "player", default="")
+        return NewSeat(seat, player, get_int(body, "buy_in"))
 
-class PokerSeatChange(Shape):
+
+CHANGES = ("rebuy", "playing", "sitting_out", "left")
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    change: str
+    amount: int  # a rebuy's chips (0 for any other change)
+
+
+class PokerSeatChange(Request[SeatChange]):
     change: Literal["rebuy", "playing", "sitting_out", "left"]
     amount: Annotated[int | None, Field(description="rebuy only",
                                         json_schema_extra={"minimum": 1})] = None
 
+    @classmethod
+    def read(cls, body: Any, context: Context) -> SeatChange:
+        body = need_mapping(body, "")
+        change = get_str(body, "change", choices=CHANGES)
+        return SeatChange(change, get_int(body, "amount") if change == "rebuy" else 0)
 
-class PokerHandStart(Shape):
+
+class PokerHandStart(Request[str]):
     idempotency_key: str | None = None
 
+    @classmethod
+    def read(cls, body: Any, context: Context) -> str:
+        """The idempotency key."""
+        return idempotency_key(need_mapping(body, ""), context.get("key"))
 
-class PokerActionCreate(Shape):
+
+@dataclass(frozen=True)
+class HandStep:
+    """An action or an undo as read: what it does, the seq it expects, the key, and the last
+    seq of the hand before it (``context["hand"]``: an unknown hand is a 404 before the key is
+    read, as it always was)."""
+
+    action: Mapping[str, Any]
+    expected_seq: int | None
+    last_seq: int
+    key: str
+
+
+def _expected(body: Mapping[str, Any]) -> int | None:
+    return None if body.get("expected_seq") is None else get_int(body, "expected_seq",
+                                                                  minimum=0)
+
+
+def _then_key(body: Mapping[str, Any], context: Context, action: Mapping[str, Any],
+              expected: int | None) -> HandStep:
+    last_seq: Callable[[], int] = context["hand"]
+    before = last_seq()
+    return HandStep(action, expected, before, idempotency_key(body, context.get("key")))
+
+
+class PokerActionCreate(Request[HandStep]):
     action: Annotated[Obj, checked_later("PokerAction")]
     expected_seq: int | None = None
     idempotency_key: str | None = None
 
+    @classmethod
+    def read(cls, body: Any, context: Context) -> HandStep:
+        body = need_mapping(body, "")
+        action = need_mapping(body.get("action"), "action")
+        expected = _expected(body)
+        if "type" not in action:
+            raise ValidationError("action.type is required", field="action.type")
+        return _then_key(body, context, action, expected)
 
-class PokerUndo(Shape):
+
+class PokerUndo(Request[HandStep]):
     expected_seq: int | None = None
     idempotency_key: str | None = None
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> HandStep:
+        body = need_mapping(body, "")
+        return _then_key(body, context, {}, _expected(body))
 
 
 class PokerTableHand(Shape):

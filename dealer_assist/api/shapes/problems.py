@@ -31,8 +31,14 @@ class RulesProblem(Problem):
 
 
 class OpenApiDocument(Shape):
+    """An OpenAPI 3.1 document (this API's own)."""
+
     openapi: str
+    info: Obj | Absent = None
+    jsonSchemaDialect: str | Absent = None  # noqa: N815  (OpenAPI's own name)
+    servers: list[Obj] | Absent = None
     paths: Obj
+    components: Obj | Absent = None
 
 
 def _answer(description: str, schema: str, **example: Any) -> dict[str, Any]:

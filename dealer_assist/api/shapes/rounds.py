@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from flask import request
 from pydantic import ConfigDict, Field, WithJsonSchema
 
-from .base import Absent, Label, Money, Obj, Shape, When
+from ...edge.offline import tap_of
+from ...rules.fields import get_int, get_list, get_str, need_mapping
+from ...services.rounds import live, steps
+from ...services.rounds.offline import Tap
+from .base import Absent, Context, Label, Money, Obj, Request, Shape, When, idempotency_key
 from .house import BoxPlayer, Settlement
 
 NullableWhen = Annotated[str | None, Field(json_schema_extra={"format": "date-time"})]
@@ -31,18 +38,87 @@ class Tapped(Shape):
         "and the answer names it (offline_refusal)"))
 
 
-class RoundCreate(Tapped):
+@dataclass(frozen=True)
+class Start:
+    """A round's start as read: the boxes staked, the idempotency key, the tap."""
+
+    boxes: list[live.BoxStake]
+    key: str
+    tap: Tap
+
+
+class RoundCreate(Tapped, Request[Start]):
     idempotency_key: str | None = None
     boxes: list[NewBox]
 
+    @classmethod
+    def read(cls, body: Any, context: Context) -> Start:
+        body = need_mapping(body, "")
+        tap = tap_of(body)
+        boxes = _boxes(body)
+        return Start(boxes, idempotency_key(body, context.get("key")), tap)
 
-class EventCreate(Tapped):
+    @staticmethod
+    def refused(body: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+        """A refused start from a tablet's offline queue, as ``edge.offline.kept`` keeps it."""
+        return {"type": steps.PLACE, "payload": {"boxes": body.get("boxes")},
+                "key": _key(body), "table_id": args.get("table_id")}
+
+
+def _key(body: Mapping[str, Any]) -> str:
+    """A refused step's key, as given (none: empty)."""
+    return request.headers.get("Idempotency-Key") or str(body.get("idempotency_key") or "")
+
+
+def _boxes(body: Mapping[str, Any]) -> list[live.BoxStake]:
+    boxes = []
+    for i, raw in enumerate(get_list(body, "boxes")):
+        d = need_mapping(raw, f"boxes[{i}]")
+        box = get_str(d, "box", f"boxes[{i}]")
+        player = d.get("player")  # the engine checks it (and the service the card)
+        boxes.append(live.BoxStake(box, get_int(d, "ante", f"boxes[{i}]"),
+                                   get_int(d, "bonus", f"boxes[{i}]", default=0),
+                                   get_str(d, "seat", f"boxes[{i}]", default=box),
+                                   None if player is None else need_mapping(
+                                       player, f"boxes[{i}].player")))
+    return boxes
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step as read: its type and payload, the seq it expects, the key, the tap."""
+
+    type: str
+    payload: Mapping[str, Any]
+    expected_seq: int | None
+    key: str
+    tap: Tap
+
+
+class EventCreate(Tapped, Request[Step]):
     # a number is read as its digits (and then refused by the engine as no known step)
     type: Annotated[str | int, WithJsonSchema({"type": "string",
                                                "examples": ["deal_box", "bet", "paid"]})]
     payload: Obj | None = None
     expected_seq: int | None = None
     idempotency_key: str | None = None
+
+    @classmethod
+    def read(cls, body: Any, context: Context) -> Step:
+        body = need_mapping(body, "")
+        payload = need_mapping(body.get("payload", {}), "payload")
+        expected = None if body.get("expected_seq") is None else get_int(body, "expected_seq")
+        type = get_str(body, "type")
+        key = idempotency_key(body, context.get("key"))
+        return Step(type, payload, expected, key, tap_of(body))
+
+    @staticmethod
+    def refused(body: Mapping[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+        """A refused step from a tablet's offline queue, as ``edge.offline.kept`` keeps it."""
+        payload = body.get("payload")
+        return {"type": str(body.get("type") or ""),
+                "payload": payload if isinstance(payload, dict) else {}, "key": _key(body),
+                "round_id": args.get("round_id")}
 
 
 class Event(Shape):
