@@ -31,7 +31,7 @@ from ..rules.games.stud.seen import check_unique_cards
 from ..rules.profiles import HouseProfile
 from . import advise_russian, advise_split, advise_stud
 from .games import pick
-from .options import Advice, Option, as_text, card_indices, one_card
+from .options import Advice, Option, as_text, card_indices, dealer_five, one_card
 from .strategy_store import load
 
 STAGES = ("deal", "split", "no_game")
@@ -95,9 +95,10 @@ def _russian(profile: RussianProfile, a: Asked) -> tuple[list[Option], list[str]
                                               bet_value=bet_value)
         return options, [_MODEL_NOTE]
     if a.stage == "no_game":
-        if a.dealer is None:
-            raise IllegalActionError("the dealer's five cards are needed", field="dealer")
-        d = card_indices(a.dealer, "dealer")
+        if len(hand) not in (5, 6):
+            raise IllegalActionError("a Russian poker box's final hand has five or six cards",
+                                     field="cards", value=len(hand))
+        d = dealer_five(a.dealer)
         seen = np.union1d(hand, extra)
         return advise_russian.no_game_options(profile, hand, d, seen, ante=ante), []
     raise IllegalActionError("Russian poker has no stage '%(v)s'", v=a.stage, field="stage",

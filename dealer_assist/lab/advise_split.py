@@ -20,7 +20,7 @@ from ..rules.errors import IllegalActionError
 from ..rules.games.stud import SplitProfile
 from .batch import combination_array, rank_keys
 from .buygame import buy_game
-from .options import Option, card_indices, one_card
+from .options import Option, card_indices, dealer_five, one_card
 from .split_best import grid_values, small_chances, valuer
 from .split_mc import SPLITS
 from .split_value import SplitValuer, interpolate, small_chance, small_keys
@@ -141,9 +141,9 @@ def _split(v: SplitValuer, hand: I64, up: int, dead: I64) -> list[Option]:
 
 def _no_game(profile: SplitProfile, v: SplitValuer, big: I64, small: Any, dealer: Any,
              dead: I64) -> list[Option]:
-    if dealer is None:
-        raise IllegalActionError("the dealer's five cards are needed", field="dealer")
-    d = card_indices(dealer, "dealer")
+    if len(big) != 5:
+        raise IllegalActionError("a dealt hand has five cards", field="cards", value=len(big))
+    d = dealer_five(dealer)
     s = None if small is None else card_indices(small, "small")
     seen = np.concatenate([big, d, dead] + ([s] if s is not None else []))
     deck = np.setdiff1d(np.arange(52), seen)

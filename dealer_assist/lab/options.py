@@ -66,6 +66,15 @@ def card_indices(cards: Any, what: str) -> np.ndarray:
     return np.array(sorted(c.index for c in parsed), dtype=np.int64)
 
 
+def dealer_five(dealer: Any) -> np.ndarray:
+    """The dealer's five cards a no-game decision faces (refused by name when not five)."""
+    d = None if dealer is None else card_indices(dealer, "dealer")
+    if d is None or len(d) != 5:
+        raise IllegalActionError("the dealer's five cards are needed", field="dealer",
+                                 value=None if d is None else len(d))
+    return d
+
+
 def one_card(up: Any) -> int:
     if up is None:
         raise IllegalActionError("this game shows a dealer's card: give it as 'up'",

@@ -53,3 +53,21 @@ def test_bad_cards_a_duplicate_and_an_uncovered_game_are_422(browser: Browser,
             assert problem["field"] == field
     assert browser.client.post("/api/v1/lab/advise", data="{", headers={
         "X-CSRF-Token": browser.csrf(), "Content-Type": "application/json"}).status_code == 400
+
+
+def test_a_no_game_decision_with_too_few_cards_is_a_422_naming_the_field(
+        browser: Browser, croupier: Any) -> None:
+    """Never a 500, whatever the bytes: a no-game decision needs the box's final hand (five or
+    six cards in Russian poker, the Big hand's five at Big/Small) and the dealer's five."""
+    browser.login("carla")
+    hand, dealer = ["As", "Kd", "7h", "4c", "2s"], ["Qh", "Jd", "9c", "5s", "3h"]
+    for profile in ("russian-classic", "split-classic"):
+        for cards, dealt, field in (([], dealer, "cards"), (["As"], dealer, "cards"),
+                                    (hand, [], "dealer"), (hand, ["Qh"], "dealer")):
+            resp = _post(browser, {"profile": profile, "stage": "no_game", "cards": cards,
+                                   "dealer": dealt})
+            assert resp.status_code == 422, (profile, cards, dealt, resp.get_json())
+            assert resp.get_json()["field"] == field
+        resp = _post(browser, {"profile": profile, "stage": "no_game", "cards": hand,
+                               "dealer": dealer})
+        assert resp.status_code == 200, resp.get_json()
