@@ -89,7 +89,7 @@ def idempotency_key(body: Mapping[str, Any], header: str | None) -> str:
     key = header or body.get("idempotency_key")
     if not isinstance(key, str) or not key.strip():
         raise ValidationError("an Idempotency-Key header (or idempotency_key field) is required",
-                      field="idempotency_key")
+                              field="idempotency_key")
     return key
 
 
