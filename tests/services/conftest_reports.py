@@ -4,30 +4,36 @@ Imported explicitly by the report and inventory tests (and by ``benchmarks/repor
 not a pytest conftest. :func:`play_round` drives the engine's live flow
 (``rules.engine``) with steps chosen at random among the ones the engine offers
 (``next_steps``) and cards dealt from one shuffled deck, so every round is legal by
-construction. :func:`store_round` writes the events as rows (append-only, idempotency keys, at
-the times the report reads) and the settlement as "Paid" stores it: a ``paid`` event and a
-``RoundSettlement`` row, round status ``settled`` (or ``void`` and ``voided`` for a redeal).
-A few rounds get an ``undo`` (a correction) so the report's corrections section has content.
+construction. :func:`store_round` records it through the services production takes (the
+start, each step, "Paid", a redeal's void asked and approved by a pit boss, an undo), under a
+test clock at the times the report reads; :func:`play_shift` relieves the dealer through the
+relief service. A few rounds get an ``undo`` (a correction) so the report's corrections
+section has content. No row of a round is written here by hand
+(``tests/test_rounds_recorded.py`` keeps it so).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, func, select
+import time_machine
+from sqlmodel import Session
 
-from dealer_assist.models import Round, RoundEvent, RoundSettlement, RoundStatus
 from dealer_assist.rules import ALL_CARDS, RulesError
+from dealer_assist.rules.engine import UNDO, VOID, Step
 from dealer_assist.rules.engine import Game as GameFlow
-from dealer_assist.rules.engine import Step
 from dealer_assist.rules.games.registry import start
-from dealer_assist.services.rounds import store as rounds
+from dealer_assist.services.people import cosign, stints
+from dealer_assist.services.players import cards
+from dealer_assist.services.rounds import live, steps, voids
+from dealer_assist.services.rounds.steps import PLACE
 from dealer_assist.services.shifts import inventory, shifts
-from tests.factories import SIGNED, cage_issue, make_table, make_user
+from tests.factories import PIN, SIGNED, cage_issue, make_table, make_user
 
 #: a Saturday afternoon; every generated time derives from it, so data is reproducible
 T0 = datetime(2026, 3, 14, 14, 0, tzinfo=UTC)
@@ -111,6 +117,21 @@ def _payload(rng: random.Random, step: Step, deck: list[str]) -> dict[str, Any]:
     return box
 
 
+def table_step(flow: GameFlow, state: Any, type: str,
+               payload: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The step applied as the record path applies a new one (``new``: a dealer's draw takes
+    the cards the bought game uses, no surplus card, which stays aside as dealt): the state
+    after it and its event as stored (``normalize``)."""
+    try:
+        new = flow.step(state, type, payload, new=True)
+    except RulesError:
+        if type != "dealer_draw" or len(payload.get("cards", ())) < 2:
+            raise
+        payload = {**payload, "cards": payload["cards"][:1]}
+        new = flow.step(state, type, payload, new=True)
+    return new, flow.normalize(state, type, payload)
+
+
 def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int, int, int],
                boxes: int = 6, *, void_rate: float = 0.01, undo_rate: float = 0.02) -> Played:
     """A random legal round as (type, payload) events, and its settlement."""
@@ -145,16 +166,17 @@ def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int
         saved = list(deck)
         payload = _payload(rng, step, deck)
         try:
-            new = flow.step(state, step.type, payload)
+            new, stored = table_step(flow, state, step.type, payload)
         except RulesError:
             deck[:] = saved  # the cards were not dealt
             refused.add((step.type, step.box))
             continue
         refused.clear()
-        events.append((step.type, flow.normalize(state, step.type, payload)))
+        events.append((step.type, stored))
         history.append(state)
         state = new
-        if rng.random() < undo_rate and len(events) > 1:
+        # a redeal is no event the table could undo: it asked a pit boss for a void
+        if rng.random() < undo_rate and len(events) > 1 and step.type != "redeal":
             events.append(("undo", {"cancels": -1}))  # seq filled in when stored
             state = history.pop()
     if not flow.can_settle(state):
@@ -163,58 +185,106 @@ def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int
     return Played(events, flow.settle(state).to_dict())
 
 
-# --- storing it through the services ----------------------------------------------------------
+# --- recording it through the services ------------------------------------------------------
+
+#: every round's idempotency keys are ``fixture-<n>-<i>`` (``n`` counts the rounds this process
+#: recorded, ``i`` the round's steps): one key is never used by two rounds
+_ROUNDS = itertools.count(1)
+
 
 def store_round(session: Session, floor: Floor, played: Played, *, actor_id: int,
                 at: datetime) -> int:
-    """Write the round, its events and its settlement as rows, at the times the report reads
-    (``at``, then 5 seconds a step); returns its id. The events are the engine's (every round
-    is legal by construction) but they are written as data, not through the record path: two
-    croupiers taking turns without a relief, a clock set in the past and the old ``void`` event
-    are shapes the record path does not take (the record path's own tests take it)."""
-    last = session.exec(select(func.max(Round.number))
-                        .where(Round.shift_id == floor.shift_id)).one()
-    rnd = Round(table_id=floor.table_id, shift_id=floor.shift_id, number=(last or 0) + 1,
-                status=RoundStatus.OPEN.value, opened_at=at)
-    session.add(rnd)
-    session.flush()
-    assert rnd.id is not None
-    seqs: list[int] = []
-    for i, (kind, payload) in enumerate(played.events):
-        if kind == "undo":
-            payload = {"cancels": seqs.pop()}
-        event = RoundEvent(round_id=rnd.id, seq=i + 1, type=kind,
-                           payload=rounds.encode_payload(payload), actor_id=actor_id,
-                           created_at=at + timedelta(seconds=5 * i), idempotency_key=f"k{i}")
-        session.add(event)
-        if kind not in ("undo", "paid", "void"):
-            seqs.append(event.seq)
-    session.flush()
-    row = rnd
-    if played.settlement is None:
-        row.status = RoundStatus.VOIDED.value
-    else:
-        session.add(RoundSettlement(
-            round_id=rnd.id, through_seq=event.seq,
-            settlement=rounds.encode_payload(played.settlement), engine_version="test",
-            profile=floor.profile, profile_version="test"))
-        row.status = RoundStatus.SETTLED.value
-    session.add(row)
-    session.flush()
-    return rnd.id
+    """Record the round as the table records it, at the times the report reads (``at``, then
+    5 seconds a step: a test clock, :func:`_clock`); returns its id.
+
+    The bets start it (``steps.begin``: the API's ``POST /tables/<id>/rounds``; a rated
+    player's card is seated first, ``players.cards.sit_down``); each step is ``steps.record``
+    (the API's ``POST /rounds/<id>/events``): an ``undo`` names no step (the last one is
+    meant), ``paid`` is the table screen's Paid and stores the settlement, which must be the
+    one the engine computed when the round was generated. A redeal asks a pit boss for a void
+    (``steps.record`` files the request, no event) and the engine's ``void`` (the round closed)
+    is the pit boss approving it (``voids.decide_change``). ``actor_id`` must deal at the table
+    (see :func:`relieve`). Every call commits."""
+    (kind, place), *rest = played.events
+    assert kind == PLACE, f"a round starts with its bets, not {kind}"
+    key = f"fixture-{next(_ROUNDS)}"
+    with _clock(at) as clock:
+        _seat(session, floor, place, actor_id)
+        done = steps.begin(session, table_id=floor.table_id, actor_id=actor_id,
+                           boxes=_stakes(place), idempotency_key=key)
+        round_id = done.live_round.round.id
+        for i, (kind, payload) in enumerate(rest, 1):
+            clock.move_to(at + timedelta(seconds=5 * i))
+            if kind == VOID:
+                _approve_void(session, floor, round_id)
+                continue
+            done = steps.record(session, round_id=round_id, actor_id=actor_id, type=kind,
+                                payload={} if kind == UNDO else payload,
+                                idempotency_key=f"{key}-{i}")
+            assert done.created or kind == live.REDEAL, (kind, payload)
+    if played.settlement is not None:
+        stored = done.live_round.stored_settlement
+        assert stored == json.loads(json.dumps(played.settlement)), "the engine's settlement"
+    return round_id
+
+
+def _clock(at: datetime) -> Any:
+    """The clock every service reads (``models.utcnow``, ``datetime.now``) standing at ``at``
+    until moved: time-machine, not a patched function, since the services import ``utcnow``
+    by name in a dozen modules."""
+    return time_machine.travel(at, tick=False)
+
+
+def _stakes(place: dict[str, Any]) -> list[live.BoxStake]:
+    return [live.BoxStake(b["box"], b["ante"], b.get("bonus", 0), seat=b.get("seat"),
+                          player=b.get("player")) for b in place["boxes"]]
+
+
+def _seat(session: Session, floor: Floor, place: dict[str, Any], actor_id: int) -> None:
+    """A rated player's card is registered when he first sits down (the table screen's "seat
+    the rated player"): at the moment of his first round, so his time played is unchanged."""
+    for box in place["boxes"]:
+        card = (box.get("player") or {}).get("card")
+        if card and cards.find(session, card) is None:
+            cards.sit_down(session, table_id=floor.table_id, card=card, actor_id=actor_id)
+
+
+def _approve_void(session: Session, floor: Floor, round_id: int) -> None:
+    """The pit boss approves the void the redeal asked for (he neither asked nor dealt)."""
+    (asked,) = voids.changes(session, kind=VOID, round_id=round_id, status=voids.PENDING)
+    decided = voids.decide_change(session, request_id=asked.id, approve=True, note="",
+                                  actor_id=floor.pit_boss)
+    assert decided.status == voids.APPROVED
+    session.commit()
+
+
+def relieve(session: Session, floor: Floor, dealer_id: int, *, at: datetime) -> None:
+    """``dealer_id`` takes the table between rounds ("Relieve dealer": his PIN, typed in the
+    browser of the dealer he relieves), at ``at``; he is the next rounds' dealer of record."""
+    outgoing = stints.current_dealer_id(session, floor.shift_id)
+    with _clock(at):
+        stints.relieve(session, table_id=floor.table_id, relief=stints.Relief(
+            dealer_id, cosign.Credential(pin=PIN, signed_in=outgoing)), now=at)
+    session.commit()
 
 
 def play_shift(session: Session, floor: Floor, n: int, *, seed: int = 7,
                hours: float = 12.0, void_rate: float = 0.01) -> list[Played]:
-    """``n`` rounds spread over ``hours``, the two croupiers taking turns every 40 rounds."""
+    """``n`` rounds spread over ``hours``, the two croupiers taking turns every 40 rounds (a
+    relief a second before the first round of each turn)."""
     rng = random.Random(seed)
     flow, empty = start("russian", floor.profile, *floor.limits)
     gap = timedelta(hours=hours) / max(n, 1)
     out = []
+    dealer = stints.current_dealer_id(session, floor.shift_id)
     for i in range(n):
         played = play_round(rng, flow, empty, floor.limits, void_rate=void_rate)
         actor = floor.croupier if (i // 40) % 2 == 0 else floor.croupier2
-        store_round(session, floor, played, actor_id=actor, at=T0 + timedelta(minutes=1) + gap * i)
+        at = T0 + timedelta(minutes=1) + gap * i
+        if actor != dealer:
+            relieve(session, floor, actor, at=at - timedelta(seconds=1))
+            dealer = actor
+        store_round(session, floor, played, actor_id=actor, at=at)
         out.append(played)
     return out
 
