@@ -25,7 +25,6 @@ from tests.services.conftest_reports import (
     table_step,
 )
 
-
 #: one round recorded as the table records it, on a 50,000 table: box 1 exchanges a card (fee
 #: 100, collected at the tap), buys the dealer a game (fee 100) and wins 1,000 on its flush: the
 #: table screen said COLLECT 100 twice and PAY 1,000 at the showdown; it won 800 net. Box 2 holds
