@@ -1,7 +1,7 @@
 """Shift-report test data: staff, a table, a shift, and hundreds of random legal rounds.
 
-Imported explicitly by the report and inventory tests (and by ``benchmarks/report.py``); it is
-not a pytest conftest. :func:`play_round` drives the engine's live flow
+Imported explicitly by the report and inventory tests (and by ``benchmarks/report.py`` and
+``floor_watch.py``); it is not a pytest conftest. :func:`play_round` drives the engine's live flow
 (``rules.engine``) with steps chosen at random among the ones the engine offers
 (``next_steps``) and cards dealt from one shuffled deck, so every round is legal by
 construction. :func:`store_round` records it through the services production takes (the
@@ -28,7 +28,7 @@ from sqlalchemy import event
 from sqlmodel import Session
 
 from dealer_assist.rules import ALL_CARDS, RulesError
-from dealer_assist.rules.engine import UNDO, VOID, Step
+from dealer_assist.rules.engine import VOID, Step
 from dealer_assist.rules.engine import Game as GameFlow
 from dealer_assist.rules.games.registry import start
 from dealer_assist.services.people import cosign, stints
@@ -113,7 +113,7 @@ def _payload(rng: random.Random, step: Step, deck: list[str]) -> dict[str, Any]:
         low, high = step.min_amount or 0, step.max_amount or 4 * (step.min_amount or 0)
         return {**box, "amount": rng.randint(low, max(low, min(high, 4 * low))),
                 "cards": [deck.pop() for _ in range(step.cards)]}
-    if step.type == "dealer_draw":  # the second card is used only if the engine needs it
+    if step.type == "dealer_draw":  # the second card is kept only if the bought game uses it
         return {"cards": [deck.pop() for _ in range(max(step.cards, step.max_cards))]}
     if step.type == "redeal":
         return {**box, "cards_received": 6}
@@ -152,14 +152,14 @@ def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int
     voiding = rng.random() < void_rate
     refused: set[tuple[str, str | None]] = set()  # steps the engine refused in this state
     for _ in range(400):
-        steps = [s for s in flow.next_steps(state) if (s.type in WEIGHTS or
-                 (voiding and s.type == "redeal")) and (s.type, s.box) not in refused]
-        if not steps:
+        offered = [s for s in flow.next_steps(state) if (s.type in WEIGHTS or
+                   (voiding and s.type == "redeal")) and (s.type, s.box) not in refused]
+        if not offered:
             break
-        if voiding and any(s.type == "redeal" for s in steps):
-            step = next(s for s in steps if s.type == "redeal")
+        if voiding and any(s.type == "redeal" for s in offered):
+            step = next(s for s in offered if s.type == "redeal")
         else:
-            step = rng.choices(steps, [WEIGHTS.get(s.type, 0.0) for s in steps])[0]
+            step = rng.choices(offered, [WEIGHTS.get(s.type, 0.0) for s in offered])[0]
         if step.type == "void":
             events.append(("void", {}))
             return Played(events, None, voided=True)
@@ -180,7 +180,7 @@ def play_round(rng: random.Random, flow: GameFlow, empty: Any, limits: tuple[int
         state = new
         # a redeal is no event the table could undo: it asked a pit boss for a void
         if rng.random() < undo_rate and len(events) > 1 and step.type != "redeal":
-            events.append(("undo", {"cancels": -1}))  # seq filled in when stored
+            events.append(("undo", {}))  # no step named: the last one is meant
             state = history.pop()
     if not flow.can_settle(state):
         raise AssertionError(f"a generated round did not finish: {events}")
@@ -202,12 +202,12 @@ def store_round(session: Session, floor: Floor, played: Played, *, actor_id: int
 
     The bets start it (``steps.begin``: the API's ``POST /tables/<id>/rounds``; a rated
     player's card is seated first, ``players.cards.sit_down``); each step is ``steps.record``
-    (the API's ``POST /rounds/<id>/events``): an ``undo`` names no step (the last one is
-    meant), ``paid`` is the table screen's Paid and stores the settlement, which must be the
-    one the engine computed when the round was generated. A redeal asks a pit boss for a void
-    (``steps.record`` files the request, no event) and the engine's ``void`` (the round closed)
-    is the pit boss approving it (``voids.decide_change``). ``actor_id`` must deal at the table
-    (see :func:`relieve`). Every call commits."""
+    (the API's ``POST /rounds/<id>/events``): an ``undo`` (``play_round``'s names no step: the
+    last one is meant), ``paid`` is the table screen's Paid and stores the settlement, which
+    must be the one the engine computed when the round was generated. A redeal asks a pit
+    boss for a void (``steps.record`` files the request, no event) and the engine's ``void``
+    (the round closed) is the pit boss approving it (``voids.decide_change``). ``actor_id``
+    must deal at the table (see :func:`relieve`). Every call commits."""
     (kind, place), *rest = played.events
     assert kind == PLACE, f"a round starts with its bets, not {kind}"
     key = f"fixture-{next(_ROUNDS)}"
@@ -222,8 +222,7 @@ def store_round(session: Session, floor: Floor, played: Played, *, actor_id: int
                 _approve_void(session, floor, round_id)
                 continue
             done = steps.record(session, round_id=round_id, actor_id=actor_id, type=kind,
-                                payload={} if kind == UNDO else payload,
-                                idempotency_key=f"{key}-{i}")
+                                payload=payload, idempotency_key=f"{key}-{i}")
             assert done.created or kind == live.REDEAL, (kind, payload)
     if played.settlement is not None:
         stored = done.live_round.stored_settlement
@@ -233,8 +232,9 @@ def store_round(session: Session, floor: Floor, played: Played, *, actor_id: int
 
 def _clock(at: datetime) -> Any:
     """The clock every service reads (``models.utcnow``, ``datetime.now``) standing at ``at``
-    until moved: time-machine, not a patched function, since the services import ``utcnow``
-    by name in a dozen modules."""
+    until moved. time-machine rather than a monkeypatched clock: ``utcnow`` is imported by name
+    into 44 modules (and a few call ``datetime.now`` themselves), so patching one function
+    would miss most of them; time-machine moves ``datetime.now`` and ``time.time`` for all."""
     return time_machine.travel(at, tick=False)
 
 
