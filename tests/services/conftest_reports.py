@@ -307,7 +307,8 @@ def unsynced(session: Session) -> Iterator[None]:
 
     def pragma(value: str) -> Callable[..., None]:
         def run(dbapi_connection: Any, *_: Any) -> None:
-            dbapi_connection.execute(f"PRAGMA synchronous={value}")
+            if dbapi_connection is not None:  # None: invalidated on its way back
+                dbapi_connection.execute(f"PRAGMA synchronous={value}")
         return run
 
     off, full = pragma("OFF"), pragma("FULL")

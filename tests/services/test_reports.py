@@ -435,6 +435,18 @@ def test_the_corrections_total_and_the_win_after_corrections_equal_the_sql_aggre
     assert f"Win after corrections {m(house - moved)}" in text_
 
 
+def test_each_croupier_deals_his_three_turns_of_40_rounds_between_the_reliefs(
+        built: dict[str, Any]) -> None:
+    """The two croupiers relieve each other every 40 rounds through the relief service: each
+    is the dealer of record of 120 rounds, in three stints (Carla's first opens the table)."""
+    lines = {d["name"]: d for d in built["data"]["dealers"]}
+    assert sorted(lines) == ["Carla", "Dimitri"]
+    assert [lines[n]["rounds"] for n in ("Carla", "Dimitri")] == [120, 120]
+    assert [s["kind"] for s in lines["Carla"]["stints"]] == ["opening", "relief", "relief"]
+    assert [s["kind"] for s in lines["Dimitri"]["stints"]] == ["relief"] * 3
+    assert sum(d["voided"] for d in lines.values()) == built["ind"]["sql"]["voided"]
+
+
 def test_every_voided_round_shows_the_void_requests_reason_requester_and_approver(
         built: dict[str, Any]) -> None:
     asked = {v["number"]: v for v in built["ind"]["voided"]}
