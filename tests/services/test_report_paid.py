@@ -1,8 +1,8 @@
 """Defects 3 and 4, on SQLite and PostgreSQL: the shift report's "Paid" is what the
 box won net (its fees, collected at the tap, taken off; left the figure as it was), gross
 figures are labelled as such,
-every capped wager stands against its own cap, and each signer is printed in the role they
-signed in."""
+every capped wager stands against its own cap, each signer is printed in the role they
+signed in, and a round voided at the table in old data is still listed."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ from typing import Any
 
 from sqlmodel import Session
 
+from dealer_assist.models import Round, RoundStatus
 from dealer_assist.rules.games.registry import start
 from dealer_assist.services import reports
+from dealer_assist.services.rounds import live
 from dealer_assist.services.shifts import inventory
-from tests.factories import SIGNED
+from tests.factories import SIGNED, old_event, start_round
 from tests.services.conftest_reports import (
     T0,
     Floor,
@@ -141,3 +143,21 @@ def test_a_pit_boss_who_signs_the_count_is_printed_as_pit_boss(session: Session)
     session.commit()
     data = reports.build_shift_report(session, floor.shift_id)
     assert [s["name"] for s in data["signatures"]] == ["Carla", "Pavel", None]
+
+
+def test_a_round_voided_at_the_table_in_old_data_is_listed_with_its_croupier_and_no_approver(
+        session: Session) -> None:
+    """Old data: a redeal closed by a ``void`` event (the record path now files a void request
+    a pit boss approves instead) is still listed, by who recorded the event."""
+    floor = _shift_with_the_round(session)
+    rnd = start_round(session, table_id=floor.table_id, actor_id=floor.croupier,
+                      boxes=[live.BoxStake("1", 100)], idempotency_key="old-void")
+    old_event(session, round_id=rnd.round.id, type="void", payload={},
+              actor_id=floor.croupier, key="old-void:void")
+    row = session.get(Round, rnd.round.id)
+    assert row is not None
+    row.status = RoundStatus.VOIDED.value
+    session.commit()
+    (void,) = reports.build_shift_report(session, floor.shift_id)["voids"]
+    assert (void["round"], void["reason"], void["requested_by"], void["approved_by"]) == (
+        2, "Redeal: closed as void at the table", "Carla", None)
