@@ -3,9 +3,10 @@
     .venv/bin/python benchmarks/floor_watch.py [--tables 8] [--rounds 500] [--polls 40] [--smoke]
 
 Builds a temporary SQLite database with ``--tables`` Russian poker tables in one pit, each with
-an open shift of ``--rounds`` settled random legal rounds (``tests/services/conftest_reports``;
-generation is not timed), signs a pit boss in (Flask test client, in process) and times
-``GET /floor/cards``, what ``floor.js`` asks every ``FLOOR_POLL_SECONDS``:
+an open shift of ``--rounds`` settled random legal rounds, recorded through the record path
+(``tests/services/conftest_reports``; generation is not timed), signs a pit boss in (Flask
+test client, in process) and times ``GET /floor/cards``, what ``floor.js`` asks every
+``FLOOR_POLL_SECONDS``:
 
 * ``cold``: the first poll, every shift's money computed from its settlements (after a restart;
   after a round is paid only that shift's is computed again);
@@ -40,14 +41,18 @@ sys.path.insert(0, str(ROOT))
 from sqlmodel import Session  # noqa: E402
 
 from dealer_assist import create_app, db  # noqa: E402
-from dealer_assist.models import Round, RoundEvent, RoundSettlement  # noqa: E402
 from dealer_assist.rules.games.registry import start  # noqa: E402
 from dealer_assist.services.people import passwords  # noqa: E402
-from dealer_assist.services.rounds import store as rounds  # noqa: E402
 from dealer_assist.services.shifts import shifts  # noqa: E402
 from dealer_assist.services.tables import tables  # noqa: E402
 from tests.factories import PASSWORD, make_table, make_user  # noqa: E402
-from tests.services.conftest_reports import T0, play_round  # noqa: E402
+from tests.services.conftest_reports import (  # noqa: E402
+    T0,
+    Floor,
+    play_round,
+    store_round,
+    unsynced,
+)
 
 POLL_SECONDS = 2.0
 
@@ -60,33 +65,22 @@ def build(url: str, n_tables: int, n_rounds: int) -> list[int]:
     rng = random.Random(28)
     shift_ids = []
     with Session(engine, expire_on_commit=False) as session:
-        make_user(session, "pavel", "pit_boss")
+        pit_boss = make_user(session, "pavel", "pit_boss").id
         for t in range(n_tables):
             croupier = make_user(session, f"dealer{t}", "croupier").id
             table = make_table(session, name=f"RP {t + 1}")
             tables.set_pit(session, table.id, "A")
             shift = shifts.open_shift(session, table_id=table.id, user_id=croupier,
                                       now=T0)
-            game_engine, empty = start("russian", table.profile, 10, 500, 50_000)
+            floor = Floor(croupier, croupier, pit_boss, pit_boss, pit_boss, table.id,
+                          shift.id, table.profile)
+            game_engine, empty = start("russian", table.profile, *floor.limits)
             gap = timedelta(hours=8) / max(n_rounds, 1)
-            for i in range(n_rounds):
-                played = play_round(rng, game_engine, empty, (10, 500, 50_000), void_rate=0.0)
-                at = T0 + timedelta(minutes=1) + gap * i
-                rnd = Round(table_id=table.id, shift_id=shift.id, number=i + 1,
-                            status="settled", opened_at=at, dealer_id=croupier)
-                session.add(rnd)
-                session.flush()
-                assert rnd.id is not None
-                for seq, (kind, payload) in enumerate(played.events, 1):
-                    session.add(RoundEvent(round_id=rnd.id, seq=seq, type=kind,
-                                           payload=rounds.encode_payload(payload),
-                                           actor_id=croupier, created_at=at,
-                                           idempotency_key=f"k{seq}"))
-                session.add(RoundSettlement(
-                    round_id=rnd.id, through_seq=len(played.events),
-                    settlement=rounds.encode_payload(played.settlement or {}),
-                    engine_version="bench", profile=table.profile, profile_version="bench"))
-            session.commit()
+            with unsynced(session):
+                for i in range(n_rounds):
+                    played = play_round(rng, game_engine, empty, floor.limits, void_rate=0.0)
+                    store_round(session, floor, played, actor_id=croupier,
+                                at=T0 + timedelta(minutes=1) + gap * i)
             shift_ids.append(shift.id)
     engine.dispose()
     return shift_ids

@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/report.py [--rounds 4000] [--repeat 3]
 
 Builds a temporary SQLite database (migrated), opens a shift and fills it with random legal
-rounds from the engine's live flow (``tests/services/conftest_reports.play_round``), inserted in
-bulk (generation is not what is timed), with an opening count, fills, a credit and the closing.
+rounds from the engine's live flow, recorded through the record path with the dealers' reliefs
+(``tests/services/conftest_reports.play_shift``; generation is not what is timed), with an
+opening count, fills, a credit and the closing.
 Then times, each ``--repeat`` times (median and max reported):
 
 * ``data``: :func:`dealer_assist.services.reports.build_shift_report` + SHA-256;
@@ -18,7 +19,6 @@ Target: total under 10 s. Headline lines come last, as ``name: value unit``.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import tempfile
@@ -37,14 +37,11 @@ from sqlmodel import Session  # noqa: E402
 
 from dealer_assist import create_app, pdf  # noqa: E402
 from dealer_assist.db import make_engine, upgrade  # noqa: E402
-from dealer_assist.models import Round, RoundEvent, RoundSettlement  # noqa: E402
-from dealer_assist.rules.games.registry import start  # noqa: E402
 from dealer_assist.services import reports  # noqa: E402
 from dealer_assist.services.people import passwords  # noqa: E402
-from dealer_assist.services.rounds import store as rounds  # noqa: E402
 from dealer_assist.services.shifts import inventory  # noqa: E402
 from tests.factories import SIGNED  # noqa: E402
-from tests.services.conftest_reports import T0, make_floor, open_inventory, play_round  # noqa: E402
+from tests.services.conftest_reports import T0, make_floor, open_inventory, play_shift  # noqa: E402
 
 
 def build(url: str, n: int) -> int:
@@ -52,38 +49,10 @@ def build(url: str, n: int) -> int:
     passwords.configure(time_cost=1, memory_kib=64)
     engine = make_engine(url)
     upgrade(engine)
-    rng = random.Random(4000)
     with Session(engine, expire_on_commit=False) as session:
         floor = make_floor(session)
         open_inventory(session, floor)
-        game_engine, empty = start("russian", floor.profile, *floor.limits)
-        gap = timedelta(hours=12) / n
-        for i in range(n):
-            played = play_round(rng, game_engine, empty, floor.limits, void_rate=0.01)
-            at = T0 + timedelta(minutes=1) + gap * i
-            rnd = Round(table_id=floor.table_id, shift_id=floor.shift_id, number=i + 1,
-                        status="voided" if played.voided else "settled", opened_at=at)
-            session.add(rnd)
-            session.flush()
-            assert rnd.id is not None
-            effective: list[int] = []
-            for seq, (kind, payload) in enumerate(played.events, 1):
-                if kind == "undo":
-                    payload = {"cancels": effective.pop()}
-                elif kind not in ("paid", "void"):
-                    effective.append(seq)
-                session.add(RoundEvent(round_id=rnd.id, seq=seq, type=kind,
-                                       payload=rounds.encode_payload(payload),
-                                       actor_id=floor.croupier, created_at=at,
-                                       idempotency_key=f"k{seq}"))
-            if played.settlement is not None:
-                session.add(RoundSettlement(
-                    round_id=rnd.id, through_seq=len(played.events),
-                    settlement=rounds.encode_payload(played.settlement),
-                    engine_version="bench", profile=floor.profile, profile_version="bench"))
-            if i % 500 == 499:
-                session.commit()
-        session.commit()
+        play_shift(session, floor, n, seed=4000, hours=12, void_rate=0.01)
         win = reports.build_shift_report(session, floor.shift_id)["total"]["house_win"]
         inventory.close_shift(session, credential=SIGNED, shift_id=floor.shift_id,
                               closing_amount=max(0, 200_000 + win - 20_000 + 50_000),

@@ -21,7 +21,7 @@ from dealer_assist.services.disputes import disputes
 from tests.browser.conftest import Server, Shots
 from tests.browser.test_disputes import NO_SCROLL, sign_in
 from tests.factories import make_user
-from tests.services.conftest_reports import T0, Floor, Played, store_round
+from tests.services.conftest_reports import T0, Floor, Played, store_round, table_step
 
 pytestmark = pytest.mark.browser
 STEPS: list[tuple[str, dict[str, Any]]] = [
@@ -40,8 +40,8 @@ def _record(server: Server) -> int:
     engine, empty = start("russian", "russian-classic", 10, 1000, 50000)
     state, events = empty, []
     for kind, payload in STEPS:
-        events.append((kind, engine.normalize(state, kind, payload)))
-        state = engine.step(state, kind, payload)
+        state, stored = table_step(engine, state, kind, payload)
+        events.append((kind, stored))
     events.append(("paid", {}))
     with db.session_scope(server.app) as dbs:
         carla = dbs.exec(select(User).where(User.username == "carla")).one()

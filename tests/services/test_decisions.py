@@ -29,7 +29,7 @@ from dealer_assist.rules.profiles import get_profile
 from dealer_assist.rules.ranking import Category
 from dealer_assist.services import decisions
 from dealer_assist.services.reports import sections
-from tests.services.conftest_reports import T0, Played, make_floor, store_round
+from tests.services.conftest_reports import T0, Played, make_floor, store_round, table_step
 
 PROFILE = get_profile("russian-classic")
 INDEX = {c.code: c.index for c in ALL_CARDS}
@@ -109,8 +109,8 @@ def _round(rng: random.Random, players: dict[str, str]) -> Played:
         steps.append(("dealer_draw", {"cards": draw}))
     state, events = empty, []
     for kind, payload in steps:
-        events.append((kind, engine.normalize(state, kind, payload)))
-        state = engine.step(state, kind, payload)
+        state, stored = table_step(engine, state, kind, payload)
+        events.append((kind, stored))
     events.append(("paid", {}))
     return Played(events, engine.settle(state).to_dict())
 

@@ -32,7 +32,7 @@ from dealer_assist.db import make_engine, upgrade
 from dealer_assist.services import reports
 from dealer_assist.services.disputes import disputes
 from dealer_assist.services.errors import NotFound
-from dealer_assist.services.people import passwords
+from dealer_assist.services.people import passwords, stints
 from dealer_assist.services.rounds import voids
 from dealer_assist.services.shifts import inventory
 from tests.conftest import DATABASES, FAST_ARGON2
@@ -100,30 +100,33 @@ def shift_db(request: pytest.FixtureRequest,
 def _after_payment(session: Session, floor: Floor) -> None:
     """Through the real services, each decided by someone who did not deal or ask: a dispute
     upheld for 150 then superseded by 120 (a reversal), an after-payment correction taking back
-    40, a rejected correction (no money moves) and an approved void of a settled round."""
+    40, a rejected correction (no money moves) and an approved void of a settled round. The
+    croupier at the table now asks (rule 5): Dimitri, whose turn is the shift's last."""
     settled = [r[0] for r in session.execute(text(
         "SELECT id FROM game_round WHERE shift_id = :s AND status = 'settled' ORDER BY number"),
         {"s": floor.shift_id})]
     at = T0 + timedelta(hours=11)
+    dealer = floor.croupier2
+    assert stints.current_dealer_id(session, floor.shift_id) == dealer
     filed = disputes.file_dispute(session, round_id=settled[3], box="1", claim=CLAIM,
-                                  claimed_amount=150, croupier_note="", actor_id=floor.croupier,
+                                  claimed_amount=150, croupier_note="", actor_id=dealer,
                                   now=at)
     disputes.decide(session, dispute_id=filed.id, outcome="upheld", note="camera 4: a flush",
                     adjustment=150, actor_id=floor.pit_boss, now=at + timedelta(minutes=5))
     disputes.decide(session, dispute_id=filed.id, outcome="upheld", note="paid at 12 to 1",
                     adjustment=120, actor_id=floor.manager, now=at + timedelta(minutes=9))
     fix = voids.request_change(session, round_id=settled[9], kind="correction", box="1",
-                               amount=-40, reason=CORRECTION, actor_id=floor.croupier,
+                               amount=-40, reason=CORRECTION, actor_id=dealer,
                                now=at + timedelta(minutes=12))
     voids.decide_change(session, request_id=fix.id, approve=True, note="",
                         actor_id=floor.pit_boss, now=at + timedelta(minutes=14))
     no = voids.request_change(session, round_id=settled[11], kind="correction", box="1",
-                              amount=-999, reason="Wrong, refused", actor_id=floor.croupier,
+                              amount=-999, reason="Wrong, refused", actor_id=dealer,
                               now=at + timedelta(minutes=15))
     voids.decide_change(session, request_id=no.id, approve=False, note="the pay was right",
                         actor_id=floor.pit_boss, now=at + timedelta(minutes=16))
     void = voids.request_change(session, round_id=settled[20], kind="void", reason=VOID_REASON,
-                                actor_id=floor.croupier, now=at + timedelta(minutes=20))
+                                actor_id=dealer, now=at + timedelta(minutes=20))
     voids.decide_change(session, request_id=void.id, approve=True, note="seen on camera 2",
                         actor_id=floor.manager, now=at + timedelta(minutes=22))
 
@@ -191,7 +194,8 @@ def _independent(session: Session, shift_id: int) -> dict[str, Any]:
         "FROM round_change_request q JOIN round_change_decision d ON d.request_id = q.id "
         "JOIN game_round g ON g.id = q.round_id JOIN user_account u ON u.id = q.requested_by "
         "JOIN user_account a ON a.id = d.decided_by "
-        "WHERE q.shift_id = :s AND q.kind = 'void' AND d.approved"), {"s": shift_id})]
+        "WHERE q.shift_id = :s AND q.kind = 'void' AND d.approved ORDER BY q.id"),
+        {"s": shift_id})]
     rated = [b for s in settled for b in s["boxes"]
              if (b.get("player") or {}).get("card") == RATED]
     total_wagered = sum(w["wagered"] for w in wagers.values())
@@ -401,7 +405,10 @@ def test_the_shift_has_an_upheld_dispute_its_reversal_an_approved_correction_and
     rows = built["ind"]["corrections"]["rows"]
     assert [(r["source"], r["amount"]) for r in rows] == [
         ("dispute", 150), ("reversal", -150), ("dispute", 120), ("correction", -40)]
-    assert [v["reason"] for v in built["ind"]["voided"]] == [VOID_REASON]
+    *redeals, after_payment = built["ind"]["voided"]
+    assert after_payment["reason"] == VOID_REASON
+    # the others are the table's redeals: a void the croupier asked for and a pit boss approved
+    assert redeals and all(v["reason"].startswith("redeal: ") for v in redeals)
 
 
 def test_each_correction_is_listed_with_reason_requester_approver_and_house_amount(
@@ -410,7 +417,7 @@ def test_each_correction_is_listed_with_reason_requester_approver_and_house_amou
     assert [(i["round"], i["box"], i["house"], i["reason"], i["approved_by"]) for i in items] == [
         (r["number"], r["box"], -r["amount"], r["reason"], r["approver"]) for r in rows]
     # the croupier dealing at the table now asks, no other croupier
-    assert [i["requested_by"] for i in items] == ["Carla", "Carla", "Carla", "Carla"]
+    assert [i["requested_by"] for i in items] == ["Dimitri", "Dimitri", "Dimitri", "Dimitri"]
     for r, i in zip(rows, items, strict=True):
         line = (f"{r['number']} {r['box']} {i['at'][11:16]} {i['kind']} {r['reason']} "
                 f"{i['requested_by']} {r['approver']} {m(-r['amount'])}")
@@ -428,6 +435,18 @@ def test_the_corrections_total_and_the_win_after_corrections_equal_the_sql_aggre
     assert f"Win after corrections {m(house - moved)}" in text_
 
 
+def test_each_croupier_deals_his_three_turns_of_40_rounds_between_the_reliefs(
+        built: dict[str, Any]) -> None:
+    """The two croupiers relieve each other every 40 rounds through the relief service: each
+    is the dealer of record of 120 rounds, in three stints (Carla's first opens the table)."""
+    lines = {d["name"]: d for d in built["data"]["dealers"]}
+    assert sorted(lines) == ["Carla", "Dimitri"]
+    assert [lines[n]["rounds"] for n in ("Carla", "Dimitri")] == [120, 120]
+    assert [s["kind"] for s in lines["Carla"]["stints"]] == ["opening", "relief", "relief"]
+    assert [s["kind"] for s in lines["Dimitri"]["stints"]] == ["relief"] * 3
+    assert sum(d["voided"] for d in lines.values()) == built["ind"]["sql"]["voided"]
+
+
 def test_every_voided_round_shows_the_void_requests_reason_requester_and_approver(
         built: dict[str, Any]) -> None:
     asked = {v["number"]: v for v in built["ind"]["voided"]}
@@ -439,9 +458,12 @@ def test_every_voided_round_shows_the_void_requests_reason_requester_and_approve
             v["reason"], v["requester"], v["approver"])
         assert f"{number} {got['at'][11:16]} {v['reason']}" in built["text"]
         assert f"{v['requester']} {v['approver']}" in built["text"]
-    at_table = [v for n, v in listed.items() if n not in asked]
-    assert at_table and all(v["approved_by"] is None and v["requested_by"] in {"Carla", "Dimitri"}
-                            for v in at_table)
+    # a redeal at the table too is a void request a pit boss approved (the record path stores
+    # no ``void`` event): asked for by the croupier dealing the round, approved by Pavel
+    assert set(asked) == set(listed)
+    redeals = [v for v in asked.values() if v["reason"].startswith("redeal: ")]
+    assert redeals and all(v["requester"] in {"Carla", "Dimitri"} and v["approver"] == "Pavel"
+                           for v in redeals)
 
 
 def test_the_top_rated_player_is_box_1s_player_with_his_figures_from_the_settlements(
