@@ -239,3 +239,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh database with no tables at all, on SQLite and on PostgreSQL."""
     yield from _fresh_database(request, tmp_path, migrated=False)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Every test has its own node id: the parallel run (pytest-xdist) reports results by it,
+    so a second test with the same id would run unseen and uncounted."""
+    ids = [item.nodeid for item in session.items]
+    twice = sorted({i for i in ids if ids.count(i) > 1}) if len(set(ids)) != len(ids) else []
+    if twice:
+        raise pytest.UsageError("tests sharing a node id: " + ", ".join(twice))
