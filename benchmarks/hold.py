@@ -4,9 +4,15 @@
 
 Builds a temporary SQLite database (migrated) with one Russian poker table and, for each of
 ``--days`` gaming days, one closed shift of ``--rounds`` random legal rounds (the engine's live
-flow, ``tests/services/conftest_reports.play_round``), its opening and closing counts, buy-ins
-and the soft count, inserted in bulk (generation is not what is timed). Then times, each
-``--repeat`` times (median reported):
+flow, ``tests/services/conftest_reports.play_round``), all recorded through the services
+production uses, under a test clock standing on that day (each day is its own gaming day):
+the shift opened (``services.shifts.shifts``) and its opening count
+(``services.shifts.inventory``, which issues the opener slip), a buy-in
+(``services.cage.buyins``), the rounds through the record path
+(``conftest_reports.store_round``), the closing count that closes the shift (and issues the
+closer slip), then the soft count of the day's drop box by the count team
+(``services.cage.drop``). Generation is not what is timed. Then times, each ``--repeat`` times
+(median reported):
 
 * ``report``: :func:`dealer_assist.services.reports.hold.build_hold_report` for the last day
   (its year to date covers every day);
@@ -20,6 +26,7 @@ Headline lines come last, as ``name: value unit``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
@@ -35,61 +42,76 @@ ROOT = HERE.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(ROOT))
 
+import time_machine  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 from sqlmodel import Session  # noqa: E402
 
 from dealer_assist.db import make_engine, upgrade  # noqa: E402
-from dealer_assist.models import (  # noqa: E402
-    DropCount,
-    InventoryCount,
-    Round,
-    RoundSettlement,
-    Shift,
-)
-from dealer_assist.models.cage import BuyIn  # noqa: E402
 from dealer_assist.rules.games.registry import start  # noqa: E402
+from dealer_assist.services.cage import buyins, drop  # noqa: E402
 from dealer_assist.services.people import passwords  # noqa: E402
 from dealer_assist.services.reports import hold  # noqa: E402
-from dealer_assist.services.rounds import store as rounds  # noqa: E402
-from tests.services.conftest_reports import Floor, make_floor, play_round  # noqa: E402
+from dealer_assist.services.shifts import inventory, shifts  # noqa: E402
+from tests.factories import SIGNED, make_user  # noqa: E402
+from tests.services.conftest_reports import (  # noqa: E402
+    Floor,
+    make_floor,
+    play_round,
+    store_round,
+    unsynced,
+)
 
 FIRST = date(2026, 1, 5)
+#: every shift opens with this float (chips on the table)
+OPENING = 500_000
+#: the soft count's notes: each day's buy-in is counted in 50.00 notes
+NOTE = 5000
+
+
+def _at(day: date) -> datetime:
+    """The shift of ``day`` opens at 16:00 UTC: 10 hours into that gaming day (it starts at
+    6:00), so the shift, its rounds (one a minute) and its closing 8 hours later fall in it."""
+    return datetime(day.year, day.month, day.day, 16, tzinfo=UTC)
 
 
 def _day(session: Session, f: Floor, rng: random.Random, game_engine: Any, empty: Any, day: date,
-         n: int) -> None:
-    at = datetime(day.year, day.month, day.day, 16, tzinfo=UTC)
-    shift = Shift(table_id=f.table_id, gaming_date=day, status="closed",
-                  opened_by=f.croupier, opened_at=at, closed_by=f.pit_boss,
-                  closed_at=at + timedelta(hours=8))
-    session.add(shift)
-    session.flush()
+         n: int, team: tuple[int, int]) -> None:
+    """One gaming day of ``f``'s table, its shift already open (``f.shift_id``)."""
+    at = _at(day)
+    with time_machine.travel(at, tick=False):
+        inventory.record_opening_count(session, credential=SIGNED, shift_id=f.shift_id,
+                                       amount=OPENING, croupier_id=f.croupier,
+                                       pit_boss_id=f.pit_boss, actor_id=f.pit_boss)
+        bought = 10_000 * (1 + day.day % 5)
+        buyins.record_buy_in(session, table_id=f.table_id, amount=bought, actor_id=f.croupier,
+                             seat="1")
+        session.commit()
     won = 0
     for i in range(n):
         played = play_round(rng, game_engine, empty, f.limits, void_rate=0.0)
-        rnd = Round(table_id=f.table_id, shift_id=shift.id, number=i + 1,
-                    status="settled", opened_at=at + timedelta(minutes=i))
-        session.add(rnd)
-        session.flush()
         assert played.settlement is not None
         won -= sum(int(b["net"]) for b in played.settlement["boxes"])
-        session.add(RoundSettlement(round_id=rnd.id, through_seq=len(played.events),
-                                    settlement=rounds.encode_payload(played.settlement),
-                                    engine_version="bench", profile=f.profile,
-                                    profile_version="bench"))
-    bought = 10_000 * (1 + day.day % 5)
-    signers = {"croupier_id": f.croupier, "pit_boss_id": f.pit_boss,
-               "recorded_by": f.pit_boss}
-    session.add(InventoryCount(shift_id=shift.id, kind="opening", amount=500_000,
-                               counted_at=at, **signers))
-    session.add(InventoryCount(shift_id=shift.id, kind="closing",
-                               amount=500_000 + won - bought, counted_at=at, **signers))
-    session.add(BuyIn(table_id=f.table_id, shift_id=shift.id, gaming_date=day,
-                      amount=bought, at=at, recorded_by=f.croupier))
-    session.add(DropCount(table_id=f.table_id, gaming_date=day, amount=bought, cash="{}",
-                          recorded=bought, counted_at=at, counter_a=f.pit_boss,
-                          counter_b=f.manager, recorded_by=f.pit_boss))
-    session.commit()
+        store_round(session, f, played, actor_id=f.croupier,
+                    at=at + timedelta(minutes=1 + i))
+    with time_machine.travel(at + timedelta(hours=8), tick=False):
+        inventory.close_shift(session, credential=SIGNED, shift_id=f.shift_id,
+                              closing_amount=OPENING + won - bought, croupier_id=f.croupier,
+                              pit_boss_id=f.pit_boss, actor_id=f.pit_boss)
+        session.commit()
+    with time_machine.travel(at + timedelta(hours=9), tick=False):
+        drop.soft_count(session, table_id=f.table_id, gaming_date=day,
+                        cash={NOTE: bought // NOTE}, counter_a=team[0], counter_b=team[1],
+                        credential_a=SIGNED, credential_b=SIGNED, actor_id=team[0])
+        session.commit()
+
+
+def _open(session: Session, f: Floor, day: date) -> Floor:
+    """The croupier opens the table's shift of ``day`` (he deals first)."""
+    with time_machine.travel(_at(day), tick=False):
+        opened = shifts.open_shift(session, table_id=f.table_id, user_id=f.croupier,
+                                   gaming_date=day)
+        session.commit()
+    return dataclasses.replace(f, shift_id=opened.id)
 
 
 def build(url: str, days: int, n: int) -> date:
@@ -98,10 +120,18 @@ def build(url: str, days: int, n: int) -> date:
     upgrade(engine)
     rng = random.Random(27)
     with Session(engine, expire_on_commit=False) as session:
-        floor = make_floor(session)
+        with time_machine.travel(_at(FIRST), tick=False):
+            floor = make_floor(session, now=_at(FIRST))  # opens the first day's shift
+            team = (make_user(session, "kira", "count_team").id,
+                    make_user(session, "kostya", "count_team").id)
+            session.commit()
         game_engine, empty = start("russian", floor.profile, *floor.limits)
-        for d in range(days):
-            _day(session, floor, rng, game_engine, empty, FIRST + timedelta(days=d), n)
+        with unsynced(session):
+            for d in range(days):
+                day = FIRST + timedelta(days=d)
+                if d:
+                    floor = _open(session, floor, day)
+                _day(session, floor, rng, game_engine, empty, day, n, team)
     engine.dispose()
     return FIRST + timedelta(days=days - 1)
 
@@ -142,7 +172,8 @@ def main() -> None:
                 floor_t.append(time.perf_counter() - t)
         engine.dispose()
         ytd = data["tables"][0]["ytd"]
-        assert ytd["settled"] == settled and ytd["variance"] == 0, (ytd, settled)
+        assert ytd["settled"] == settled and ytd["variance"] == 0 and ytd["uncounted"] == 0, \
+            (ytd, settled)
         print(f"ytd: drop {ytd['drop']:,}, win {ytd['win']:,}, hold {ytd['hold']['percent']} %, "
               f"variance {ytd['variance']}")
     report, floor = statistics.median(report_t), statistics.median(floor_t)

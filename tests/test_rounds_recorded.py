@@ -31,10 +31,6 @@ ALLOWED = {
     # rows written at an old revision, then migrated (frozen migrations)
     "tests/services/test_migrations.py": "frozen migration",
     "tests/services/test_round_rules.py": "frozen migration",
-    # 60 closed gaming days of settlements (no events) for the hold figures, whose shifts,
-    # counts, buy-ins and drops are rows too: it times reads of settlements only, and recording
-    # its 6,000 rounds and each day's counts and drop through their services is left for later
-    "benchmarks/hold.py": "closed past days of settlements, counts and drops as rows",
 }
 
 
