@@ -92,7 +92,7 @@ def offered(rnd: dict[str, Any]) -> list[tuple[str, str | None]]:
 
 
 def due_entry(rnd: dict[str, Any]) -> dict[str, Any] | None:
-    """The entry ``static/round.js`` opens by itself (``entry()``): the next cards to tap in
+    """The entry ``static/round-state.js`` opens by itself (``entry()``): the next cards to tap in
     dealing order, the dealer's first (a step whose inputs are all cards recorded at the last)."""
     due = [s for s in rnd["steps"] if s["inputs"]
            and all(i["kind"] == "cards" and i.get("auto") for i in s["inputs"])]
