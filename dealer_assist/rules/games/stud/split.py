@@ -19,7 +19,7 @@ box that bought its extra cards (``split_suggest``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ... import inputs as ask
 from ...cards import Card
@@ -40,15 +40,12 @@ from .settle import resolve_dealer
 from .split_profile import BOUGHT, FREE, SPLIT_CLASSIC, SplitProfile
 from .split_profile import CLASSIC_COEFFICIENTS as CLASSIC_COEFFICIENTS
 from .split_settle import settle
-from .split_suggest import suggest_split
+from .split_suggest import SplitSuggestion, suggest_split
 from .state import BoxState, Improvement, evolve
 from .steps import SHARED
 
 #: the extra cards' modes as the screen says them (catalog message ids)
 MODES = {FREE: "Free extra + BET", BOUGHT: "Bought extra (1 ANTE)"}
-
-if TYPE_CHECKING:  # imported late at run time: its lookup tables are built on import
-    from .split_suggest import SplitSuggestion
 
 # --- actions -------------------------------------------------------------------------------
 
