@@ -54,18 +54,6 @@ class Dealer(Table):
         if label:
             self.shots(label)
 
-    def opens(self, selector: str) -> None:
-        self.tap(selector)
-
-    def card_taps(self, codes: str, label: str | None = None, records: bool = True) -> None:
-        *first, last = codes.split()
-        for code in first:
-            self.opens(f'.card-grid button[data-card="{code}"]')
-        if records:
-            self.records(f'.card-grid button[data-card="{last}"]', label)
-        else:
-            self.opens(f'.card-grid button[data-card="{last}"]')
-
     def box_tap(self, box: str, step: str, value: str | None = None) -> None:
         where = f'article.box[data-box="{box}"] [data-step="{step}"]'
         self.records(where + (f'[data-value="{value}"]' if value else ""))

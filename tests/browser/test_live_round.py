@@ -53,6 +53,25 @@ class Table:
         if label:
             self.check(label)
 
+    def opens(self, selector: str) -> None:
+        """A tap that opens a step's entry or takes a card (a driver may check it sends
+        nothing)."""
+        self.tap(selector)
+
+    def records(self, selector: str, label: str | None = None) -> None:
+        """A tap that records a step (a driver may check what it sent and drew)."""
+        self.tap(selector, label)
+
+    def card_taps(self, codes: str, label: str | None = None, records: bool = True) -> None:
+        """Cards tapped on the grid; the last one records the step (an exact count)."""
+        *first, last = codes.split()
+        for code in first:
+            self.opens(f'.card-grid button[data-card="{code}"]')
+        if records:
+            self.records(f'.card-grid button[data-card="{last}"]', label)
+        else:
+            self.opens(f'.card-grid button[data-card="{last}"]')
+
     def type(self, selector: str, text: str) -> None:
         self.taps += 1 + len(text)  # focus, then one tap per character
         settle(self.page, lambda: (self.page.fill(selector, text),

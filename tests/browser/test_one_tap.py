@@ -62,16 +62,6 @@ class Croupier(Table):
         self.tap(selector)
         assert self.requests[before:] == [], selector
 
-    def card_taps(self, codes: str, label: str | None = None, records: bool = True) -> None:
-        """Cards tapped on the grid; the last one records the step (an exact count)."""
-        *first, last = codes.split()
-        for code in first:
-            self.opens(f'.card-grid button[data-card="{code}"]')
-        if records:
-            self.records(f'.card-grid button[data-card="{last}"]', label)
-        else:
-            self.opens(f'.card-grid button[data-card="{last}"]')
-
     def box_tap(self, box: str, step: str, value: str | None = None,
                 label: str | None = None) -> None:
         where = f'article.box[data-box="{box}"] [data-step="{step}"]'
