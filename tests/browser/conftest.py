@@ -13,6 +13,7 @@ import re
 import shutil
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,11 +56,19 @@ def server(tmp_path: Path) -> Iterator[Server]:
             t = make_table(dbs, name=name, game=game, boxes=5)
             shifts.open_shift(dbs, table_id=t.id, user_id=carla.id)
             ids[game] = t.id
+    with served(app, ids) as running:
+        yield running
+
+
+@contextmanager
+def served(app: Any, tables: dict[str, int]) -> Iterator[Server]:
+    """``app`` served on a free local port in a thread while the block runs; its database
+    connections closed after."""
     http = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
     try:
-        yield Server(f"http://127.0.0.1:{http.server_port}", app, ids)
+        yield Server(f"http://127.0.0.1:{http.server_port}", app, tables)
     finally:
         http.shutdown()
         thread.join(5)

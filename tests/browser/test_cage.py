@@ -14,13 +14,12 @@ from typing import Any
 
 import pytest
 from sqlmodel import select
-from werkzeug.serving import make_server
 
 from dealer_assist import create_app, db
 from dealer_assist.models import Round
 from dealer_assist.services.rounds import voids
 from dealer_assist.services.shifts import inventory
-from tests.browser.conftest import LAYOUT, Server, Shots
+from tests.browser.conftest import LAYOUT, Server, Shots, served
 from tests.conftest import FAST_ARGON2
 from tests.factories import PASSWORD, PIN, SIGNED, make_table, make_user
 
@@ -44,18 +43,8 @@ def cage_server(tmp_path: Path) -> Iterator[Server]:
                                         croupier_id=people["carla"],
                                         pit_boss_id=people["pavel"], chips={1000: 100},
                                         credential=SIGNED)
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    import threading
-
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Server(f"http://127.0.0.1:{http.server_port}", app,
-                     {"RP 1": table.id, **people})
-    finally:
-        http.shutdown()
-        thread.join(5)
-        db.dispose(app)
+    with served(app, {"RP 1": table.id, **people}) as running:
+        yield running
 
 
 def _login(page: Any, server: Server, who: str) -> None:

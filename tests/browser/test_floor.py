@@ -11,7 +11,6 @@ events are the record."
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -19,7 +18,6 @@ from typing import Any
 
 import pytest
 from sqlmodel import select
-from werkzeug.serving import make_server
 
 from dealer_assist import create_app, db
 from dealer_assist.i18n.steps import phrase_data
@@ -28,7 +26,7 @@ from dealer_assist.rules.phrase import Phrase
 from dealer_assist.services.rounds import live, offline
 from dealer_assist.services.shifts import inventory
 from dealer_assist.services.tables import devices, tables
-from tests.browser.conftest import LAYOUT, Server, Shots
+from tests.browser.conftest import LAYOUT, Server, Shots, served
 from tests.browser.test_relief_floor import CLIPPED, _context, _sign_in
 from tests.conftest import FAST_ARGON2
 from tests.factories import SIGNED, make_table, make_user, start_round
@@ -75,15 +73,8 @@ def offline_floor(tmp_path: Path) -> Iterator[Server]:
             if row.table_id == ids["OP 1"]:
                 row.queued_steps, row.queued_rounds = 7, 2
             dbs.add(row)
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Server(f"http://127.0.0.1:{http.server_port}", app, {**ids, **people})
-    finally:
-        http.shutdown()
-        thread.join(5)
-        db.dispose(app)
+    with served(app, {**ids, **people}) as running:
+        yield running
 
 
 WORDS = {"en": ("OFFLINE since ", "7 steps of 2 rounds queued", "Round 1 · Fold: refused · "

@@ -8,14 +8,12 @@ at 768x1024 (``test-artifacts/browser/<test>/``)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlmodel import select
-from werkzeug.serving import make_server
 
 from dealer_assist import create_app, db
 from dealer_assist.models import Round, User
@@ -23,7 +21,7 @@ from dealer_assist.services.disputes import disputes
 from dealer_assist.services.shifts import inventory, shifts
 from dealer_assist.services.tables import poker as poker_tables
 from dealer_assist.services.tables import tables
-from tests.browser.conftest import LAYOUT, Server, Shots
+from tests.browser.conftest import LAYOUT, Server, Shots, served
 from tests.browser.test_live_round import settle
 from tests.conftest import FAST_ARGON2
 from tests.factories import PASSWORD, PIN, SIGNED, make_table, make_user, start_round
@@ -66,15 +64,8 @@ def floor_server(tmp_path: Path) -> Iterator[Server]:
                 credential=SIGNED)
         for n, player in enumerate(("Ann", "Bob", "Cy")):
             poker_tables.seat_player(dbs, pk.id, seat=str(n + 1), player=player, buy_in=1000)
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Server(f"http://127.0.0.1:{http.server_port}", app, {**ids, **people})
-    finally:
-        http.shutdown()
-        thread.join(5)
-        db.dispose(app)
+    with served(app, {**ids, **people}) as running:
+        yield running
 
 
 def _context(chromium: Any, width: int, height: int) -> Any:
