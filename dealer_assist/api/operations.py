@@ -88,37 +88,33 @@ def answer(shape: type[Shape], values: Mapping[str, Any]) -> dict[str, Any]:
     text = json.dumps(values)
     built = shape.model_validate_json(text)
     out: dict[str, Any] = built.model_dump(mode="json", exclude_unset=True, by_alias=True)
-    given = json.loads(text)
-    lost = _lost(given, out)
+    lost: list[str] = []
+    kept: dict[str, Any] = _as_given(json.loads(text), out, "", lost)
     if lost:
         raise ValueError(f"{shape.__name__} does not document {', '.join(lost)}")
-    kept: dict[str, Any] = _numbers_as_given(given, out)
     return kept
 
 
-def _numbers_as_given(given: Any, kept: Any) -> Any:
-    """``kept`` with each whole number the values gave as such (a ``float`` field keeps ``-1``,
-    not ``-1.0``: the answer's bytes stay what the engine said)."""
+def _as_given(given: Any, kept: Any, path: str, lost: list[str]) -> Any:
+    """One walk of the values given and the shape's dump of them: the dump with each whole
+    number as given (a ``float`` field keeps ``-1``, not ``-1.0``: the answer's bytes stay what
+    the engine said); every field of ``given`` the dump no longer has is added to ``lost``."""
     if isinstance(given, dict) and isinstance(kept, dict):
-        return {k: _numbers_as_given(given.get(k), v) for k, v in kept.items()}
-    if isinstance(given, list) and isinstance(kept, list) and len(given) == len(kept):
-        return [_numbers_as_given(a, b) for a, b in zip(given, kept, strict=True)]
+        walked = {}
+        for k, v in given.items():
+            if k in kept:
+                walked[k] = _as_given(v, kept[k], f"{path}.{k}", lost)
+            else:
+                lost.append(f"{path}.{k}".lstrip("."))
+        return {k: walked[k] if k in walked else v for k, v in kept.items()}
+    if isinstance(given, list) and isinstance(kept, list):
+        items = [_as_given(a, b, f"{path}[{n}]", lost)
+                 for n, (a, b) in enumerate(zip(given, kept, strict=False))]
+        return items if len(given) == len(kept) else kept
     if (isinstance(kept, float) and isinstance(given, int) and not isinstance(given, bool)
             and kept == given):
         return given
     return kept
-
-
-def _lost(given: Any, kept: Any, path: str = "") -> list[str]:
-    """The fields of ``given`` that ``kept`` (the shape's dump) no longer has."""
-    if isinstance(given, dict) and isinstance(kept, dict):
-        return [p for k, v in given.items()
-                for p in ([f"{path}.{k}".lstrip(".")] if k not in kept
-                          else _lost(v, kept[k], f"{path}.{k}"))]
-    if isinstance(given, list) and isinstance(kept, list):
-        return [p for i, (a, b) in enumerate(zip(given, kept, strict=False))
-                for p in _lost(a, b, f"{path}[{i}]")]
-    return []
 
 
 def path_param(name: str, description: str, **schema: Any) -> dict[str, Any]:

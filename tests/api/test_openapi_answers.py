@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from pydantic import ValidationError
 
 from dealer_assist.api.operations import answer
+from dealer_assist.api.shapes.house import Suggestion
 from dealer_assist.api.shapes.rounds import Round
 from tests.openapi_answers import Answer, problems, recording, spec
 
@@ -86,3 +87,20 @@ def test_a_round_answer_is_built_by_its_shape_with_exactly_the_fields_given() ->
 def test_a_round_answer_the_shape_does_not_allow_is_refused_before_it_leaves() -> None:
     with pytest.raises(ValidationError):
         answer(Round, _round(status="lost"))
+
+
+def test_an_answer_field_the_shape_does_not_document_is_refused_with_its_path() -> None:
+    values = _round(events=[{"seq": 1, "type": "place", "payload": {}, "actor_id": 1,
+                             "created_at": "2026-01-01T10:00:00+00:00", "tapped_at": None,
+                             "offline": False, "secret": 1}])
+    values["extra"] = 2
+    with pytest.raises(ValueError, match=r"does not document events\[0\]\.secret, extra$"):
+        answer(Round, values)
+
+
+def test_a_whole_number_in_a_float_field_is_answered_as_the_engine_gave_it() -> None:
+    values = {"samples": 100, "method": "exact", "unit": "ANTE", "fold_ev": -1,
+              "fold_is_better": False, "options": [
+                  {"big": ["As"], "small": ["Kd"], "ev": 0.5, "se": 0}]}
+    built = answer(Suggestion, values)
+    assert json.dumps(built) == json.dumps(values)
