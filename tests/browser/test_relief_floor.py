@@ -115,7 +115,11 @@ class Tablet:
         self.tap("[data-relieve]")
         self.check(f"{label}-1-names")
         self.tap(f'[data-person="{name}"]')
-        assert self.page.evaluate("document.activeElement.name") == "pin"  # the pad is up
+        # the pad is up: the name's page gives the PIN field the focus once it has loaded (a
+        # wait, not a sleep: the focus must come, within the page's timeout)
+        self.page.wait_for_function("document.activeElement && "
+                                    "document.activeElement.name === 'pin'")
+        assert self.page.evaluate("document.activeElement.name") == "pin"
         self.check(f"{label}-2-pin")
         self.digits(PIN)
         self.tap("[data-take]")
