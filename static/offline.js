@@ -312,7 +312,11 @@
     /* the round as the tablet knows it, when the page's copy is older (a reload offline) */
     restore: function () {
       var m = state.mirror;
-      if (!m || !(m.provisional || !E.round || lastSeq(m) > lastSeq(fromPage()))) { return Promise.resolve(null); }
+      /* further than the page: a round not yet the server's, the page's own round with steps
+         the page lacks, or an open round the page does not show (a round over is not shown
+         again: the page's bets form is the next thing to do) */
+      var further = m && (m.provisional || (E.round ? lastSeq(m) > lastSeq(fromPage()) : m.status === "open"));
+      if (!further) { return Promise.resolve(null); }
       return engineReady().then(function () { return T.call("open", args(m)); }).then(function (a) {
         state.opened[m.ref] = true;
         return answer({round: a.round, created: false}, m).body.round;

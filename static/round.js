@@ -291,7 +291,10 @@
   if (window.TableOffline) {
     /* a reload while offline: the page is the service worker's copy; the tablet's own engine
        shows the round as it went on since */
-    TableOffline.restore().then(function (r) { if (r) { S.round = r; draw(); } });
+    var loaded = S.round;  /* the engine may answer late (a slow tablet): a tap since wins */
+    TableOffline.restore().then(function (r) {
+      if (r && S.round === loaded && !S.busy) { S.round = r; draw(); }
+    });
     TableOffline.onRound(function (body) {  /* the queue went out: the server's own screen */
       if (!S.busy && (!S.round || S.round.id === body.round.id || S.round.provisional)) {
         S.round = body.round;
