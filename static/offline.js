@@ -47,6 +47,11 @@
                 events: r.events, provisional: false} : null;
   }
   var page = fromPage(), kept = read(MIRROR);
+  /* a round the server has closed since (the page shows none open and its last round is this
+     one or a later: paid, or voided by a pit boss) is not the tablet's to go on with */
+  if (kept && !kept.provisional && !page && E.last_round_id != null && kept.id <= E.last_round_id) {
+    kept = null;
+  }
   /* the page as the server drew it, unless the tablet went on further (a reload offline: the
      page is the service worker's copy; the mirror holds what was recorded since) */
   state.mirror = kept && (!page || kept.ref === page.ref && lastSeq(kept) > lastSeq(page) ||

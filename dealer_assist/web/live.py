@@ -83,13 +83,14 @@ def screen(table_id: int) -> Any:
     shift = shifts.open_shift_of(dbs, table_id)
     round_id = live.open_round_id(dbs, table_id) if shift else None
     rnd = live.load(dbs, round_id) if round_id else None
+    last_id = live.last_round_id(dbs, table_id) if shift and rnd is None else None
     context: dict[str, Any] = {
         "table": table, "shift": shift, "rnd": rnd, "typed": typed, "new_key": new_key,
         "suits": SUITS, "ranks": RANKS, "error": refusal,
         "defaults": _start_defaults(table_id) if shift else {},
-        "last_round": _last_round(shift.id, table_id) if shift and rnd is None else None,
+        "last_round": _last_round(shift.id, last_id) if shift else None,
         "data": _data(screen_of(rnd) if rnd is not None else None),
-        "engine": _data(_engine(table, rnd) if shift else None),
+        "engine": _data(_engine(table, rnd, last_id) if shift else None),
         "words": _words(),
         # the bets form asks for a bonus bet where the game's bets carry one (its engine says)
         "takes_bonus": bool(getattr(spec.engine, "bonus_field", False))}
@@ -103,11 +104,15 @@ def _data(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _engine(table: Any, rnd: live.LiveRound | None) -> dict[str, Any]:
+def _engine(table: Any, rnd: live.LiveRound | None, last_id: int | None) -> dict[str, Any]:
     """What the tablet's own engine needs to go on offline (``dealer_assist.tablet.offline``):
-    the open round's rules and events, the rules a new round would start with, the language."""
+    the open round's rules and events, the rules a new round would start with, the language;
+    with no round open, ``last_round_id``: the table's rounds up to it are over on the server
+    (paid, or voided by a pit boss meanwhile), so the tablet's copy of one is not shown again."""
     out: dict[str, Any] = {"rules": store.table_rules(table), "lang": wording.words().language}
-    if rnd is not None:
+    if rnd is None:
+        out["last_round_id"] = last_id
+    else:
         out["round"] = {"id": rnd.round.id, "number": rnd.round.number,
                         "status": rnd.round.status, "rules": rnd.rules,
                         "events": _events(rnd.events, 0)}
@@ -161,9 +166,8 @@ def _start_defaults(table_id: int) -> dict[str, dict[str, Any]]:
     return {str(b["box"]): b for b in first.get("boxes", [])}
 
 
-def _last_round(shift_id: int, table_id: int) -> Round | None:
+def _last_round(shift_id: int, last: int | None) -> Round | None:
     """The table's latest round if it belongs to the open shift (paid or voided)."""
-    last = live.last_round_id(db.get_session(), table_id)
     row = db.get_session().get(Round, last) if last is not None else None
     return row if row is not None and row.shift_id == shift_id else None
 

@@ -393,3 +393,43 @@ def test_a_round_started_while_the_tablet_engine_loads_stays_on_the_screen(
 def frames(page: Any) -> None:
     """Two animation frames: what was resolved before has been drawn."""
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def test_a_round_voided_by_a_pit_boss_is_not_shown_again_after_the_page_loads(
+        chromium: Any, server: Server, request: pytest.FixtureRequest) -> None:
+    """The croupier asks for a redeal (box 2 got four cards); a pit boss approves the void;
+    the screen loads again (as its wait does every 15 s): it says the round was voided and
+    offers the next one, and keeps saying so once the tablet's engine has loaded (its copy of
+    the round, still open when it was last seen, must not come back: it did)."""
+    rp = server.tables["russian"]
+    with off.device(chromium, server, rp) as tablet:
+        page, t = off.open_screen(tablet, server, rp, "en", request.node.name)
+        t.start({"1": "100", "2": "50"})
+        t.opens('article.box[data-box="2"] [data-step="redeal"]')
+        t.opens('button[data-fill="cards_received"][data-value="4"]')
+        t.records('button[data-step="redeal"]')
+        assert page.locator(".void-wait").is_visible()
+        (rid, _number, _status), = off.rounds_of(server, rp)
+        approve_void(server, rid)
+        tablet.add_init_script(SLOW_ENGINE + ";window.__release()")  # counted, not held
+        page.reload()
+        off.ready(page)
+        page.wait_for_function("() => window.__done === window.__calls")  # what it was asked
+        frames(page)
+        t.shots("after-approval")
+        assert "Round 1 was voided." in page.inner_text("#live")
+        assert page.locator("article.box [data-step]").count() == 0
+        assert page.input_value('input[name="ante_2"]') == "50"  # the same bets, to redeal
+        t.start({"1": "100", "2": "50"})
+        assert [s for _id, _n, s in off.rounds_of(server, rp)] == ["voided", "open"]
+
+
+def approve_void(server: Server, round_id: int) -> None:
+    """The pit boss approves the void the croupier asked for (the service his page calls)."""
+    from dealer_assist.services.rounds import voids
+
+    with db.session_scope(server.app) as dbs:
+        pavel = off.user(dbs, "pavel", "pit_boss")
+        asked, = voids.changes(dbs, round_id=round_id, status=voids.PENDING)
+        voids.decide_change(dbs, request_id=asked.id, approve=True, note="misdeal",
+                            actor_id=pavel)
