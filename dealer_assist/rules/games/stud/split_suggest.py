@@ -20,7 +20,8 @@ ANTE 1:1 (buying a game is a later decision, valued here at "take the ANTE"); th
 payout is not applied (it is a currency figure, the EV is in ANTEs). Folding is worth -1 ANTE.
 
 EV figures are statistics, not money: this is the one module of the rules package that uses
-floating point (means and standard errors); no settlement path imports it.
+floating point (means and standard errors). The settlement (``split_settle``) does not import
+it; the game module uses it only for the suggested split, whose payload is card codes.
 """
 
 from __future__ import annotations
