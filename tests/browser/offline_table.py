@@ -349,3 +349,15 @@ def readable(page: Any, selector: str) -> None:
     page.wait_for_selector(selector, state="visible")
     ratio = page.eval_on_selector(selector, CONTRAST)
     assert ratio >= 4.5, f"{selector}: contrast {ratio:.2f}:1"
+
+
+#: the tablet's two ways round
+SIZES = ((768, 1024), (1024, 768))
+
+
+def both_sizes(page: Any, t: Dealer, label: str) -> None:
+    """The screen photographed portrait and landscape (the tablet's two ways round)."""
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        t.check(f"{label}-{width}x{height}")  # no horizontal scroll, touch targets of 44 px
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})

@@ -225,17 +225,6 @@ def test_a_round_dealt_while_the_server_process_is_killed_and_restarted_is_store
 
 # --- 3. a round voided while its tablet is offline ------------------------------------------------
 
-SIZES = ((768, 1024), (1024, 768))
-
-
-def both_sizes(page: Any, t: Dealer, label: str) -> None:
-    """The screen photographed portrait and landscape (the tablet's two ways round)."""
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        t.check(f"{label}-{width}x{height}")  # no horizontal scroll, touch targets of 44 px
-    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
-
-
 def void_round(server: Server, round_id: int) -> None:
     """A pit boss asks for the round's void and a shift manager approves it (the services,
     as tests/services/test_floor.py does)."""
@@ -274,7 +263,7 @@ def test_a_round_voided_while_its_tablet_is_offline_shows_the_refused_step_and_s
         t.box_tap("1", "bet")
         t.box_tap("2", "bet")
         assert page.locator("[data-offline-banner]").is_visible()
-        both_sizes(page, t, "offline-banner")
+        off.both_sizes(page, t, "offline-banner")
         queued = off.queue(page, rp)
         assert [i["type"] for i in queued] == ["bet", "bet"]
         void_round(server, rid)
@@ -288,7 +277,7 @@ def test_a_round_voided_while_its_tablet_is_offline_shows_the_refused_step_and_s
         number, why = REFUSED[lang]
         assert number in words and why in words, words
         assert off.queue(page, rp) == []  # not sent: kept with the reason, not queued
-        both_sizes(page, t, "refused-step")
+        off.both_sizes(page, t, "refused-step")
         after = [(e.seq, e.type, e.idempotency_key) for e in off.events_of(server, rid)]
         assert after == before, "a step of a voided round was stored"
         assert [s for _id, _n, s in off.rounds_of(server, rp)] == ["voided"]
@@ -306,7 +295,7 @@ def test_a_round_voided_while_its_tablet_is_offline_shows_the_refused_step_and_s
         t.start({"1": "100"})
         title = page.locator("[data-round-title]").inner_text()
         assert ("provisional" if lang == "en" else "предвар") in title, title
-        both_sizes(page, t, "provisional-round")
+        off.both_sizes(page, t, "provisional-round")
         new = off.queue(page, rp)
         shown = off.trail(page)
         tablet.set_offline(False)

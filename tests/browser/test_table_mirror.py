@@ -58,7 +58,7 @@ def test_a_round_started_while_the_tablet_engine_loads_stays_on_the_screen(
         page.evaluate("() => window.__release()")
         page.wait_for_function("() => window.__done === window.__calls")
         frames(page)
-        t.shots("engine-answered")
+        off.both_sizes(page, t, "engine-answered")
         assert page.locator('article.box[data-box="1"] [data-step="fold"]').is_visible()
         number = page.locator("[data-round-title]").inner_text()
         assert "2" in number, number
@@ -92,7 +92,7 @@ def test_a_round_voided_by_a_pit_boss_is_not_shown_again_after_the_page_loads(
         off.ready(page)
         page.wait_for_function("() => window.__done === window.__calls")  # what it was asked
         frames(page)
-        t.shots("after-approval")
+        off.both_sizes(page, t, "after-approval")
         assert "Round 1 was voided." in page.inner_text("#live")
         assert page.locator("article.box [data-step]").count() == 0
         assert page.input_value('input[name="ante_2"]') == "50"  # the same bets, to redeal
